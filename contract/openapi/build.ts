@@ -1,0 +1,423 @@
+import {
+  API_PREFIX,
+  CONTRACT_INFO_VERSION,
+  MEDIA_TYPES,
+  OPENAPI_VERSION,
+  SPEC_RELEASE,
+  XML_NAMESPACE,
+  XML_VERSION,
+} from '../constants.ts';
+import { allErrorStatuses, ENDPOINTS, type Endpoint } from '../endpoints.ts';
+import { OAUTH_ERRORS } from '../errors.ts';
+import { LIMITS } from '../limits.ts';
+import { PATTERNS, SCHEMA_BUNDLE, type SchemaName } from '../schemas/index.ts';
+import { SCOPES, type Scope } from '../scopes.ts';
+
+type Json = { [key: string]: unknown };
+
+/** The parts of the generated document that callers navigate; everything else is plain JSON. */
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description: string };
+  jsonSchemaDialect: string;
+  servers: Json[];
+  tags: Json[];
+  paths: Record<string, Record<string, Json>>;
+  components: {
+    schemas: Record<SchemaName, Json>;
+    securitySchemes: Record<string, Json>;
+    parameters: Record<string, Json>;
+    headers: Record<string, Json>;
+    responses: Record<string, Json>;
+  };
+}
+
+const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+const OAUTH_SCHEME = 'partnerOAuth';
+const CLIENT_BASIC_SCHEME = 'clientBasic';
+
+const schemaRef = (name: SchemaName): Json => ({ $ref: `#/components/schemas/${name}` });
+const componentRef = (kind: 'parameters' | 'headers' | 'responses', name: string): Json => ({
+  $ref: `#/components/${kind}/${name}`,
+});
+
+/** Copies a bundle schema with its `#/$defs/X` references pointed at `#/components/schemas/X`. */
+function rewriteRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(rewriteRefs);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Json = {};
+  for (const [key, inner] of Object.entries(value)) {
+    out[key] =
+      key === '$ref' && typeof inner === 'string' && inner.startsWith('#/$defs/')
+        ? `#/components/schemas/${inner.slice('#/$defs/'.length)}`
+        : rewriteRefs(inner);
+  }
+  return out;
+}
+
+/**
+ * XML bodies are described as opaque strings on purpose: OpenAPI's XML Object maps element names onto the JSON
+ * schema, which cannot express the typed elements (object/property/array/item/...) of spec 4.14.
+ */
+function xmlSchema(root: 'request' | 'response', name: SchemaName): Json {
+  return {
+    type: 'string',
+    description: `${name} as typed XML (spec 4.14): root \`${root}\` version="${XML_VERSION}" in namespace ${XML_NAMESPACE}.`,
+  };
+}
+
+function businessContent(name: SchemaName, root: 'request' | 'response', jsonOnly = false): Json {
+  const content: Json = { [MEDIA_TYPES.json]: { schema: schemaRef(name) } };
+  if (!jsonOnly) {
+    content[MEDIA_TYPES.xml] = { schema: xmlSchema(root, name) };
+    content[MEDIA_TYPES.textXml] = { schema: xmlSchema(root, name) };
+  }
+  return content;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  503: 'Service Unavailable',
+};
+
+function statusText(status: number): string {
+  return STATUS_TEXT[status] ?? `HTTP ${status}`;
+}
+
+function responseHeaders(endpoint: Endpoint, status: number): Json {
+  const headers: Json = {};
+  if (endpoint.representations === 'json-and-xml') headers['X-Request-Id'] = componentRef('headers', 'XRequestId');
+  if (endpoint.rateLimited) {
+    headers['X-RateLimit-Limit'] = componentRef('headers', 'XRateLimitLimit');
+    headers['X-RateLimit-Remaining'] = componentRef('headers', 'XRateLimitRemaining');
+    headers['X-RateLimit-Reset'] = componentRef('headers', 'XRateLimitReset');
+  }
+  if (status === 429) headers['Retry-After'] = componentRef('headers', 'RetryAfter');
+  return headers;
+}
+
+function withHeaders(response: Json, headers: Json): Json {
+  return Object.keys(headers).length > 0 ? { ...response, headers } : response;
+}
+
+function errorResponse(endpoint: Endpoint, status: number): Json {
+  if (endpoint.representations === 'form-in-json-out') {
+    const codes = Object.entries(OAUTH_ERRORS)
+      .filter(([, e]) => e.status === status)
+      .map(([code]) => code);
+    return withHeaders(
+      {
+        description: `${statusText(status)}: OAuth error (spec 7.1)${codes.length > 0 ? `; error is one of ${codes.join(', ')}` : ''}.`,
+        content: { [MEDIA_TYPES.json]: { schema: schemaRef('OAuthError') } },
+      },
+      responseHeaders(endpoint, status),
+    );
+  }
+  return withHeaders(
+    {
+      description:
+        status === 406
+          ? `${statusText(status)}: error envelope (spec 7.2), always JSON (4.13).`
+          : `${statusText(status)}: error envelope (spec 7.2) in the negotiated representation; clients switch on error.code (7.3).`,
+      content: businessContent('ErrorEnvelope', 'response', status === 406),
+    },
+    responseHeaders(endpoint, status),
+  );
+}
+
+function successResponses(endpoint: Endpoint): Json {
+  const headers = responseHeaders(endpoint, endpoint.successStatus);
+  if (endpoint.representations === 'form-in-json-out') {
+    return {
+      [endpoint.successStatus]: {
+        description: `${statusText(endpoint.successStatus)}: a bearer token; always JSON (4.1).`,
+        headers: { ...headers, 'Cache-Control': componentRef('headers', 'CacheControlNoStore') },
+        content: { [MEDIA_TYPES.json]: { schema: schemaRef(endpoint.responseSchema) } },
+      },
+    };
+  }
+  const content = businessContent(endpoint.responseSchema, 'response');
+  const responses: Json = {
+    [endpoint.successStatus]: withHeaders(
+      {
+        description:
+          endpoint.method === 'PATCH'
+            ? `${statusText(endpoint.successStatus)}: always, MODIFICATION_NOT_SUPPORTED (4.10); cancel and re-book instead.`
+            : `${statusText(endpoint.successStatus)}: ${endpoint.responseSchema} (spec ${endpoint.section}).`,
+        content,
+      },
+      headers,
+    ),
+  };
+  if (endpoint.idempotencyKey) {
+    responses[200] = {
+      description: 'OK: replay of the original response for the same key and body within 24 hours (4.7.3).',
+      headers: { ...headers, 'Idempotent-Replay': componentRef('headers', 'IdempotentReplay') },
+      content,
+    };
+  }
+  return responses;
+}
+
+const PATH_PARAMETERS: Record<string, string> = {
+  vehicleCode: 'VehicleCode',
+  locationCode: 'LocationCode',
+  reservationId: 'ReservationId',
+};
+
+function parameters(endpoint: Endpoint): Json[] {
+  const out: Json[] = [];
+  for (const match of endpoint.path.matchAll(/\{([A-Za-z]+)\}/g)) {
+    const component = PATH_PARAMETERS[match[1] ?? ''];
+    if (!component) throw new Error(`no parameter component for ${match[0]} in ${endpoint.path}`);
+    out.push(componentRef('parameters', component));
+  }
+  if (endpoint.operationId === 'listReservations') out.push(componentRef('parameters', 'Limit'));
+  if (endpoint.idempotencyKey) out.push(componentRef('parameters', 'IdempotencyKey'));
+  if (endpoint.representations === 'json-and-xml') out.push(componentRef('parameters', 'Accept'));
+  return out;
+}
+
+function requestBody(endpoint: Endpoint): Json | undefined {
+  if (endpoint.requestSchema === null) return undefined;
+  if (endpoint.representations === 'form-in-json-out') {
+    return {
+      required: true,
+      content: { [MEDIA_TYPES.form]: { schema: schemaRef(endpoint.requestSchema) } },
+    };
+  }
+  return {
+    required: true,
+    description: `${endpoint.requestSchema} as application/json, or as typed XML (4.14) with application/xml or text/xml.`,
+    content: businessContent(endpoint.requestSchema, 'request'),
+  };
+}
+
+const TAGS = [
+  { name: 'Authentication', description: 'OAuth 2.0 client credentials (spec 5).' },
+  { name: 'Catalogue', description: 'Fleet, locations and rate codes (spec 4.2 to 4.4).' },
+  { name: 'Shopping', description: 'Availability and quotes (spec 4.5, 4.6).' },
+  {
+    name: 'Reservations',
+    description: 'Create, list, read, modify (never) and cancel reservations (spec 4.7 to 4.11).',
+  },
+] as const;
+
+const TAG_BY_SECTION: Record<string, (typeof TAGS)[number]['name']> = {
+  '4.1': 'Authentication',
+  '4.2': 'Catalogue',
+  '4.3': 'Catalogue',
+  '4.4': 'Catalogue',
+  '4.5': 'Shopping',
+  '4.6': 'Shopping',
+  '4.7': 'Reservations',
+  '4.8': 'Reservations',
+  '4.9': 'Reservations',
+  '4.10': 'Reservations',
+  '4.11': 'Reservations',
+};
+
+function tagOf(section: string): string {
+  const tag = TAG_BY_SECTION[section];
+  if (!tag) throw new Error(`no tag for spec section ${section}`);
+  return tag;
+}
+
+/** Business errors are alike on every rate-limited business endpoint, so they are shared components. */
+function sharesErrorComponents(endpoint: Endpoint): boolean {
+  return endpoint.representations === 'json-and-xml' && endpoint.rateLimited;
+}
+
+const errorComponentName = (status: number): string => `Error${status}`;
+
+function errorComponents(): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const endpoint of ENDPOINTS.filter(sharesErrorComponents)) {
+    for (const status of allErrorStatuses(endpoint)) out[errorComponentName(status)] = errorResponse(endpoint, status);
+  }
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function operation(endpoint: Endpoint): Json {
+  const responses: Json = successResponses(endpoint);
+  for (const status of allErrorStatuses(endpoint)) {
+    responses[status] = sharesErrorComponents(endpoint)
+      ? componentRef('responses', errorComponentName(status))
+      : errorResponse(endpoint, status);
+  }
+  const body = requestBody(endpoint);
+  const params = parameters(endpoint);
+  return {
+    operationId: endpoint.operationId,
+    summary: endpoint.summary,
+    description: `Spec ${endpoint.section}. ${
+      endpoint.scope === null
+        ? 'Client authentication: HTTP Basic (client_secret_basic, preferred) or client_id and client_secret in the form (client_secret_post).'
+        : `Requires a bearer token with scope ${endpoint.scope}.`
+    }`,
+    tags: [tagOf(endpoint.section)],
+    'x-spec-section': endpoint.section,
+    ...(params.length > 0 ? { parameters: params } : {}),
+    ...(body ? { requestBody: body } : {}),
+    responses,
+    security: endpoint.scope === null ? [{ [CLIENT_BASIC_SCHEME]: [] }, {}] : [{ [OAUTH_SCHEME]: [endpoint.scope] }],
+  };
+}
+
+function scopeDescription(scope: Scope): string {
+  const uses = ENDPOINTS.filter((e) => e.scope === scope).map((e) => `${e.method} ${e.path.slice(API_PREFIX.length)}`);
+  return uses.join(', ');
+}
+
+export function buildOpenApiDocument(): OpenApiDocument {
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const endpoint of ENDPOINTS) {
+    const item = paths[endpoint.path] ?? {};
+    item[endpoint.method.toLowerCase()] = operation(endpoint);
+    paths[endpoint.path] = item;
+  }
+
+  return {
+    openapi: OPENAPI_VERSION,
+    info: {
+      title: 'Partner Car Rental Distribution API',
+      version: CONTRACT_INFO_VERSION,
+      description:
+        `Machine-readable contract of the Partner Car Rental Distribution API v1, published contract release ${SPEC_RELEASE} (spec 9.2). ` +
+        'Generated from contract/endpoints.ts and contract/schemas/; do not edit by hand. ' +
+        'Availability is model-level; reservations are created confirmed with no online payment. ' +
+        'Every business operation is available as JSON and as the typed XML of spec 4.14.',
+    },
+    jsonSchemaDialect: JSON_SCHEMA_DIALECT,
+    servers: [
+      {
+        url: '{base_url}',
+        description: 'The service address; HTTPS only, TLS 1.2 minimum (5.7).',
+        variables: { base_url: { default: 'https://partner-api.invalid' } },
+      },
+    ],
+    tags: [...TAGS],
+    paths,
+    components: {
+      schemas: rewriteRefs(SCHEMA_BUNDLE.$defs) as Record<SchemaName, Json>,
+      securitySchemes: {
+        [OAUTH_SCHEME]: {
+          type: 'oauth2',
+          description: `Bearer token from the client credentials flow (spec 5); valid ${LIMITS.accessTokenLifetimeSeconds} seconds, no refresh token.`,
+          flows: {
+            clientCredentials: {
+              tokenUrl: `${API_PREFIX}/oauth/token`,
+              scopes: Object.fromEntries(SCOPES.map((s) => [s, scopeDescription(s)])),
+            },
+          },
+        },
+        [CLIENT_BASIC_SCHEME]: {
+          type: 'http',
+          scheme: 'basic',
+          description: 'client_secret_basic at the token endpoint: base64(client_id:client_secret) (spec 5.2).',
+        },
+      },
+      parameters: {
+        VehicleCode: {
+          name: 'vehicleCode',
+          in: 'path',
+          required: true,
+          schema: { type: 'string', pattern: PATTERNS.vehicleCode },
+        },
+        LocationCode: {
+          name: 'locationCode',
+          in: 'path',
+          required: true,
+          schema: { type: 'string', pattern: PATTERNS.locationCode },
+        },
+        ReservationId: {
+          name: 'reservationId',
+          in: 'path',
+          required: true,
+          description: 'Opaque; format not specified (spec 2.2).',
+          schema: { type: 'string' },
+        },
+        Limit: {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          schema: {
+            type: 'integer',
+            minimum: LIMITS.reservationListLimit.min,
+            maximum: LIMITS.reservationListLimit.max,
+            default: LIMITS.reservationListLimit.default,
+          },
+        },
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: true,
+          description:
+            'Unique per attempt; remembered 24 hours. Missing: 400 IDEMPOTENCY_KEY_REQUIRED; reused with a different body: 409 IDEMPOTENCY_CONFLICT (4.7).',
+          schema: {
+            type: 'string',
+            minLength: LIMITS.idempotencyKeyLength.min,
+            maxLength: LIMITS.idempotencyKeyLength.max,
+          },
+        },
+        Accept: {
+          name: 'Accept',
+          in: 'header',
+          required: false,
+          description:
+            'Response representation (4.13): application/json (default when absent), application/xml or text/xml; the higher q wins, ties choose JSON; anything else is 406. Listed for readers: OpenAPI tools ignore an Accept parameter.',
+          schema: { type: 'string', default: MEDIA_TYPES.json },
+        },
+      },
+      headers: {
+        XRequestId: {
+          description: 'Correlation id of the request; equals error.requestId (7.2).',
+          schema: { type: 'string' },
+        },
+        XRateLimitLimit: {
+          description: 'Requests allowed per one-minute window for this API client (8.2).',
+          schema: { type: 'integer', minimum: 0 },
+        },
+        XRateLimitRemaining: {
+          description: 'Requests left in the current one-minute window (8.2).',
+          schema: { type: 'integer', minimum: 0 },
+        },
+        XRateLimitReset: {
+          description: 'When the window resets: an ISO 8601 timestamp, not epoch seconds (8.2).',
+          schema: { type: 'string', format: 'date-time' },
+        },
+        RetryAfter: {
+          description: 'Whole seconds to wait before retrying (8.3).',
+          schema: { type: 'integer', minimum: 0 },
+        },
+        IdempotentReplay: {
+          description: 'Present on a replayed response (4.7.3).',
+          schema: { const: 'true' },
+        },
+        CacheControlNoStore: {
+          description: 'Token responses are never cached (4.1).',
+          schema: { const: 'no-store' },
+        },
+      },
+      responses: errorComponents(),
+    },
+  };
+}
+
+/** The document as committed: pretty JSON with a trailing newline. */
+export function renderOpenApiJson(): string {
+  return `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
+}

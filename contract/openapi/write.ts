@@ -1,0 +1,14 @@
+/**
+ * Writes the generated OpenAPI document: `npm run openapi [-- <path>]`.
+ * The default target is the committed file beside this script; a test keeps it equal to a fresh build.
+ */
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { renderOpenApiJson } from './build.ts';
+
+export const DEFAULT_OPENAPI_PATH = fileURLToPath(new URL('./partner-api-v1.openapi.json', import.meta.url));
+
+const target = process.argv[2] ? resolve(process.argv[2]) : DEFAULT_OPENAPI_PATH;
+writeFileSync(target, renderOpenApiJson());
+console.log(`wrote ${target}`);

@@ -1,0 +1,36 @@
+import { closedObject, type JsonSchema, PATTERNS } from './building-blocks.ts';
+
+export const Money: JsonSchema = closedObject(
+  {
+    currency: { type: 'string', pattern: PATTERNS.currency, description: 'ISO 4217' },
+    amount: { type: 'integer', description: 'integer minor units, never decimal or float' },
+    exponent: { type: 'integer', minimum: 0, maximum: 4, description: 'decimal places of the minor unit' },
+    display: { type: 'string', description: 'rendering for humans only; never parsed as authoritative' },
+  },
+  ['currency', 'amount', 'exponent', 'display'],
+  { description: 'Spec 2.1 Money: arithmetic uses amount and exponent.' },
+);
+
+export const VehicleCode: JsonSchema = {
+  description: 'Spec 2.2 VehicleCode: permanent per car model.',
+  type: 'string',
+  pattern: PATTERNS.vehicleCode,
+};
+
+export const LocationCode: JsonSchema = {
+  description: 'Spec 2.2 LocationCode: own namespace; not an IATA code and not the partner code.',
+  type: 'string',
+  pattern: PATTERNS.locationCode,
+};
+
+export const CommercialCode: JsonSchema = {
+  description: 'Spec 2.2 CommercialCode (accountCode, rateCode).',
+  type: 'string',
+  pattern: PATTERNS.commercialCode,
+};
+
+export const SippCode: JsonSchema = {
+  description: 'Spec 2.2 SippCode: SIPP (ACRISS) code; null only on an unpublished vehicle.',
+  type: ['string', 'null'],
+  pattern: PATTERNS.sippCode,
+};

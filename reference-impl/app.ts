@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { API_PREFIX } from '../contract/constants.ts';
+import { LIMITS } from '../contract/limits.ts';
+import { controlRoutes } from './control/routes.ts';
+import type { AccessTokens } from './domain/access-tokens.ts';
+import type { Catalogue } from './domain/catalogue.ts';
+import type { ClientRegistry } from './domain/credentials.ts';
+import { apiError } from './domain/failure.ts';
+import type { Reservations } from './domain/reservations.ts';
+import type { Shopping } from './domain/shopping.ts';
+import { businessGuard } from './http/business-guard.ts';
+import { handleError } from './http/error-handler.ts';
+import { negotiate } from './http/negotiation.ts';
+import type { RateLimiter } from './http/rate-limit/index.ts';
+import { catalogueRoutes } from './http/routes/catalogue.ts';
+import { reservationRoutes } from './http/routes/reservations.ts';
+import { shoppingRoutes } from './http/routes/shopping.ts';
+import { tokenRoute } from './http/routes/token.ts';
+import type { Store } from './store/types.ts';
+
+export interface AppDeps {
+  store: Store;
+  rateLimiter: RateLimiter;
+  catalogue: Catalogue;
+  clients: ClientRegistry;
+  accessTokens: AccessTokens;
+  shopping: Shopping;
+  reservations: Reservations;
+  apiDisabledAtStart: boolean;
+  controlToken: string | undefined;
+  tokenLimits: { perClientPerMinute: number; perAddressPerMinute: number };
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Request logs carry method, path and status only: no query string, header or body can leak a secret. */
+const SAFE_SERIALIZERS = {
+  req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
+  res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+};
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const logger = deps.logger === undefined || deps.logger === false ? false : { ...(deps.logger as object), serializers: SAFE_SERIALIZERS };
+  const app = Fastify({
+    logger,
+    bodyLimit: LIMITS.xml.maxBytes,
+    genReqId: () => randomUUID(),
+    // Parameters are matched by our own patterns; an over-long path is a 404 like any unknown resource.
+    routerOptions: { maxParamLength: 256 },
+    return503OnClosing: true,
+  });
+
+  // Bodies are decoded by the routes themselves (spec 4.13/4.14 rules on content type, UTF-8 and XML).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  app.addHook('onRequest', async (request, reply) => {
+    request.ctx = { requestId: String(request.id), nowMs: Date.now(), control: undefined as never };
+    reply.header('x-request-id', request.ctx.requestId);
+    reply.header('cache-control', 'no-store');
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('vary', 'Accept');
+    const control = await deps.store.getControlState();
+    request.ctx.control = control;
+    request.ctx.nowMs = Date.now() + control.clockOffsetMs;
+  });
+
+  const guard = businessGuard(deps);
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config.business) await guard(request, reply);
+  });
+
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler(async (request) => {
+    request.ctx.representation = negotiate(request.headers.accept) ?? undefined;
+    if (request.url.startsWith(API_PREFIX)) throw apiError('NOT_FOUND');
+    throw apiError('NOT_FOUND', 'No such path: the partner API lives under /api/partner/v1.');
+  });
+
+  tokenRoute(app, { ...deps, limits: deps.tokenLimits });
+  catalogueRoutes(app, deps.catalogue);
+  shoppingRoutes(app, deps.shopping);
+  reservationRoutes(app, deps.reservations);
+  if (deps.controlToken) controlRoutes(app, { ...deps, controlToken: deps.controlToken });
+
+  return app;
+}

@@ -1,0 +1,41 @@
+import { resolve } from 'node:path';
+
+/** Everything the server reads from its environment, with the embedded defaults (README "Configuration"). */
+export interface ServerConfig {
+  host: string;
+  port: number;
+  /** `sqlite:<file>` (default, embedded) or `postgres://…` (many instances). */
+  databaseUrl: string;
+  /** Redis for shared rate-limit buckets; in-process buckets when absent. */
+  redisUrl: string | undefined;
+  /** Bearer secret of the operator control API; the control API is off when absent. */
+  controlToken: string | undefined;
+  /** Spec 5.8: the whole partner API answers 503 API_DISABLED. */
+  apiDisabled: boolean;
+  tokenLimits: { perClientPerMinute: number; perAddressPerMinute: number };
+  logLevel: string;
+}
+
+function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer`);
+  return value;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  return {
+    host: env.HOST ?? '127.0.0.1',
+    port: intFrom(env, 'PORT', 8080),
+    databaseUrl: env.DATABASE_URL ?? `sqlite:${resolve('data', 'reference.db')}`,
+    redisUrl: env.REDIS_URL || undefined,
+    controlToken: env.CONTROL_TOKEN || undefined,
+    apiDisabled: env.API_DISABLED === '1' || env.API_DISABLED === 'true',
+    tokenLimits: {
+      perClientPerMinute: intFrom(env, 'TOKEN_LIMIT_PER_CLIENT', 120),
+      perAddressPerMinute: intFrom(env, 'TOKEN_LIMIT_PER_ADDRESS', 600),
+    },
+    logLevel: env.LOG_LEVEL ?? 'info',
+  };
+}

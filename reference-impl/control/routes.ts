@@ -1,0 +1,151 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { RESERVATION_STATUSES, type ReservationStatus } from '../../contract/types.ts';
+import type { Catalogue } from '../domain/catalogue.ts';
+import type { ClientRegistry } from '../domain/credentials.ts';
+import { apiError } from '../domain/failure.ts';
+import type { Store } from '../store/types.ts';
+
+export const CONTROL_PREFIX = '/control/v1';
+
+export interface ControlDeps {
+  store: Store;
+  catalogue: Catalogue;
+  clients: ClientRegistry;
+  controlToken: string;
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+function jsonBody(request: FastifyRequest): Record<string, unknown> {
+  const raw = request.body;
+  if (!Buffer.isBuffer(raw) || raw.length === 0) return {};
+  try {
+    const value: unknown = JSON.parse(raw.toString('utf8'));
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // answered below
+  }
+  throw apiError('MALFORMED_JSON', 'The control API takes a JSON object body.');
+}
+
+function invalid(field: string, message: string) {
+  return apiError('VALIDATION_ERROR', `${field} ${message}.`, { fields: [{ field, message }] });
+}
+
+/**
+ * The operator's control API (design.md "Target control"): what only the operator does, apart from the
+ * partner paths and authenticated by its own bearer secret. JSON only. Documented in the README.
+ */
+export function controlRoutes(app: FastifyInstance, deps: ControlDeps) {
+  const expected = digest(deps.controlToken);
+
+  app.register(
+    async (control) => {
+      control.addHook('onRequest', async (request) => {
+        const header = request.headers.authorization ?? '';
+        const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+        // Digests make the comparison constant-time whatever the lengths.
+        if (!timingSafeEqual(digest(token), expected)) throw apiError('UNAUTHORIZED', 'Control API: bearer secret required.');
+      });
+
+      control.get('/state', async () => {
+        const state = await deps.store.getControlState();
+        return { ...state, now: new Date(Date.now() + state.clockOffsetMs).toISOString() };
+      });
+
+      control.post('/clock/advance', async (request) => {
+        const { seconds } = jsonBody(request);
+        if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > 366 * 86_400) {
+          throw invalid('seconds', 'must be a number from 0 to 31622400');
+        }
+        const state = await deps.store.updateControlState((s) => ({ ...s, clockOffsetMs: s.clockOffsetMs + Math.round(seconds * 1000) }));
+        return { clockOffsetMs: state.clockOffsetMs, now: new Date(Date.now() + state.clockOffsetMs).toISOString() };
+      });
+
+      control.post('/clock/reset', async () => {
+        const state = await deps.store.updateControlState((s) => ({ ...s, clockOffsetMs: 0 }));
+        return { clockOffsetMs: state.clockOffsetMs, now: new Date().toISOString() };
+      });
+
+      control.put('/api', async (request) => {
+        const { enabled } = jsonBody(request);
+        if (typeof enabled !== 'boolean') throw invalid('enabled', 'must be a boolean');
+        const state = await deps.store.updateControlState((s) => ({ ...s, apiDisabled: !enabled }));
+        return { apiEnabled: !state.apiDisabled };
+      });
+
+      control.get<{ Params: { clientId: string } }>('/clients/:clientId', async (request) => {
+        const client = deps.clients.byId(request.params.clientId);
+        if (!client) throw apiError('NOT_FOUND', 'No such client.');
+        return { clientId: client.clientId, partnerId: client.partnerId, role: client.role };
+      });
+
+      control.put<{ Params: { partnerId: string } }>('/partners/:partnerId', async (request) => {
+        const { partnerId } = request.params;
+        if (!deps.catalogue.partners.has(partnerId)) throw apiError('NOT_FOUND', 'No such partner.');
+        const { enabled } = jsonBody(request);
+        if (typeof enabled !== 'boolean') throw invalid('enabled', 'must be a boolean');
+        const state = await deps.store.updateControlState((s) => {
+          const others = s.disabledPartnerIds.filter((id) => id !== partnerId);
+          return { ...s, disabledPartnerIds: enabled ? others : [...others, partnerId] };
+        });
+        return { partnerId, enabled: !state.disabledPartnerIds.includes(partnerId) };
+      });
+
+      control.put<{ Params: { vehicleCode: string } }>('/prices/:vehicleCode', async (request) => {
+        const { vehicleCode } = request.params;
+        if (deps.catalogue.standing(vehicleCode) === 'unknown') throw apiError('NOT_FOUND', 'No such vehicle.');
+        const { movePercent } = jsonBody(request);
+        if (typeof movePercent !== 'number' || !Number.isFinite(movePercent) || movePercent <= -100 || movePercent > 1000) {
+          throw invalid('movePercent', 'must be a number above -100 and at most 1000');
+        }
+        const state = await deps.store.updateControlState((s) => {
+          const moves = { ...s.priceMovesPercent };
+          if (movePercent === 0) delete moves[vehicleCode];
+          else moves[vehicleCode] = movePercent;
+          return { ...s, priceMovesPercent: moves };
+        });
+        return { vehicleCode, movePercent: state.priceMovesPercent[vehicleCode] ?? 0 };
+      });
+
+      control.post('/bookings/decline-next', async (request) => {
+        const { count = 1 } = jsonBody(request);
+        if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 1000) {
+          throw invalid('count', 'must be an integer from 0 to 1000');
+        }
+        const state = await deps.store.updateControlState((s) => ({ ...s, declineNextBookings: count }));
+        return { declineNextBookings: state.declineNextBookings };
+      });
+
+      control.put<{ Params: { reservationId: string } }>('/reservations/:reservationId/money', async (request) => {
+        const { attached } = jsonBody(request);
+        if (typeof attached !== 'boolean') throw invalid('attached', 'must be a boolean');
+        if (!(await deps.store.setMoneyAttached(request.params.reservationId, attached))) {
+          throw apiError('NOT_FOUND', 'No such reservation.');
+        }
+        return { reservationId: request.params.reservationId, moneyAttached: attached };
+      });
+
+      control.put<{ Params: { reservationId: string } }>('/reservations/:reservationId/status', async (request) => {
+        const { status } = jsonBody(request);
+        if (typeof status !== 'string' || !(RESERVATION_STATUSES as readonly string[]).includes(status)) {
+          throw invalid('status', `must be one of ${RESERVATION_STATUSES.join(', ')}`);
+        }
+        const result = await deps.store.transitionReservation(
+          request.params.reservationId,
+          RESERVATION_STATUSES,
+          status as ReservationStatus,
+        );
+        if (!result) throw apiError('NOT_FOUND', 'No such reservation.');
+        return result.reservation.reservation;
+      });
+
+      control.get('/alerts', async () => {
+        const alerts = await deps.store.listStaffAlerts();
+        return { alerts: alerts.map((a) => ({ ...a, createdAt: new Date(a.createdAtMs).toISOString() })), count: alerts.length };
+      });
+    },
+    { prefix: CONTROL_PREFIX },
+  );
+}

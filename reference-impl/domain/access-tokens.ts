@@ -1,0 +1,60 @@
+import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
+import { jwtVerify, SignJWT } from 'jose';
+import { LIMITS } from '../../contract/limits.ts';
+import { isScope, type Scope } from '../../contract/scopes.ts';
+
+export interface TokenSubject {
+  clientId: string;
+  partnerId: string;
+  scopes: Scope[];
+}
+
+const ISSUER = 'partner-api-reference';
+const AUDIENCE = 'partner-api-v1';
+const TYPE = 'at+jwt';
+
+/**
+ * Bearer tokens of spec 5.3: signed JWTs (HS256, RFC 9068 `at+jwt`) valid 600 s on the service clock. The key is
+ * in the store, so any instance verifies any other's tokens; the quote key is a different one.
+ */
+export class AccessTokens {
+  private readonly key: KeyObject;
+
+  constructor(secret: string) {
+    this.key = createSecretKey(Buffer.from(secret, 'base64url'));
+  }
+
+  async issue(subject: TokenSubject, nowMs: number): Promise<{ token: string; expiresIn: number }> {
+    const iat = Math.floor(nowMs / 1000);
+    const expiresIn = LIMITS.accessTokenLifetimeSeconds;
+    const token = await new SignJWT({ client_id: subject.clientId, pid: subject.partnerId, scope: subject.scopes.join(' ') })
+      .setProtectedHeader({ alg: 'HS256', typ: TYPE })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setSubject(subject.clientId)
+      .setJti(randomUUID())
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + expiresIn)
+      .sign(this.key);
+    return { token, expiresIn };
+  }
+
+  /** The token's subject, or null for a malformed, forged or expired token (all INVALID_TOKEN, spec 5.6). */
+  async verify(token: string, nowMs: number): Promise<TokenSubject | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        typ: TYPE,
+        currentDate: new Date(nowMs),
+        clockTolerance: 0,
+        requiredClaims: ['exp', 'iat', 'sub'],
+      });
+      if (typeof payload.pid !== 'string' || typeof payload.scope !== 'string' || typeof payload.sub !== 'string') return null;
+      return { clientId: payload.sub, partnerId: payload.pid, scopes: payload.scope.split(' ').filter(isScope) };
+    } catch {
+      return null;
+    }
+  }
+}

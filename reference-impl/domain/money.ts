@@ -1,0 +1,35 @@
+import type { Money } from '../../contract/types.ts';
+
+const displayFormats = new Map<string, Intl.NumberFormat>();
+
+function displayOf(currency: string, amount: number, exponent: number): string {
+  const key = `${currency}:${exponent}`;
+  let format = displayFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat('vi-VN', {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: exponent,
+      maximumFractionDigits: exponent,
+    });
+    displayFormats.set(key, format);
+  }
+  // Division is for the human rendering only; amounts stay integer minor units (spec 2.1).
+  return format.format(amount / 10 ** exponent);
+}
+
+export function money(currency: string, amount: number, exponent: number): Money {
+  if (!Number.isSafeInteger(amount)) throw new RangeError('money amounts are integer minor units');
+  return { currency, amount, exponent, display: displayOf(currency, amount, exponent) };
+}
+
+/** The operator prices in Vietnamese dong, whose minor unit is the dong itself (exponent 0). */
+export function vnd(amount: number): Money {
+  return money('VND', amount, 0);
+}
+
+/** Rounds a percentage of an integer amount to whole minor units, half away from zero. */
+export function percentOf(amount: number, percent: number): number {
+  const value = (amount * percent) / 100;
+  return Math.sign(value) * Math.round(Math.abs(value));
+}

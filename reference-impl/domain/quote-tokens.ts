@@ -1,0 +1,86 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { LIMITS } from '../../contract/limits.ts';
+import type { Extras } from '../../contract/types.ts';
+
+/** What a quote id carries: the request it priced, for whom, and the total it promised. */
+export interface QuoteClaims {
+  partnerId: string;
+  vehicleCode: string;
+  pickupLocation: string;
+  dropoffLocation: string;
+  pickupDate: string;
+  pickupTime: string;
+  dropoffDate: string;
+  dropoffTime: string;
+  accountCode: string | null;
+  rateCode: string | null;
+  extras: Extras;
+  totalAmount: number;
+  currency: string;
+  issuedAtMs: number;
+  expiresAtMs: number;
+}
+
+export type QuoteVerification =
+  | { kind: 'valid'; claims: QuoteClaims }
+  | { kind: 'expired'; claims: QuoteClaims }
+  | { kind: 'invalid' };
+
+const ISSUER = 'partner-api-reference:quote';
+const TYPE = 'quote+jwt';
+
+/**
+ * Signed, tamper-evident quote ids (spec 2.8, 2.9, 4.7.9): a compact JWS (HS256) whose key lives in the store,
+ * so every instance verifies every other's quotes. The id is opaque to partners; the price is recomputed at
+ * booking (spec 4.6), the signed total only tells a moved price from an unchanged one.
+ */
+export class QuoteTokens {
+  private readonly key: KeyObject;
+
+  constructor(secret: string) {
+    this.key = createSecretKey(Buffer.from(secret, 'base64url'));
+  }
+
+  async issue(claims: Omit<QuoteClaims, 'issuedAtMs' | 'expiresAtMs'>, nowMs: number): Promise<QuoteClaims & { quoteId: string }> {
+    const issuedAtMs = Math.floor(nowMs / 1000) * 1000;
+    const expiresAtMs = issuedAtMs + LIMITS.quoteValidityMinutes * 60_000;
+    const full: QuoteClaims = { ...claims, issuedAtMs, expiresAtMs };
+    const { partnerId, issuedAtMs: _i, expiresAtMs: _e, ...request } = full;
+    const quoteId = await new SignJWT({ q: request })
+      .setProtectedHeader({ alg: 'HS256', typ: TYPE })
+      .setIssuer(ISSUER)
+      .setSubject(partnerId)
+      .setIssuedAt(issuedAtMs / 1000)
+      .setExpirationTime(expiresAtMs / 1000)
+      .sign(this.key);
+    return { ...full, quoteId };
+  }
+
+  async verify(quoteId: string, nowMs: number): Promise<QuoteVerification> {
+    try {
+      const { payload } = await jwtVerify(quoteId, this.key, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        typ: TYPE,
+        currentDate: new Date(nowMs),
+        clockTolerance: 0,
+      });
+      return { kind: 'valid', claims: claimsOf(payload) };
+    } catch (error) {
+      // jose checks the signature before the claims, so an expired quote here is an authentic one.
+      if (error instanceof joseErrors.JWTExpired) return { kind: 'expired', claims: claimsOf(error.payload) };
+      return { kind: 'invalid' };
+    }
+  }
+}
+
+function claimsOf(payload: Record<string, unknown>): QuoteClaims {
+  const q = payload.q as Omit<QuoteClaims, 'partnerId' | 'issuedAtMs' | 'expiresAtMs'>;
+  return {
+    ...q,
+    partnerId: String(payload.sub),
+    issuedAtMs: Number(payload.iat) * 1000,
+    expiresAtMs: Number(payload.exp) * 1000,
+  };
+}

@@ -1,0 +1,203 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { LIMITS } from '../../contract/limits.ts';
+import type { JsonValue, Reservation, ReservationRequest, ReservationStatus } from '../../contract/types.ts';
+import type { Store, StoredReservation } from '../store/types.ts';
+import { apiError } from './failure.ts';
+import { localPartsOf } from './local-time.ts';
+import type { QuoteTokens } from './quote-tokens.ts';
+import { type CallContext, Shopping } from './shopping.ts';
+
+/**
+ * The states a partner may cancel from (spec 3 leaves the set open): before the rental starts. A rental in
+ * progress, completed, expired or rejected is past cancelling; cancelled is handled as a repeat (200).
+ */
+export const CANCELLABLE_STATES: readonly ReservationStatus[] = ['pending', 'confirmed'];
+
+/** How long a claimed key may stay in flight before a crashed request's claim lapses (spec 4.7.5). */
+export const IN_FLIGHT_LEASE_MS = 30_000;
+const RETENTION_MS = LIMITS.idempotencyMemoryHours * 3_600_000;
+const OPERATOR_ZONE = 'Asia/Ho_Chi_Minh';
+
+export type CreateOutcome = { status: 201 | 200; reservation: Reservation; replay: boolean };
+
+/** Canonical JSON (sorted keys) so the same body in JSON or XML, in any key order, is the same request. */
+function canonical(value: JsonValue): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k] as JsonValue)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function requestHash(body: ReservationRequest): string {
+  return createHash('sha256')
+    .update(canonical(body as unknown as JsonValue))
+    .digest('hex');
+}
+
+/** Spec 2.10: the driver must be 18 or over on the day of booking (operator's local date). */
+export function isAdultOn(dateOfBirth: string, today: string): boolean {
+  const [y, m, d] = dateOfBirth.split('-').map(Number) as [number, number, number];
+  const [ty, tm, td] = today.split('-').map(Number) as [number, number, number];
+  const age = ty - y - (tm < m || (tm === m && td < d) ? 1 : 0);
+  return age >= 18;
+}
+
+function bookingCode(): string {
+  // Crockford base32 without look-alike letters: read aloud at a rental desk.
+  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  const bytes = randomBytes(8);
+  let code = '';
+  for (const b of bytes) code += alphabet[b % 32];
+  return `RKT-${code}`;
+}
+
+export class Reservations {
+  constructor(
+    private readonly store: Store,
+    private readonly shopping: Shopping,
+    private readonly quotes: QuoteTokens,
+  ) {}
+
+  /** Spec 4.7: idempotent creation. The key is claimed in the store before any work, released on failure. */
+  async create(ctx: CallContext, key: string | undefined, body: ReservationRequest): Promise<CreateOutcome> {
+    if (key === undefined) throw apiError('IDEMPOTENCY_KEY_REQUIRED', 'The Idempotency-Key header is required.');
+    const claim = await this.store.claimIdempotencyKey({
+      partnerId: ctx.partnerId,
+      key,
+      requestHash: requestHash(body),
+      nowMs: ctx.nowMs,
+      leaseMs: IN_FLIGHT_LEASE_MS,
+      retentionMs: RETENTION_MS,
+    });
+    switch (claim.kind) {
+      case 'replay':
+        return { status: 200, reservation: claim.body as Reservation, replay: true };
+      case 'conflict':
+        throw apiError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request body.');
+      case 'in_flight':
+        throw apiError('IDEMPOTENT_REPLAY_IN_FLIGHT', 'An identical request with this Idempotency-Key is still being processed.');
+    }
+    try {
+      const reservation = await this.book(ctx, body);
+      const stored: StoredReservation = {
+        reservationId: reservation.reservationId,
+        partnerId: ctx.partnerId,
+        reservation,
+        moneyAttached: false,
+        createdAtMs: ctx.nowMs,
+      };
+      const done = await this.store.completeReservation({
+        partnerId: ctx.partnerId,
+        key,
+        reservation: stored,
+        responseStatus: 201,
+        responseBody: reservation,
+      });
+      if (done.kind === 'duplicate_partner_reference') throw duplicateReference();
+      return { status: 201, reservation, replay: false };
+    } catch (error) {
+      await this.store.releaseIdempotencyKey(ctx.partnerId, key);
+      throw error;
+    }
+  }
+
+  private async book(ctx: CallContext, body: ReservationRequest): Promise<Reservation> {
+    const today = localPartsOf(ctx.nowMs, OPERATOR_ZONE).date;
+    if (!isAdultOn(body.driver.dateOfBirth, today)) {
+      throw apiError('VALIDATION_ERROR', 'The request body failed validation.', {
+        fields: [{ field: 'driver.dateOfBirth', message: 'the driver must be 18 or over' }],
+      });
+    }
+    if (body.partnerReference !== undefined && (await this.store.partnerReferenceExists(ctx.partnerId, body.partnerReference))) {
+      throw duplicateReference();
+    }
+    const verified = await this.quotes.verify(body.quoteId, ctx.nowMs);
+    if (verified.kind === 'invalid' || verified.claims.partnerId !== ctx.partnerId) {
+      throw apiError('QUOTE_INVALID', 'The quote reference is not valid for this partner.');
+    }
+    if (verified.kind === 'expired') throw apiError('QUOTE_EXPIRED', 'The quote has expired; request a new one.');
+    const claims = verified.claims;
+    // Spec 4.6: the price is computed again; the quote is evidence of what was asked, not a price on trust.
+    const { window, price } = this.shopping.priceRequest(ctx, Shopping.requestOf(claims));
+    if (price.total.amount !== claims.totalAmount || price.total.currency !== claims.currency) {
+      throw apiError('QUOTE_STALE', 'The price has changed since the quote was issued; request a new quote.');
+    }
+    if (await this.store.takeDeclineNextBooking()) {
+      throw apiError('RESERVATION_REJECTED', 'The operator declined this reservation; contact support with the requestId.');
+    }
+    return {
+      reservationId: `RSV-${randomUUID()}`,
+      partnerReference: body.partnerReference ?? null,
+      rocketBookingCode: bookingCode(),
+      status: 'confirmed',
+      vehicleCode: claims.vehicleCode,
+      pickupLocation: claims.pickupLocation,
+      dropoffLocation: claims.dropoffLocation,
+      pickupDateTime: `${claims.pickupDate}T${claims.pickupTime}:00`,
+      dropoffDateTime: `${claims.dropoffDate}T${claims.dropoffTime}:00`,
+      rentalDays: window.rentalDays,
+      currency: price.total.currency,
+      total: price.total,
+      commission: price.commission,
+      securityDeposit: price.securityDeposit,
+      driver: { firstName: body.driver.firstName, lastName: body.driver.lastName, email: body.driver.email },
+      accountCode: claims.accountCode,
+      rateCode: claims.rateCode,
+      createdAt: new Date(ctx.nowMs).toISOString(),
+    };
+  }
+
+  async list(partnerId: string, limit: number) {
+    const rows = await this.store.listReservations(partnerId, limit);
+    return { reservations: rows.map((r) => r.reservation), count: rows.length, limit };
+  }
+
+  /** Spec 1.4, 4.9: another partner's reservation is indistinguishable from a nonexistent one. */
+  async get(partnerId: string, reservationId: string): Promise<Reservation> {
+    const row = await this.store.getReservation(partnerId, reservationId);
+    if (!row) throw notFound();
+    return row.reservation;
+  }
+
+  /** Spec 3 and 4.11. */
+  async cancel(ctx: CallContext, reservationId: string, reason: string): Promise<Reservation> {
+    const row = await this.store.getReservation(ctx.partnerId, reservationId);
+    if (!row) throw notFound();
+    const status = row.reservation.status;
+    if (status === 'cancelled') return row.reservation;
+    if (!CANCELLABLE_STATES.includes(status)) {
+      throw apiError('INVALID_STATE_TRANSITION', `A reservation in state ${status} cannot be cancelled.`);
+    }
+    if (row.moneyAttached) {
+      await this.store.recordStaffAlert({
+        alertId: randomUUID(),
+        kind: 'cancellation_needs_staff',
+        reservationId,
+        partnerId: ctx.partnerId,
+        reason,
+        createdAtMs: ctx.nowMs,
+      });
+      throw apiError(
+        'CANCELLATION_NEEDS_STAFF',
+        'A rental payment or security deposit exists; the cancellation request was recorded and staff will review it.',
+      );
+    }
+    const result = await this.store.transitionReservation(reservationId, CANCELLABLE_STATES, 'cancelled');
+    if (!result) throw notFound();
+    const now = result.reservation.reservation.status;
+    if (result.changed || now === 'cancelled') return result.reservation.reservation;
+    // Another request moved it between our read and the compare-and-set: judge again on the state it is in.
+    return this.cancel(ctx, reservationId, reason);
+  }
+}
+
+function duplicateReference() {
+  return apiError('DUPLICATE_PARTNER_REFERENCE', 'A reservation with this partnerReference already exists.');
+}
+
+/** One message for every miss, so a 404 body differs from another only by its requestId. */
+function notFound() {
+  return apiError('NOT_FOUND', 'The resource does not exist.');
+}

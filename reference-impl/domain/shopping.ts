@@ -1,0 +1,273 @@
+import type {
+  AvailabilityOffer,
+  AvailabilityRequest,
+  AvailabilityResponse,
+  Extras,
+  Quote,
+  QuoteRequest,
+  RentalWindow,
+} from '../../contract/types.ts';
+import type { LocationFixture, RatePlanFixture, VehicleFixture } from '../../fixtures/types.ts';
+import type { ControlState } from '../store/types.ts';
+import { type Catalogue, withinValidity } from './catalogue.ts';
+import { apiError } from './failure.ts';
+import { localDateTime, localPartsOf, localToEpochMs, rentalDaysBetween } from './local-time.ts';
+import { vnd } from './money.ts';
+import { type PriceBreakdown, priceRental } from './pricing.ts';
+import type { QuoteClaims, QuoteTokens } from './quote-tokens.ts';
+
+/** Who asks and when: the partner of the token and the service clock of this request. */
+export interface CallContext {
+  partnerId: string;
+  nowMs: number;
+  control: ControlState;
+}
+
+export interface ResolvedWindow {
+  pickup: LocationFixture;
+  dropoff: LocationFixture;
+  pickupMs: number;
+  dropoffMs: number;
+  rentalDays: number;
+  oneWayFeeVnd: number;
+}
+
+export interface ResolvedRate {
+  accountCode: string | null;
+  rateCode: string | null;
+  plan: RatePlanFixture | null;
+}
+
+const INCLUSIONS = [
+  'Third-party liability insurance as required by Vietnamese law',
+  'VAT (10%)',
+  'Unlimited kilometres unless the vehicle mileage policy states an allowance',
+];
+const EXCLUSIONS = [
+  'Fuel or charging',
+  'Road tolls, parking and traffic fines',
+  'Refundable security deposit, collected from the driver at pickup',
+];
+
+/** Spec 4.12 checks of a rental window, in the order a partner fixes them: locations, one-way, times. */
+export function resolveWindow(catalogue: Catalogue, w: RentalWindow, nowMs: number): ResolvedWindow {
+  const pickup = catalogue.activeLocation(w.pickupLocation);
+  if (!pickup?.capabilities.pickup) {
+    throw apiError('INVALID_LOCATION', 'The pickup location is unknown or not active.', {
+      fields: [{ field: 'pickupLocation', message: 'unknown or not active location' }],
+    });
+  }
+  const dropoff = catalogue.activeLocation(w.dropoffLocation);
+  if (!dropoff?.capabilities.dropoff) {
+    throw apiError('INVALID_LOCATION', 'The dropoff location is unknown or not active.', {
+      fields: [{ field: 'dropoffLocation', message: 'unknown or not active location' }],
+    });
+  }
+  const fee = catalogue.oneWayFee(pickup.branchCode, dropoff.branchCode);
+  const crossesBranches = pickup.branchCode !== dropoff.branchCode;
+  if (fee === null || (crossesBranches && !(pickup.capabilities.oneWay && dropoff.capabilities.oneWay))) {
+    throw apiError('LOCATION_NOT_ONE_WAY', 'One-way rental is not available between these locations.');
+  }
+  const pickupMs = localToEpochMs(w.pickupDate, w.pickupTime, pickup.timezone);
+  const dropoffMs = localToEpochMs(w.dropoffDate, w.dropoffTime, dropoff.timezone);
+  if (pickupMs === null || dropoffMs === null) {
+    throw apiError('INVALID_RENTAL_WINDOW', 'Pickup and dropoff must be valid local dates and times.');
+  }
+  if (dropoffMs <= pickupMs) throw apiError('INVALID_RENTAL_WINDOW', 'Dropoff must be after pickup.');
+  if (pickupMs < nowMs) throw apiError('INVALID_RENTAL_WINDOW', 'Pickup must not be in the past.');
+  return { pickup, dropoff, pickupMs, dropoffMs, rentalDays: rentalDaysBetween(pickupMs, dropoffMs), oneWayFeeVnd: fee };
+}
+
+/** Spec 4.12: account and rate codes of the calling partner only; another partner's codes are unknown. */
+export function resolveRate(catalogue: Catalogue, partnerId: string, w: RentalWindow): ResolvedRate {
+  const plans = catalogue.plansOf(partnerId);
+  const accountCode = w.accountCode ?? null;
+  if (accountCode !== null && !plans.some((p) => p.accountCode === accountCode && p.enabled)) {
+    throw apiError('INVALID_ACCOUNT_CODE', 'The account code is unknown or not enabled.', {
+      fields: [{ field: 'accountCode', message: 'unknown or not enabled' }],
+    });
+  }
+  if (w.rateCode === undefined) return { accountCode, rateCode: null, plan: null };
+  const plan = plans.find((p) => p.rateCode === w.rateCode && (accountCode === null || p.accountCode === accountCode));
+  const invalidRate = () =>
+    apiError('INVALID_RATE_CODE', 'The rate code is unknown, not enabled or outside its validity window.', {
+      fields: [{ field: 'rateCode', message: 'unknown, not enabled or outside validity' }],
+    });
+  if (!plan || !plan.enabled) throw invalidRate();
+  if (plan.approval !== 'approved') throw apiError('RATE_NOT_APPROVED', 'The rate plan is awaiting commercial approval.');
+  if (!withinValidity(plan, w.pickupDate)) throw invalidRate();
+  return { accountCode: plan.accountCode, rateCode: plan.rateCode, plan };
+}
+
+/** Spec 4.12: unknown or unpublished is INVALID_VEHICLE; published without a full specification is 409. */
+export function resolveVehicle(catalogue: Catalogue, code: string, field: string): VehicleFixture {
+  const standing = catalogue.standing(code);
+  if (standing === 'unknown' || standing === 'unpublished') {
+    throw apiError('INVALID_VEHICLE', 'The vehicle code is unknown or not published to partners.', {
+      fields: [{ field, message: 'unknown or not published' }],
+    });
+  }
+  if (standing === 'incomplete') {
+    throw apiError('FLEET_PROFILE_INCOMPLETE', 'The vehicle lacks a complete partner specification.');
+  }
+  const vehicle = catalogue.vehicle(code);
+  if (!vehicle) throw new Error('standing and lookup disagree');
+  return vehicle;
+}
+
+export class Shopping {
+  constructor(
+    private readonly catalogue: Catalogue,
+    private readonly quotes: QuoteTokens,
+  ) {}
+
+  private price(ctx: CallContext, vehicle: VehicleFixture, window: ResolvedWindow, rate: ResolvedRate, extras: Extras) {
+    return priceRental(
+      {
+        vehicle,
+        rentalDays: window.rentalDays,
+        extras,
+        plan: rate.plan,
+        oneWayFeeVnd: window.oneWayFeeVnd,
+        priceMovePercent: ctx.control.priceMovesPercent[vehicle.vehicleCode] ?? 0,
+      },
+      this.catalogue.extras,
+    );
+  }
+
+  private issue(ctx: CallContext, req: RentalWindow, vehicleCode: string, rate: ResolvedRate, extras: Extras, price: PriceBreakdown) {
+    return this.quotes.issue(
+      {
+        partnerId: ctx.partnerId,
+        vehicleCode,
+        pickupLocation: req.pickupLocation,
+        dropoffLocation: req.dropoffLocation,
+        pickupDate: req.pickupDate,
+        pickupTime: req.pickupTime,
+        dropoffDate: req.dropoffDate,
+        dropoffTime: req.dropoffTime,
+        accountCode: rate.accountCode,
+        rateCode: rate.rateCode,
+        extras,
+        totalAmount: price.total.amount,
+        currency: price.total.currency,
+      },
+      ctx.nowMs,
+    );
+  }
+
+  /** Spec 4.5: model-level offers; every offer carries its own quote id. */
+  async availability(ctx: CallContext, req: AvailabilityRequest): Promise<AvailabilityResponse> {
+    const window = resolveWindow(this.catalogue, req, ctx.nowMs);
+    const filter = req.vehicleCodes ? new Set(req.vehicleCodes) : null;
+    if (req.vehicleCodes) req.vehicleCodes.forEach((code, i) => resolveVehicle(this.catalogue, code, `vehicleCodes[${i}]`));
+    const rate = resolveRate(this.catalogue, ctx.partnerId, req);
+    const extras = req.extras ?? {};
+    const offered = this.catalogue.data.vehicles.filter(
+      (v) =>
+        this.catalogue.standing(v.vehicleCode) === 'listed' &&
+        v.locationCodes.includes(window.pickup.locationCode) &&
+        (filter === null || filter.has(v.vehicleCode)),
+    );
+    const offers: AvailabilityOffer[] = [];
+    for (const vehicle of offered) {
+      const price = this.price(ctx, vehicle, window, rate, extras);
+      const quote = await this.issue(ctx, req, vehicle.vehicleCode, rate, extras, price);
+      offers.push({
+        quoteId: quote.quoteId,
+        quoteExpiresAt: new Date(quote.expiresAtMs).toISOString(),
+        vehicle: this.catalogue.fleetVehicle(vehicle.vehicleCode),
+        rentalDays: window.rentalDays,
+        dailyRate: price.dailyRate,
+        estimatedTotal: price.total,
+        currency: price.total.currency,
+      });
+    }
+    offers.sort((a, b) => a.estimatedTotal.amount - b.estimatedTotal.amount);
+    return {
+      availabilityModel: 'model_level_on_request',
+      pickupLocation: req.pickupLocation,
+      dropoffLocation: req.dropoffLocation,
+      pickupDateTime: localDateTime(req.pickupDate, req.pickupTime),
+      dropoffDateTime: localDateTime(req.dropoffDate, req.dropoffTime),
+      rentalDays: window.rentalDays,
+      accountCode: rate.accountCode,
+      rateCode: rate.rateCode,
+      offers,
+    };
+  }
+
+  /** Prices a quote request: shared by POST /quotes and by booking, which re-prices (spec 4.6). */
+  priceRequest(ctx: CallContext, req: QuoteRequest) {
+    const window = resolveWindow(this.catalogue, req, ctx.nowMs);
+    const vehicle = resolveVehicle(this.catalogue, req.vehicleCode, 'vehicleCode');
+    const rate = resolveRate(this.catalogue, ctx.partnerId, req);
+    if (!vehicle.locationCodes.includes(window.pickup.locationCode)) {
+      throw apiError('NO_AVAILABILITY', 'The vehicle is not offered at the pickup location.');
+    }
+    const extras = req.extras ?? {};
+    return { window, vehicle, rate, extras, price: this.price(ctx, vehicle, window, rate, extras) };
+  }
+
+  /** Spec 4.6: a server-authoritative quote with the full breakdown of 2.9. */
+  async quote(ctx: CallContext, req: QuoteRequest): Promise<Quote> {
+    const { window, vehicle, rate, extras, price } = this.priceRequest(ctx, req);
+    const issued = await this.issue(ctx, req, vehicle.vehicleCode, rate, extras, price);
+    return {
+      quoteId: issued.quoteId,
+      expiresAt: new Date(issued.expiresAtMs).toISOString(),
+      currency: price.total.currency,
+      vehicle: this.catalogue.fleetVehicle(vehicle.vehicleCode),
+      rental: {
+        pickupLocation: req.pickupLocation,
+        dropoffLocation: req.dropoffLocation,
+        pickupDateTime: localDateTime(req.pickupDate, req.pickupTime),
+        dropoffDateTime: localDateTime(req.dropoffDate, req.dropoffTime),
+        rentalDays: window.rentalDays,
+        timezone: window.pickup.timezone,
+      },
+      rate: {
+        accountCode: rate.accountCode,
+        rateCode: rate.rateCode,
+        rateType: price.rateType,
+        adjustmentApplied: price.adjustmentApplied,
+      },
+      charges: {
+        dailyRate: price.dailyRate,
+        baseTotal: price.baseTotal,
+        extras: price.extras,
+        extrasTotal: price.extrasTotal,
+        oneWayFee: price.oneWayFee,
+        discount: price.discount,
+        total: price.total,
+        commission: price.commission,
+      },
+      securityDeposit: price.securityDeposit,
+      payment: { model: 'settled_with_partner', prepaymentRequired: vnd(0), dueAtPickup: vnd(0) },
+      inclusions: INCLUSIONS,
+      exclusions: EXCLUSIONS,
+    };
+  }
+
+  /** The quote request a quote id stands for, to be priced again at booking. */
+  static requestOf(claims: QuoteClaims): QuoteRequest {
+    const req: QuoteRequest = {
+      pickupLocation: claims.pickupLocation,
+      dropoffLocation: claims.dropoffLocation,
+      pickupDate: claims.pickupDate,
+      pickupTime: claims.pickupTime,
+      dropoffDate: claims.dropoffDate,
+      dropoffTime: claims.dropoffTime,
+      vehicleCode: claims.vehicleCode,
+      extras: claims.extras,
+    };
+    if (claims.accountCode !== null) req.accountCode = claims.accountCode;
+    if (claims.rateCode !== null) req.rateCode = claims.rateCode;
+    return req;
+  }
+
+  /** Today's local date in the operator's zone, for rate validity of listings. */
+  static today(nowMs: number): string {
+    return localPartsOf(nowMs, 'Asia/Ho_Chi_Minh').date;
+  }
+}

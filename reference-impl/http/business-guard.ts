@@ -1,0 +1,61 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AccessTokens } from '../domain/access-tokens.ts';
+import type { Catalogue } from '../domain/catalogue.ts';
+import { apiError } from '../domain/failure.ts';
+import type { ClientRegistry } from '../domain/credentials.ts';
+import { negotiate } from './negotiation.ts';
+import { type RateLimiter, rateLimitHeaders, retryAfterHeaders } from './rate-limit/index.ts';
+
+export interface GuardDeps {
+  accessTokens: AccessTokens;
+  clients: ClientRegistry;
+  catalogue: Catalogue;
+  rateLimiter: RateLimiter;
+  apiDisabledAtStart: boolean;
+}
+
+const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
+
+/**
+ * The checks every business call passes before its handler (spec 4.13, 5.6, 5.8, 8), in this order:
+ * representation (406), API switch (503), token (401), rate limit (429), partner (403), scope (403).
+ * From the rate-limit step on, every response carries the X-RateLimit-* headers (spec 8.2).
+ */
+export function businessGuard(deps: GuardDeps) {
+  return async function guard(request: FastifyRequest, reply: FastifyReply) {
+    const ctx = request.ctx;
+    const representation = negotiate(request.headers.accept);
+    if (!representation) throw apiError('NOT_ACCEPTABLE');
+    ctx.representation = representation;
+    if (deps.apiDisabledAtStart || ctx.control.apiDisabled) throw apiError('API_DISABLED');
+
+    const authorization = request.headers.authorization;
+    if (authorization === undefined || authorization.trim() === '') {
+      reply.header('WWW-Authenticate', 'Bearer realm="partner-api"');
+      throw apiError('UNAUTHORIZED');
+    }
+    const match = BEARER.exec(authorization);
+    const subject = match?.[1] ? await deps.accessTokens.verify(match[1], ctx.nowMs) : null;
+    const client = subject ? deps.clients.byId(subject.clientId) : undefined;
+    if (!subject || !client) {
+      reply.header('WWW-Authenticate', 'Bearer realm="partner-api", error="invalid_token"');
+      throw apiError('INVALID_TOKEN');
+    }
+
+    const decision = await deps.rateLimiter.hit(`client:${client.clientId}`, client.rateLimitPerMinute, ctx.nowMs);
+    reply.headers(rateLimitHeaders(decision));
+    if (!decision.allowed) throw apiError('RATE_LIMITED', undefined, { headers: retryAfterHeaders(decision) });
+
+    const partner = deps.catalogue.partners.get(subject.partnerId);
+    if (!partner?.active || !client.active || ctx.control.disabledPartnerIds.includes(subject.partnerId)) {
+      throw apiError('PARTNER_DISABLED');
+    }
+    ctx.caller = { client, partnerId: subject.partnerId, scopes: subject.scopes };
+
+    const scope = request.routeOptions.config.scope;
+    if (scope && !subject.scopes.includes(scope)) {
+      reply.header('WWW-Authenticate', `Bearer realm="partner-api", error="insufficient_scope", scope="${scope}"`);
+      throw apiError('INSUFFICIENT_SCOPE');
+    }
+  };
+}

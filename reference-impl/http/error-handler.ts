@@ -1,0 +1,59 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { API_PREFIX } from '../../contract/constants.ts';
+import { ApiError, apiError } from '../domain/failure.ts';
+import { RateLimitStoreUnavailableError } from './rate-limit/index.ts';
+import { OAuthFailure, sendOAuthFailure } from './routes/token.ts';
+import { sendRepresentation } from './respond.ts';
+
+const TOKEN_PATH = `${API_PREFIX}/oauth/token`;
+
+/** Maps any failure to the spec's shape: the OAuth error on the token endpoint, the 7.2 envelope elsewhere. */
+function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof RateLimitStoreUnavailableError || isStoreUnavailable(error)) return apiError('DEPENDENCY_UNAVAILABLE');
+  const fastifyError = error as Partial<FastifyError>;
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return apiError('REQUEST_TOO_LARGE');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return apiError('UNSUPPORTED_MEDIA_TYPE');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return apiError('VALIDATION_ERROR', 'The request body does not match its Content-Length.');
+  }
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return apiError('VALIDATION_ERROR', 'The request is malformed.');
+  }
+  return apiError('INTERNAL_ERROR');
+}
+
+/** Connection-level failures of PostgreSQL, Redis or SQLite busy: the dependency, not the request, is at fault. */
+function isStoreUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    typeof code === 'string' &&
+    (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'SQLITE_BUSY', '57P01', '57P03', '53300'].includes(code) || code.startsWith('08'))
+  );
+}
+
+export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  if (request.url.split('?')[0] === TOKEN_PATH) {
+    const failure =
+      error instanceof OAuthFailure
+        ? error
+        : (error as Partial<FastifyError>).code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? new OAuthFailure('invalid_request', 'The request body is too large.')
+          : null;
+    if (failure) return sendOAuthFailure(reply, failure);
+    request.log.error({ err: error }, 'token endpoint failure');
+    return sendOAuthFailure(reply, new OAuthFailure('temporarily_unavailable', 'The token endpoint is temporarily unavailable.'));
+  }
+  const apiErr = toApiError(error);
+  if (apiErr.code === 'INTERNAL_ERROR' || apiErr.code === 'DEPENDENCY_UNAVAILABLE') {
+    request.log.error({ err: error }, 'request failed');
+  }
+  const requestId = request.ctx?.requestId ?? String(request.id);
+  reply.header('x-request-id', requestId);
+  reply.headers(apiErr.headers);
+  return sendRepresentation(reply, apiErr.status, apiErr.envelope(requestId), request.ctx?.representation);
+}

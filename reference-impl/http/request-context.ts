@@ -1,0 +1,37 @@
+import type { Scope } from '../../contract/scopes.ts';
+import type { ClientFixture } from '../../fixtures/types.ts';
+import type { ControlState } from '../store/types.ts';
+import type { Representation } from './negotiation.ts';
+
+export interface Caller {
+  client: ClientFixture;
+  partnerId: string;
+  scopes: Scope[];
+}
+
+/** What the hooks establish for one request before its handler runs. */
+export interface RequestContext {
+  requestId: string;
+  nowMs: number;
+  control: ControlState;
+  /** Undefined until negotiated (and for a 406, which answers in JSON). */
+  representation?: Representation;
+  caller?: Caller;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ctx: RequestContext;
+  }
+  interface FastifyContextConfig {
+    /** Scope the route requires (spec 4, 5.5); null for the token endpoint. */
+    scope?: Scope | null;
+    /** A business route: negotiated, authenticated, rate-limited (spec 4, 8). */
+    business?: boolean;
+  }
+}
+
+export function requireCaller(ctx: RequestContext): Caller {
+  if (!ctx.caller) throw new Error('route reached without an authenticated caller');
+  return ctx.caller;
+}

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import { API_PREFIX } from '../../../contract/constants.ts';
+import type { Catalogue } from '../../domain/catalogue.ts';
+import { apiError } from '../../domain/failure.ts';
+import { Shopping } from '../../domain/shopping.ts';
+import { requireCaller } from '../request-context.ts';
+import { sendRepresentation } from '../respond.ts';
+
+const CODE = /^[A-Z0-9-]{2,32}$/;
+
+/** Spec 4.2 to 4.4: fleet, locations and the caller's rate codes. */
+export function catalogueRoutes(app: FastifyInstance, catalogue: Catalogue) {
+  const business = { business: true };
+
+  app.get(`${API_PREFIX}/fleet`, { config: { ...business, scope: 'fleet:read' } }, async (request, reply) => {
+    const vehicles = catalogue.listVehicles();
+    return sendRepresentation(reply, 200, { vehicles, count: vehicles.length }, request.ctx.representation);
+  });
+
+  app.get<{ Params: { vehicleCode: string } }>(
+    `${API_PREFIX}/fleet/:vehicleCode`,
+    { config: { ...business, scope: 'fleet:read' } },
+    async (request, reply) => {
+      const code = request.params.vehicleCode;
+      const standing = CODE.test(code) ? catalogue.standing(code) : 'unknown';
+      if (standing === 'unknown' || standing === 'unpublished') throw apiError('NOT_FOUND', 'No such vehicle.');
+      if (standing === 'incomplete') {
+        throw apiError('FLEET_PROFILE_INCOMPLETE', 'The vehicle lacks a complete partner specification.');
+      }
+      return sendRepresentation(reply, 200, catalogue.fleetVehicle(code), request.ctx.representation);
+    },
+  );
+
+  app.get(`${API_PREFIX}/locations`, { config: { ...business, scope: 'locations:read' } }, async (request, reply) => {
+    const locations = catalogue.listLocations();
+    return sendRepresentation(reply, 200, { locations, count: locations.length }, request.ctx.representation);
+  });
+
+  app.get<{ Params: { locationCode: string } }>(
+    `${API_PREFIX}/locations/:locationCode`,
+    { config: { ...business, scope: 'locations:read' } },
+    async (request, reply) => {
+      const location = catalogue.publicLocation(request.params.locationCode);
+      if (!location) throw apiError('NOT_FOUND', 'No such location.');
+      return sendRepresentation(reply, 200, location, request.ctx.representation);
+    },
+  );
+
+  app.get(`${API_PREFIX}/rates`, { config: { ...business, scope: 'rates:read' } }, async (request, reply) => {
+    const caller = requireCaller(request.ctx);
+    const rates = catalogue.listedRatePlans(caller.partnerId, Shopping.today(request.ctx.nowMs));
+    return sendRepresentation(reply, 200, { rates, count: rates.length }, request.ctx.representation);
+  });
+}

@@ -1,0 +1,154 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { API_PREFIX } from '../../../contract/constants.ts';
+import { OAUTH_ERRORS, type OAuthErrorCode } from '../../../contract/errors.ts';
+import { isScope, type Scope } from '../../../contract/scopes.ts';
+import type { AccessTokens } from '../../domain/access-tokens.ts';
+import type { Catalogue } from '../../domain/catalogue.ts';
+import type { ClientRegistry } from '../../domain/credentials.ts';
+import { type RateLimiter, retryAfterHeaders } from '../rate-limit/index.ts';
+
+export interface TokenRouteDeps {
+  accessTokens: AccessTokens;
+  clients: ClientRegistry;
+  catalogue: Catalogue;
+  rateLimiter: RateLimiter;
+  apiDisabledAtStart: boolean;
+  limits: { perClientPerMinute: number; perAddressPerMinute: number };
+}
+
+/** A token-endpoint failure in the OAuth shape of spec 7.1 (never the business envelope). */
+export class OAuthFailure extends Error {
+  constructor(
+    readonly error: OAuthErrorCode,
+    readonly description: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(description);
+  }
+}
+
+export function sendOAuthFailure(reply: FastifyReply, failure: OAuthFailure) {
+  return reply
+    .code(OAUTH_ERRORS[failure.error].status)
+    .headers({ 'cache-control': 'no-store', pragma: 'no-cache', ...failure.headers })
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify({ error: failure.error, error_description: failure.description }));
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const SINGLE_VALUED = ['grant_type', 'client_id', 'client_secret', 'scope'];
+
+/** RFC 6749 2.3.1: Basic credentials are form-urlencoded before base64. */
+function basicCredentials(header: string): { clientId: string; secret: string } | 'malformed' {
+  const match = /^Basic ([A-Za-z0-9+/]+={0,2})$/.exec(header.trim());
+  if (!match?.[1]) return 'malformed';
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return 'malformed';
+  try {
+    const unform = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
+    return { clientId: unform(decoded.slice(0, colon)), secret: unform(decoded.slice(colon + 1)) };
+  } catch {
+    return 'malformed';
+  }
+}
+
+function formOf(request: FastifyRequest): URLSearchParams {
+  const contentType = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (contentType !== 'application/x-www-form-urlencoded') {
+    throw new OAuthFailure('invalid_request', 'The request must be application/x-www-form-urlencoded.');
+  }
+  const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    throw new OAuthFailure('invalid_request', 'The request body is not valid UTF-8.');
+  }
+  const form = new URLSearchParams(text);
+  for (const name of SINGLE_VALUED) {
+    if (form.getAll(name).length > 1) throw new OAuthFailure('invalid_request', `Parameter ${name} is repeated.`);
+  }
+  return form;
+}
+
+/** Spec 4.1 and 5: OAuth 2.0 client credentials with client_secret_basic or client_secret_post. */
+export function tokenRoute(app: FastifyInstance, deps: TokenRouteDeps) {
+  const slowDown = (headers: Record<string, string>) =>
+    new OAuthFailure('slow_down', 'Too many token requests; retry after the number of seconds in Retry-After.', headers);
+
+  app.post(`${API_PREFIX}/oauth/token`, { bodyLimit: 8 * 1024 }, async (request, reply) => {
+    const { ctx } = request;
+    try {
+      // Spec 8.4: two separate buckets; the address one is counted first so floods of bad credentials are bounded.
+      const byAddress = await deps.rateLimiter.hit(`token-addr:${request.ip}`, deps.limits.perAddressPerMinute, ctx.nowMs);
+      if (!byAddress.allowed) throw slowDown(retryAfterHeaders(byAddress));
+      if (deps.apiDisabledAtStart || ctx.control.apiDisabled) {
+        throw new OAuthFailure('temporarily_unavailable', 'The partner API is not enabled on this environment.');
+      }
+      const form = formOf(request);
+
+      const authorization = request.headers.authorization;
+      const postId = form.get('client_id');
+      const postSecret = form.get('client_secret');
+      let clientId: string;
+      let secret: string;
+      if (authorization !== undefined) {
+        if (postId !== null || postSecret !== null) {
+          throw new OAuthFailure('invalid_request', 'Use one client authentication method, not two.');
+        }
+        const basic = basicCredentials(authorization);
+        if (basic === 'malformed') {
+          throw new OAuthFailure('invalid_client', 'Client authentication failed.', { 'www-authenticate': 'Basic realm="partner-api"' });
+        }
+        ({ clientId, secret } = basic);
+      } else if (postId !== null && postSecret !== null) {
+        clientId = postId;
+        secret = postSecret;
+      } else {
+        throw new OAuthFailure('invalid_client', 'Client authentication failed.', { 'www-authenticate': 'Basic realm="partner-api"' });
+      }
+
+      const grantType = form.get('grant_type');
+      if (grantType === null || grantType === '') throw new OAuthFailure('invalid_request', 'grant_type is required.');
+
+      const byClient = await deps.rateLimiter.hit(`token-client:${clientId}`, deps.limits.perClientPerMinute, ctx.nowMs);
+      if (!byClient.allowed) throw slowDown(retryAfterHeaders(byClient));
+
+      const client = await deps.clients.authenticate(clientId, secret);
+      const partner = client ? deps.catalogue.partners.get(client.partnerId) : undefined;
+      if (!client || !client.active || !partner?.active || ctx.control.disabledPartnerIds.includes(partner.partnerId)) {
+        const headers: Record<string, string> = authorization ? { 'www-authenticate': 'Basic realm="partner-api"' } : {};
+        throw new OAuthFailure('invalid_client', 'Client authentication failed.', headers);
+      }
+      if (grantType !== 'client_credentials') {
+        throw new OAuthFailure('unsupported_grant_type', 'Only grant_type=client_credentials is supported.');
+      }
+
+      // Spec 5.5: exactly the scopes held by both the client and the partner, limited to those requested.
+      const granted = client.scopes.filter((s) => (partner.scopes as string[]).includes(s)).filter(isScope);
+      const requestedRaw = form.get('scope');
+      let scopes: Scope[] = granted;
+      if (requestedRaw !== null && requestedRaw.trim() !== '') {
+        const requested = requestedRaw.split(' ').filter((s) => s !== '');
+        if (requested.some((s) => !(granted as string[]).includes(s))) {
+          throw new OAuthFailure('invalid_scope', 'The requested scope exceeds the grant.');
+        }
+        scopes = granted.filter((s) => requested.includes(s));
+      }
+      if (scopes.length === 0) throw new OAuthFailure('invalid_scope', 'The client holds no scope.');
+
+      const issued = await deps.accessTokens.issue({ clientId: client.clientId, partnerId: partner.partnerId, scopes }, ctx.nowMs);
+      return reply
+        .code(200)
+        .headers({ 'cache-control': 'no-store', pragma: 'no-cache' })
+        .type('application/json; charset=utf-8')
+        .send(
+          JSON.stringify({ access_token: issued.token, token_type: 'Bearer', expires_in: issued.expiresIn, scope: scopes.join(' ') }),
+        );
+    } catch (error) {
+      if (error instanceof OAuthFailure) return sendOAuthFailure(reply, error);
+      throw error;
+    }
+  });
+}

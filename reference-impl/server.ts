@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { CATALOGUE, loadReferenceTarget } from '../fixtures/index.ts';
+import type { ClientFixture } from '../fixtures/types.ts';
+import { buildApp } from './app.ts';
+import type { ServerConfig } from './config.ts';
+import { AccessTokens } from './domain/access-tokens.ts';
+import { Catalogue } from './domain/catalogue.ts';
+import { ClientRegistry } from './domain/credentials.ts';
+import { QuoteTokens } from './domain/quote-tokens.ts';
+import { Reservations } from './domain/reservations.ts';
+import { Shopping } from './domain/shopping.ts';
+import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './http/rate-limit/index.ts';
+import { openStore } from './store/index.ts';
+import type { Store } from './store/types.ts';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  store: Store;
+  rateLimiter: RateLimiter;
+  /** http://host:port the server listens on. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Client secrets: the fixture target config's, each overridable by CLIENT_SECRET_<ROLE> (e.g. CLIENT_SECRET_PARTNERA). */
+function secretResolver(env: NodeJS.ProcessEnv) {
+  const target = loadReferenceTarget();
+  return (client: ClientFixture) => env[`CLIENT_SECRET_${client.role.toUpperCase()}`] || target.clients[client.role]?.clientSecret;
+}
+
+export function controlTokenFrom(config: ServerConfig): string | undefined {
+  return config.controlToken ?? loadReferenceTarget().control?.token;
+}
+
+const newKey = () => randomBytes(32).toString('base64url');
+
+/** Opens the store and buckets, builds the app and listens. The one way main.ts and the tests start a server. */
+export async function startServer(
+  config: ServerConfig,
+  options: { env?: NodeJS.ProcessEnv; logger?: boolean } = {},
+): Promise<RunningServer> {
+  const env = options.env ?? process.env;
+  const store = await openStore(config.databaseUrl);
+  let rateLimiter: RateLimiter | undefined;
+  try {
+    rateLimiter = config.redisUrl ? await createRedisRateLimiter({ url: config.redisUrl }) : createMemoryRateLimiter();
+    const catalogue = new Catalogue(CATALOGUE);
+    const [clients, tokenKey, quoteKey] = await Promise.all([
+      ClientRegistry.create(CATALOGUE.clients, secretResolver(env)),
+      store.getOrCreateSecret('access-token-key', newKey),
+      store.getOrCreateSecret('quote-key', newKey),
+    ]);
+    const quoteTokens = new QuoteTokens(quoteKey);
+    const shopping = new Shopping(catalogue, quoteTokens);
+    const app = await buildApp({
+      store,
+      rateLimiter,
+      catalogue,
+      clients,
+      accessTokens: new AccessTokens(tokenKey),
+      shopping,
+      reservations: new Reservations(store, shopping, quoteTokens),
+      apiDisabledAtStart: config.apiDisabled,
+      controlToken: controlTokenFrom(config),
+      tokenLimits: config.tokenLimits,
+      logger: options.logger ? ({ level: config.logLevel } as never) : false,
+    });
+    const address = await app.listen({ host: config.host, port: config.port });
+    const limiter = rateLimiter;
+    return {
+      app,
+      store,
+      rateLimiter: limiter,
+      url: address,
+      async close() {
+        await app.close();
+        await limiter.close();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await rateLimiter?.close();
+    await store.close();
+    throw error;
+  }
+}

@@ -1,0 +1,41 @@
+import type { ControlState } from './types.ts';
+
+export const DEFAULT_CONTROL_STATE: Readonly<ControlState> = Object.freeze({
+  clockOffsetMs: 0,
+  apiDisabled: false,
+  disabledPartnerIds: [],
+  priceMovesPercent: {},
+  declineNextBookings: 0,
+});
+
+/**
+ * Fills absent or malformed fields from the defaults, so a row written by an older version (or by hand)
+ * still reads as a complete ControlState, and returns fresh arrays and objects the caller may mutate.
+ */
+export function normalizeControlState(value: unknown): ControlState {
+  const raw = (typeof value === 'object' && value !== null ? value : {}) as Partial<
+    Record<keyof ControlState, unknown>
+  >;
+  const finite = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
+  const moves: Record<string, number> = {};
+  if (typeof raw.priceMovesPercent === 'object' && raw.priceMovesPercent !== null) {
+    for (const [code, percent] of Object.entries(raw.priceMovesPercent)) {
+      if (typeof percent === 'number' && Number.isFinite(percent)) moves[code] = percent;
+    }
+  }
+  return {
+    clockOffsetMs: finite(raw.clockOffsetMs, DEFAULT_CONTROL_STATE.clockOffsetMs),
+    apiDisabled: typeof raw.apiDisabled === 'boolean' ? raw.apiDisabled : DEFAULT_CONTROL_STATE.apiDisabled,
+    disabledPartnerIds: Array.isArray(raw.disabledPartnerIds)
+      ? raw.disabledPartnerIds.filter((id): id is string => typeof id === 'string')
+      : [],
+    priceMovesPercent: moves,
+    declineNextBookings: Math.max(0, Math.trunc(finite(raw.declineNextBookings, 0))),
+  };
+}
+
+/** The read-modify-write of takeDeclineNextBooking, shared by both stores (each runs it under a row lock). */
+export function takeOneDecline(state: ControlState): { state: ControlState; taken: boolean } {
+  if (state.declineNextBookings <= 0) return { state, taken: false };
+  return { state: { ...state, declineNextBookings: state.declineNextBookings - 1 }, taken: true };
+}

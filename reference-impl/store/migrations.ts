@@ -1,0 +1,199 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Pool } from 'pg';
+
+/**
+ * Versioned schema steps. A step, once released, is never edited: a schema change is a new step. Where the
+ * dialects differ (types, identity columns, JSON) each carries its own SQL.
+ *
+ * Layout (both dialects):
+ * - secrets: named values shared by every instance (signing keys).
+ * - idempotency_keys: one row per (partner, key); in flight with a lease, or done with the response to replay.
+ * - reservations: the public document as JSON plus the indexed columns; `seq` gives insertion order for a
+ *   stable newest-first list; partnerReference unique per partner by a partial unique index.
+ *   (SQLite: `seq` is the INTEGER PRIMARY KEY AUTOINCREMENT, because only a rowid alias can autoincrement and
+ *   an implicit rowid may be renumbered by VACUUM; reservation_id is NOT NULL UNIQUE there.)
+ * - staff_alerts: cancellations that need staff (spec 3).
+ * - control_state: the single row (id = 1) of operator control, as JSON.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sqlite: string;
+  postgres: string;
+}
+
+const DEFAULT_CONTROL_JSON =
+  '{"clockOffsetMs":0,"apiDisabled":false,"disabledPartnerIds":[],"priceMovesPercent":{},"declineNextBookings":0}';
+
+const STATUSES = "'pending','confirmed','in_progress','completed','cancelled','expired','rejected'";
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sqlite: `
+      CREATE TABLE secrets (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+      CREATE TABLE idempotency_keys (
+        partner_id TEXT NOT NULL,
+        idempotency_key TEXT NOT NULL,
+        request_hash TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('in_flight', 'done')),
+        created_at_ms INTEGER NOT NULL,
+        lease_until_ms INTEGER NOT NULL,
+        response_status INTEGER,
+        response_body TEXT,
+        PRIMARY KEY (partner_id, idempotency_key),
+        CHECK (state = 'in_flight' OR (response_status IS NOT NULL AND response_body IS NOT NULL))
+      );
+      CREATE TABLE reservations (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        reservation_id TEXT NOT NULL UNIQUE,
+        partner_id TEXT NOT NULL,
+        partner_reference TEXT,
+        status TEXT NOT NULL CHECK (status IN (${STATUSES})),
+        money_attached INTEGER NOT NULL DEFAULT 0 CHECK (money_attached IN (0, 1)),
+        created_at_ms INTEGER NOT NULL,
+        document TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX reservations_partner_reference_key
+        ON reservations (partner_id, partner_reference) WHERE partner_reference IS NOT NULL;
+      CREATE INDEX reservations_partner_newest ON reservations (partner_id, created_at_ms DESC, seq DESC);
+      CREATE TABLE staff_alerts (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        alert_id TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL,
+        reservation_id TEXT NOT NULL REFERENCES reservations (reservation_id),
+        partner_id TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL
+      );
+      CREATE TABLE control_state (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        state TEXT NOT NULL
+      );
+      INSERT INTO control_state (id, state) VALUES (1, '${DEFAULT_CONTROL_JSON}');
+    `,
+    postgres: `
+      CREATE TABLE secrets (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+      CREATE TABLE idempotency_keys (
+        partner_id TEXT NOT NULL,
+        idempotency_key TEXT NOT NULL,
+        request_hash TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('in_flight', 'done')),
+        created_at_ms BIGINT NOT NULL,
+        lease_until_ms BIGINT NOT NULL,
+        response_status INTEGER,
+        response_body JSON,
+        PRIMARY KEY (partner_id, idempotency_key),
+        CHECK (state = 'in_flight' OR (response_status IS NOT NULL AND response_body IS NOT NULL))
+      );
+      -- JSON (not JSONB) keeps the document text as written, so a replay answers the original bytes.
+      CREATE TABLE reservations (
+        reservation_id TEXT PRIMARY KEY,
+        seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+        partner_id TEXT NOT NULL,
+        partner_reference TEXT,
+        status TEXT NOT NULL CHECK (status IN (${STATUSES})),
+        money_attached BOOLEAN NOT NULL DEFAULT FALSE,
+        created_at_ms BIGINT NOT NULL,
+        document JSON NOT NULL
+      );
+      CREATE UNIQUE INDEX reservations_partner_reference_key
+        ON reservations (partner_id, partner_reference) WHERE partner_reference IS NOT NULL;
+      CREATE INDEX reservations_partner_newest ON reservations (partner_id, created_at_ms DESC, seq DESC);
+      CREATE TABLE staff_alerts (
+        alert_id TEXT PRIMARY KEY,
+        seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+        kind TEXT NOT NULL,
+        reservation_id TEXT NOT NULL REFERENCES reservations (reservation_id),
+        partner_id TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        created_at_ms BIGINT NOT NULL
+      );
+      CREATE TABLE control_state (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        state JSON NOT NULL
+      );
+      INSERT INTO control_state (id, state) VALUES (1, '${DEFAULT_CONTROL_JSON}');
+    `,
+  },
+];
+
+const SQLITE_MIGRATIONS_TABLE = `
+  CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+  )`;
+
+const POSTGRES_MIGRATIONS_TABLE = `
+  CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+  )`;
+
+/** Serialises migrate() across every instance on one PostgreSQL database (advisory locks are per database). */
+const POSTGRES_MIGRATION_LOCK = "SELECT pg_advisory_xact_lock(hashtext('partner-api-store:migrate'))";
+
+function pending(applied: ReadonlySet<number>, migrations: readonly Migration[]): Migration[] {
+  return [...migrations].sort((a, b) => a.version - b.version).filter((m) => !applied.has(m.version));
+}
+
+/**
+ * Applies pending steps in one BEGIN IMMEDIATE transaction, which takes the write lock before reading
+ * schema_migrations, so a second process opening the same file waits (busy_timeout) and then finds
+ * nothing to do. Returns the versions applied by this call.
+ */
+export function migrateSqlite(db: BetterSqlite3.Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
+  const run = db.transaction((): number[] => {
+    db.exec(SQLITE_MIGRATIONS_TABLE);
+    const rows = db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[];
+    const todo = pending(new Set(rows.map((r) => r.version)), migrations);
+    const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+    for (const step of todo) {
+      db.exec(step.sqlite);
+      record.run(step.version, step.name, new Date().toISOString());
+    }
+    return todo.map((m) => m.version);
+  });
+  return run.immediate();
+}
+
+/**
+ * Applies pending steps in one transaction holding a transaction-scoped advisory lock, taken before
+ * anything else (even CREATE TABLE IF NOT EXISTS races on the catalog without it). A second instance
+ * waits for the lock, then sees every step recorded. Returns the versions applied by this call.
+ */
+export async function migratePostgres(pool: Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    try {
+      await client.query(POSTGRES_MIGRATION_LOCK);
+      await client.query(POSTGRES_MIGRATIONS_TABLE);
+      const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
+      const todo = pending(new Set(rows.map((r) => r.version)), migrations);
+      for (const step of todo) {
+        await client.query(step.postgres);
+        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [step.version, step.name]);
+      }
+      await client.query('COMMIT');
+      return todo.map((m) => m.version);
+    } catch (err) {
+      await client.query('ROLLBACK').catch((rollbackError: Error) => {
+        broken = rollbackError;
+      });
+      throw err;
+    }
+  } finally {
+    client.release(broken);
+  }
+}

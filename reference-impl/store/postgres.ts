@@ -1,0 +1,356 @@
+import pg from 'pg';
+import type { ReservationStatus } from '../../contract/types.ts';
+import { decideClaim, type IdempotencyRow } from './claim-decision.ts';
+import { normalizeControlState, takeOneDecline } from './control-state.ts';
+import { migratePostgres } from './migrations.ts';
+import type {
+  ClaimIdempotencyKeyInput,
+  CompleteReservationInput,
+  CompleteReservationResult,
+  ControlState,
+  IdempotencyClaim,
+  StaffAlert,
+  Store,
+  StoredReservation,
+} from './types.ts';
+
+type Queryable = Pick<pg.PoolClient, 'query'>;
+
+/** serialization_failure and deadlock_detected: the whole transaction may simply be run again. */
+const RETRYABLE_SQLSTATES = new Set(['40001', '40P01']);
+const MAX_ATTEMPTS = 5;
+
+/** Thrown inside a transaction to run it again (a row vanished between two statements). */
+class RetryTransaction extends Error {}
+
+interface ReservationRow {
+  reservation_id: string;
+  partner_id: string;
+  status: string;
+  money_attached: boolean;
+  created_at_ms: string;
+  document: StoredReservation['reservation'];
+}
+
+const RESERVATION_COLUMNS = 'reservation_id, partner_id, status, money_attached, created_at_ms, document';
+
+// node-postgres returns BIGINT as a string (it may exceed 2^53); epoch milliseconds never do.
+function toStoredReservation(row: ReservationRow): StoredReservation {
+  return {
+    reservationId: row.reservation_id,
+    partnerId: row.partner_id,
+    reservation: row.document,
+    moneyAttached: row.money_attached,
+    createdAtMs: Number(row.created_at_ms),
+  };
+}
+
+function toJson(value: unknown): string {
+  return JSON.stringify(value) ?? 'null';
+}
+
+function sqlState(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string'
+    ? err.code
+    : undefined;
+}
+
+/**
+ * The scale-out store: any number of instances share one PostgreSQL database. Every cross-instance rule is
+ * held by the database: row locks (SELECT ... FOR UPDATE) around read-decide-write steps, ON CONFLICT for
+ * inserts that may race, the partial unique index for partnerReference. READ COMMITTED is enough for all of
+ * them; retries cover deadlocks should one ever occur.
+ */
+export class PostgresStore implements Store {
+  readonly kind = 'postgres' as const;
+  private readonly pool: pg.Pool;
+  private closed = false;
+
+  constructor(connectionString: string, poolOptions: Omit<pg.PoolConfig, 'connectionString'> = {}) {
+    this.pool = new pg.Pool({ ...poolOptions, connectionString });
+    // An idle client can lose its connection (server restart, terminated backend). The pool drops that client
+    // and the next query reconnects; without a listener the 'error' event would crash the process.
+    this.pool.on('error', () => {});
+  }
+
+  async migrate(): Promise<void> {
+    await migratePostgres(this.pool);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+
+  private async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const client = await this.pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const result = await fn(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch((rollbackError: Error) => {
+          broken = rollbackError;
+        });
+        const retryable = err instanceof RetryTransaction || RETRYABLE_SQLSTATES.has(sqlState(err) ?? '');
+        if (!retryable || attempt >= MAX_ATTEMPTS) throw err;
+      } finally {
+        // Passing an error destroys the client instead of returning a connection in an unknown state.
+        client.release(broken);
+      }
+    }
+  }
+
+  async getOrCreateSecret(name: string, create: () => string): Promise<string> {
+    const select = async (): Promise<string | undefined> =>
+      (await this.pool.query<{ value: string }>('SELECT value FROM secrets WHERE name = $1', [name])).rows[0]?.value;
+    const existing = await select();
+    if (existing !== undefined) return existing;
+    // Two instances starting together may both get here; the first insert wins and both read it back.
+    await this.pool.query('INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
+      name,
+      create(),
+    ]);
+    const value = await select();
+    if (value === undefined) throw new Error(`secret "${name}" vanished right after it was created`);
+    return value;
+  }
+
+  async claimIdempotencyKey(input: ClaimIdempotencyKeyInput): Promise<IdempotencyClaim> {
+    const leaseUntil = input.nowMs + input.leaseMs;
+    return this.transaction(async (client): Promise<IdempotencyClaim> => {
+      // Fast path for a new key. If another transaction is inserting the same key, this waits for it to
+      // finish and then does nothing, so the row read below is the committed winner.
+      const inserted = await client.query(
+        `INSERT INTO idempotency_keys
+           (partner_id, idempotency_key, request_hash, state, created_at_ms, lease_until_ms)
+         VALUES ($1, $2, $3, 'in_flight', $4, $5)
+         ON CONFLICT (partner_id, idempotency_key) DO NOTHING`,
+        [input.partnerId, input.key, input.requestHash, input.nowMs, leaseUntil],
+      );
+      if (inserted.rowCount === 1) return { kind: 'claimed' };
+
+      const { rows } = await client.query<{
+        request_hash: string;
+        state: 'in_flight' | 'done';
+        created_at_ms: string;
+        lease_until_ms: string;
+        response_status: number | null;
+        response_body: unknown;
+      }>(
+        `SELECT request_hash, state, created_at_ms, lease_until_ms, response_status, response_body
+         FROM idempotency_keys WHERE partner_id = $1 AND idempotency_key = $2 FOR UPDATE`,
+        [input.partnerId, input.key],
+      );
+      const found = rows[0];
+      // Released between the two statements: start again, the insert will now succeed or meet a newer row.
+      if (!found) throw new RetryTransaction('idempotency row vanished');
+      const row: IdempotencyRow = {
+        requestHash: found.request_hash,
+        state: found.state,
+        createdAtMs: Number(found.created_at_ms),
+        leaseUntilMs: Number(found.lease_until_ms),
+        responseStatus: found.response_status,
+        responseBody: found.response_body,
+      };
+      const decision = decideClaim(row, input);
+      switch (decision.action) {
+        case 'answer':
+          return decision.claim;
+        case 'insert':
+        case 'reset':
+          await client.query(
+            `UPDATE idempotency_keys SET request_hash = $3, state = 'in_flight', created_at_ms = $4,
+               lease_until_ms = $5, response_status = NULL, response_body = NULL
+             WHERE partner_id = $1 AND idempotency_key = $2`,
+            [input.partnerId, input.key, input.requestHash, input.nowMs, leaseUntil],
+          );
+          return { kind: 'claimed' };
+        case 'takeover':
+          await client.query(
+            'UPDATE idempotency_keys SET lease_until_ms = $3 WHERE partner_id = $1 AND idempotency_key = $2',
+            [input.partnerId, input.key, leaseUntil],
+          );
+          return { kind: 'claimed' };
+      }
+    });
+  }
+
+  async releaseIdempotencyKey(partnerId: string, key: string): Promise<void> {
+    await this.pool.query(
+      "DELETE FROM idempotency_keys WHERE partner_id = $1 AND idempotency_key = $2 AND state = 'in_flight'",
+      [partnerId, key],
+    );
+  }
+
+  async completeReservation(input: CompleteReservationInput): Promise<CompleteReservationResult> {
+    const stored = input.reservation;
+    return this.transaction(async (client): Promise<CompleteReservationResult> => {
+      // The partial unique index decides. ON CONFLICT names it as the arbiter, so a concurrent insert of the same
+      // reference waits for the other transaction and then yields 0 rows instead of aborting this one with 23505.
+      // A clash on reservation_id is not an arbiter and still raises: that would be a bug in the caller.
+      const inserted = await client.query(
+        `INSERT INTO reservations
+           (reservation_id, partner_id, partner_reference, status, money_attached, created_at_ms, document)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (partner_id, partner_reference) WHERE partner_reference IS NOT NULL DO NOTHING`,
+        [
+          stored.reservationId,
+          stored.partnerId,
+          stored.reservation.partnerReference,
+          stored.reservation.status,
+          stored.moneyAttached,
+          stored.createdAtMs,
+          JSON.stringify(stored.reservation),
+        ],
+      );
+      if (inserted.rowCount === 0) return { kind: 'duplicate_partner_reference' };
+      // Only an in-flight row is completed: if a lapsed holder finished first, its response stays the one replayed.
+      await client.query(
+        `UPDATE idempotency_keys SET state = 'done', response_status = $3, response_body = $4
+         WHERE partner_id = $1 AND idempotency_key = $2 AND state = 'in_flight'`,
+        [input.partnerId, input.key, input.responseStatus, toJson(input.responseBody)],
+      );
+      return { kind: 'created' };
+    });
+  }
+
+  async partnerReferenceExists(partnerId: string, partnerReference: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      'SELECT 1 FROM reservations WHERE partner_id = $1 AND partner_reference = $2',
+      [partnerId, partnerReference],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  async getReservation(partnerId: string, reservationId: string): Promise<StoredReservation | null> {
+    const { rows } = await this.pool.query<ReservationRow>(
+      `SELECT ${RESERVATION_COLUMNS} FROM reservations WHERE reservation_id = $1 AND partner_id = $2`,
+      [reservationId, partnerId],
+    );
+    return rows[0] ? toStoredReservation(rows[0]) : null;
+  }
+
+  async getReservationById(reservationId: string): Promise<StoredReservation | null> {
+    return this.selectReservation(this.pool, reservationId, false);
+  }
+
+  private async selectReservation(
+    db: Queryable,
+    reservationId: string,
+    forUpdate: boolean,
+  ): Promise<StoredReservation | null> {
+    const { rows } = await db.query<ReservationRow>(
+      `SELECT ${RESERVATION_COLUMNS} FROM reservations WHERE reservation_id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+      [reservationId],
+    );
+    return rows[0] ? toStoredReservation(rows[0]) : null;
+  }
+
+  async listReservations(partnerId: string, limit: number): Promise<StoredReservation[]> {
+    const { rows } = await this.pool.query<ReservationRow>(
+      `SELECT ${RESERVATION_COLUMNS} FROM reservations WHERE partner_id = $1
+       ORDER BY created_at_ms DESC, seq DESC LIMIT $2`,
+      [partnerId, Math.max(0, Math.trunc(limit))],
+    );
+    return rows.map(toStoredReservation);
+  }
+
+  async transitionReservation(
+    reservationId: string,
+    from: readonly ReservationStatus[],
+    to: ReservationStatus,
+  ): Promise<{ changed: boolean; reservation: StoredReservation } | null> {
+    return this.transaction(async (client) => {
+      const current = await this.selectReservation(client, reservationId, true);
+      if (!current) return null;
+      if (!from.includes(current.reservation.status)) return { changed: false, reservation: current };
+      const next: StoredReservation = { ...current, reservation: { ...current.reservation, status: to } };
+      await client.query('UPDATE reservations SET status = $2, document = $3 WHERE reservation_id = $1', [
+        reservationId,
+        to,
+        JSON.stringify(next.reservation),
+      ]);
+      return { changed: true, reservation: next };
+    });
+  }
+
+  async setMoneyAttached(reservationId: string, attached: boolean): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      'UPDATE reservations SET money_attached = $2 WHERE reservation_id = $1',
+      [reservationId, attached],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  async recordStaffAlert(alert: StaffAlert): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO staff_alerts (alert_id, kind, reservation_id, partner_id, reason, created_at_ms)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [alert.alertId, alert.kind, alert.reservationId, alert.partnerId, alert.reason, alert.createdAtMs],
+    );
+  }
+
+  async listStaffAlerts(): Promise<StaffAlert[]> {
+    const { rows } = await this.pool.query<{
+      alert_id: string;
+      kind: StaffAlert['kind'];
+      reservation_id: string;
+      partner_id: string;
+      reason: string;
+      created_at_ms: string;
+    }>(
+      `SELECT alert_id, kind, reservation_id, partner_id, reason, created_at_ms FROM staff_alerts
+       ORDER BY created_at_ms, seq`,
+    );
+    return rows.map((r) => ({
+      alertId: r.alert_id,
+      kind: r.kind,
+      reservationId: r.reservation_id,
+      partnerId: r.partner_id,
+      reason: r.reason,
+      createdAtMs: Number(r.created_at_ms),
+    }));
+  }
+
+  async getControlState(): Promise<ControlState> {
+    const { rows } = await this.pool.query<{ state: unknown }>('SELECT state FROM control_state WHERE id = 1');
+    return normalizeControlState(rows[0]?.state ?? {});
+  }
+
+  /** Read, change and write the single control row while holding its row lock. */
+  private modifyControl<T>(change: (state: ControlState) => { state: ControlState; result: T }): Promise<T> {
+    return this.transaction(async (client) => {
+      // Recreates the row should it ever be missing, so there is always a row to lock.
+      await client.query(`INSERT INTO control_state (id, state) VALUES (1, $1) ON CONFLICT (id) DO NOTHING`, [
+        JSON.stringify(normalizeControlState({})),
+      ]);
+      const { rows } = await client.query<{ state: unknown }>(
+        'SELECT state FROM control_state WHERE id = 1 FOR UPDATE',
+      );
+      const { state, result } = change(normalizeControlState(rows[0]?.state ?? {}));
+      await client.query('UPDATE control_state SET state = $1 WHERE id = 1', [
+        JSON.stringify(normalizeControlState(state)),
+      ]);
+      return result;
+    });
+  }
+
+  async updateControlState(update: (state: ControlState) => ControlState): Promise<ControlState> {
+    return this.modifyControl((current) => {
+      const state = normalizeControlState(update(current));
+      return { state, result: state };
+    });
+  }
+
+  async takeDeclineNextBooking(): Promise<boolean> {
+    return this.modifyControl((current) => {
+      const { state, taken } = takeOneDecline(current);
+      return { state, result: taken };
+    });
+  }
+}

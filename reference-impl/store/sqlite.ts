@@ -1,0 +1,320 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { ReservationStatus } from '../../contract/types.ts';
+import { decideClaim, type IdempotencyRow } from './claim-decision.ts';
+import { normalizeControlState, takeOneDecline } from './control-state.ts';
+import { migrateSqlite } from './migrations.ts';
+import type {
+  ClaimIdempotencyKeyInput,
+  CompleteReservationInput,
+  CompleteReservationResult,
+  ControlState,
+  IdempotencyClaim,
+  StaffAlert,
+  Store,
+  StoredReservation,
+} from './types.ts';
+
+/** How long a statement waits for another connection's write lock before failing with SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5000;
+
+interface ReservationRow {
+  reservation_id: string;
+  partner_id: string;
+  status: string;
+  money_attached: number;
+  created_at_ms: number;
+  document: string;
+}
+
+interface IdempotencyDbRow {
+  request_hash: string;
+  state: 'in_flight' | 'done';
+  created_at_ms: number;
+  lease_until_ms: number;
+  response_status: number | null;
+  response_body: string | null;
+}
+
+const RESERVATION_COLUMNS = 'reservation_id, partner_id, status, money_attached, created_at_ms, document';
+
+function toStoredReservation(row: ReservationRow): StoredReservation {
+  return {
+    reservationId: row.reservation_id,
+    partnerId: row.partner_id,
+    reservation: JSON.parse(row.document),
+    moneyAttached: row.money_attached === 1,
+    createdAtMs: row.created_at_ms,
+  };
+}
+
+/** JSON.stringify(undefined) is undefined; store it as JSON null so the column stays valid JSON. */
+function toJson(value: unknown): string {
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The embedded store: one SQLite file. better-sqlite3 is synchronous, so each method runs its statements to
+ * completion before returning and no transaction ever stays open across an await. Every write takes the
+ * write lock up front (BEGIN IMMEDIATE), which makes read-decide-write steps atomic against other handles
+ * and other processes on the same file.
+ */
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite' as const;
+  /** The underlying handle, for diagnostics and tests (pragmas). */
+  readonly database: Database.Database;
+
+  constructor(path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+    try {
+      // busy_timeout first: switching to WAL needs a lock another process may hold while it starts.
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      db.pragma('journal_mode = WAL');
+      // FULL: the WAL is synced on every commit, so an answered 201 survives power loss, not only kill -9.
+      db.pragma('synchronous = FULL');
+      db.pragma('foreign_keys = ON');
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    this.database = db;
+  }
+
+  async migrate(): Promise<void> {
+    migrateSqlite(this.database);
+  }
+
+  async close(): Promise<void> {
+    if (this.database.open) this.database.close();
+  }
+
+  private immediate<T>(fn: () => T): T {
+    return this.database.transaction(fn).immediate();
+  }
+
+  async getOrCreateSecret(name: string, create: () => string): Promise<string> {
+    const select = this.database.prepare('SELECT value FROM secrets WHERE name = ?').pluck();
+    const existing = select.get(name) as string | undefined;
+    if (existing !== undefined) return existing;
+    const candidate = create();
+    // Another instance may have inserted meanwhile: keep the first value and read it back.
+    this.database
+      .prepare('INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING')
+      .run(name, candidate);
+    return select.get(name) as string;
+  }
+
+  async claimIdempotencyKey(input: ClaimIdempotencyKeyInput): Promise<IdempotencyClaim> {
+    const db = this.database;
+    return this.immediate((): IdempotencyClaim => {
+      const found = db
+        .prepare(
+          `SELECT request_hash, state, created_at_ms, lease_until_ms, response_status, response_body
+           FROM idempotency_keys WHERE partner_id = ? AND idempotency_key = ?`,
+        )
+        .get(input.partnerId, input.key) as IdempotencyDbRow | undefined;
+      const row: IdempotencyRow | null = found
+        ? {
+            requestHash: found.request_hash,
+            state: found.state,
+            createdAtMs: found.created_at_ms,
+            leaseUntilMs: found.lease_until_ms,
+            responseStatus: found.response_status,
+            responseBody: found.response_body === null ? null : JSON.parse(found.response_body),
+          }
+        : null;
+      const decision = decideClaim(row, input);
+      const leaseUntil = input.nowMs + input.leaseMs;
+      switch (decision.action) {
+        case 'answer':
+          return decision.claim;
+        case 'insert':
+        case 'reset':
+          db.prepare(
+            `INSERT INTO idempotency_keys
+               (partner_id, idempotency_key, request_hash, state, created_at_ms, lease_until_ms, response_status, response_body)
+             VALUES (?, ?, ?, 'in_flight', ?, ?, NULL, NULL)
+             ON CONFLICT (partner_id, idempotency_key) DO UPDATE SET
+               request_hash = excluded.request_hash, state = 'in_flight', created_at_ms = excluded.created_at_ms,
+               lease_until_ms = excluded.lease_until_ms, response_status = NULL, response_body = NULL`,
+          ).run(input.partnerId, input.key, input.requestHash, input.nowMs, leaseUntil);
+          return { kind: 'claimed' };
+        case 'takeover':
+          db.prepare('UPDATE idempotency_keys SET lease_until_ms = ? WHERE partner_id = ? AND idempotency_key = ?').run(
+            leaseUntil,
+            input.partnerId,
+            input.key,
+          );
+          return { kind: 'claimed' };
+      }
+    });
+  }
+
+  async releaseIdempotencyKey(partnerId: string, key: string): Promise<void> {
+    this.database
+      .prepare("DELETE FROM idempotency_keys WHERE partner_id = ? AND idempotency_key = ? AND state = 'in_flight'")
+      .run(partnerId, key);
+  }
+
+  async completeReservation(input: CompleteReservationInput): Promise<CompleteReservationResult> {
+    const db = this.database;
+    const stored = input.reservation;
+    return this.immediate((): CompleteReservationResult => {
+      // The partial unique index is the guard; DO NOTHING turns its conflict into "0 rows" instead of an error.
+      // A clash on reservation_id is not caught and throws: that would be a bug in the caller.
+      const inserted = db
+        .prepare(
+          `INSERT INTO reservations
+             (reservation_id, partner_id, partner_reference, status, money_attached, created_at_ms, document)
+           VALUES (?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (partner_id, partner_reference) WHERE partner_reference IS NOT NULL DO NOTHING`,
+        )
+        .run(
+          stored.reservationId,
+          stored.partnerId,
+          stored.reservation.partnerReference,
+          stored.reservation.status,
+          stored.moneyAttached ? 1 : 0,
+          stored.createdAtMs,
+          JSON.stringify(stored.reservation),
+        );
+      if (inserted.changes === 0) return { kind: 'duplicate_partner_reference' };
+      // Only an in-flight row is completed: if a lapsed holder finished first, its response stays the one replayed.
+      db.prepare(
+        `UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ?
+         WHERE partner_id = ? AND idempotency_key = ? AND state = 'in_flight'`,
+      ).run(input.responseStatus, toJson(input.responseBody), input.partnerId, input.key);
+      return { kind: 'created' };
+    });
+  }
+
+  async partnerReferenceExists(partnerId: string, partnerReference: string): Promise<boolean> {
+    const row = this.database
+      .prepare('SELECT 1 FROM reservations WHERE partner_id = ? AND partner_reference = ?')
+      .get(partnerId, partnerReference);
+    return row !== undefined;
+  }
+
+  async getReservation(partnerId: string, reservationId: string): Promise<StoredReservation | null> {
+    const row = this.database
+      .prepare(`SELECT ${RESERVATION_COLUMNS} FROM reservations WHERE reservation_id = ? AND partner_id = ?`)
+      .get(reservationId, partnerId) as ReservationRow | undefined;
+    return row ? toStoredReservation(row) : null;
+  }
+
+  async getReservationById(reservationId: string): Promise<StoredReservation | null> {
+    const row = this.database
+      .prepare(`SELECT ${RESERVATION_COLUMNS} FROM reservations WHERE reservation_id = ?`)
+      .get(reservationId) as ReservationRow | undefined;
+    return row ? toStoredReservation(row) : null;
+  }
+
+  async listReservations(partnerId: string, limit: number): Promise<StoredReservation[]> {
+    const rows = this.database
+      .prepare(
+        `SELECT ${RESERVATION_COLUMNS} FROM reservations WHERE partner_id = ?
+         ORDER BY created_at_ms DESC, seq DESC LIMIT ?`,
+      )
+      .all(partnerId, Math.max(0, Math.trunc(limit))) as ReservationRow[];
+    return rows.map(toStoredReservation);
+  }
+
+  async transitionReservation(
+    reservationId: string,
+    from: readonly ReservationStatus[],
+    to: ReservationStatus,
+  ): Promise<{ changed: boolean; reservation: StoredReservation } | null> {
+    const db = this.database;
+    return this.immediate(() => {
+      const row = db
+        .prepare(`SELECT ${RESERVATION_COLUMNS} FROM reservations WHERE reservation_id = ?`)
+        .get(reservationId) as ReservationRow | undefined;
+      if (!row) return null;
+      const current = toStoredReservation(row);
+      if (!from.includes(current.reservation.status)) return { changed: false, reservation: current };
+      const next: StoredReservation = { ...current, reservation: { ...current.reservation, status: to } };
+      db.prepare('UPDATE reservations SET status = ?, document = ? WHERE reservation_id = ?').run(
+        to,
+        JSON.stringify(next.reservation),
+        reservationId,
+      );
+      return { changed: true, reservation: next };
+    });
+  }
+
+  async setMoneyAttached(reservationId: string, attached: boolean): Promise<boolean> {
+    const result = this.database
+      .prepare('UPDATE reservations SET money_attached = ? WHERE reservation_id = ?')
+      .run(attached ? 1 : 0, reservationId);
+    return result.changes > 0;
+  }
+
+  async recordStaffAlert(alert: StaffAlert): Promise<void> {
+    this.database
+      .prepare(
+        `INSERT INTO staff_alerts (alert_id, kind, reservation_id, partner_id, reason, created_at_ms)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      )
+      .run(alert.alertId, alert.kind, alert.reservationId, alert.partnerId, alert.reason, alert.createdAtMs);
+  }
+
+  async listStaffAlerts(): Promise<StaffAlert[]> {
+    const rows = this.database
+      .prepare(
+        `SELECT alert_id, kind, reservation_id, partner_id, reason, created_at_ms FROM staff_alerts
+         ORDER BY created_at_ms, seq`,
+      )
+      .all() as {
+      alert_id: string;
+      kind: StaffAlert['kind'];
+      reservation_id: string;
+      partner_id: string;
+      reason: string;
+      created_at_ms: number;
+    }[];
+    return rows.map((r) => ({
+      alertId: r.alert_id,
+      kind: r.kind,
+      reservationId: r.reservation_id,
+      partnerId: r.partner_id,
+      reason: r.reason,
+      createdAtMs: r.created_at_ms,
+    }));
+  }
+
+  async getControlState(): Promise<ControlState> {
+    const json = this.database.prepare('SELECT state FROM control_state WHERE id = 1').pluck().get() as
+      | string
+      | undefined;
+    return normalizeControlState(json === undefined ? {} : JSON.parse(json));
+  }
+
+  /** Read, change and write the single control row under the write lock. */
+  private modifyControl<T>(change: (state: ControlState) => { state: ControlState; result: T }): T {
+    const db = this.database;
+    return this.immediate(() => {
+      const json = db.prepare('SELECT state FROM control_state WHERE id = 1').pluck().get() as string | undefined;
+      const { state, result } = change(normalizeControlState(json === undefined ? {} : JSON.parse(json)));
+      db.prepare(
+        'INSERT INTO control_state (id, state) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET state = excluded.state',
+      ).run(JSON.stringify(normalizeControlState(state)));
+      return result;
+    });
+  }
+
+  async updateControlState(update: (state: ControlState) => ControlState): Promise<ControlState> {
+    return this.modifyControl((current) => {
+      const state = normalizeControlState(update(current));
+      return { state, result: state };
+    });
+  }
+
+  async takeDeclineNextBooking(): Promise<boolean> {
+    return this.modifyControl((current) => {
+      const { state, taken } = takeOneDecline(current);
+      return { state, result: taken };
+    });
+  }
+}

@@ -1,0 +1,121 @@
+import type { Reservation, ReservationStatus } from '../../contract/types.ts';
+
+/**
+ * The one storage interface of the reference implementation. Two implementations: SQLite (embedded default,
+ * one file) and PostgreSQL (many instances). Everything that must hold across instances (idempotency,
+ * in-flight detection, partnerReference uniqueness, control state) is enforced here by the database,
+ * never by process memory. All times are epoch milliseconds of the service's (virtual) clock.
+ */
+
+export interface StoredReservation {
+  reservationId: string;
+  partnerId: string;
+  /** The public representation as last answered (spec 2.11). `status` inside it is kept in step. */
+  reservation: Reservation;
+  /** Rental payment or security deposit attached by the operator (spec 3: cancel then needs staff). */
+  moneyAttached: boolean;
+  createdAtMs: number;
+}
+
+export type IdempotencyClaim =
+  /** The caller owns the key now and must finish with completeReservation or releaseIdempotencyKey. */
+  | { kind: 'claimed' }
+  /** Same key and same request hash, finished within the memory window: answer the stored response. */
+  | { kind: 'replay'; status: number; body: unknown }
+  /** Same key, different request hash, within the memory window. */
+  | { kind: 'conflict' }
+  /** Same key and same request hash, still being processed (lease not expired). */
+  | { kind: 'in_flight' };
+
+export interface ClaimIdempotencyKeyInput {
+  partnerId: string;
+  key: string;
+  requestHash: string;
+  nowMs: number;
+  /** In-flight lease; a claim whose lease has lapsed (a crashed request) may be taken over. */
+  leaseMs: number;
+  /** Memory window (24 h, spec 4.7.6): a record older than this is treated as absent. */
+  retentionMs: number;
+}
+
+export interface CompleteReservationInput {
+  partnerId: string;
+  key: string;
+  reservation: StoredReservation;
+  responseStatus: number;
+  responseBody: unknown;
+}
+
+export type CompleteReservationResult = { kind: 'created' } | { kind: 'duplicate_partner_reference' };
+
+export interface StaffAlert {
+  alertId: string;
+  kind: 'cancellation_needs_staff';
+  reservationId: string;
+  partnerId: string;
+  /** The partner's cancel reason as recorded (operator-only; never returned on partner paths). */
+  reason: string;
+  createdAtMs: number;
+}
+
+/** Operator-controlled state shared by every instance (control API, design.md "Target control"). */
+export interface ControlState {
+  clockOffsetMs: number;
+  apiDisabled: boolean;
+  disabledPartnerIds: string[];
+  /** vehicleCode -> percentage moved on the public daily rate (e.g. 10 = +10 %). */
+  priceMovesPercent: Record<string, number>;
+  /** Number of upcoming bookings the operator will decline (422 RESERVATION_REJECTED). */
+  declineNextBookings: number;
+}
+
+export interface Store {
+  readonly kind: 'sqlite' | 'postgres';
+
+  /** Creates tables on first start and applies pending versioned migrations. Idempotent. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+
+  /** A persisted secret (token and quote signing keys) shared by every instance; created once. */
+  getOrCreateSecret(name: string, create: () => string): Promise<string>;
+
+  // --- idempotency (spec 4.7) ---
+  claimIdempotencyKey(input: ClaimIdempotencyKeyInput): Promise<IdempotencyClaim>;
+  /** Gives a claimed key back (the request failed without creating anything). */
+  releaseIdempotencyKey(partnerId: string, key: string): Promise<void>;
+  /**
+   * In one transaction: inserts the reservation and marks the key done with the response to replay.
+   * A partnerReference already used by the partner yields `duplicate_partner_reference` and writes nothing.
+   */
+  completeReservation(input: CompleteReservationInput): Promise<CompleteReservationResult>;
+  partnerReferenceExists(partnerId: string, partnerReference: string): Promise<boolean>;
+
+  // --- reservations (spec 4.8 to 4.11) ---
+  /** Null when absent or owned by another partner (spec 1.4). */
+  getReservation(partnerId: string, reservationId: string): Promise<StoredReservation | null>;
+  /** Operator view, any partner. */
+  getReservationById(reservationId: string): Promise<StoredReservation | null>;
+  /** Newest first (createdAt, then insertion order). */
+  listReservations(partnerId: string, limit: number): Promise<StoredReservation[]>;
+  /**
+   * Compare-and-set of the status: applies `to` only when the current status is one of `from`.
+   * Returns the reservation after the call (changed or not), or null when it does not exist.
+   */
+  transitionReservation(
+    reservationId: string,
+    from: readonly ReservationStatus[],
+    to: ReservationStatus,
+  ): Promise<{ changed: boolean; reservation: StoredReservation } | null>;
+  setMoneyAttached(reservationId: string, attached: boolean): Promise<boolean>;
+
+  // --- staff alerts (spec 3: CANCELLATION_NEEDS_STAFF) ---
+  recordStaffAlert(alert: StaffAlert): Promise<void>;
+  listStaffAlerts(): Promise<StaffAlert[]>;
+
+  // --- control state ---
+  getControlState(): Promise<ControlState>;
+  /** Atomic read-modify-write of the control state. */
+  updateControlState(update: (state: ControlState) => ControlState): Promise<ControlState>;
+  /** Atomically takes one pending decline; true when this booking must be declined. */
+  takeDeclineNextBooking(): Promise<boolean>;
+}
