@@ -40,7 +40,10 @@ const SAFE_SERIALIZERS = {
 };
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const logger = deps.logger === undefined || deps.logger === false ? false : { ...(deps.logger as object), serializers: SAFE_SERIALIZERS };
+  const logger =
+    deps.logger === undefined || deps.logger === false
+      ? false
+      : { ...(deps.logger as object), serializers: SAFE_SERIALIZERS };
   const app = Fastify({
     logger,
     bodyLimit: LIMITS.xml.maxBytes,

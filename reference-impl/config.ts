@@ -8,6 +8,8 @@ export interface ServerConfig {
   databaseUrl: string;
   /** Redis for shared rate-limit buckets; in-process buckets when absent. */
   redisUrl: string | undefined;
+  /** Key prefix of the rate-limit buckets in Redis: instances sharing it share the limits. */
+  redisKeyPrefix: string;
   /** Bearer secret of the operator control API; the control API is off when absent. */
   controlToken: string | undefined;
   /** Spec 5.8: the whole partner API answers 503 API_DISABLED. */
@@ -30,6 +32,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     port: intFrom(env, 'PORT', 8080),
     databaseUrl: env.DATABASE_URL ?? `sqlite:${resolve('data', 'reference.db')}`,
     redisUrl: env.REDIS_URL || undefined,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX || 'partner-api:rl:',
     controlToken: env.CONTROL_TOKEN || undefined,
     apiDisabled: env.API_DISABLED === '1' || env.API_DISABLED === 'true',
     tokenLimits: {

@@ -26,7 +26,8 @@ export interface RunningServer {
 /** Client secrets: the fixture target config's, each overridable by CLIENT_SECRET_<ROLE> (e.g. CLIENT_SECRET_PARTNERA). */
 function secretResolver(env: NodeJS.ProcessEnv) {
   const target = loadReferenceTarget();
-  return (client: ClientFixture) => env[`CLIENT_SECRET_${client.role.toUpperCase()}`] || target.clients[client.role]?.clientSecret;
+  return (client: ClientFixture) =>
+    env[`CLIENT_SECRET_${client.role.toUpperCase()}`] || target.clients[client.role]?.clientSecret;
 }
 
 export function controlTokenFrom(config: ServerConfig): string | undefined {
@@ -44,7 +45,9 @@ export async function startServer(
   const store = await openStore(config.databaseUrl);
   let rateLimiter: RateLimiter | undefined;
   try {
-    rateLimiter = config.redisUrl ? await createRedisRateLimiter({ url: config.redisUrl }) : createMemoryRateLimiter();
+    rateLimiter = config.redisUrl
+      ? await createRedisRateLimiter({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix })
+      : createMemoryRateLimiter();
     const catalogue = new Catalogue(CATALOGUE);
     const [clients, tokenKey, quoteKey] = await Promise.all([
       ClientRegistry.create(CATALOGUE.clients, secretResolver(env)),

@@ -15,13 +15,20 @@ export const SERVICE_CLAUSES: readonly Clause[] = inSection('1', [
   },
   {
     id: '1.1b',
+    title: 'An offer means the class is offered at that location, for those dates, at that price',
+    text: 'An offer means the vehicle class is offered at that location, for those dates, at that price.',
+    verification: 'wire',
+    minProfile: 'shop',
+  },
+  {
+    id: '1.1c',
     title: 'No physical car is held or guaranteed at shop, quote or reservation time',
     text: 'No physical car is held or guaranteed at shop, quote or reservation time.',
     verification: 'wire',
     minProfile: 'book',
   },
   {
-    id: '1.1c',
+    id: '1.1d',
     title: 'Unit-level availability is not an API option',
     text: 'Unit-level availability is not an API option.',
     verification: 'static',

@@ -5,7 +5,7 @@ import type { Clause } from './types.ts';
 export const STATE_CLAUSES: readonly Clause[] = inSection('3', [
   {
     id: '3.1',
-    title: 'Reservation status is one of pending, confirmed, in_progress, completed, cancelled, expired, rejected',
+    title: 'Reservation status values: pending, confirmed, in_progress, completed, cancelled, expired, rejected',
     text: 'Reservation `status` values: pending, confirmed, in_progress, completed, cancelled, expired, rejected.',
     verification: 'wire',
     minProfile: 'book',

@@ -384,7 +384,7 @@ const reservationsCreate = inSection('4.7', [
   },
   {
     id: '4.7.9c',
-    title: "Quote not valid for this partner or tampered: 400 QUOTE_INVALID",
+    title: 'Quote not valid for this partner or tampered: 400 QUOTE_INVALID',
     text: 'quote not valid for this partner or tampered: 400 QUOTE_INVALID.',
     verification: 'wire',
     minProfile: 'book',

@@ -323,7 +323,8 @@ const codeTable = inSection('7.3', [
     text: 'INTERNAL_ERROR | 500 | yes | unexpected error',
     verification: 'control',
     minProfile: 'full',
-  },]);
+  },
+]);
 
 /** Spec 7: the token error shape, the envelope of every other operation, and the code table. */
 export const ERROR_CLAUSES: readonly Clause[] = [...tokenErrorShape, ...envelope, ...codeTable];

@@ -59,8 +59,9 @@ describe('schema bundle', () => {
   it('closes every object but the token request', () => {
     const open: string[] = [];
     const visit = (value: unknown, at: string): void => {
-      if (Array.isArray(value)) value.forEach((item, i) => visit(item, `${at}/${i}`));
-      else if (typeof value === 'object' && value !== null) {
+      if (Array.isArray(value)) {
+        for (const [i, item] of value.entries()) visit(item, `${at}/${i}`);
+      } else if (typeof value === 'object' && value !== null) {
         const schema = value as Record<string, unknown>;
         const type = schema.type;
         const isObject = type === 'object' || (Array.isArray(type) && type.includes('object'));
@@ -126,6 +127,7 @@ const money = { currency: 'VND', amount: 1, exponent: 0, display: '1' };
 const long = (n: number) => 'x'.repeat(n);
 
 /** [schema, what breaks, path to change, new value, expected field, expected message] */
+// biome-ignore format: one case per line reads as a table
 const invalid: [SchemaName, string, string, unknown, string, string | RegExp][] = [
   ['Money', 'decimal amount', 'amount', 1.5, 'amount', 'must be an integer'],
   ['Money', 'amount as a string', 'amount', '100', 'amount', 'must be an integer'],

@@ -40,9 +40,9 @@ describe('4.14 typed XML: documents that are accepted', () => {
   it('accepts a UTF-8 byte order mark, with and without a declaration', () => {
     const bom = new Uint8Array([0xef, 0xbb, 0xbf]);
     expect(parse(concatBytes(bom, doc('<string>x</string>')))).toBe('x');
-    expect(parse(concatBytes(bom, doc('<string>x</string>', { declaration: '<?xml version="1.0" encoding="UTF-8"?>' })))).toBe(
-      'x',
-    );
+    expect(
+      parse(concatBytes(bom, doc('<string>x</string>', { declaration: '<?xml version="1.0" encoding="UTF-8"?>' }))),
+    ).toBe('x');
   });
 
   it('ignores indentation whitespace between elements and around the root', () => {
@@ -103,7 +103,9 @@ describe('4.14 typed XML: documents that are accepted', () => {
 
   it('keeps a missing property distinct from a property set to null', () => {
     const missing = parse(doc('<object><property name="a"><number>1</number></property></object>'));
-    const isNull = parse(doc('<object><property name="a"><number>1</number></property><property name="b"><null/></property></object>'));
+    const isNull = parse(
+      doc('<object><property name="a"><number>1</number></property><property name="b"><null/></property></object>'),
+    );
     expect(missing).toStrictEqual({ a: 1 });
     expect(isNull).toStrictEqual({ a: 1, b: null });
     expect(Object.hasOwn(missing as object, 'b')).toBe(false);

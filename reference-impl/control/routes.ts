@@ -46,7 +46,8 @@ export function controlRoutes(app: FastifyInstance, deps: ControlDeps) {
         const header = request.headers.authorization ?? '';
         const token = header.startsWith('Bearer ') ? header.slice(7) : '';
         // Digests make the comparison constant-time whatever the lengths.
-        if (!timingSafeEqual(digest(token), expected)) throw apiError('UNAUTHORIZED', 'Control API: bearer secret required.');
+        if (!timingSafeEqual(digest(token), expected))
+          throw apiError('UNAUTHORIZED', 'Control API: bearer secret required.');
       });
 
       control.get('/state', async () => {
@@ -59,7 +60,10 @@ export function controlRoutes(app: FastifyInstance, deps: ControlDeps) {
         if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > 366 * 86_400) {
           throw invalid('seconds', 'must be a number from 0 to 31622400');
         }
-        const state = await deps.store.updateControlState((s) => ({ ...s, clockOffsetMs: s.clockOffsetMs + Math.round(seconds * 1000) }));
+        const state = await deps.store.updateControlState((s) => ({
+          ...s,
+          clockOffsetMs: s.clockOffsetMs + Math.round(seconds * 1000),
+        }));
         return { clockOffsetMs: state.clockOffsetMs, now: new Date(Date.now() + state.clockOffsetMs).toISOString() };
       });
 
@@ -97,7 +101,12 @@ export function controlRoutes(app: FastifyInstance, deps: ControlDeps) {
         const { vehicleCode } = request.params;
         if (deps.catalogue.standing(vehicleCode) === 'unknown') throw apiError('NOT_FOUND', 'No such vehicle.');
         const { movePercent } = jsonBody(request);
-        if (typeof movePercent !== 'number' || !Number.isFinite(movePercent) || movePercent <= -100 || movePercent > 1000) {
+        if (
+          typeof movePercent !== 'number' ||
+          !Number.isFinite(movePercent) ||
+          movePercent <= -100 ||
+          movePercent > 1000
+        ) {
           throw invalid('movePercent', 'must be a number above -100 and at most 1000');
         }
         const state = await deps.store.updateControlState((s) => {
@@ -143,7 +152,10 @@ export function controlRoutes(app: FastifyInstance, deps: ControlDeps) {
 
       control.get('/alerts', async () => {
         const alerts = await deps.store.listStaffAlerts();
-        return { alerts: alerts.map((a) => ({ ...a, createdAt: new Date(a.createdAtMs).toISOString() })), count: alerts.length };
+        return {
+          alerts: alerts.map((a) => ({ ...a, createdAt: new Date(a.createdAtMs).toISOString() })),
+          count: alerts.length,
+        };
       });
     },
     { prefix: CONTROL_PREFIX },

@@ -1,4 +1,4 @@
-import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
+import { createSecretKey, type KeyObject, randomUUID } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import { LIMITS } from '../../contract/limits.ts';
 import { isScope, type Scope } from '../../contract/scopes.ts';
@@ -27,7 +27,11 @@ export class AccessTokens {
   async issue(subject: TokenSubject, nowMs: number): Promise<{ token: string; expiresIn: number }> {
     const iat = Math.floor(nowMs / 1000);
     const expiresIn = LIMITS.accessTokenLifetimeSeconds;
-    const token = await new SignJWT({ client_id: subject.clientId, pid: subject.partnerId, scope: subject.scopes.join(' ') })
+    const token = await new SignJWT({
+      client_id: subject.clientId,
+      pid: subject.partnerId,
+      scope: subject.scopes.join(' '),
+    })
       .setProtectedHeader({ alg: 'HS256', typ: TYPE })
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
@@ -51,7 +55,8 @@ export class AccessTokens {
         clockTolerance: 0,
         requiredClaims: ['exp', 'iat', 'sub'],
       });
-      if (typeof payload.pid !== 'string' || typeof payload.scope !== 'string' || typeof payload.sub !== 'string') return null;
+      if (typeof payload.pid !== 'string' || typeof payload.scope !== 'string' || typeof payload.sub !== 'string')
+        return null;
       return { clientId: payload.sub, partnerId: payload.pid, scopes: payload.scope.split(' ').filter(isScope) };
     } catch {
       return null;

@@ -23,7 +23,14 @@ export interface CatalogueData {
 }
 
 /** Spec 2.5: the partner specification a listed vehicle must have. */
-const PARTNER_SPEC_FIELDS = ['sippCode', 'doors', 'airConditioning', 'maxPassengers', 'transmission', 'fuelType'] as const;
+const PARTNER_SPEC_FIELDS = [
+  'sippCode',
+  'doors',
+  'airConditioning',
+  'maxPassengers',
+  'transmission',
+  'fuelType',
+] as const;
 
 export type VehicleStanding = 'unknown' | 'unpublished' | 'incomplete' | 'listed';
 
@@ -74,7 +81,9 @@ export class Catalogue {
 
   /** Spec 2.5: only published vehicles with a complete partner specification are returned. */
   listVehicles(): FleetVehicle[] {
-    return this.data.vehicles.filter((v) => this.standing(v.vehicleCode) === 'listed').map((v) => this.fleetVehicle(v.vehicleCode));
+    return this.data.vehicles
+      .filter((v) => this.standing(v.vehicleCode) === 'listed')
+      .map((v) => this.fleetVehicle(v.vehicleCode));
   }
 
   fleetVehicle(code: string): FleetVehicle {

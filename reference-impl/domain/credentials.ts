@@ -32,9 +32,15 @@ export class ClientRegistry {
     this.dummy = dummy;
   }
 
-  static async create(clients: readonly ClientFixture[], secretOf: (c: ClientFixture) => string | undefined): Promise<ClientRegistry> {
+  static async create(
+    clients: readonly ClientFixture[],
+    secretOf: (c: ClientFixture) => string | undefined,
+  ): Promise<ClientRegistry> {
     const dummySalt = randomBytes(16);
-    const registry = new ClientRegistry({ salt: dummySalt, hash: await scryptAsync(randomBytes(24).toString('hex'), dummySalt) });
+    const registry = new ClientRegistry({
+      salt: dummySalt,
+      hash: await scryptAsync(randomBytes(24).toString('hex'), dummySalt),
+    });
     await Promise.all(
       clients.map(async (fixture) => {
         const secret = secretOf(fixture);

@@ -10,7 +10,11 @@ export class ApiError extends Error {
   readonly fields: FieldError[] | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, options: { fields?: FieldError[]; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { fields?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.code = code;

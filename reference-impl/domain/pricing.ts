@@ -1,4 +1,4 @@
-import type { Extras, ExtraLine, Money, RateType } from '../../contract/types.ts';
+import type { ExtraLine, Extras, Money, RateType } from '../../contract/types.ts';
 import type { RatePlanFixture, VehicleFixture } from '../../fixtures/types.ts';
 import { percentOf, vnd } from './money.ts';
 
@@ -67,7 +67,9 @@ export function priceRental(
   const discount = plan ? percentOf(baseTotal, plan.discountPercent) : 0;
   const total = baseTotal + extrasTotal + input.oneWayFeeVnd - discount;
   const commission =
-    plan?.rateType === 'commissionable' && plan.commissionPercent !== null ? vnd(percentOf(total, plan.commissionPercent)) : null;
+    plan?.rateType === 'commissionable' && plan.commissionPercent !== null
+      ? vnd(percentOf(total, plan.commissionPercent))
+      : null;
 
   return {
     rateType: plan ? plan.rateType : 'retail',

@@ -42,7 +42,10 @@ export class QuoteTokens {
     this.key = createSecretKey(Buffer.from(secret, 'base64url'));
   }
 
-  async issue(claims: Omit<QuoteClaims, 'issuedAtMs' | 'expiresAtMs'>, nowMs: number): Promise<QuoteClaims & { quoteId: string }> {
+  async issue(
+    claims: Omit<QuoteClaims, 'issuedAtMs' | 'expiresAtMs'>,
+    nowMs: number,
+  ): Promise<QuoteClaims & { quoteId: string }> {
     const issuedAtMs = Math.floor(nowMs / 1000) * 1000;
     const expiresAtMs = issuedAtMs + LIMITS.quoteValidityMinutes * 60_000;
     const full: QuoteClaims = { ...claims, issuedAtMs, expiresAtMs };

@@ -63,9 +63,11 @@ export class Reservations {
   /** Spec 4.7: idempotent creation. The key is claimed in the store before any work, released on failure. */
   async create(ctx: CallContext, key: string | undefined, body: ReservationRequest): Promise<CreateOutcome> {
     if (key === undefined) throw apiError('IDEMPOTENCY_KEY_REQUIRED', 'The Idempotency-Key header is required.');
+    const claimToken = randomUUID();
     const claim = await this.store.claimIdempotencyKey({
       partnerId: ctx.partnerId,
       key,
+      claimToken,
       requestHash: requestHash(body),
       nowMs: ctx.nowMs,
       leaseMs: IN_FLIGHT_LEASE_MS,
@@ -77,7 +79,7 @@ export class Reservations {
       case 'conflict':
         throw apiError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request body.');
       case 'in_flight':
-        throw apiError('IDEMPOTENT_REPLAY_IN_FLIGHT', 'An identical request with this Idempotency-Key is still being processed.');
+        throw inFlight();
     }
     try {
       const reservation = await this.book(ctx, body);
@@ -91,14 +93,17 @@ export class Reservations {
       const done = await this.store.completeReservation({
         partnerId: ctx.partnerId,
         key,
+        claimToken,
         reservation: stored,
         responseStatus: 201,
         responseBody: reservation,
       });
       if (done.kind === 'duplicate_partner_reference') throw duplicateReference();
+      // Our lease lapsed and another attempt took the key over: it answers for the key, we create nothing.
+      if (done.kind === 'claim_lost') throw inFlight();
       return { status: 201, reservation, replay: false };
     } catch (error) {
-      await this.store.releaseIdempotencyKey(ctx.partnerId, key);
+      await this.store.releaseIdempotencyKey(ctx.partnerId, key, claimToken);
       throw error;
     }
   }
@@ -110,7 +115,10 @@ export class Reservations {
         fields: [{ field: 'driver.dateOfBirth', message: 'the driver must be 18 or over' }],
       });
     }
-    if (body.partnerReference !== undefined && (await this.store.partnerReferenceExists(ctx.partnerId, body.partnerReference))) {
+    if (
+      body.partnerReference !== undefined &&
+      (await this.store.partnerReferenceExists(ctx.partnerId, body.partnerReference))
+    ) {
       throw duplicateReference();
     }
     const verified = await this.quotes.verify(body.quoteId, ctx.nowMs);
@@ -125,7 +133,10 @@ export class Reservations {
       throw apiError('QUOTE_STALE', 'The price has changed since the quote was issued; request a new quote.');
     }
     if (await this.store.takeDeclineNextBooking()) {
-      throw apiError('RESERVATION_REJECTED', 'The operator declined this reservation; contact support with the requestId.');
+      throw apiError(
+        'RESERVATION_REJECTED',
+        'The operator declined this reservation; contact support with the requestId.',
+      );
     }
     return {
       reservationId: `RSV-${randomUUID()}`,
@@ -191,6 +202,13 @@ export class Reservations {
     // Another request moved it between our read and the compare-and-set: judge again on the state it is in.
     return this.cancel(ctx, reservationId, reason);
   }
+}
+
+function inFlight() {
+  return apiError(
+    'IDEMPOTENT_REPLAY_IN_FLIGHT',
+    'An identical request with this Idempotency-Key is still being processed.',
+  );
 }
 
 function duplicateReference() {

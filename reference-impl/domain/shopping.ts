@@ -75,7 +75,14 @@ export function resolveWindow(catalogue: Catalogue, w: RentalWindow, nowMs: numb
   }
   if (dropoffMs <= pickupMs) throw apiError('INVALID_RENTAL_WINDOW', 'Dropoff must be after pickup.');
   if (pickupMs < nowMs) throw apiError('INVALID_RENTAL_WINDOW', 'Pickup must not be in the past.');
-  return { pickup, dropoff, pickupMs, dropoffMs, rentalDays: rentalDaysBetween(pickupMs, dropoffMs), oneWayFeeVnd: fee };
+  return {
+    pickup,
+    dropoff,
+    pickupMs,
+    dropoffMs,
+    rentalDays: rentalDaysBetween(pickupMs, dropoffMs),
+    oneWayFeeVnd: fee,
+  };
 }
 
 /** Spec 4.12: account and rate codes of the calling partner only; another partner's codes are unknown. */
@@ -93,8 +100,9 @@ export function resolveRate(catalogue: Catalogue, partnerId: string, w: RentalWi
     apiError('INVALID_RATE_CODE', 'The rate code is unknown, not enabled or outside its validity window.', {
       fields: [{ field: 'rateCode', message: 'unknown, not enabled or outside validity' }],
     });
-  if (!plan || !plan.enabled) throw invalidRate();
-  if (plan.approval !== 'approved') throw apiError('RATE_NOT_APPROVED', 'The rate plan is awaiting commercial approval.');
+  if (!plan?.enabled) throw invalidRate();
+  if (plan.approval !== 'approved')
+    throw apiError('RATE_NOT_APPROVED', 'The rate plan is awaiting commercial approval.');
   if (!withinValidity(plan, w.pickupDate)) throw invalidRate();
   return { accountCode: plan.accountCode, rateCode: plan.rateCode, plan };
 }
@@ -135,7 +143,14 @@ export class Shopping {
     );
   }
 
-  private issue(ctx: CallContext, req: RentalWindow, vehicleCode: string, rate: ResolvedRate, extras: Extras, price: PriceBreakdown) {
+  private issue(
+    ctx: CallContext,
+    req: RentalWindow,
+    vehicleCode: string,
+    rate: ResolvedRate,
+    extras: Extras,
+    price: PriceBreakdown,
+  ) {
     return this.quotes.issue(
       {
         partnerId: ctx.partnerId,
@@ -160,7 +175,9 @@ export class Shopping {
   async availability(ctx: CallContext, req: AvailabilityRequest): Promise<AvailabilityResponse> {
     const window = resolveWindow(this.catalogue, req, ctx.nowMs);
     const filter = req.vehicleCodes ? new Set(req.vehicleCodes) : null;
-    if (req.vehicleCodes) req.vehicleCodes.forEach((code, i) => resolveVehicle(this.catalogue, code, `vehicleCodes[${i}]`));
+    for (const [i, code] of (req.vehicleCodes ?? []).entries()) {
+      resolveVehicle(this.catalogue, code, `vehicleCodes[${i}]`);
+    }
     const rate = resolveRate(this.catalogue, ctx.partnerId, req);
     const extras = req.extras ?? {};
     const offered = this.catalogue.data.vehicles.filter(

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessTokens } from '../domain/access-tokens.ts';
 import type { Catalogue } from '../domain/catalogue.ts';
-import { apiError } from '../domain/failure.ts';
 import type { ClientRegistry } from '../domain/credentials.ts';
+import { apiError } from '../domain/failure.ts';
 import { negotiate } from './negotiation.ts';
 import { type RateLimiter, rateLimitHeaders, retryAfterHeaders } from './rate-limit/index.ts';
 

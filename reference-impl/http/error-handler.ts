@@ -2,15 +2,16 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX } from '../../contract/constants.ts';
 import { ApiError, apiError } from '../domain/failure.ts';
 import { RateLimitStoreUnavailableError } from './rate-limit/index.ts';
-import { OAuthFailure, sendOAuthFailure } from './routes/token.ts';
 import { sendRepresentation } from './respond.ts';
+import { OAuthFailure, sendOAuthFailure } from './routes/token.ts';
 
 const TOKEN_PATH = `${API_PREFIX}/oauth/token`;
 
 /** Maps any failure to the spec's shape: the OAuth error on the token endpoint, the 7.2 envelope elsewhere. */
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof RateLimitStoreUnavailableError || isStoreUnavailable(error)) return apiError('DEPENDENCY_UNAVAILABLE');
+  if (error instanceof RateLimitStoreUnavailableError || isStoreUnavailable(error))
+    return apiError('DEPENDENCY_UNAVAILABLE');
   const fastifyError = error as Partial<FastifyError>;
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -32,12 +33,21 @@ function isStoreUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return (
     typeof code === 'string' &&
-    (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'SQLITE_BUSY', '57P01', '57P03', '53300'].includes(code) || code.startsWith('08'))
+    (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'SQLITE_BUSY', '57P01', '57P03', '53300'].includes(code) ||
+      code.startsWith('08'))
   );
 }
 
+/**
+ * The token endpoint is POST /oauth/token only: another method on that path reached no route (404 in the
+ * envelope, like any unknown resource) and must not be answered as a failing token request.
+ */
+function isTokenEndpoint(request: FastifyRequest): boolean {
+  return request.method === 'POST' && request.routeOptions.url === TOKEN_PATH;
+}
+
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
-  if (request.url.split('?')[0] === TOKEN_PATH) {
+  if (isTokenEndpoint(request)) {
     const failure =
       error instanceof OAuthFailure
         ? error
@@ -46,7 +56,10 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
           : null;
     if (failure) return sendOAuthFailure(reply, failure);
     request.log.error({ err: error }, 'token endpoint failure');
-    return sendOAuthFailure(reply, new OAuthFailure('temporarily_unavailable', 'The token endpoint is temporarily unavailable.'));
+    return sendOAuthFailure(
+      reply,
+      new OAuthFailure('temporarily_unavailable', 'The token endpoint is temporarily unavailable.'),
+    );
   }
   const apiErr = toApiError(error);
   if (apiErr.code === 'INTERNAL_ERROR' || apiErr.code === 'DEPENDENCY_UNAVAILABLE') {

@@ -1,6 +1,8 @@
 import { MEDIA_TYPES } from '../../contract/constants.ts';
 
-export type Representation = { kind: 'json'; mediaType: 'application/json' } | { kind: 'xml'; mediaType: 'application/xml' | 'text/xml' };
+export type Representation =
+  | { kind: 'json'; mediaType: 'application/json' }
+  | { kind: 'xml'; mediaType: 'application/xml' | 'text/xml' };
 
 export const JSON_REPRESENTATION: Representation = { kind: 'json', mediaType: MEDIA_TYPES.json };
 
@@ -85,7 +87,11 @@ export function classifyContentType(contentType: string | undefined): BodyMediaK
     const eq = param.indexOf('=');
     if (eq < 0) continue;
     if (param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
-    const charset = param.slice(eq + 1).trim().replace(/^"|"$/g, '').toLowerCase();
+    const charset = param
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"|"$/g, '')
+      .toLowerCase();
     if (charset !== 'utf-8' && charset !== 'utf8') return 'unsupported';
   }
   switch (essence?.toLowerCase()) {

@@ -4,7 +4,12 @@ import { serializeTypedXml } from '../../contract/xml/index.ts';
 import { JSON_REPRESENTATION, type Representation } from './negotiation.ts';
 
 /** Sends a value in the negotiated representation (spec 4.13, 4.14): same field names and values in both. */
-export function sendRepresentation(reply: FastifyReply, status: number, value: unknown, representation?: Representation) {
+export function sendRepresentation(
+  reply: FastifyReply,
+  status: number,
+  value: unknown,
+  representation?: Representation,
+) {
   const rep = representation ?? JSON_REPRESENTATION;
   reply.code(status);
   if (rep.kind === 'xml') {

@@ -13,6 +13,7 @@ export function validatedBody<T>(request: FastifyRequest, schema: SchemaName): T
     });
   }
   const result = validate(schema, value);
-  if (!result.valid) throw apiError('VALIDATION_ERROR', 'The request body failed validation.', { fields: result.fields });
+  if (!result.valid)
+    throw apiError('VALIDATION_ERROR', 'The request body failed validation.', { fields: result.fields });
   return value as T;
 }

@@ -26,6 +26,7 @@ for (let i = 0; i < Number(roundsArg); i++) {
     nowMs: 1_000,
     leaseMs: 60_000,
     retentionMs: 86_400_000,
+    claimToken: `token-${process.pid}-${i}`,
   });
   if (claim.kind === 'claimed') tally.claimed++;
   if (claim.kind === 'in_flight') tally.inFlight++;

@@ -24,6 +24,7 @@ for (let i = 0; Date.now() < deadline; i++) {
     nowMs,
     leaseMs: 30_000,
     retentionMs: 86_400_000,
+    claimToken: `token-${i}`,
   });
   if (claim.kind !== 'claimed') throw new Error(`unexpected claim outcome ${claim.kind}`);
   const reservation = {
@@ -49,6 +50,7 @@ for (let i = 0; Date.now() < deadline; i++) {
   const result = await store.completeReservation({
     partnerId,
     key,
+    claimToken: `token-${i}`,
     reservation: { reservationId, partnerId, reservation, moneyAttached: false, createdAtMs: nowMs },
     responseStatus: 201,
     responseBody: reservation,

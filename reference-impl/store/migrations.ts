@@ -123,6 +123,12 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO control_state (id, state) VALUES (1, '${DEFAULT_CONTROL_JSON}');
     `,
   },
+  {
+    version: 2,
+    name: 'idempotency claim token (fencing of lapsed claims)',
+    sqlite: "ALTER TABLE idempotency_keys ADD COLUMN claim_token TEXT NOT NULL DEFAULT '';",
+    postgres: "ALTER TABLE idempotency_keys ADD COLUMN claim_token TEXT NOT NULL DEFAULT '';",
+  },
 ];
 
 const SQLITE_MIGRATIONS_TABLE = `

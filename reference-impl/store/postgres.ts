@@ -127,10 +127,10 @@ export class PostgresStore implements Store {
       // finish and then does nothing, so the row read below is the committed winner.
       const inserted = await client.query(
         `INSERT INTO idempotency_keys
-           (partner_id, idempotency_key, request_hash, state, created_at_ms, lease_until_ms)
-         VALUES ($1, $2, $3, 'in_flight', $4, $5)
+           (partner_id, idempotency_key, request_hash, state, created_at_ms, lease_until_ms, claim_token)
+         VALUES ($1, $2, $3, 'in_flight', $4, $5, $6)
          ON CONFLICT (partner_id, idempotency_key) DO NOTHING`,
-        [input.partnerId, input.key, input.requestHash, input.nowMs, leaseUntil],
+        [input.partnerId, input.key, input.requestHash, input.nowMs, leaseUntil, input.claimToken],
       );
       if (inserted.rowCount === 1) return { kind: 'claimed' };
 
@@ -165,31 +165,38 @@ export class PostgresStore implements Store {
         case 'reset':
           await client.query(
             `UPDATE idempotency_keys SET request_hash = $3, state = 'in_flight', created_at_ms = $4,
-               lease_until_ms = $5, response_status = NULL, response_body = NULL
+               lease_until_ms = $5, response_status = NULL, response_body = NULL, claim_token = $6
              WHERE partner_id = $1 AND idempotency_key = $2`,
-            [input.partnerId, input.key, input.requestHash, input.nowMs, leaseUntil],
+            [input.partnerId, input.key, input.requestHash, input.nowMs, leaseUntil, input.claimToken],
           );
           return { kind: 'claimed' };
         case 'takeover':
           await client.query(
-            'UPDATE idempotency_keys SET lease_until_ms = $3 WHERE partner_id = $1 AND idempotency_key = $2',
-            [input.partnerId, input.key, leaseUntil],
+            'UPDATE idempotency_keys SET lease_until_ms = $3, claim_token = $4 WHERE partner_id = $1 AND idempotency_key = $2',
+            [input.partnerId, input.key, leaseUntil, input.claimToken],
           );
           return { kind: 'claimed' };
       }
     });
   }
 
-  async releaseIdempotencyKey(partnerId: string, key: string): Promise<void> {
+  async releaseIdempotencyKey(partnerId: string, key: string, claimToken: string): Promise<void> {
     await this.pool.query(
-      "DELETE FROM idempotency_keys WHERE partner_id = $1 AND idempotency_key = $2 AND state = 'in_flight'",
-      [partnerId, key],
+      "DELETE FROM idempotency_keys WHERE partner_id = $1 AND idempotency_key = $2 AND state = 'in_flight' AND claim_token = $3",
+      [partnerId, key, claimToken],
     );
   }
 
   async completeReservation(input: CompleteReservationInput): Promise<CompleteReservationResult> {
     const stored = input.reservation;
     return this.transaction(async (client): Promise<CompleteReservationResult> => {
+      // Locks the key row first: a takeover of a lapsed claim then either precedes us (we lose) or waits for us.
+      const holder = await client.query<{ state: string; claim_token: string }>(
+        'SELECT state, claim_token FROM idempotency_keys WHERE partner_id = $1 AND idempotency_key = $2 FOR UPDATE',
+        [input.partnerId, input.key],
+      );
+      const row = holder.rows[0];
+      if (row?.state !== 'in_flight' || row.claim_token !== input.claimToken) return { kind: 'claim_lost' };
       // The partial unique index decides. ON CONFLICT names it as the arbiter, so a concurrent insert of the same
       // reference waits for the other transaction and then yields 0 rows instead of aborting this one with 23505.
       // A clash on reservation_id is not an arbiter and still raises: that would be a bug in the caller.
@@ -209,10 +216,9 @@ export class PostgresStore implements Store {
         ],
       );
       if (inserted.rowCount === 0) return { kind: 'duplicate_partner_reference' };
-      // Only an in-flight row is completed: if a lapsed holder finished first, its response stays the one replayed.
       await client.query(
         `UPDATE idempotency_keys SET state = 'done', response_status = $3, response_body = $4
-         WHERE partner_id = $1 AND idempotency_key = $2 AND state = 'in_flight'`,
+         WHERE partner_id = $1 AND idempotency_key = $2`,
         [input.partnerId, input.key, input.responseStatus, toJson(input.responseBody)],
       );
       return { kind: 'created' };

@@ -134,34 +134,40 @@ export class SqliteStore implements Store {
         case 'reset':
           db.prepare(
             `INSERT INTO idempotency_keys
-               (partner_id, idempotency_key, request_hash, state, created_at_ms, lease_until_ms, response_status, response_body)
-             VALUES (?, ?, ?, 'in_flight', ?, ?, NULL, NULL)
+               (partner_id, idempotency_key, request_hash, state, created_at_ms, lease_until_ms, response_status,
+                response_body, claim_token)
+             VALUES (?, ?, ?, 'in_flight', ?, ?, NULL, NULL, ?)
              ON CONFLICT (partner_id, idempotency_key) DO UPDATE SET
                request_hash = excluded.request_hash, state = 'in_flight', created_at_ms = excluded.created_at_ms,
-               lease_until_ms = excluded.lease_until_ms, response_status = NULL, response_body = NULL`,
-          ).run(input.partnerId, input.key, input.requestHash, input.nowMs, leaseUntil);
+               lease_until_ms = excluded.lease_until_ms, response_status = NULL, response_body = NULL,
+               claim_token = excluded.claim_token`,
+          ).run(input.partnerId, input.key, input.requestHash, input.nowMs, leaseUntil, input.claimToken);
           return { kind: 'claimed' };
         case 'takeover':
-          db.prepare('UPDATE idempotency_keys SET lease_until_ms = ? WHERE partner_id = ? AND idempotency_key = ?').run(
-            leaseUntil,
-            input.partnerId,
-            input.key,
-          );
+          db.prepare(
+            'UPDATE idempotency_keys SET lease_until_ms = ?, claim_token = ? WHERE partner_id = ? AND idempotency_key = ?',
+          ).run(leaseUntil, input.claimToken, input.partnerId, input.key);
           return { kind: 'claimed' };
       }
     });
   }
 
-  async releaseIdempotencyKey(partnerId: string, key: string): Promise<void> {
+  async releaseIdempotencyKey(partnerId: string, key: string, claimToken: string): Promise<void> {
     this.database
-      .prepare("DELETE FROM idempotency_keys WHERE partner_id = ? AND idempotency_key = ? AND state = 'in_flight'")
-      .run(partnerId, key);
+      .prepare(
+        "DELETE FROM idempotency_keys WHERE partner_id = ? AND idempotency_key = ? AND state = 'in_flight' AND claim_token = ?",
+      )
+      .run(partnerId, key, claimToken);
   }
 
   async completeReservation(input: CompleteReservationInput): Promise<CompleteReservationResult> {
     const db = this.database;
     const stored = input.reservation;
     return this.immediate((): CompleteReservationResult => {
+      const holder = db
+        .prepare('SELECT state, claim_token FROM idempotency_keys WHERE partner_id = ? AND idempotency_key = ?')
+        .get(input.partnerId, input.key) as { state: string; claim_token: string } | undefined;
+      if (holder?.state !== 'in_flight' || holder.claim_token !== input.claimToken) return { kind: 'claim_lost' };
       // The partial unique index is the guard; DO NOTHING turns its conflict into "0 rows" instead of an error.
       // A clash on reservation_id is not caught and throws: that would be a bug in the caller.
       const inserted = db
@@ -181,10 +187,9 @@ export class SqliteStore implements Store {
           JSON.stringify(stored.reservation),
         );
       if (inserted.changes === 0) return { kind: 'duplicate_partner_reference' };
-      // Only an in-flight row is completed: if a lapsed holder finished first, its response stays the one replayed.
       db.prepare(
         `UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ?
-         WHERE partner_id = ? AND idempotency_key = ? AND state = 'in_flight'`,
+         WHERE partner_id = ? AND idempotency_key = ?`,
       ).run(input.responseStatus, toJson(input.responseBody), input.partnerId, input.key);
       return { kind: 'created' };
     });

@@ -143,7 +143,16 @@ function makeReservation(
 }
 
 function claimInput(partnerId: string, key: string, overrides: Partial<ClaimIdempotencyKeyInput> = {}) {
-  return { partnerId, key, requestHash: 'hash-a', nowMs: T0, leaseMs: LEASE_MS, retentionMs: DAY_MS, ...overrides };
+  return {
+    partnerId,
+    key,
+    requestHash: 'hash-a',
+    nowMs: T0,
+    leaseMs: LEASE_MS,
+    retentionMs: DAY_MS,
+    claimToken: 'token-a',
+    ...overrides,
+  };
 }
 
 /** Claims a key and completes it with a new reservation; returns what was stored. */
@@ -155,6 +164,7 @@ async function book(store: Store, partnerId: string, options: Parameters<typeof 
   const result = await store.completeReservation({
     partnerId,
     key,
+    claimToken: 'token-a',
     reservation: stored,
     responseStatus: 201,
     responseBody: stored.reservation,
@@ -274,13 +284,51 @@ describe.each([sqliteBackend(), postgresBackend()])('Store contract: $name', (ba
       expect((await store.claimIdempotencyKey(claimInput(p, key, { nowMs: T0 + LEASE_MS - 1 }))).kind).toBe(
         'in_flight',
       );
-      expect((await other.claimIdempotencyKey(claimInput(p, key, { nowMs: T0 + LEASE_MS }))).kind).toBe('claimed');
+      expect(
+        (await other.claimIdempotencyKey(claimInput(p, key, { nowMs: T0 + LEASE_MS, claimToken: 'token-b' }))).kind,
+      ).toBe('claimed');
       // The new holder has a fresh lease.
       expect((await store.claimIdempotencyKey(claimInput(p, key, { nowMs: T0 + LEASE_MS + 1 }))).kind).toBe(
         'in_flight',
       );
+      // The lapsed holder can neither complete (no second reservation) nor release the new holder's claim.
+      const lapsed = makeReservation(p);
+      expect(
+        await store.completeReservation({
+          partnerId: p,
+          key,
+          claimToken: 'token-a',
+          reservation: lapsed,
+          responseStatus: 201,
+          responseBody: 0,
+        }),
+      ).toEqual({ kind: 'claim_lost' });
+      expect(await store.getReservationById(lapsed.reservationId)).toBeNull();
+      await store.releaseIdempotencyKey(p, key, 'token-a');
+      expect((await store.claimIdempotencyKey(claimInput(p, key, { nowMs: T0 + LEASE_MS + 2 }))).kind).toBe(
+        'in_flight',
+      );
       const stored = makeReservation(p);
-      await other.completeReservation({ partnerId: p, key, reservation: stored, responseStatus: 201, responseBody: 1 });
+      expect(
+        await other.completeReservation({
+          partnerId: p,
+          key,
+          claimToken: 'token-b',
+          reservation: stored,
+          responseStatus: 201,
+          responseBody: 1,
+        }),
+      ).toEqual({ kind: 'created' });
+      expect(
+        await store.completeReservation({
+          partnerId: p,
+          key,
+          claimToken: 'token-a',
+          reservation: lapsed,
+          responseStatus: 201,
+          responseBody: 0,
+        }),
+      ).toEqual({ kind: 'claim_lost' });
       expect((await store.claimIdempotencyKey(claimInput(p, key, { nowMs: T0 + DAY_MS - 1 }))).kind).toBe('replay');
       // The window counts from the first claim, not from the takeover.
       expect((await store.claimIdempotencyKey(claimInput(p, key, { nowMs: T0 + DAY_MS }))).kind).toBe('claimed');
@@ -296,15 +344,19 @@ describe.each([sqliteBackend(), postgresBackend()])('Store contract: $name', (ba
     it('release gives an in-flight key back; a done key is never released', async () => {
       const p = partner();
       expect((await store.claimIdempotencyKey(claimInput(p, 'k-release'))).kind).toBe('claimed');
-      await other.releaseIdempotencyKey(p, 'k-release');
+      await other.releaseIdempotencyKey(p, 'k-release', 'token-a');
       expect(await store.claimIdempotencyKey(claimInput(p, 'k-release', { requestHash: 'hash-b' }))).toEqual({
         kind: 'claimed',
       });
 
       const { key } = await book(store, p);
-      await store.releaseIdempotencyKey(p, key);
+      await store.releaseIdempotencyKey(p, key, 'token-a');
       expect((await store.claimIdempotencyKey(claimInput(p, key))).kind).toBe('replay');
-      await store.releaseIdempotencyKey(p, 'k-never-claimed');
+      await store.releaseIdempotencyKey(p, 'k-never-claimed', 'token-a');
+      // Only the claim's own token releases it.
+      expect((await store.claimIdempotencyKey(claimInput(p, 'k-release-2'))).kind).toBe('claimed');
+      await store.releaseIdempotencyKey(p, 'k-release-2', 'token-other');
+      expect((await store.claimIdempotencyKey(claimInput(p, 'k-release-2', { nowMs: T0 + 1 }))).kind).toBe('in_flight');
     });
 
     it('50 concurrent identical claims from two instances: exactly one claimed, the rest in_flight', async () => {
@@ -360,6 +412,7 @@ describe.each([sqliteBackend(), postgresBackend()])('Store contract: $name', (ba
       const result = await other.completeReservation({
         partnerId: p,
         key: 'k-dup-2',
+        claimToken: 'token-a',
         reservation: second,
         responseStatus: 201,
         responseBody: second.reservation,
@@ -368,7 +421,7 @@ describe.each([sqliteBackend(), postgresBackend()])('Store contract: $name', (ba
       expect(await store.getReservationById(second.reservationId)).toBeNull();
       expect(await store.listReservations(p, 100)).toHaveLength(1);
       expect((await store.claimIdempotencyKey(claimInput(p, 'k-dup-2', { nowMs: T0 + 1 }))).kind).toBe('in_flight');
-      await other.releaseIdempotencyKey(p, 'k-dup-2');
+      await other.releaseIdempotencyKey(p, 'k-dup-2', 'token-a');
       expect((await store.claimIdempotencyKey(claimInput(p, 'k-dup-2'))).kind).toBe('claimed');
     });
 
@@ -383,6 +436,7 @@ describe.each([sqliteBackend(), postgresBackend()])('Store contract: $name', (ba
           (i % 2 ? store : other).completeReservation({
             partnerId: p,
             key: `k-ref-race-${i}`,
+            claimToken: 'token-a',
             reservation,
             responseStatus: 201,
             responseBody: reservation.reservation,
@@ -672,6 +726,7 @@ describe('SQLite file and durability', () => {
           nowMs: found?.createdAtMs ?? 0,
           leaseMs: LEASE_MS,
           retentionMs: DAY_MS,
+          claimToken: 'token-reopened',
         });
         expect(claim.kind).toBe('replay');
       }

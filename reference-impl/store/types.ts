@@ -36,17 +36,28 @@ export interface ClaimIdempotencyKeyInput {
   leaseMs: number;
   /** Memory window (24 h, spec 4.7.6): a record older than this is treated as absent. */
   retentionMs: number;
+  /**
+   * Random per attempt: the fencing token completion and release must present. A holder whose lease lapsed and
+   * whose key was taken over can then neither complete (no second reservation) nor release the new holder's claim.
+   */
+  claimToken: string;
 }
 
 export interface CompleteReservationInput {
   partnerId: string;
   key: string;
+  /** The token of the claim being completed (see ClaimIdempotencyKeyInput). */
+  claimToken: string;
   reservation: StoredReservation;
   responseStatus: number;
   responseBody: unknown;
 }
 
-export type CompleteReservationResult = { kind: 'created' } | { kind: 'duplicate_partner_reference' };
+export type CompleteReservationResult =
+  | { kind: 'created' }
+  | { kind: 'duplicate_partner_reference' }
+  /** The claim lapsed and another attempt holds or finished the key: nothing was written. */
+  | { kind: 'claim_lost' };
 
 export interface StaffAlert {
   alertId: string;
@@ -80,12 +91,19 @@ export interface Store {
   getOrCreateSecret(name: string, create: () => string): Promise<string>;
 
   // --- idempotency (spec 4.7) ---
+  /**
+   * Atomic across instances. A record created at or before `nowMs - retentionMs` counts as absent (new
+   * claim, window restarts). A lapsed lease is taken over only by the same request hash, keeping the
+   * record's creation time; a different hash within the window is `conflict` even when its lease lapsed.
+   */
   claimIdempotencyKey(input: ClaimIdempotencyKeyInput): Promise<IdempotencyClaim>;
-  /** Gives a claimed key back (the request failed without creating anything). */
-  releaseIdempotencyKey(partnerId: string, key: string): Promise<void>;
+  /** Gives a claimed key back (the request failed without creating anything). A done key is kept. */
+  releaseIdempotencyKey(partnerId: string, key: string, claimToken: string): Promise<void>;
   /**
    * In one transaction: inserts the reservation and marks the key done with the response to replay.
-   * A partnerReference already used by the partner yields `duplicate_partner_reference` and writes nothing.
+   * A partnerReference already used by the partner yields `duplicate_partner_reference` and writes nothing
+   * (the key stays claimed; the caller releases it). Only an in-flight key is marked done: if the key was
+   * meanwhile completed by a lapsed holder, that first response stays the one replayed.
    */
   completeReservation(input: CompleteReservationInput): Promise<CompleteReservationResult>;
   partnerReferenceExists(partnerId: string, partnerReference: string): Promise<boolean>;
@@ -100,16 +118,19 @@ export interface Store {
   /**
    * Compare-and-set of the status: applies `to` only when the current status is one of `from`.
    * Returns the reservation after the call (changed or not), or null when it does not exist.
+   * `changed` is true when the compare matched and `to` was written.
    */
   transitionReservation(
     reservationId: string,
     from: readonly ReservationStatus[],
     to: ReservationStatus,
   ): Promise<{ changed: boolean; reservation: StoredReservation } | null>;
+  /** False when the reservation does not exist. */
   setMoneyAttached(reservationId: string, attached: boolean): Promise<boolean>;
 
   // --- staff alerts (spec 3: CANCELLATION_NEEDS_STAFF) ---
   recordStaffAlert(alert: StaffAlert): Promise<void>;
+  /** Oldest first (createdAtMs, then insertion order). */
   listStaffAlerts(): Promise<StaffAlert[]>;
 
   // --- control state ---

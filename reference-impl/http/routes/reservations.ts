@@ -46,9 +46,14 @@ export function reservationRoutes(app: FastifyInstance, reservations: Reservatio
     const key = idempotencyKeyOf(request.headers['idempotency-key']);
     if (key === undefined) throw apiError('IDEMPOTENCY_KEY_REQUIRED', 'The Idempotency-Key header is required.');
     const body = validatedBody<ReservationRequest>(request, 'ReservationRequest');
-    const outcome = await reservations.create({ partnerId: caller.partnerId, nowMs: ctx.nowMs, control: ctx.control }, key, body);
+    const outcome = await reservations.create(
+      { partnerId: caller.partnerId, nowMs: ctx.nowMs, control: ctx.control },
+      key,
+      body,
+    );
     if (outcome.replay) reply.header('idempotent-replay', 'true');
-    if (outcome.status === 201) reply.header('location', `${base}/${encodeURIComponent(outcome.reservation.reservationId)}`);
+    if (outcome.status === 201)
+      reply.header('location', `${base}/${encodeURIComponent(outcome.reservation.reservationId)}`);
     return sendRepresentation(reply, outcome.status, outcome.reservation, ctx.representation);
   });
 
@@ -58,16 +63,24 @@ export function reservationRoutes(app: FastifyInstance, reservations: Reservatio
     return sendRepresentation(reply, 200, list, request.ctx.representation);
   });
 
-  app.get<IdParams>(`${base}/:reservationId`, { config: { business: true, scope: 'reservations:read' } }, async (request, reply) => {
-    const caller = requireCaller(request.ctx);
-    const reservation = await reservations.get(caller.partnerId, request.params.reservationId);
-    return sendRepresentation(reply, 200, reservation, request.ctx.representation);
-  });
+  app.get<IdParams>(
+    `${base}/:reservationId`,
+    { config: { business: true, scope: 'reservations:read' } },
+    async (request, reply) => {
+      const caller = requireCaller(request.ctx);
+      const reservation = await reservations.get(caller.partnerId, request.params.reservationId);
+      return sendRepresentation(reply, 200, reservation, request.ctx.representation);
+    },
+  );
 
   // Spec 4.10: after authentication and scope, always 501, whatever the id or body.
-  app.patch<IdParams>(`${base}/:reservationId`, { config: { business: true, scope: 'reservations:write' } }, async () => {
-    throw apiError('MODIFICATION_NOT_SUPPORTED', 'Reservations cannot be modified in v1: cancel and book again.');
-  });
+  app.patch<IdParams>(
+    `${base}/:reservationId`,
+    { config: { business: true, scope: 'reservations:write' } },
+    async () => {
+      throw apiError('MODIFICATION_NOT_SUPPORTED', 'Reservations cannot be modified in v1: cancel and book again.');
+    },
+  );
 
   app.post<IdParams>(
     `${base}/:reservationId/cancel`,

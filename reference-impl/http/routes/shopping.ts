@@ -8,13 +8,20 @@ import { validatedBody } from '../validated-body.ts';
 
 /** Spec 4.5 and 4.6: shopping and quoting. */
 export function shoppingRoutes(app: FastifyInstance, shopping: Shopping) {
-  app.post(`${API_PREFIX}/availability`, { config: { business: true, scope: 'availability:read' } }, async (request, reply) => {
-    const { ctx } = request;
-    const caller = requireCaller(ctx);
-    const body = validatedBody<AvailabilityRequest>(request, 'AvailabilityRequest');
-    const result = await shopping.availability({ partnerId: caller.partnerId, nowMs: ctx.nowMs, control: ctx.control }, body);
-    return sendRepresentation(reply, 200, result, ctx.representation);
-  });
+  app.post(
+    `${API_PREFIX}/availability`,
+    { config: { business: true, scope: 'availability:read' } },
+    async (request, reply) => {
+      const { ctx } = request;
+      const caller = requireCaller(ctx);
+      const body = validatedBody<AvailabilityRequest>(request, 'AvailabilityRequest');
+      const result = await shopping.availability(
+        { partnerId: caller.partnerId, nowMs: ctx.nowMs, control: ctx.control },
+        body,
+      );
+      return sendRepresentation(reply, 200, result, ctx.representation);
+    },
+  );
 
   app.post(`${API_PREFIX}/quotes`, { config: { business: true, scope: 'quotes:write' } }, async (request, reply) => {
     const { ctx } = request;

@@ -75,13 +75,21 @@ function formOf(request: FastifyRequest): URLSearchParams {
 /** Spec 4.1 and 5: OAuth 2.0 client credentials with client_secret_basic or client_secret_post. */
 export function tokenRoute(app: FastifyInstance, deps: TokenRouteDeps) {
   const slowDown = (headers: Record<string, string>) =>
-    new OAuthFailure('slow_down', 'Too many token requests; retry after the number of seconds in Retry-After.', headers);
+    new OAuthFailure(
+      'slow_down',
+      'Too many token requests; retry after the number of seconds in Retry-After.',
+      headers,
+    );
 
   app.post(`${API_PREFIX}/oauth/token`, { bodyLimit: 8 * 1024 }, async (request, reply) => {
     const { ctx } = request;
     try {
       // Spec 8.4: two separate buckets; the address one is counted first so floods of bad credentials are bounded.
-      const byAddress = await deps.rateLimiter.hit(`token-addr:${request.ip}`, deps.limits.perAddressPerMinute, ctx.nowMs);
+      const byAddress = await deps.rateLimiter.hit(
+        `token-addr:${request.ip}`,
+        deps.limits.perAddressPerMinute,
+        ctx.nowMs,
+      );
       if (!byAddress.allowed) throw slowDown(retryAfterHeaders(byAddress));
       if (deps.apiDisabledAtStart || ctx.control.apiDisabled) {
         throw new OAuthFailure('temporarily_unavailable', 'The partner API is not enabled on this environment.');
@@ -99,26 +107,36 @@ export function tokenRoute(app: FastifyInstance, deps: TokenRouteDeps) {
         }
         const basic = basicCredentials(authorization);
         if (basic === 'malformed') {
-          throw new OAuthFailure('invalid_client', 'Client authentication failed.', { 'www-authenticate': 'Basic realm="partner-api"' });
+          throw new OAuthFailure('invalid_client', 'Client authentication failed.', {
+            'www-authenticate': 'Basic realm="partner-api"',
+          });
         }
         ({ clientId, secret } = basic);
       } else if (postId !== null && postSecret !== null) {
         clientId = postId;
         secret = postSecret;
       } else {
-        throw new OAuthFailure('invalid_client', 'Client authentication failed.', { 'www-authenticate': 'Basic realm="partner-api"' });
+        throw new OAuthFailure('invalid_client', 'Client authentication failed.', {
+          'www-authenticate': 'Basic realm="partner-api"',
+        });
       }
 
       const grantType = form.get('grant_type');
       if (grantType === null || grantType === '') throw new OAuthFailure('invalid_request', 'grant_type is required.');
 
-      const byClient = await deps.rateLimiter.hit(`token-client:${clientId}`, deps.limits.perClientPerMinute, ctx.nowMs);
+      const byClient = await deps.rateLimiter.hit(
+        `token-client:${clientId}`,
+        deps.limits.perClientPerMinute,
+        ctx.nowMs,
+      );
       if (!byClient.allowed) throw slowDown(retryAfterHeaders(byClient));
 
       const client = await deps.clients.authenticate(clientId, secret);
       const partner = client ? deps.catalogue.partners.get(client.partnerId) : undefined;
-      if (!client || !client.active || !partner?.active || ctx.control.disabledPartnerIds.includes(partner.partnerId)) {
-        const headers: Record<string, string> = authorization ? { 'www-authenticate': 'Basic realm="partner-api"' } : {};
+      if (!client?.active || !partner?.active || ctx.control.disabledPartnerIds.includes(partner.partnerId)) {
+        const headers: Record<string, string> = authorization
+          ? { 'www-authenticate': 'Basic realm="partner-api"' }
+          : {};
         throw new OAuthFailure('invalid_client', 'Client authentication failed.', headers);
       }
       if (grantType !== 'client_credentials') {
@@ -138,13 +156,21 @@ export function tokenRoute(app: FastifyInstance, deps: TokenRouteDeps) {
       }
       if (scopes.length === 0) throw new OAuthFailure('invalid_scope', 'The client holds no scope.');
 
-      const issued = await deps.accessTokens.issue({ clientId: client.clientId, partnerId: partner.partnerId, scopes }, ctx.nowMs);
+      const issued = await deps.accessTokens.issue(
+        { clientId: client.clientId, partnerId: partner.partnerId, scopes },
+        ctx.nowMs,
+      );
       return reply
         .code(200)
         .headers({ 'cache-control': 'no-store', pragma: 'no-cache' })
         .type('application/json; charset=utf-8')
         .send(
-          JSON.stringify({ access_token: issued.token, token_type: 'Bearer', expires_in: issued.expiresIn, scope: scopes.join(' ') }),
+          JSON.stringify({
+            access_token: issued.token,
+            token_type: 'Bearer',
+            expires_in: issued.expiresIn,
+            scope: scopes.join(' '),
+          }),
         );
     } catch (error) {
       if (error instanceof OAuthFailure) return sendOAuthFailure(reply, error);

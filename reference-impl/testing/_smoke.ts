@@ -1,0 +1,25 @@
+import { startTestServer } from './test-server.ts';
+import { PartnerApiClient, reservationBody, newIdempotencyKey } from './booking-helpers.ts';
+const ts = await startTestServer({ store: 'sqlite' });
+const api = new PartnerApiClient(ts.baseUrl);
+const q = await api.quote();
+console.log(q.length, q.split('.').map(p=>p.length));
+const key = newIdempotencyKey();
+const body = reservationBody(q, { partnerReference: 'REF-1' });
+const r1 = await api.book('partnerA', body, key);
+console.log(r1.status, r1.text.slice(0, 300));
+const r2 = await api.book('partnerA', body, key, { xml: true });
+console.log(r2.status, r2.headers.get('idempotent-replay'), r2.text === r1.text);
+const r3 = await api.book('partnerA', body, key, { xml: true, headers: { accept: 'application/xml' } });
+console.log(r3.status, r3.text.slice(0, 200));
+// padding-bit tamper
+const parts = q.split('.');
+const sig = parts[2]!;
+const last = sig[sig.length-1]!;
+const alpha = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const idx = alpha.indexOf(last);
+const flipped = alpha[idx ^ 1]!;
+const t = `${parts[0]}.${parts[1]}.${sig.slice(0,-1)}${flipped}`;
+const r4 = await api.book('partnerA', reservationBody(t), newIdempotencyKey());
+console.log('padding tamper', last, flipped, r4.status, r4.text.slice(0,200));
+await ts.close();
