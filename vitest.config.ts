@@ -2,7 +2,15 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['contract/**/*.test.ts', 'fixtures/**/*.test.ts', 'reference-impl/**/*.test.ts', 'scripts/**/*.test.ts'],
+    // suites/ are not unit tests: they are the conformance checks, run against a target by the certify runner.
+    include: [
+      'contract/**/*.test.ts',
+      'fixtures/**/*.test.ts',
+      'reference-impl/**/*.test.ts',
+      'harness/**/*.test.ts',
+      'generators/**/*.test.ts',
+      'load/**/*.test.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

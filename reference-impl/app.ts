@@ -10,7 +10,7 @@ import { apiError } from './domain/failure.ts';
 import type { Reservations } from './domain/reservations.ts';
 import type { Shopping } from './domain/shopping.ts';
 import { businessGuard } from './http/business-guard.ts';
-import { handleError } from './http/error-handler.ts';
+import { handleError, handleFrameworkError } from './http/error-handler.ts';
 import { negotiate } from './http/negotiation.ts';
 import type { RateLimiter } from './http/rate-limit/index.ts';
 import { catalogueRoutes } from './http/routes/catalogue.ts';
@@ -51,6 +51,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Parameters are matched by our own patterns; an over-long path is a 404 like any unknown resource.
     routerOptions: { maxParamLength: 256 },
     return503OnClosing: true,
+    frameworkErrors: handleFrameworkError,
   });
 
   // Bodies are decoded by the routes themselves (spec 4.13/4.14 rules on content type, UTF-8 and XML).

@@ -4,7 +4,7 @@ import type { JsonValue, Reservation, ReservationRequest, ReservationStatus } fr
 import type { Store, StoredReservation } from '../store/types.ts';
 import { apiError } from './failure.ts';
 import { localPartsOf } from './local-time.ts';
-import type { QuoteTokens } from './quote-tokens.ts';
+import type { QuoteTokens, QuoteVerification } from './quote-tokens.ts';
 import { type CallContext, Shopping } from './shopping.ts';
 
 /**
@@ -121,7 +121,7 @@ export class Reservations {
     ) {
       throw duplicateReference();
     }
-    const verified = await this.quotes.verify(body.quoteId, ctx.nowMs);
+    const verified = isCanonicalJws(body.quoteId) ? await this.quotes.verify(body.quoteId, ctx.nowMs) : INVALID;
     if (verified.kind === 'invalid' || verified.claims.partnerId !== ctx.partnerId) {
       throw apiError('QUOTE_INVALID', 'The quote reference is not valid for this partner.');
     }
@@ -208,6 +208,21 @@ function inFlight() {
   return apiError(
     'IDEMPOTENT_REPLAY_IN_FLIGHT',
     'An identical request with this Idempotency-Key is still being processed.',
+  );
+}
+
+const INVALID: QuoteVerification = { kind: 'invalid' };
+
+/**
+ * Spec 4.7.9: a tampered quote id is QUOTE_INVALID. jose decodes base64url leniently: the spare low bits of a
+ * segment's last character are ignored, so a signature with its last character changed still verified. Every
+ * id we issue is canonical base64url, so anything that does not re-encode to itself was altered.
+ */
+export function isCanonicalJws(id: string): boolean {
+  const parts = id.split('.');
+  return (
+    parts.length === 3 &&
+    parts.every((p) => /^[A-Za-z0-9_-]+$/.test(p) && Buffer.from(p, 'base64url').toString('base64url') === p)
   );
 }
 

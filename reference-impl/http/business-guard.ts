@@ -14,7 +14,8 @@ export interface GuardDeps {
   apiDisabledAtStart: boolean;
 }
 
-const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
+// The scheme name is case-insensitive (RFC 9110 11.1); the token is RFC 6750's b64token.
+const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
 
 /**
  * The checks every business call passes before its handler (spec 4.13, 5.6, 5.8, 8), in this order:

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX } from '../../contract/constants.ts';
 import { ApiError, apiError } from '../domain/failure.ts';
+import { negotiate } from './negotiation.ts';
 import { RateLimitStoreUnavailableError } from './rate-limit/index.ts';
 import { sendRepresentation } from './respond.ts';
 import { OAuthFailure, sendOAuthFailure } from './routes/token.ts';
@@ -69,4 +70,22 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   reply.header('x-request-id', requestId);
   reply.headers(apiErr.headers);
   return sendRepresentation(reply, apiErr.status, apiErr.envelope(requestId), request.ctx?.representation);
+}
+
+/**
+ * Fastify's router answers a path it cannot decode (FST_ERR_BAD_URL) or an over-long parameter
+ * (FST_ERR_MAX_PARAM_LENGTH) before any hook runs, in its own shape and echoing the path. Such a path names
+ * no resource: 404 NOT_FOUND in the 7.2 envelope, negotiated like every other answer.
+ */
+export function handleFrameworkError(_error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const requestId = String(request.id);
+  const representation = negotiate(request.headers.accept) ?? undefined;
+  reply.headers({
+    'x-request-id': requestId,
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    vary: 'Accept',
+  });
+  const error = apiError('NOT_FOUND');
+  return sendRepresentation(reply, error.status, error.envelope(requestId), representation);
 }

@@ -184,6 +184,16 @@ export class PartnerApiClient {
     return res.json as { reservationId: string; status: string; partnerReference: string | null };
   }
 
+  /**
+   * Ids of the reservations of `role` created while `fn` ran: the newest-first list after, less the list
+   * before (exact while fewer than 100 are created during `fn`).
+   */
+  async createdDuring(role: Role, fn: () => Promise<unknown>): Promise<string[]> {
+    const before = new Set(await this.listIds(role));
+    await fn();
+    return (await this.listIds(role)).filter((id) => !before.has(id));
+  }
+
   /** Every reservation of `role` the list shows (at most 100). */
   async listIds(role: Role): Promise<string[]> {
     const res = await this.call('GET', '/reservations?limit=100', { as: role });

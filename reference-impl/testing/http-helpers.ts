@@ -81,7 +81,9 @@ export async function rawRequest(server: TestServer, path: string, init: RawRequ
   const url = `${server.baseUrl}${path}`;
   const options = { method: init.method ?? 'GET', headers: init.headers ?? {}, body: init.body };
   const res = init.localAddress
-    ? await toApiResponse((await undiciFetch(url, { ...options, dispatcher: agentFor(init.localAddress) })) as unknown as Response)
+    ? await toApiResponse(
+        (await undiciFetch(url, { ...options, dispatcher: agentFor(init.localAddress) })) as unknown as Response,
+      )
     : await toApiResponse(await fetch(url, options));
   expectNoSecrets(res);
   return res;
@@ -147,7 +149,10 @@ export function bodyOf(res: ApiResponse): unknown {
 }
 
 /** Content-Type of a representation's response, charset included (XML responses are UTF-8, spec 4.13). */
-export function expectRepresentation(res: ApiResponse, mediaType: 'application/json' | 'application/xml' | 'text/xml'): void {
+export function expectRepresentation(
+  res: ApiResponse,
+  mediaType: 'application/json' | 'application/xml' | 'text/xml',
+): void {
   const type = (res.headers.get('content-type') ?? '').toLowerCase();
   expect(type.split(';')[0]?.trim(), `Content-Type ${type}`).toBe(mediaType);
   if (mediaType !== 'application/json') expect(type).toMatch(/charset=utf-8/);
@@ -157,7 +162,12 @@ export function expectRepresentation(res: ApiResponse, mediaType: 'application/j
  * A business error (spec 7.2, 7.3): status and retryable from the code table, the envelope schema, requestId
  * equal to X-Request-Id, and the representation asked for (JSON unless told).
  */
-export function expectApiError(res: ApiResponse, code: ErrorCode, kind: Kind = 'json', mediaType?: string): ErrorEnvelope {
+export function expectApiError(
+  res: ApiResponse,
+  code: ErrorCode,
+  kind: Kind = 'json',
+  mediaType?: string,
+): ErrorEnvelope {
   expect(res.status, `${code}: ${res.text.slice(0, 500)}`).toBe(ERROR_CODES[code].status);
   expectRepresentation(res, (mediaType ?? (kind === 'json' ? 'application/json' : 'application/xml')) as never);
   const body = bodyOf(res);
@@ -187,7 +197,13 @@ export const JSON_CT = { 'content-type': 'application/json' };
 export const XML_CT = { 'content-type': 'application/xml', accept: 'application/xml' };
 
 /** POSTs a value to a business path in the chosen representation (body and Accept alike). */
-export async function postAs(server: TestServer, kind: Kind, path: string, token: string, value: unknown): Promise<ApiResponse> {
+export async function postAs(
+  server: TestServer,
+  kind: Kind,
+  path: string,
+  token: string,
+  value: unknown,
+): Promise<ApiResponse> {
   const res =
     kind === 'json'
       ? await server.call('POST', path, { token, headers: JSON_CT, body: JSON.stringify(value) })
@@ -209,7 +225,12 @@ export function localDate(days: number, nowMs = Date.now()): string {
 }
 
 /** A valid rental window within one branch, starting `startDays` from now for `days` days. */
-export function rentalWindow(overrides: Partial<RentalWindow> = {}, startDays = 30, days = 3, nowMs = Date.now()): RentalWindow {
+export function rentalWindow(
+  overrides: Partial<RentalWindow> = {},
+  startDays = 30,
+  days = 3,
+  nowMs = Date.now(),
+): RentalWindow {
   return {
     pickupLocation: 'SGN-APT-01',
     dropoffLocation: 'SGN-APT-01',
@@ -232,4 +253,22 @@ export function withoutIssuedIds(value: unknown): unknown {
     return out;
   }
   return value;
+}
+
+/** A new token on every call (TestServer.token caches, which a test that moves the clock cannot use). */
+export async function freshToken(server: TestServer, role: string, scope?: string): Promise<string> {
+  const creds = credentialsOf(server, role);
+  const form: Record<string, string> = { grant_type: 'client_credentials' };
+  if (scope !== undefined) form.scope = scope;
+  const res = await postToken(server, form, {
+    headers: { authorization: basicAuth(creds.clientId, creds.clientSecret) },
+  });
+  if (res.status !== 200) throw new Error(`token for ${role}: HTTP ${res.status} ${res.text}`);
+  return res.json.access_token as string;
+}
+
+/** Moves the service clock forward through the control API. */
+export async function advanceClock(server: TestServer, seconds: number): Promise<void> {
+  const res = await server.control('POST', '/clock/advance', { seconds });
+  if (res.status !== 200) throw new Error(`clock advance: HTTP ${res.status}`);
 }

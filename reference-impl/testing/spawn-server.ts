@@ -2,7 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
+/**
+ * tsx's loader, imported into the server process itself. Not the tsx CLI: the CLI runs the script in a
+ * grandchild, so a SIGKILL sent to `child` would kill only the wrapper and leave the server running.
+ */
+const TSX_LOADER = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
 
 export interface SpawnedServer {
   url: string;
@@ -16,7 +20,7 @@ export interface SpawnedServer {
  * resolves once it listens. For tests that need several instances or a kill -9.
  */
 export function spawnServer(env: Record<string, string>, timeoutMs = 20_000): Promise<SpawnedServer> {
-  const child = spawn(process.execPath, [TSX, MAIN], {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, MAIN], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

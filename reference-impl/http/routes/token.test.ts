@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../../../contract/validation.ts';
 import {
+  advanceClock,
   basicAuth,
   closeAgents,
   credentialsOf,
@@ -10,12 +11,14 @@ import {
   expectOAuthError,
   postToken,
   rawRequest,
+  serviceNowMs,
   TOKEN_PATH,
 } from '../../testing/http-helpers.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 
 const GRANT = { grant_type: 'client_credentials' };
-const ALL = 'fleet:read locations:read rates:read availability:read quotes:write reservations:read reservations:write reservations:cancel';
+const ALL =
+  'fleet:read locations:read rates:read availability:read quotes:write reservations:read reservations:write reservations:cancel';
 const READ_AND_SHOP = 'fleet:read locations:read rates:read availability:read quotes:write';
 
 describe('POST /oauth/token (spec 4.1, 5, 7.1)', () => {
@@ -50,7 +53,10 @@ describe('POST /oauth/token (spec 4.1, 5, 7.1)', () => {
     });
 
     it('client_secret_post gives the same', async () => {
-      expectTokenResponse(await postToken(server, { ...GRANT, client_id: a.clientId, client_secret: a.clientSecret }), ALL);
+      expectTokenResponse(
+        await postToken(server, { ...GRANT, client_id: a.clientId, client_secret: a.clientSecret }),
+        ALL,
+      );
     });
 
     it('is JSON even when the client asks for XML (4.1)', async () => {
@@ -81,7 +87,10 @@ describe('POST /oauth/token (spec 4.1, 5, 7.1)', () => {
 
     it('the intersection of client and partner scopes: readOnly holds only read and shop scopes', async () => {
       const ro = credentialsOf(server, 'readOnly');
-      expectTokenResponse(await postToken(server, GRANT, { headers: { authorization: basicAuth(ro.clientId, ro.clientSecret) } }), READ_AND_SHOP);
+      expectTokenResponse(
+        await postToken(server, GRANT, { headers: { authorization: basicAuth(ro.clientId, ro.clientSecret) } }),
+        READ_AND_SHOP,
+      );
     });
 
     it('Basic credentials are form-urlencoded before base64 (RFC 6749 2.3.1)', async () => {
@@ -89,8 +98,16 @@ describe('POST /oauth/token (spec 4.1, 5, 7.1)', () => {
       expectTokenResponse(await postToken(server, GRANT, { headers: { authorization: encoded } }), ALL);
     });
 
+    it('the Basic scheme name is case-insensitive (RFC 9110 11.1)', async () => {
+      const lower = basicAuth(a.clientId, a.clientSecret).replace(/^Basic/, 'basic');
+      expectTokenResponse(await postToken(server, GRANT, { headers: { authorization: lower } }), ALL);
+    });
+
     it('a charset parameter on the form content type is accepted', async () => {
-      const res = await postToken(server, GRANT, { headers: basicA(), contentType: 'application/x-www-form-urlencoded; charset=UTF-8' });
+      const res = await postToken(server, GRANT, {
+        headers: basicA(),
+        contentType: 'application/x-www-form-urlencoded; charset=UTF-8',
+      });
       expectTokenResponse(res, ALL);
     });
   });
@@ -101,7 +118,10 @@ describe('POST /oauth/token (spec 4.1, 5, 7.1)', () => {
     });
 
     it('a content type other than form-urlencoded: JSON', async () => {
-      const res = await postToken(server, JSON.stringify(GRANT), { headers: basicA(), contentType: 'application/json' });
+      const res = await postToken(server, JSON.stringify(GRANT), {
+        headers: basicA(),
+        contentType: 'application/json',
+      });
       expectOAuthError(res, 'invalid_request');
     });
 
@@ -110,13 +130,27 @@ describe('POST /oauth/token (spec 4.1, 5, 7.1)', () => {
     });
 
     it.each(['grant_type', 'scope', 'client_id'])('a repeated parameter: %s', async (name) => {
-      const base = new URLSearchParams({ ...GRANT, client_id: a.clientId, client_secret: a.clientSecret, scope: 'fleet:read' });
+      const base = new URLSearchParams({
+        ...GRANT,
+        client_id: a.clientId,
+        client_secret: a.clientSecret,
+        scope: 'fleet:read',
+      });
       base.append(name, name === 'grant_type' ? 'client_credentials' : name === 'scope' ? 'rates:read' : a.clientId);
       expectOAuthError(await postToken(server, base.toString()), 'invalid_request');
     });
 
     it('both client authentication methods at once', async () => {
-      const res = await postToken(server, { ...GRANT, client_id: a.clientId, client_secret: a.clientSecret }, { headers: basicA() });
+      const res = await postToken(
+        server,
+        { ...GRANT, client_id: a.clientId, client_secret: a.clientSecret },
+        { headers: basicA() },
+      );
+      expectOAuthError(res, 'invalid_request');
+    });
+
+    it('a body over the endpoint limit (8 KiB) is a malformed request, in the OAuth shape', async () => {
+      const res = await postToken(server, { ...GRANT, scope: 'fleet:read '.repeat(1000) }, { headers: basicA() });
       expectOAuthError(res, 'invalid_request');
     });
 
@@ -148,14 +182,19 @@ describe('POST /oauth/token (spec 4.1, 5, 7.1)', () => {
     });
 
     it('an unknown scope', async () => {
-      expectOAuthError(await postToken(server, { ...GRANT, scope: 'fleet:write' }, { headers: basicA() }), 'invalid_scope');
+      expectOAuthError(
+        await postToken(server, { ...GRANT, scope: 'fleet:write' }, { headers: basicA() }),
+        'invalid_scope',
+      );
       expectOAuthError(await postToken(server, { ...GRANT, scope: 'openid' }, { headers: basicA() }), 'invalid_scope');
     });
   });
 
   describe('invalid_client (401)', () => {
     it('wrong secret', async () => {
-      const res = await postToken(server, GRANT, { headers: { authorization: basicAuth(a.clientId, `${a.clientSecret}x`) } });
+      const res = await postToken(server, GRANT, {
+        headers: { authorization: basicAuth(a.clientId, `${a.clientSecret}x`) },
+      });
       expectOAuthError(res, 'invalid_client');
       expect(res.headers.get('www-authenticate') ?? '').toMatch(/^Basic /);
     });
@@ -166,7 +205,9 @@ describe('POST /oauth/token (spec 4.1, 5, 7.1)', () => {
     });
 
     it('unknown client', async () => {
-      const res = await postToken(server, GRANT, { headers: { authorization: basicAuth('no-such-client', a.clientSecret) } });
+      const res = await postToken(server, GRANT, {
+        headers: { authorization: basicAuth('no-such-client', a.clientSecret) },
+      });
       expectOAuthError(res, 'invalid_client');
     });
 
@@ -208,7 +249,11 @@ describe('POST /oauth/token (spec 4.1, 5, 7.1)', () => {
     });
 
     it('no secret is echoed in the description of a failure', async () => {
-      const res = await postToken(server, { ...GRANT, client_id: a.clientId, client_secret: `${a.clientSecret}-wrong` });
+      const res = await postToken(server, {
+        ...GRANT,
+        client_id: a.clientId,
+        client_secret: `${a.clientSecret}-wrong`,
+      });
       expect(res.text).not.toContain(a.clientSecret);
     });
   });
@@ -243,7 +288,10 @@ describe('POST /oauth/token with config.apiDisabled (spec 5.8)', () => {
 
   it('answers 503 temporarily_unavailable, and business calls 503 API_DISABLED', async () => {
     const a = credentialsOf(server, 'partnerA');
-    expectOAuthError(await postToken(server, GRANT, { headers: { authorization: basicAuth(a.clientId, a.clientSecret) } }), 'temporarily_unavailable');
+    expectOAuthError(
+      await postToken(server, GRANT, { headers: { authorization: basicAuth(a.clientId, a.clientSecret) } }),
+      'temporarily_unavailable',
+    );
     expectApiError(await server.call('GET', '/fleet', { token: 'anything' }), 'API_DISABLED');
   });
 });
@@ -251,16 +299,19 @@ describe('POST /oauth/token with config.apiDisabled (spec 5.8)', () => {
 describe('token endpoint rate limits (spec 8.4)', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ config: { host: '127.0.0.1', tokenLimits: { perClientPerMinute: 3, perAddressPerMinute: 6 } } });
+    server = await startTestServer({
+      config: { host: '127.0.0.1', tokenLimits: { perClientPerMinute: 3, perAddressPerMinute: 6 } },
+    });
   });
   afterAll(async () => {
     await closeAgents();
     await server?.close();
   });
 
-  /** A fresh window for both buckets: the windows are fixed minutes of the service clock. */
+  /** Just after the start of a fresh window for both buckets (fixed minutes of the service clock), so a run never straddles one. */
   async function nextWindow() {
-    expect((await server.control('POST', '/clock/advance', { seconds: 61 })).status).toBe(200);
+    const now = await serviceNowMs(server);
+    await advanceClock(server, (60_000 - (now % 60_000) + 200) / 1000);
   }
 
   function expectSlowDown(res: Awaited<ReturnType<typeof postToken>>) {
@@ -276,12 +327,27 @@ describe('token endpoint rate limits (spec 8.4)', () => {
     const headers = { authorization: basicAuth(a.clientId, a.clientSecret) };
     for (let i = 0; i < 3; i++) expect((await postToken(server, GRANT, { headers })).status).toBe(200);
     expectSlowDown(await postToken(server, GRANT, { headers }));
-    // Wrong credentials for the same client id count against the same bucket too.
+    // The same client through client_secret_post shares the bucket.
     expectSlowDown(await postToken(server, { ...GRANT, client_id: a.clientId, client_secret: a.clientSecret }));
     const b = credentialsOf(server, 'partnerB');
-    expect((await postToken(server, GRANT, { headers: { authorization: basicAuth(b.clientId, b.clientSecret) } })).status).toBe(200);
+    expect(
+      (await postToken(server, GRANT, { headers: { authorization: basicAuth(b.clientId, b.clientSecret) } })).status,
+    ).toBe(200);
     await nextWindow();
     expect((await postToken(server, GRANT, { headers })).status).toBe(200);
+  });
+
+  it('per client: failed guesses at a client id do not use up the bucket of that client', async () => {
+    await nextWindow();
+    const a = credentialsOf(server, 'partnerA');
+    for (let i = 0; i < 4; i++) {
+      expectOAuthError(
+        await postToken(server, GRANT, { headers: { authorization: basicAuth(a.clientId, 'guess') } }),
+        'invalid_client',
+      );
+    }
+    const res = await postToken(server, GRANT, { headers: { authorization: basicAuth(a.clientId, a.clientSecret) } });
+    expect(res.status, res.text).toBe(200);
   });
 
   it('per source address: different client ids from one address share its bucket; a second address has its own', async () => {
@@ -289,7 +355,10 @@ describe('token endpoint rate limits (spec 8.4)', () => {
     const from1 = { localAddress: '127.0.0.1' };
     const ids = ['addr-probe-1', 'addr-probe-2', 'addr-probe-3', 'addr-probe-4', 'addr-probe-5', 'addr-probe-6'];
     for (const id of ids) {
-      const res = await postToken(server, GRANT, { ...from1, headers: { authorization: basicAuth(id, 'wrong-secret') } });
+      const res = await postToken(server, GRANT, {
+        ...from1,
+        headers: { authorization: basicAuth(id, 'wrong-secret') },
+      });
       expectOAuthError(res, 'invalid_client');
     }
     const a = credentialsOf(server, 'partnerA');

@@ -40,7 +40,8 @@ const SINGLE_VALUED = ['grant_type', 'client_id', 'client_secret', 'scope'];
 
 /** RFC 6749 2.3.1: Basic credentials are form-urlencoded before base64. */
 function basicCredentials(header: string): { clientId: string; secret: string } | 'malformed' {
-  const match = /^Basic ([A-Za-z0-9+/]+={0,2})$/.exec(header.trim());
+  // The scheme name is case-insensitive (RFC 9110 11.1).
+  const match = /^Basic ([A-Za-z0-9+/]+={0,2})$/i.exec(header.trim());
   if (!match?.[1]) return 'malformed';
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
@@ -124,14 +125,17 @@ export function tokenRoute(app: FastifyInstance, deps: TokenRouteDeps) {
       const grantType = form.get('grant_type');
       if (grantType === null || grantType === '') throw new OAuthFailure('invalid_request', 'grant_type is required.');
 
-      const byClient = await deps.rateLimiter.hit(
-        `token-client:${clientId}`,
-        deps.limits.perClientPerMinute,
-        ctx.nowMs,
-      );
-      if (!byClient.allowed) throw slowDown(retryAfterHeaders(byClient));
-
       const client = await deps.clients.authenticate(clientId, secret);
+      // The per-client bucket counts authenticated requests only: failed guesses are the address bucket's, so
+      // nobody who merely knows a client id can starve that client of tokens.
+      if (client) {
+        const byClient = await deps.rateLimiter.hit(
+          `token-client:${client.clientId}`,
+          deps.limits.perClientPerMinute,
+          ctx.nowMs,
+        );
+        if (!byClient.allowed) throw slowDown(retryAfterHeaders(byClient));
+      }
       const partner = client ? deps.catalogue.partners.get(client.partnerId) : undefined;
       if (!client?.active || !partner?.active || ctx.control.disabledPartnerIds.includes(partner.partnerId)) {
         const headers: Record<string, string> = authorization

@@ -1,0 +1,114 @@
+import { API_PREFIX, MEDIA_TYPES } from '../../contract/constants.ts';
+import type { ClientCredentials, Role } from '../config/target-config.ts';
+import type { HttpRequest, HttpResponse, SendOptions } from '../http/client.ts';
+
+/** A cached token is dropped this long before it expires, so it never expires in flight. */
+export const REFRESH_MARGIN_SECONDS = 30;
+
+export type SendFn = (req: HttpRequest, options?: SendOptions) => Promise<HttpResponse>;
+
+export interface TokenCacheOptions {
+  baseUrl: string;
+  clients: Partial<Record<Role, ClientCredentials>>;
+  send: SendFn;
+  now?: () => number;
+}
+
+/** The harness could not obtain a token for a role: a harness or configuration error, never a check failure. */
+export class TokenFetchError extends Error {
+  override readonly name = 'TokenFetchError';
+}
+
+/** RFC 6749 2.3.1: client id and secret are form-urlencoded before they are joined and base64-encoded. */
+export function basicAuthorization(clientId: string, clientSecret: string): string {
+  const form = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
+  return `Basic ${Buffer.from(`${form(clientId)}:${form(clientSecret)}`).toString('base64')}`;
+}
+
+interface Entry {
+  token: string;
+  /** Epoch ms after which the token is not handed out again. */
+  reuseUntil: number;
+}
+
+/**
+ * Spec 5.3: one token per (role, scope set), reused until shortly before it expires, like a well-behaved client.
+ * Checks that judge the token endpoint itself make raw calls and never go through this cache.
+ */
+export class TokenCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly pending = new Map<string, Promise<Entry>>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: TokenCacheOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** A token of the role limited to `scopes` (omitted: everything the client holds). */
+  async token(role: Role, scopes?: readonly string[]): Promise<string> {
+    const key = cacheKey(role, scopes);
+    const entry = this.entries.get(key);
+    if (entry && this.now() < entry.reuseUntil) return entry.token;
+    let fetching = this.pending.get(key);
+    if (!fetching) {
+      fetching = this.fetch(role, scopes).finally(() => this.pending.delete(key));
+      this.pending.set(key, fetching);
+    }
+    const fresh = await fetching;
+    this.entries.set(key, fresh);
+    return fresh.token;
+  }
+
+  /** Forgets `token` (the server refused it), so the next token() call fetches a new one. */
+  invalidate(role: Role, scopes: readonly string[] | undefined, token: string): void {
+    const key = cacheKey(role, scopes);
+    if (this.entries.get(key)?.token === token) this.entries.delete(key);
+  }
+
+  private async fetch(role: Role, scopes: readonly string[] | undefined): Promise<Entry> {
+    const credentials = this.options.clients[role];
+    if (!credentials) throw new TokenFetchError(`no credentials for role ${role} in the target config`);
+    const form = new URLSearchParams({ grant_type: 'client_credentials' });
+    if (scopes && scopes.length > 0) form.set('scope', [...new Set(scopes)].sort().join(' '));
+    const requestedAt = this.now();
+    const res = await this.options.send(
+      {
+        method: 'POST',
+        url: `${this.options.baseUrl}${API_PREFIX}/oauth/token`,
+        headers: {
+          authorization: basicAuthorization(credentials.clientId, credentials.clientSecret),
+          'content-type': MEDIA_TYPES.form,
+          accept: MEDIA_TYPES.json,
+        },
+        body: form.toString(),
+      },
+      { role },
+    );
+    let body: Record<string, unknown> | undefined;
+    try {
+      body = JSON.parse(new TextDecoder().decode(res.body)) as Record<string, unknown>;
+    } catch {
+      body = undefined;
+    }
+    if (res.status !== 200 || typeof body?.access_token !== 'string' || body.access_token === '') {
+      const oauthError = typeof body?.error === 'string' ? ` (${body.error})` : '';
+      throw new TokenFetchError(
+        `the token endpoint refused the ${role} credentials: HTTP ${res.status}${oauthError}` +
+          (res.status === 200 ? ' without an access_token' : ''),
+      );
+    }
+    const expiresIn =
+      typeof body.expires_in === 'number' && Number.isFinite(body.expires_in) && body.expires_in > 0
+        ? body.expires_in
+        : // Without a usable lifetime, reuse briefly and let the 401 retry cover the rest.
+          REFRESH_MARGIN_SECONDS * 2;
+    return {
+      token: body.access_token,
+      reuseUntil: requestedAt + (expiresIn - REFRESH_MARGIN_SECONDS) * 1000,
+    };
+  }
+}
+
+function cacheKey(role: Role, scopes: readonly string[] | undefined): string {
+  return `${role}|${scopes ? [...new Set(scopes)].sort().join(' ') : '*'}`;
+}

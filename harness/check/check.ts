@@ -1,0 +1,204 @@
+import { test } from 'vitest';
+import { type Clause, clauseById } from '../../contract/clauses/index.ts';
+import type { Role } from '../config/target-config.ts';
+import type { ControlAdapter } from '../control/adapter.ts';
+import { createPartnerClient, type PartnerClient } from '../http/partner-client.ts';
+import { RecordedError, recording } from '../http/recorder.ts';
+import type { Representation } from '../http/representation.ts';
+import { readRunSettings, type RunSettings } from '../run-settings.ts';
+import { isSelected, notApplicableReason } from './applicability.ts';
+import { buildEvidence, isAssertionFailure, scrubError } from './evidence.ts';
+import { type HarnessState, harnessState } from './harness-state.ts';
+import type { CheckMeta, Level, NotApplicableReason, Profile } from './meta.ts';
+
+export type { ApiResult, CallOptions, PartnerClient, RawRequest } from '../http/partner-client.ts';
+
+export interface CheckOptions {
+  /** Distinguishes several checks of one clause (default: the clause title). */
+  name?: string;
+  /** Missing credentials → not-applicable (by name). */
+  needs?: Role[];
+  /** Default: the clause's minProfile; above the run's profile → not-applicable. */
+  profile?: Profile;
+  /** Needs the control adapter (default: the clause's verification is 'control'). */
+  control?: boolean;
+  /** Creates reservations → not-applicable without allowBookings. */
+  bookings?: boolean;
+  /** Default: the clause's level. */
+  level?: Level;
+  /** Default ['json']; business checks pass REPRESENTATIONS → one test each. */
+  representations?: readonly Representation[];
+  timeoutMs?: number;
+}
+
+export interface CheckContext {
+  clause: Clause;
+  representation: Representation;
+  settings: RunSettings;
+  /** The check's own seed: derived from the run's seed and the check's title, so a replay of one check reuses it. */
+  seed: number;
+  /** Authenticated through the token cache; the role must be configured (declare it in `needs`). */
+  client(role: Role): PartnerClient;
+  /** No Authorization header. */
+  anonymous: PartnerClient;
+  control: ControlAdapter | undefined;
+  /** A reservation the check created, for the end-of-run cleanup. */
+  recordReservation(id: string): void;
+  /** The target cannot show this clause (e.g. it offers no data to test with): not-applicable with this detail. */
+  notApplicable(detail: string): never;
+}
+
+export type CheckFn = (t: CheckContext) => Promise<void>;
+
+/** `[<clauseId>] <name> (<representation>)`: the clause id first, as every report line reads. */
+export function checkTitle(clauseId: string, name: string, representation: Representation): string {
+  return `[${clauseId}] ${name} (${representation})`;
+}
+
+/**
+ * Declares a check of one spec clause: one vitest test per representation. Outcomes are recorded on the test's
+ * `task.meta.check` (CheckMeta) for the reporter. Clauses outside `settings.only` are not registered at all.
+ */
+export function check(clauseId: string, options: CheckOptions, fn: CheckFn): void {
+  const clause = clauseById(clauseId);
+  if (!clause) throw new Error(`check(): unknown clause id ${clauseId} (see contract/clauses)`);
+  const settings = readRunSettings();
+  if (!isSelected(clause, settings.only)) return;
+  const name = options.name ?? clause.title;
+  for (const representation of options.representations ?? ['json']) {
+    const title = checkTitle(clauseId, name, representation);
+    test(title, { timeout: options.timeoutMs }, async (ctx) => {
+      await runCheck({
+        clause,
+        options,
+        name,
+        title,
+        representation,
+        state: harnessState(settings),
+        fn,
+        setMeta: (meta) => {
+          ctx.task.meta.check = meta;
+        },
+        skip: (note) => ctx.skip(note),
+      });
+    });
+  }
+}
+
+class NotApplicableSignal extends Error {
+  constructor(readonly reason: NotApplicableReason) {
+    super(reason.detail);
+  }
+}
+
+export interface RunCheckInput {
+  clause: Clause;
+  options: CheckOptions;
+  name: string;
+  title: string;
+  representation: Representation;
+  state: HarnessState;
+  fn: CheckFn;
+  /** Called once, before anything runs; the meta object is then completed in place. */
+  setMeta(meta: CheckMeta): void;
+  /** Vitest's ctx.skip: throws. */
+  skip(note: string): never;
+}
+
+/**
+ * The body of every check's test: applicability, then fn inside the recorder, then the outcome.
+ * Assertion failure → fail (rethrown) or, for SHOULD without --strict, warn (not rethrown); any other error →
+ * error (rethrown); otherwise pass.
+ */
+export async function runCheck(input: RunCheckInput): Promise<void> {
+  const { clause, options, state, representation } = input;
+  const { settings } = state;
+  const level = options.level ?? clause.level;
+  const profile = options.profile ?? clause.minProfile;
+  const meta: CheckMeta = { clauseId: clause.id, name: input.name, level, profile, representation };
+  input.setMeta(meta);
+
+  const notApplicable = (reason: NotApplicableReason): never => {
+    meta.outcome = 'not-applicable';
+    meta.notApplicable = reason;
+    return input.skip(reason.detail);
+  };
+  const reason = notApplicableReason(
+    {
+      needs: options.needs ?? [],
+      profile,
+      control: options.control ?? clause.verification === 'control',
+      bookings: options.bookings ?? false,
+      https: clause.verification === 'https',
+    },
+    settings,
+  );
+  if (reason) notApplicable(reason);
+
+  const seed = deriveSeed(settings.seed, input.title);
+  meta.seed = seed;
+  const clients = new Map<Role, PartnerClient>();
+  const clientOptions = {
+    baseUrl: settings.target.baseUrl,
+    representation,
+    tokens: state.tokens,
+    send: state.send,
+  };
+  const context: CheckContext = {
+    clause,
+    representation,
+    settings,
+    seed,
+    client(role) {
+      if (!settings.target.clients[role]) {
+        throw new Error(`the check uses role ${role}, which the target config lacks: declare it in needs`);
+      }
+      let client = clients.get(role);
+      if (!client) {
+        client = createPartnerClient({ ...clientOptions, role });
+        clients.set(role, client);
+      }
+      return client;
+    },
+    anonymous: createPartnerClient({ ...clientOptions, role: null }),
+    control: state.control,
+    recordReservation(id) {
+      meta.createdReservations ??= [];
+      if (!meta.createdReservations.includes(id)) meta.createdReservations.push(id);
+    },
+    notApplicable(detail) {
+      throw new NotApplicableSignal({ kind: 'target', detail });
+    },
+  };
+
+  try {
+    await recording(() => input.fn(context));
+    meta.outcome = 'pass';
+  } catch (wrapped) {
+    const error = wrapped instanceof RecordedError ? wrapped.cause : wrapped;
+    const exchanges = wrapped instanceof RecordedError ? wrapped.exchanges : [];
+    if (error instanceof NotApplicableSignal) return notApplicable(error.reason);
+    meta.evidence = buildEvidence(error, exchanges);
+    scrubError(error);
+    if (isAssertionFailure(error)) {
+      if (level === 'SHOULD' && !settings.strict) {
+        meta.outcome = 'warn';
+        return;
+      }
+      meta.outcome = 'fail';
+    } else {
+      meta.outcome = 'error';
+    }
+    throw error;
+  }
+}
+
+/** FNV-1a of the title mixed into the run's seed: stable per check, independent of which other checks run. */
+export function deriveSeed(runSeed: number, title: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < title.length; i++) {
+    hash ^= title.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash ^ runSeed) | 0;
+}

@@ -1,0 +1,35 @@
+import { TokenCache } from '../auth/token-cache.ts';
+import { type ControlAdapter, referenceControlAdapter } from '../control/adapter.ts';
+import { configureHttp, send } from '../http/client.ts';
+import { isLoopback, Pacer } from '../http/pacing.ts';
+import { registerTargetSecrets } from '../http/secrets.ts';
+import type { RunSettings } from '../run-settings.ts';
+
+/** What every check of one worker process shares: the token cache, the pacing, the control adapter. */
+export interface HarnessState {
+  settings: RunSettings;
+  tokens: TokenCache;
+  send: typeof send;
+  control: ControlAdapter | undefined;
+}
+
+let state: HarnessState | undefined;
+
+/** Sets the process up for the run once (secrets registered before any request, pacing, token cache). */
+export function harnessState(settings: RunSettings): HarnessState {
+  if (state?.settings === settings) return state;
+  const { target } = settings;
+  registerTargetSecrets(target);
+  configureHttp({
+    pacer: new Pacer({ maxRps: settings.maxRps, honourRetryAfter: !isLoopback(target.baseUrl) }),
+  });
+  state = {
+    settings,
+    tokens: new TokenCache({ baseUrl: target.baseUrl, clients: target.clients, send }),
+    send,
+    control: target.control
+      ? referenceControlAdapter(target.control.baseUrl ?? target.baseUrl, target.control.token, send)
+      : undefined,
+  };
+  return state;
+}

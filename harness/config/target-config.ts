@@ -1,0 +1,184 @@
+import { readFileSync } from 'node:fs';
+import { API_PREFIX } from '../../contract/constants.ts';
+
+/** The named credentials a target may offer (design.md "Target config and profiles"). */
+export type Role = 'partnerA' | 'partnerB' | 'readOnly' | 'disabledPartner' | 'rateLimit';
+
+export const ROLES: readonly Role[] = ['partnerA', 'partnerB', 'readOnly', 'disabledPartner', 'rateLimit'];
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface TargetConfig {
+  /** The service address, without the API prefix and without a trailing slash (spec 2: `{base_url}`). */
+  baseUrl: string;
+  clients: Partial<Record<Role, ClientCredentials>>;
+  /** The operator's control API (reference implementation: `<baseUrl>/control/v1`); absent on most targets. */
+  control?: { baseUrl?: string; token: string };
+  /** The user owns the target (load scenarios may run). */
+  owned?: boolean;
+}
+
+/** A configuration problem the user must fix. Its message names files, keys and variables, never a value. */
+export class HarnessConfigError extends Error {
+  override readonly name = 'HarnessConfigError';
+}
+
+const ENV_REFERENCE = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))$/;
+
+/**
+ * Reads a target config file (JSON). Any string of the form `"$NAME"` or `"${NAME}"` is read from `env`, so
+ * secrets can stay out of files. Unknown roles are ignored; each is reported through `onWarning`.
+ */
+export function loadTargetConfig(
+  file: string,
+  env: NodeJS.ProcessEnv = process.env,
+  onWarning: (message: string) => void = (message) => process.stderr.write(`warning: ${message}\n`),
+): TargetConfig {
+  const { config, warnings } = readTargetConfig(file, env);
+  for (const warning of warnings) onWarning(warning);
+  return config;
+}
+
+/** As loadTargetConfig, returning the warnings instead of printing them. */
+export function readTargetConfig(
+  file: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { config: TargetConfig; warnings: string[] } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new HarnessConfigError(`cannot read target config ${file} (${code})`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    // JSON.parse messages quote the text around the fault, which may be a secret: keep only the position.
+    const position = /position (\d+)/.exec(String((error as Error).message))?.[1];
+    const where = position === undefined ? '' : ` at ${lineAndColumn(text, Number(position))}`;
+    throw new HarnessConfigError(`target config ${file} is not valid JSON${where}`);
+  }
+  return parseTargetConfig(raw, env, file);
+}
+
+/** Validates an already parsed config value (the file's content); `source` names it in messages. */
+export function parseTargetConfig(
+  raw: unknown,
+  env: NodeJS.ProcessEnv = process.env,
+  source = 'target config',
+): { config: TargetConfig; warnings: string[] } {
+  const warnings: string[] = [];
+  const fail = (message: string): never => {
+    throw new HarnessConfigError(`${source}: ${message}`);
+  };
+  const value = resolveEnvReferences(raw, env, '', fail);
+  if (!isPlainObject(value)) fail('must be a JSON object');
+  const root = value as Record<string, unknown>;
+
+  for (const key of Object.keys(root)) {
+    if (!['baseUrl', 'clients', 'control', 'owned'].includes(key)) warnings.push(`${source}: unknown key ${key} ignored`);
+  }
+
+  const baseUrl = parseUrl(root.baseUrl, 'baseUrl', fail);
+  let base = baseUrl;
+  if (base.endsWith(API_PREFIX)) {
+    base = base.slice(0, -API_PREFIX.length);
+    warnings.push(`${source}: baseUrl should be the service address; ${API_PREFIX} was removed from it`);
+  }
+
+  const clients: Partial<Record<Role, ClientCredentials>> = {};
+  if (root.clients !== undefined) {
+    if (!isPlainObject(root.clients)) fail('clients must be an object of role → { clientId, clientSecret }');
+    for (const [role, entry] of Object.entries(root.clients as Record<string, unknown>)) {
+      if (!isRole(role)) {
+        warnings.push(`${source}: unknown role clients.${role} ignored (roles: ${ROLES.join(', ')})`);
+        continue;
+      }
+      if (!isPlainObject(entry)) fail(`clients.${role} must be an object with clientId and clientSecret`);
+      const { clientId, clientSecret } = entry as Record<string, unknown>;
+      if (typeof clientId !== 'string' || clientId === '') fail(`clients.${role}.clientId must be a non-empty string`);
+      if (typeof clientSecret !== 'string' || clientSecret === '') {
+        fail(`clients.${role}.clientSecret must be a non-empty string`);
+      }
+      clients[role] = { clientId: clientId as string, clientSecret: clientSecret as string };
+    }
+  }
+
+  const config: TargetConfig = { baseUrl: base, clients };
+
+  if (root.control !== undefined && root.control !== null) {
+    if (!isPlainObject(root.control)) fail('control must be an object with token (and optionally baseUrl)');
+    const control = root.control as Record<string, unknown>;
+    if (typeof control.token !== 'string' || control.token === '') fail('control.token must be a non-empty string');
+    config.control = { token: control.token as string };
+    if (control.baseUrl !== undefined) config.control.baseUrl = parseUrl(control.baseUrl, 'control.baseUrl', fail);
+  }
+
+  if (root.owned !== undefined) {
+    if (typeof root.owned !== 'boolean') fail('owned must be true or false');
+    config.owned = root.owned as boolean;
+  }
+  return { config, warnings };
+}
+
+function parseUrl(value: unknown, key: string, fail: (message: string) => never): string {
+  if (typeof value !== 'string' || value === '') return fail(`${key} must be an http(s) URL`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return fail(`${key} is not a valid URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(`${key} must use http or https`);
+  if (url.username || url.password) fail(`${key} must not carry credentials; use clients and control instead`);
+  if (url.search || url.hash) fail(`${key} must not have a query or fragment`);
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+/** Replaces `$NAME` / `${NAME}` strings anywhere in the value; a missing variable is an error naming it. */
+function resolveEnvReferences(
+  value: unknown,
+  env: NodeJS.ProcessEnv,
+  path: string,
+  fail: (message: string) => never,
+): unknown {
+  if (typeof value === 'string') {
+    const match = ENV_REFERENCE.exec(value);
+    if (!match) return value;
+    const name = (match[1] ?? match[2]) as string;
+    const resolved = env[name];
+    if (resolved === undefined || resolved === '') {
+      return fail(`${path || 'value'} refers to environment variable ${name}, which is not set`);
+    }
+    return resolved;
+  }
+  if (Array.isArray(value)) return value.map((item, i) => resolveEnvReferences(item, env, `${path}[${i}]`, fail));
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+      out[key] = resolveEnvReferences(item, env, path ? `${path}.${key}` : key, fail);
+    }
+    return out;
+  }
+  return value;
+}
+
+function isPlainObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function lineAndColumn(text: string, position: number): string {
+  const before = text.slice(0, position);
+  const line = before.split('\n').length;
+  const column = position - before.lastIndexOf('\n');
+  return `line ${line}, column ${column}`;
+}

@@ -1,0 +1,187 @@
+import { API_PREFIX, MEDIA_TYPES } from '../../contract/constants.ts';
+import type { JsonValue } from '../../contract/types.ts';
+import { parseTypedXml, serializeTypedXml } from '../../contract/xml/index.ts';
+import type { TokenCache } from '../auth/token-cache.ts';
+import type { Role } from '../config/target-config.ts';
+import type { HttpRequest, HttpResponse, SendOptions } from './client.ts';
+import type { Representation } from './representation.ts';
+
+export interface CallOptions {
+  /** Merged over the defaults (Accept, Content-Type, Authorization), names compared case-insensitively. */
+  headers?: Record<string, string>;
+  /** Overrides the check's representation for this call. */
+  representation?: Representation;
+  /** A token limited to these scopes (from the cache). */
+  scopes?: string[];
+  /** An explicit token, or null for no Authorization header; bypasses the cache and its 401 retry. */
+  token?: string | null;
+}
+
+export interface RawRequest {
+  method: string;
+  /** Relative to API_PREFIX (e.g. '/oauth/token'), or an absolute http(s) URL. */
+  path: string;
+  /** Exactly these headers: nothing is added (undici adds only host, connection and content-length). */
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+export interface ApiResult {
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  /** Parsed JSON, or the typed XML as its JSON-shaped value; undefined when the body cannot be parsed. */
+  body: unknown;
+  /** The body decoded as UTF-8 (invalid sequences replaced). */
+  text: string;
+  /** The body's bytes as received. */
+  bytes: Uint8Array;
+  /** Content-Type without parameters, lower-case; null when absent. */
+  mediaType: string | null;
+  /** The X-Request-Id header, or null. */
+  requestId: string | null;
+  /** Why `body` is undefined when the response had a body of a JSON or XML media type. */
+  parseError?: string;
+}
+
+export interface PartnerClient {
+  /** `path` is relative to API_PREFIX, e.g. '/fleet'. */
+  get(path: string, opts?: CallOptions): Promise<ApiResult>;
+  /** The body is serialized per representation: JSON, or typed XML with a `request` root (spec 4.14). */
+  post(path: string, body: unknown, opts?: CallOptions): Promise<ApiResult>;
+  patch(path: string, body: unknown, opts?: CallOptions): Promise<ApiResult>;
+  raw(req: RawRequest): Promise<ApiResult>;
+  token(scopes?: string[]): Promise<string>;
+}
+
+type SendFn = (req: HttpRequest, options?: SendOptions) => Promise<HttpResponse>;
+
+export interface PartnerClientOptions {
+  baseUrl: string;
+  /** null: the anonymous client (no Authorization header, no token). */
+  role: Role | null;
+  representation: Representation;
+  tokens: TokenCache;
+  send: SendFn;
+}
+
+export const ACCEPT_OF: Record<Representation, string> = { json: MEDIA_TYPES.json, xml: MEDIA_TYPES.xml };
+
+/** Responses may be larger than the spec's request limits (8); these only guard the harness. */
+const RESPONSE_XML_LIMITS = { maxBytes: 10_000_000, maxDepth: 64, maxNodes: 1_000_000 };
+
+export function createPartnerClient(options: PartnerClientOptions): PartnerClient {
+  const { baseUrl, role, tokens, send } = options;
+  const urlOf = (path: string) => (/^https?:\/\//.test(path) ? path : `${baseUrl}${API_PREFIX}${path}`);
+
+  async function call(method: string, path: string, body: unknown, opts: CallOptions = {}): Promise<ApiResult> {
+    const representation = opts.representation ?? options.representation;
+    const headers: Record<string, string> = { accept: ACCEPT_OF[representation] };
+    let payload: string | Uint8Array | undefined;
+    if (body !== undefined) {
+      headers['content-type'] = ACCEPT_OF[representation];
+      payload = serializeBody(body, representation);
+    }
+    const explicitToken = opts.token !== undefined;
+    let token: string | null = null;
+    if (explicitToken) token = opts.token ?? null;
+    else if (role !== null) token = await tokens.token(role, opts.scopes);
+    const build = (bearer: string | null): HttpRequest => {
+      const all = { ...headers };
+      if (bearer !== null) all.authorization = `Bearer ${bearer}`;
+      return { method, url: urlOf(path), headers: mergeHeaders(all, opts.headers), body: payload };
+    };
+    let res = await send(build(token), role ? { role } : {});
+    // A cached token the service no longer accepts (expired during a long run, or a moved clock): fetch a
+    // new one once and repeat, so token lifetime never decides a check.
+    if (!explicitToken && role !== null && token !== null && res.status === 401 && isInvalidToken(res)) {
+      tokens.invalidate(role, opts.scopes, token);
+      token = await tokens.token(role, opts.scopes);
+      res = await send(build(token), { role });
+    }
+    return toApiResult(res);
+  }
+
+  return {
+    get: (path, opts) => call('GET', path, undefined, opts),
+    post: (path, body, opts) => call('POST', path, body, opts),
+    patch: (path, body, opts) => call('PATCH', path, body, opts),
+    async raw(req) {
+      const res = await send(
+        { method: req.method, url: urlOf(req.path), headers: { ...(req.headers ?? {}) }, body: req.body },
+        role ? { role } : {},
+      );
+      return toApiResult(res);
+    },
+    async token(scopes) {
+      if (role === null) throw new Error('the anonymous client has no token');
+      return tokens.token(role, scopes);
+    },
+  };
+}
+
+/** Bytes go as they are; any other value is serialized in the representation. */
+export function serializeBody(body: unknown, representation: Representation): string | Uint8Array {
+  if (body instanceof Uint8Array) return body;
+  return representation === 'xml' ? serializeTypedXml(body as JsonValue, 'request') : JSON.stringify(body);
+}
+
+/** Later headers replace earlier ones of the same name in any letter case. */
+export function mergeHeaders(base: Record<string, string>, extra: Record<string, string> | undefined) {
+  if (!extra) return base;
+  const out = { ...base };
+  for (const [name, value] of Object.entries(extra)) {
+    for (const existing of Object.keys(out)) if (existing.toLowerCase() === name.toLowerCase()) delete out[existing];
+    out[name] = value;
+  }
+  return out;
+}
+
+function isInvalidToken(res: HttpResponse): boolean {
+  try {
+    const parsed = parseBody(res.body, mediaTypeOf(res.headers));
+    return (parsed.value as { error?: { code?: unknown } })?.error?.code === 'INVALID_TOKEN';
+  } catch {
+    return false;
+  }
+}
+
+function mediaTypeOf(headers: Record<string, string>): string | null {
+  const value = headers['content-type'];
+  if (value === undefined) return null;
+  return value.split(';')[0]?.trim().toLowerCase() || null;
+}
+
+const lossyUtf8 = new TextDecoder('utf-8');
+
+function parseBody(bytes: Uint8Array, mediaType: string | null): { value: unknown; error?: string } {
+  if (bytes.byteLength === 0) return { value: undefined };
+  if (mediaType === MEDIA_TYPES.json || mediaType?.endsWith('+json')) {
+    try {
+      return { value: JSON.parse(lossyUtf8.decode(bytes)) };
+    } catch (error) {
+      return { value: undefined, error: `not valid JSON: ${(error as Error).message.slice(0, 200)}` };
+    }
+  }
+  if (mediaType === MEDIA_TYPES.xml || mediaType === MEDIA_TYPES.textXml) {
+    const parsed = parseTypedXml(bytes, 'response', RESPONSE_XML_LIMITS);
+    return parsed.ok ? { value: parsed.value } : { value: undefined, error: `not valid typed XML: ${parsed.reason}` };
+  }
+  return { value: undefined };
+}
+
+export function toApiResult(res: HttpResponse): ApiResult {
+  const mediaType = mediaTypeOf(res.headers);
+  const parsed = parseBody(res.body, mediaType);
+  const result: ApiResult = {
+    status: res.status,
+    headers: res.headers,
+    body: parsed.value,
+    text: lossyUtf8.decode(res.body),
+    bytes: res.body,
+    mediaType,
+    requestId: res.headers['x-request-id'] ?? null,
+  };
+  if (parsed.error !== undefined) result.parseError = parsed.error;
+  return result;
+}

@@ -1,0 +1,96 @@
+import type { ReportModel } from './model.ts';
+import { checkLabel, evidenceText, notApplicableText } from './text.ts';
+
+// Characters XML 1.0 cannot hold at all (a response body may contain them); shown as U+FFFD.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are exactly what must go
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Escapes for both text and double-quoted attributes; line breaks in attributes are kept as character references. */
+export function xmlEscape(text: string, attribute = false): string {
+  const escaped = text
+    .replace(NOT_XML, '\uFFFD')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+  return attribute ? escaped.replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;') : escaped;
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0] ?? '';
+}
+
+/**
+ * report.junit.xml: one <testsuite> per spec section, one <testcase> per check (classname = section id).
+ * fail → <failure>, error → <error>, not-applicable → <skipped> with the reason, a waived failure → <skipped>
+ * naming the waiver (it does not fail the verdict), warn → a passing testcase with the warning in <system-out>
+ * (JUnit has no warning state; with --strict the wrapper reports SHOULD failures as fail).
+ */
+export function renderJunit(model: ReportModel): string {
+  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  const totals = { tests: 0, failures: 0, errors: 0, skipped: 0, ms: 0 };
+  const body: string[] = [];
+  for (const section of model.sections) {
+    const checks = section.clauses.flatMap((clause) => clause.checks.map((check) => ({ clause, check })));
+    const failures = checks.filter(({ check }) => check.outcome === 'fail' && !check.waived).length;
+    const errors = checks.filter(({ check }) => check.outcome === 'error' && !check.waived).length;
+    const skipped = checks.filter(({ check }) => check.outcome === 'not-applicable' || check.waived).length;
+    const ms = checks.reduce((sum, { check }) => sum + check.durationMs, 0);
+    totals.tests += checks.length;
+    totals.failures += failures;
+    totals.errors += errors;
+    totals.skipped += skipped;
+    totals.ms += ms;
+    body.push(
+      `  <testsuite name="${xmlEscape(`${section.id} ${section.title}`, true)}" tests="${checks.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(ms)}">`,
+    );
+    for (const { clause, check } of checks) {
+      const open = `    <testcase classname="${xmlEscape(section.id, true)}" name="${xmlEscape(`[${clause.id}] ${checkLabel(check)}`, true)}" file="${xmlEscape(check.file, true)}" time="${seconds(check.durationMs)}"`;
+      const evidence = (): string => xmlEscape(evidenceText(model, section, clause, check));
+      const message = xmlEscape(firstLine(check.evidence?.message ?? check.outcome), true);
+      if (check.waived) {
+        const note = `waived until ${check.waived.expires}: ${check.waived.reason} (${check.outcome})`;
+        body.push(`${open}>`, `      <skipped message="${xmlEscape(note, true)}"/>`);
+        body.push(`      <system-out>${evidence()}</system-out>`, '    </testcase>');
+      } else if (check.outcome === 'fail' || check.outcome === 'error') {
+        const tag = check.outcome === 'fail' ? 'failure' : 'error';
+        body.push(`${open}>`, `      <${tag} message="${message}" type="${check.outcome}">${evidence()}</${tag}>`);
+        body.push('    </testcase>');
+      } else if (check.outcome === 'not-applicable') {
+        body.push(`${open}>`, `      <skipped message="${xmlEscape(notApplicableText(check.notApplicable), true)}"/>`);
+        body.push('    </testcase>');
+      } else if (check.outcome === 'warn') {
+        body.push(`${open}>`, `      <system-out>WARN (${clause.level}) ${evidence()}</system-out>`, '    </testcase>');
+      } else {
+        body.push(`${open}/>`);
+      }
+    }
+    body.push('  </testsuite>');
+  }
+  const harnessErrors = model.harnessErrors ?? [];
+  if (harnessErrors.length > 0) {
+    // Problems no check owns still have to turn a CI run red, so they appear as errored testcases of their own.
+    totals.tests += harnessErrors.length;
+    totals.errors += harnessErrors.length;
+    body.push(
+      `  <testsuite name="harness" tests="${harnessErrors.length}" failures="0" errors="${harnessErrors.length}" skipped="0" time="0.000">`,
+    );
+    for (const error of harnessErrors) {
+      const name = [error.file, error.test].filter(Boolean).join(' > ') || 'run';
+      body.push(`    <testcase classname="harness" name="${xmlEscape(name, true)}" time="0.000">`);
+      body.push(`      <error message="${xmlEscape(firstLine(error.message), true)}" type="harness">${xmlEscape(error.message)}</error>`);
+      body.push('    </testcase>');
+    }
+    body.push('  </testsuite>');
+  }
+  out.push(
+    `<testsuites name="${xmlEscape(`${model.tool.name} ${model.tool.version}: Partner API ${model.spec.release}`, true)}" tests="${totals.tests}" failures="${totals.failures}" errors="${totals.errors}" skipped="${totals.skipped}" time="${seconds(totals.ms)}">`,
+    ...body,
+    '</testsuites>',
+  );
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,135 @@
+import { Command, CommanderError, Option } from 'commander';
+import { CertifyError, EXIT } from './errors.ts';
+import { DEFAULT_REMOTE_MAX_RPS, DEFAULT_RUNS } from './options.ts';
+import type { CertifyOptions } from './run.ts';
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+}
+
+const defaultIo = (): CliIo => ({
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  env: process.env,
+});
+
+interface ParsedFlags {
+  target?: string;
+  config?: string;
+  profile?: string;
+  allowBookings?: boolean;
+  only?: string;
+  seed?: string;
+  runs?: string;
+  format?: string;
+  reportDir?: string;
+  maxRps?: string;
+  strict?: boolean;
+  expectedFailures?: string;
+  date?: string;
+  replay?: string;
+  from?: string;
+  debug?: boolean;
+}
+
+export function buildProgram(io: CliIo): Command {
+  const program = new Command('partner-api-certify')
+    .description(
+      'Certify a server against the Partner Car Rental Distribution API v1: runs the conformance suites and writes a per-clause report.\nExit code: 0 passed, 1 the verdict failed, 2 configuration or harness error.',
+    )
+    .option('--target <url|embedded>', 'the server to judge: a base URL, or "embedded" (default: embedded, or the --config file\'s baseUrl)')
+    .option('--config <file>', 'target config (JSON: baseUrl, clients by role, optional control); required for a URL target')
+    .option('--profile <profile>', 'catalog | shop | book | full (default: full for embedded, catalog for a URL)')
+    .option('--allow-bookings', 'let book/full checks create (and then cancel) reservations on a URL target')
+    .option('--only <ids>', 'comma-separated clause ids or sections, e.g. 4.7,5.6')
+    .option('--seed <n>', 'seed of generated data (default: random, printed and recorded in the report)')
+    .option('--runs <n>', `fast-check runs per property (default: ${DEFAULT_RUNS})`)
+    .option('--format <list>', 'report formats: json,junit,html,md (default: all)')
+    .option('--report-dir <dir>', 'where reports go (default: reports/)')
+    .option('--max-rps <n>', `request ceiling (default: none on loopback, ${DEFAULT_REMOTE_MAX_RPS} elsewhere)`)
+    .option('--strict', 'SHOULD-level warnings fail the verdict too')
+    .option('--expected-failures <file>', 'waivers: JSON [{ "clause": "4.7.3", "reason": "…", "expires": "YYYY-MM-DD" }]')
+    .option('--date <YYYY-MM-DD>', 'anchor of generated dates (default: today, UTC)')
+    .option('--replay <check-id>', 're-run one check of an earlier report (with its seed and date); needs --from')
+    .option('--from <report.json>', 'the report --replay takes the check from')
+    .addOption(new Option('--debug', "show vitest's own output and stack traces of harness errors").hideHelp())
+    .allowExcessArguments(false)
+    .exitOverride()
+    .configureOutput({
+      writeOut: io.stdout,
+      writeErr: io.stderr,
+      // Our own message follows; commander's would repeat it.
+      outputError: () => {},
+    });
+  return program;
+}
+
+/** Runs the CLI; resolves to the exit code (the entry point sets it). */
+export async function main(argv: readonly string[], io: CliIo = defaultIo()): Promise<number> {
+  const program = buildProgram(io);
+  let flags: ParsedFlags;
+  try {
+    program.parse(argv as string[], { from: 'user' });
+    flags = program.opts<ParsedFlags>();
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.passed;
+      io.stderr(`certify: ${error.message.replace(/^error: /, '')}\nRun with --help for the options.\n`);
+      return EXIT.error;
+    }
+    throw error;
+  }
+  try {
+    const options = toOptions(flags, io);
+    // Loaded here, not at the top: --help and option errors answer at once, without loading vitest.
+    const { runCertification } = await import('./run.ts');
+    const result = await runCertification(options);
+    return result.exitCode;
+  } catch (error) {
+    if (error instanceof CertifyError) {
+      io.stderr(`certify: ${error.message}\n`);
+    } else {
+      // A harness bug: say so plainly; the stack only on request (it helps us, not the person certifying).
+      io.stderr(`certify: internal error: ${(error as Error)?.message ?? String(error)}\n`);
+      if (flags.debug && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+    }
+    return EXIT.error;
+  }
+}
+
+function toOptions(flags: ParsedFlags, io: CliIo): CertifyOptions {
+  if (flags.replay !== undefined && flags.from === undefined) {
+    throw new CertifyError('--replay needs --from <report.json>: the report the check id comes from');
+  }
+  if (flags.from !== undefined && flags.replay === undefined) {
+    throw new CertifyError('--from is only used with --replay <check-id>');
+  }
+  if (flags.replay !== undefined && flags.only !== undefined) {
+    throw new CertifyError('--replay runs one check; it cannot be combined with --only');
+  }
+  const options: CertifyOptions = {
+    env: io.env,
+    output: io.stdout,
+    warn: (message) => io.stderr(`warning: ${message}\n`),
+    verbose: flags.debug ?? false,
+  };
+  if (io.signal) options.signal = io.signal;
+  if (flags.target !== undefined) options.target = flags.target;
+  if (flags.config !== undefined) options.config = flags.config;
+  if (flags.profile !== undefined) options.profile = flags.profile;
+  if (flags.allowBookings !== undefined) options.allowBookings = flags.allowBookings;
+  if (flags.only !== undefined) options.only = flags.only;
+  if (flags.seed !== undefined) options.seed = flags.seed;
+  if (flags.runs !== undefined) options.runs = flags.runs;
+  if (flags.format !== undefined) options.formats = flags.format;
+  if (flags.reportDir !== undefined) options.reportDir = flags.reportDir;
+  if (flags.maxRps !== undefined) options.maxRps = flags.maxRps;
+  if (flags.strict !== undefined) options.strict = flags.strict;
+  if (flags.expectedFailures !== undefined) options.expectedFailures = flags.expectedFailures;
+  if (flags.date !== undefined) options.date = flags.date;
+  if (flags.replay !== undefined && flags.from !== undefined) options.replay = { checkId: flags.replay, from: flags.from };
+  return options;
+}

@@ -1,0 +1,138 @@
+import { CLAUSES, clauseById, SECTIONS } from '../../contract/clauses/index.ts';
+import type { Profile } from '../check/meta.ts';
+import { PROFILES } from '../run-settings.ts';
+import { CertifyError } from './errors.ts';
+
+/** Report formats and the file each one writes into the report directory. */
+export const REPORT_FILES = {
+  json: 'report.json',
+  junit: 'junit.xml',
+  html: 'report.html',
+  md: 'report.md',
+} as const;
+export type ReportFormat = keyof typeof REPORT_FILES;
+export const REPORT_FORMATS = Object.keys(REPORT_FILES) as ReportFormat[];
+
+export const DEFAULT_SUITES = ['suites/**/*.test.ts'];
+export const DEFAULT_RUNS = 25;
+/** Requests per second against a non-loopback target when --max-rps is not given (spec 8: ceilings not shown). */
+export const DEFAULT_REMOTE_MAX_RPS = 5;
+
+/** fast-check seeds are 32-bit integers; we keep to the non-negative half so a seed prints the same everywhere. */
+export const SEED_MAX = 2 ** 31 - 1;
+export const RUNS_MAX = 10_000;
+export const MAX_RPS_MAX = 10_000;
+
+export function parseProfile(value: string): Profile {
+  if ((PROFILES as readonly string[]).includes(value)) return value as Profile;
+  throw new CertifyError(`--profile: unknown profile "${value}" (expected one of ${PROFILES.join(', ')})`);
+}
+
+/**
+ * --only: comma-separated clause ids (4.7.3) or section prefixes (4.7, 5). Each must exist in the catalogue, so a
+ * typo never silently runs nothing. A split item's parent (4.7.9 for 4.7.9a–c) counts as a prefix.
+ */
+export function parseOnly(value: string | readonly string[]): string[] {
+  const items = (typeof value === 'string' ? value.split(',') : value.flatMap((v) => v.split(',')))
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+  if (items.length === 0) throw new CertifyError('--only: no clause id or section given');
+  const unknown = items.filter((item) => !isKnownClauseOrSection(item));
+  if (unknown.length > 0) {
+    throw new CertifyError(
+      `--only: unknown clause id or section ${unknown.map((u) => `"${u}"`).join(', ')} (ids come from the clause catalogue, e.g. 4.7.3, or a section such as 4.7 or 5)`,
+    );
+  }
+  return [...new Set(items)];
+}
+
+export function isKnownClauseOrSection(item: string): boolean {
+  if (clauseById(item) !== undefined) return true;
+  if (SECTIONS.some((section) => section.id === item)) return true;
+  // The parent of lettered parts: 4.7.9 selects 4.7.9a, 4.7.9b, 4.7.9c.
+  return CLAUSES.some((clause) => clause.id.startsWith(item) && /^[a-z]$/.test(clause.id.slice(item.length)));
+}
+
+export function parseIntegerOption(flag: string, value: string | number, min: number, max: number): number {
+  const text = String(value).trim();
+  const number = /^-?\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(number) || number < min || number > max) {
+    throw new CertifyError(`${flag}: expected an integer from ${min} to ${max}, got "${text}"`);
+  }
+  return number;
+}
+
+export function parseSeed(value: string | number): number {
+  return parseIntegerOption('--seed', value, 0, SEED_MAX);
+}
+
+export function parseRuns(value: string | number): number {
+  return parseIntegerOption('--runs', value, 1, RUNS_MAX);
+}
+
+export function parseMaxRps(value: string | number): number {
+  const text = String(value).trim();
+  const number = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+  if (!(number > 0 && number <= MAX_RPS_MAX)) {
+    throw new CertifyError(`--max-rps: expected a number of requests per second above 0 and at most ${MAX_RPS_MAX}, got "${text}"`);
+  }
+  return number;
+}
+
+export function parseFormats(value: string | readonly string[]): ReportFormat[] {
+  const items = (typeof value === 'string' ? value.split(',') : value.flatMap((v) => v.split(',')))
+    .map((item) => item.trim().toLowerCase())
+    .filter((item) => item.length > 0)
+    .map((item) => (item === 'markdown' ? 'md' : item === 'xml' ? 'junit' : item));
+  if (items.length === 0) throw new CertifyError(`--format: no format given (expected ${REPORT_FORMATS.join(',')})`);
+  const unknown = items.filter((item) => !(REPORT_FORMATS as string[]).includes(item));
+  if (unknown.length > 0) {
+    throw new CertifyError(`--format: unknown format ${unknown.map((u) => `"${u}"`).join(', ')} (expected ${REPORT_FORMATS.join(', ')})`);
+  }
+  // Catalogue order, so the written files and the printed list do not depend on how the user spelled the option.
+  return REPORT_FORMATS.filter((format) => items.includes(format));
+}
+
+/** A calendar date YYYY-MM-DD that exists (2026-02-30 is refused). */
+export function parseDate(flag: string, value: string): string {
+  const text = value.trim();
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (match) {
+    const [, y, m, d] = match;
+    const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
+    if (date.toISOString().slice(0, 10) === text) return text;
+  }
+  throw new CertifyError(`${flag}: expected a date YYYY-MM-DD, got "${text}"`);
+}
+
+/** The target: the bundled reference implementation, or the base URL of any server. */
+export type TargetSpec = { kind: 'embedded' } | { kind: 'url'; baseUrl: string };
+
+export function parseTarget(value: string): TargetSpec {
+  const text = value.trim();
+  if (text === 'embedded') return { kind: 'embedded' };
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new CertifyError(`--target: expected "embedded" or an http(s) base URL, got "${text}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new CertifyError(`--target: expected an http or https URL, got protocol "${url.protocol}"`);
+  }
+  if (url.username || url.password) {
+    // Credentials in the URL would end up in reports and curl lines; they belong in the target config.
+    throw new CertifyError('--target: the URL must not carry credentials; put them in the --config file');
+  }
+  if (url.search || url.hash) throw new CertifyError('--target: the base URL must not have a query or fragment');
+  return { kind: 'url', baseUrl: text.replace(/\/+$/, '') };
+}
+
+export function isLoopback(baseUrl: string): boolean {
+  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+export function todayUtc(now = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}

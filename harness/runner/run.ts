@@ -1,0 +1,300 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Profile } from '../check/meta.ts';
+import { referenceControlAdapter } from '../control/adapter.ts';
+import { redactText } from '../http/redact.ts';
+import { registerTargetSecrets, SecretRegistry } from '../http/secrets.ts';
+import { buildReport } from '../report/build.ts';
+import type { ReportModel } from '../report/model.ts';
+import { formatSummary, ProgressReporter } from '../report/progress.ts';
+import { CertificationReporter } from '../report/reporter.ts';
+import { profileRank, type RunSettings, removeRunSettings, writeRunSettings } from '../run-settings.ts';
+import { type CleanupResult, cleanupBookings, describeLeftover } from './cleanup.ts';
+import { CertifyError, EXIT } from './errors.ts';
+import {
+  DEFAULT_REMOTE_MAX_RPS,
+  DEFAULT_RUNS,
+  DEFAULT_SUITES,
+  isLoopback,
+  parseDate,
+  parseFormats,
+  parseMaxRps,
+  parseOnly,
+  parseProfile,
+  parseRuns,
+  parseSeed,
+  parseTarget,
+  REPORT_FORMATS,
+  type ReportFormat,
+  SEED_MAX,
+  type TargetSpec,
+  todayUtc,
+} from './options.ts';
+import { loadReplayPlan, type ReplayPlan } from './replay.ts';
+import { resolveTarget } from './target.ts';
+import { runSuites } from './vitest-run.ts';
+import { loadWaivers, type Waiver } from './waivers.ts';
+import { writeReports } from './write-reports.ts';
+
+/** The project root: suites/ and package.json are found from here, whatever the current directory. */
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+
+/** Options of one certification run; the CLI's flags, already split into values (strings are validated here too). */
+export interface CertifyOptions {
+  /** 'embedded' (default without --config) or the target's base URL. */
+  target?: string;
+  /** Target config file (required for a URL target). */
+  config?: string;
+  /** Default: full for embedded, catalog for a URL target (reads only). */
+  profile?: Profile | string;
+  /** Let book/full checks create reservations on a URL target (embedded: always). */
+  allowBookings?: boolean;
+  /** Clause ids or section prefixes. */
+  only?: string | readonly string[];
+  /** Default: random (printed and recorded in the report). */
+  seed?: number | string;
+  /** fast-check runs per property. */
+  runs?: number | string;
+  /** Default: all of json, junit, html, md. */
+  formats?: string | readonly string[];
+  /** Default: reports/ under the current directory. */
+  reportDir?: string;
+  /** Request ceiling; default: none on loopback, DEFAULT_REMOTE_MAX_RPS elsewhere. */
+  maxRps?: number | string | null;
+  strict?: boolean;
+  /** --expected-failures file (JSON waivers). */
+  expectedFailures?: string;
+  /** Anchor for generated dates, YYYY-MM-DD; default: today (UTC). */
+  date?: string;
+  /** Re-run one check of an earlier report with its seed and date. */
+  replay?: { checkId: string; from: string };
+  /** Suite globs relative to the project root (default: suites/**\/*.test.ts). */
+  suites?: readonly string[];
+  /** Environment for "$ENV" values of the target config (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Progress and summary lines (default: none). */
+  output?: (text: string) => void;
+  /** Warnings (default: the output, prefixed "warning:"). */
+  warn?: (message: string) => void;
+  /** Aborting (Ctrl-C) cancels the run; the report covers what finished. */
+  signal?: AbortSignal;
+  /** Today's date for waiver expiry (tests); default: the real date. */
+  today?: string;
+  /** Show vitest's own output (debugging the harness). */
+  verbose?: boolean;
+}
+
+export interface CertifyResult {
+  report: ReportModel;
+  /** 0 passed, 1 the verdict failed, 2 harness errors (checks could not run or report). */
+  exitCode: 0 | 1 | 2;
+  /** Report files written. */
+  files: string[];
+  settings: Omit<RunSettings, 'target'>;
+  cleanup?: CleanupResult;
+}
+
+/** Everything decided before the target is touched (all configuration errors surface here, exit 2). */
+interface Plan {
+  targetSpec: TargetSpec | undefined;
+  config: string | undefined;
+  profile: Profile | undefined;
+  allowBookings: boolean | undefined;
+  only: string[];
+  seed: number;
+  runs: number;
+  formats: ReportFormat[];
+  reportDir: string;
+  maxRps: number | null | undefined;
+  strict: boolean;
+  date: string;
+  waivers: Waiver[];
+  replay: ReplayPlan | undefined;
+}
+
+function plan(options: CertifyOptions): Plan {
+  const replay = options.replay ? loadReplay(options.replay) : undefined;
+  const targetText = options.target ?? (replay && !options.config ? replayTarget(replay) : undefined);
+  return {
+    targetSpec: targetText === undefined ? undefined : parseTarget(targetText),
+    config: options.config,
+    profile: options.profile !== undefined ? parseProfile(String(options.profile)) : replay?.profile,
+    allowBookings: options.allowBookings ?? replay?.allowBookings,
+    only: replay ? [replay.clauseId] : options.only !== undefined ? parseOnly(options.only) : [],
+    seed: options.seed !== undefined ? parseSeed(options.seed) : (replay?.seed ?? randomInt(0, SEED_MAX)),
+    runs: options.runs !== undefined ? parseRuns(options.runs) : (replay?.runs ?? DEFAULT_RUNS),
+    formats: options.formats !== undefined ? parseFormats(options.formats) : [...REPORT_FORMATS],
+    reportDir: options.reportDir ?? 'reports',
+    maxRps:
+      options.maxRps === null ? null : options.maxRps !== undefined ? parseMaxRps(options.maxRps) : undefined,
+    strict: options.strict ?? replay?.strict ?? false,
+    date: options.date !== undefined ? parseDate('--date', options.date) : (replay?.date ?? todayUtc()),
+    waivers: options.expectedFailures !== undefined ? loadWaivers(options.expectedFailures) : [],
+    replay,
+  };
+}
+
+function loadReplay(replay: { checkId: string; from: string }): ReplayPlan {
+  if (!replay.checkId) throw new CertifyError('--replay needs a check id (e.g. "4.2.1/<name>/json")');
+  if (!replay.from) throw new CertifyError('--replay needs --from <report.json> (the report the check id comes from)');
+  return loadReplayPlan(replay.checkId, replay.from);
+}
+
+/** A replay targets what the report judged; a URL target still needs --config (reports hold no credentials). */
+function replayTarget(replay: ReplayPlan): string {
+  if (replay.target.embedded) return 'embedded';
+  throw new CertifyError(
+    `--replay: the report judged ${replay.target.baseUrl}; pass --config FILE with its credentials (and --target if the URL changed)`,
+  );
+}
+
+/**
+ * One certification run: resolve the target (start the embedded one, or load the URL target's config), run the
+ * suites in vitest with our reporters, cancel the run's reservations, build the report and write the requested
+ * formats. Configuration errors throw CertifyError before anything starts.
+ */
+export async function runCertification(options: CertifyOptions = {}): Promise<CertifyResult> {
+  const output = options.output ?? (() => {});
+  const warn = options.warn ?? ((message: string) => output(`warning: ${message}\n`));
+  const env = options.env ?? process.env;
+  const p = plan(options);
+  const startedAt = new Date();
+
+  const target = await resolveTarget(p.targetSpec, p.config, env, warn);
+  const registry = new SecretRegistry();
+  registerTargetSecrets(target.config, registry);
+  const scrub = (text: string) => redactText(text, registry);
+
+  try {
+    const profile = p.profile ?? (target.embedded ? 'full' : 'catalog');
+    // The embedded server is a throwaway of this run: booking on it harms nobody.
+    const allowBookings = target.embedded ? true : (p.allowBookings ?? false);
+    const maxRps =
+      p.maxRps !== undefined ? p.maxRps : isLoopback(target.config.baseUrl) ? null : DEFAULT_REMOTE_MAX_RPS;
+    const settings: RunSettings = {
+      target: target.config,
+      embedded: target.embedded,
+      profile,
+      allowBookings,
+      strict: p.strict,
+      seed: p.seed,
+      runs: p.runs,
+      maxRps,
+      date: p.date,
+      bookingPrefix: `CERT-${runId()}-`,
+      only: p.only,
+    };
+    output(describeRun(settings, p.replay));
+    if (!allowBookings && profileRank(profile) >= profileRank('book')) {
+      warn(`profile ${profile} without --allow-bookings: checks that create reservations are not-applicable`);
+    }
+
+    const collectOptions = { root: PROJECT_ROOT, unexplainedSkip: p.replay ? ('omit' as const) : ('error' as const) };
+    const collector = new CertificationReporter(collectOptions);
+    const progress = new ProgressReporter({ ...collectOptions, write: (text) => output(scrub(text)) });
+    const settingsFile = writeRunSettings(settings);
+    let suiteOutput: string;
+    try {
+      const run = await runSuites({
+        root: PROJECT_ROOT,
+        include: [...(options.suites ?? DEFAULT_SUITES)],
+        settingsFile,
+        reporters: [collector, progress],
+        ...(p.replay ? { testNamePattern: p.replay.testNamePattern } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+        verbose: options.verbose ?? false,
+      });
+      suiteOutput = run.output;
+    } finally {
+      removeRunSettings(settingsFile);
+    }
+    const collected = collector.collected();
+    if (!collected) {
+      const detail = lastLines(scrub(suiteOutput), 20);
+      throw new CertifyError(`the suites did not run${detail ? `; vitest said:\n${detail}` : ''}`);
+    }
+    if (p.replay && collected.checks.length === 0) {
+      collected.harnessErrors.push({ message: `--replay: no check "${p.replay.checkId}" ran (renamed or removed?)` });
+    }
+
+    let cleanup: CleanupResult | undefined;
+    if (allowBookings) {
+      output('cleanup: cancelling the reservations this run created\n');
+      const control = target.config.control;
+      cleanup = await cleanupBookings({
+        target: target.config,
+        bookingPrefix: settings.bookingPrefix,
+        recorded: collected.checks.flatMap((check) => check.createdReservations ?? []),
+        maxRps,
+        ...(control
+          ? {
+              detachMoney: (id: string) =>
+                referenceControlAdapter(control.baseUrl ?? target.config.baseUrl, control.token).attachMoney(id, false),
+            }
+          : {}),
+      });
+      for (const note of cleanup.notes) warn(`cleanup: ${scrub(note)}`);
+      output(`cleanup: ${cleanup.cancelled.length} cancelled, ${cleanup.leftovers.length} left over\n`);
+    }
+
+    const finishedAt = new Date();
+    const report = buildReport({
+      checks: collected.checks,
+      tool: toolInfo(),
+      target: { baseUrl: target.config.baseUrl, embedded: target.embedded },
+      profile,
+      options: { allowBookings, strict: p.strict, seed: p.seed, runs: p.runs, date: p.date, only: p.only },
+      timing: {
+        startedAt: startedAt.toISOString(),
+        finishedAt: finishedAt.toISOString(),
+        durationMs: finishedAt.getTime() - startedAt.getTime(),
+      },
+      waivers: p.waivers,
+      today: options.today ?? todayUtc(),
+      leftovers: (cleanup?.leftovers ?? []).map(describeLeftover),
+      harnessErrors: collected.harnessErrors,
+    });
+    const files = writeReports(report, p.formats, p.reportDir, scrub);
+    output(scrub(formatSummary(report, files)));
+    const exitCode = (report.harnessErrors?.length ?? 0) > 0 ? EXIT.error : report.verdict.passed ? EXIT.passed : EXIT.failed;
+    const { target: _target, ...publicSettings } = settings;
+    return { report, exitCode, files, settings: publicSettings, ...(cleanup ? { cleanup } : {}) };
+  } finally {
+    await target.stop();
+  }
+}
+
+function describeRun(settings: RunSettings, replay: ReplayPlan | undefined): string {
+  const lines = [
+    `Target: ${settings.embedded ? `embedded reference implementation at ${settings.target.baseUrl}` : settings.target.baseUrl}`,
+    `Profile: ${settings.profile}${settings.allowBookings ? ' (bookings allowed)' : ''}${settings.strict ? ', strict' : ''}`,
+    `Seed: ${settings.seed} · runs ${settings.runs} · date ${settings.date}${settings.maxRps ? ` · max ${settings.maxRps} req/s` : ''}`,
+  ];
+  if (settings.only.length > 0) lines.push(`Only: ${settings.only.join(', ')}`);
+  if (replay) lines.push(`Replay: ${replay.checkId}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Short, sortable and unique enough to tell one run's reservations from another's. */
+function runId(): string {
+  return `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`.toUpperCase();
+}
+
+let tool: ReportModel['tool'] | undefined;
+
+function toolInfo(): ReportModel['tool'] {
+  if (!tool) {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    tool = { name: 'partner-api-certify', version: pkg.version ?? '0.0.0' };
+  }
+  return tool;
+}
+
+function lastLines(text: string, count: number): string {
+  return text.trim().split('\n').slice(-count).join('\n');
+}
+
+// Re-exported so the CLI and tests need one import.
+export { CertifyError, EXIT } from './errors.ts';

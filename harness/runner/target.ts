@@ -1,0 +1,69 @@
+import { HarnessConfigError, readTargetConfig, type TargetConfig } from '../config/target-config.ts';
+import { startEmbeddedTarget } from '../target/embedded.ts';
+import { CertifyError } from './errors.ts';
+import type { TargetSpec } from './options.ts';
+
+export interface ResolvedTarget {
+  config: TargetConfig;
+  embedded: boolean;
+  /** Stops what the runner started (the embedded server); a no-op for a URL target. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The target config of a URL target: the --config file, with --target's URL as the base URL. Without --target the
+ * file's baseUrl is the target. A URL target without a config has no credentials, so nothing could be judged.
+ */
+export function loadUrlTarget(
+  spec: Extract<TargetSpec, { kind: 'url' }> | undefined,
+  configFile: string | undefined,
+  env: NodeJS.ProcessEnv,
+  warn: (message: string) => void,
+): TargetConfig {
+  if (configFile === undefined) {
+    throw new CertifyError(
+      `--target ${spec?.baseUrl ?? ''} needs --config FILE: the target config with its base URL and client credentials (shape: fixtures/reference-target.json; "$ENV_NAME" values are read from the environment)`,
+    );
+  }
+  let config: TargetConfig;
+  try {
+    const read = readTargetConfig(configFile, env);
+    for (const warning of read.warnings) warn(warning);
+    config = read.config;
+  } catch (error) {
+    if (error instanceof HarnessConfigError) throw new CertifyError(`--config: ${error.message}`);
+    throw error;
+  }
+  if (spec && spec.baseUrl !== config.baseUrl) {
+    warn(`--target ${spec.baseUrl} is used; the config file's baseUrl ${config.baseUrl} is ignored`);
+    config = { ...config, baseUrl: spec.baseUrl };
+  }
+  if (Object.keys(config.clients).length === 0) {
+    warn('the target config names no clients: only anonymous checks can run; the others are not-applicable');
+  }
+  return config;
+}
+
+export async function resolveTarget(
+  spec: TargetSpec | undefined,
+  configFile: string | undefined,
+  env: NodeJS.ProcessEnv,
+  warn: (message: string) => void,
+): Promise<ResolvedTarget> {
+  if (spec?.kind === 'embedded' || (spec === undefined && configFile === undefined)) {
+    if (configFile !== undefined) {
+      throw new CertifyError(
+        '--config applies to a URL target; the embedded target brings its own credentials (pass --target URL)',
+      );
+    }
+    let started: Awaited<ReturnType<typeof startEmbeddedTarget>>;
+    try {
+      started = await startEmbeddedTarget();
+    } catch (error) {
+      throw new CertifyError(`the embedded reference implementation did not start: ${(error as Error).message}`);
+    }
+    return { config: started.config, embedded: true, stop: () => started.stop() };
+  }
+  const config = loadUrlTarget(spec?.kind === 'url' ? spec : undefined, configFile, env, warn);
+  return { config, embedded: false, stop: async () => {} };
+}

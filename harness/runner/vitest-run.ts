@@ -1,0 +1,116 @@
+import { Writable } from 'node:stream';
+import type { Reporter } from 'vitest/node';
+import { startVitest, type Vitest } from 'vitest/node';
+import { RUN_SETTINGS_ENV } from '../run-settings.ts';
+
+export interface SuiteRunInput {
+  /** The project root (vite resolves modules from here). */
+  root: string;
+  /** Globs of suite files, relative to root. */
+  include: string[];
+  /** Path of the run-settings file (passed to the workers as PARTNER_CERT_RUN). */
+  settingsFile: string;
+  reporters: Reporter[];
+  /** Only tests whose full name matches (--replay). */
+  testNamePattern?: string;
+  /** Default per-check timeout; a check may set its own. */
+  testTimeoutMs?: number;
+  /** Aborting cancels the run (Ctrl-C): the reporters still get onTestRunEnd with what finished. */
+  signal?: AbortSignal;
+  /** Show vitest's own output and suite console output (PARTNER_CERT_DEBUG=1); otherwise both are captured. */
+  verbose?: boolean;
+}
+
+export interface SuiteRunResult {
+  /** What vitest itself wrote (errors it printed, warnings), kept for harness-error messages. */
+  output: string;
+  /** vitest stopped before running (startup or configuration failure). */
+  started: boolean;
+}
+
+/**
+ * Runs the suites in this process's own vitest (programmatic API), one file at a time so checks never overlap on a
+ * target, with our config only (the project's vitest.config.ts is for its unit tests and excludes suites/).
+ */
+export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
+  const capture = new CaptureStream();
+  let vitest: Vitest | undefined;
+  let started = false;
+  const cancel = () => {
+    void vitest?.cancelCurrentRun('keyboard-input');
+  };
+  // vitest hands us its instance through onInit; that is how a run started by startVitest can be cancelled.
+  const lifecycle: Reporter = {
+    onInit(ctx) {
+      vitest = ctx;
+      if (input.signal?.aborted) cancel();
+    },
+    onTestRunStart() {
+      started = true;
+    },
+  };
+  input.signal?.addEventListener('abort', cancel, { once: true });
+  // startVitest sets process.exitCode when a test fails; the certify exit code is the verdict's, decided by us.
+  const exitCode = process.exitCode;
+  const env = { TEST: process.env.TEST, VITEST: process.env.VITEST, NODE_ENV: process.env.NODE_ENV };
+  try {
+    await startVitest(
+      'test',
+      [],
+      {
+        config: false,
+        root: input.root,
+        include: input.include,
+        watch: false,
+        run: true,
+        pool: 'forks',
+        fileParallelism: false,
+        maxWorkers: 1,
+        sequence: { shuffle: false, concurrent: false },
+        reporters: input.verbose ? ['default', lifecycle, ...input.reporters] : [lifecycle, ...input.reporters],
+        silent: !input.verbose,
+        env: { [RUN_SETTINGS_ENV]: input.settingsFile },
+        testNamePattern: input.testNamePattern,
+        testTimeout: input.testTimeoutMs ?? 120_000,
+        hookTimeout: 120_000,
+        passWithNoTests: true,
+        allowOnly: false,
+        cache: false,
+        retry: 0,
+        bail: 0,
+        globals: false,
+        coverage: { enabled: false },
+      },
+      { logLevel: input.verbose ? 'info' : 'silent', clearScreen: false },
+      input.verbose ? {} : { stdout: capture, stderr: capture },
+    );
+  } finally {
+    input.signal?.removeEventListener('abort', cancel);
+    process.exitCode = exitCode;
+    // prepareVitest marks this process as a test process; the runner is not one (it may go on to run other work).
+    for (const [key, value] of Object.entries(env)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  }
+  return { output: capture.text(), started };
+}
+
+/** Keeps the last 64 KiB of what vitest writes: enough for an error message, bounded on a long run. */
+class CaptureStream extends Writable {
+  private chunks: string[] = [];
+  private size = 0;
+
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: () => void): void {
+    const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    this.chunks.push(text);
+    this.size += text.length;
+    while (this.size > 65_536 && this.chunks.length > 1) this.size -= this.chunks.shift()?.length ?? 0;
+    callback();
+  }
+
+  text(): string {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the terminal colour codes vitest writes
+    return this.chunks.join('').replace(/\u001b\[[0-9;]*m/g, '');
+  }
+}

@@ -1,0 +1,49 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { renderHtml } from '../report/html.ts';
+import { renderJson } from '../report/json.ts';
+import { renderJunit } from '../report/junit.ts';
+import { renderMarkdown } from '../report/markdown.ts';
+import type { ReportModel } from '../report/model.ts';
+import { CertifyError } from './errors.ts';
+import { REPORT_FILES, REPORT_FORMATS, type ReportFormat } from './options.ts';
+
+const RENDERERS: Record<ReportFormat, (model: ReportModel) => string> = {
+  json: renderJson,
+  junit: renderJunit,
+  html: renderHtml,
+  md: renderMarkdown,
+};
+
+/**
+ * Writes the requested formats into the report directory and removes the files of the formats not requested, so the
+ * directory never mixes two runs. `scrub` is a last pass over each file (the runner removes known secrets with it).
+ */
+export function writeReports(
+  model: ReportModel,
+  formats: readonly ReportFormat[],
+  dir: string,
+  scrub: (text: string) => string = (text) => text,
+): string[] {
+  const target = resolve(dir);
+  try {
+    mkdirSync(target, { recursive: true });
+  } catch (error) {
+    throw new CertifyError(`--report-dir: cannot create ${dir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  const written: string[] = [];
+  for (const format of REPORT_FORMATS) {
+    const file = join(target, REPORT_FILES[format]);
+    if (!formats.includes(format)) {
+      rmSync(file, { force: true });
+      continue;
+    }
+    try {
+      writeFileSync(file, scrub(RENDERERS[format](model)));
+    } catch (error) {
+      throw new CertifyError(`--report-dir: cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    written.push(file);
+  }
+  return written;
+}
