@@ -1,6 +1,6 @@
-import type { Outcome, Profile } from '../check/meta.ts';
 import { CLAUSES, type Clause, SECTIONS } from '../../contract/clauses/index.ts';
 import { SPEC_RELEASE } from '../../contract/constants.ts';
+import type { Outcome, Profile } from '../check/meta.ts';
 import type { CheckRecord, HarnessError } from './check-record.ts';
 import type { ReportCheck, ReportClause, ReportModel, ReportSection } from './model.ts';
 import { emptyCounts, isFailure, ran, worstOutcome } from './outcome.ts';

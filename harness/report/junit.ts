@@ -2,8 +2,9 @@ import type { ReportModel } from './model.ts';
 import { checkLabel, evidenceText, notApplicableText } from './text.ts';
 
 // Characters XML 1.0 cannot hold at all (a response body may contain them); shown as U+FFFD.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are exactly what must go
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_XML =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are exactly what must go
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Escapes for both text and double-quoted attributes; line breaks in attributes are kept as character references. */
 export function xmlEscape(text: string, attribute = false): string {
@@ -82,7 +83,9 @@ export function renderJunit(model: ReportModel): string {
     for (const error of harnessErrors) {
       const name = [error.file, error.test].filter(Boolean).join(' > ') || 'run';
       body.push(`    <testcase classname="harness" name="${xmlEscape(name, true)}" time="0.000">`);
-      body.push(`      <error message="${xmlEscape(firstLine(error.message), true)}" type="harness">${xmlEscape(error.message)}</error>`);
+      body.push(
+        `      <error message="${xmlEscape(firstLine(error.message), true)}" type="harness">${xmlEscape(error.message)}</error>`,
+      );
       body.push('    </testcase>');
     }
     body.push('  </testsuite>');

@@ -4,7 +4,13 @@ import type { ReportModel } from './model.ts';
 import { OUTCOMES } from './outcome.ts';
 import { checkLabel, curlText, notApplicableText, seedText } from './text.ts';
 
-const HEAD: Record<Outcome, string> = { pass: 'pass', fail: 'fail', warn: 'warn', error: 'error', 'not-applicable': 'n/a' };
+const HEAD: Record<Outcome, string> = {
+  pass: 'pass',
+  fail: 'fail',
+  warn: 'warn',
+  error: 'error',
+  'not-applicable': 'n/a',
+};
 
 /**
  * Inline text: no raw HTML and no emphasis, code, link or table syntax survives, and it stays on one line (table
@@ -81,13 +87,17 @@ export function renderMarkdown(model: ReportModel): string {
   out.push('');
 
   const checks = allChecks(model);
-  const failures = checks.filter(({ check }) => (check.outcome === 'fail' || check.outcome === 'error') && !check.waived);
+  const failures = checks.filter(
+    ({ check }) => (check.outcome === 'fail' || check.outcome === 'error') && !check.waived,
+  );
   out.push('## Failures', '');
   if (failures.length === 0) out.push('None.', '');
   for (const { clause, check } of failures) {
     out.push(`### ${check.outcome} \\[${mdInline(clause.id)}\\] ${mdInline(checkLabel(check))}`, '');
     out.push(`> ${clause.level}: ${mdInline(clause.text)}`, '');
-    out.push(`Check \`${check.id.replace(/`/g, "'")}\` in ${mdInline(check.file)}; ${mdInline(seedText(model, check.evidence))}.`);
+    out.push(
+      `Check \`${check.id.replace(/`/g, "'")}\` in ${mdInline(check.file)}; ${mdInline(seedText(model, check.evidence))}.`,
+    );
     out.push('');
     const evidence = check.evidence;
     if (evidence) {
@@ -144,7 +154,9 @@ export function renderMarkdown(model: ReportModel): string {
   if (notApplicable.length > 0) {
     out.push('## Not applicable', '');
     for (const { clause, check } of notApplicable) {
-      out.push(`- \\[${mdInline(clause.id)}\\] ${mdInline(checkLabel(check))}: ${mdInline(notApplicableText(check.notApplicable))}`);
+      out.push(
+        `- \\[${mdInline(clause.id)}\\] ${mdInline(checkLabel(check))}: ${mdInline(notApplicableText(check.notApplicable))}`,
+      );
     }
     out.push('');
   }

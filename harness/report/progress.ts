@@ -6,7 +6,13 @@ import type { ReportModel } from './model.ts';
 import { emptyCounts, OUTCOMES } from './outcome.ts';
 import { type CollectOptions, checkRecordOf } from './reporter.ts';
 
-const SHORT: Record<Outcome, string> = { pass: 'pass', fail: 'fail', warn: 'warn', error: 'error', 'not-applicable': 'n/a' };
+const SHORT: Record<Outcome, string> = {
+  pass: 'pass',
+  fail: 'fail',
+  warn: 'warn',
+  error: 'error',
+  'not-applicable': 'n/a',
+};
 
 export function formatCounts(counts: Record<Outcome, number>): string {
   return OUTCOMES.map((outcome) => `${SHORT[outcome]} ${counts[outcome]}`).join(' · ');
@@ -50,7 +56,10 @@ export class ProgressReporter implements Reporter {
     this.#files += 1;
     this.#harnessProblems += problems;
     const bad = counts.fail + counts.error + problems > 0;
-    const file = path.relative(this.#options.root ?? process.cwd(), testModule.moduleId).split(path.sep).join('/');
+    const file = path
+      .relative(this.#options.root ?? process.cwd(), testModule.moduleId)
+      .split(path.sep)
+      .join('/');
     const extra = problems > 0 ? ` · harness errors ${problems}` : '';
     this.#write(
       `${bad ? '✗' : '✓'} ${file}  ${formatCounts(counts)}${extra}  (${seconds(testModule.diagnostic().duration)})\n`,

@@ -31,6 +31,7 @@ export interface CollectedRun {
 const TITLE = /^\[([^\]\s]+)\]\s*(.*)$/s;
 const REPRESENTATION_SUFFIX = /\s\((json|xml)\)$/;
 // Assertion messages may carry terminal colours; reports are files.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the colour sequences to remove
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 
 function plain(text: string): string {
@@ -87,7 +88,9 @@ export function checkRecordOf(
   const title = parseCheckTitle(testCase.name);
   const clauseId = meta?.clauseId ?? title?.clauseId;
   if (!clauseId) {
-    return { harnessError: { file, test: testCase.fullName, message: 'test is not a check: no clause id in its title' } };
+    return {
+      harnessError: { file, test: testCase.fullName, message: 'test is not a check: no clause id in its title' },
+    };
   }
   const representation = meta?.representation ?? title?.representation;
   let name = title?.name ?? testCase.name;

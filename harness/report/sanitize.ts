@@ -41,7 +41,9 @@ export function safeExchange(exchange: EvidenceExchange): EvidenceExchange {
   return {
     ...exchange,
     request: { ...exchange.request, headers: safeHeaders(exchange.request.headers) },
-    ...(exchange.response ? { response: { ...exchange.response, headers: safeHeaders(exchange.response.headers) } } : {}),
+    ...(exchange.response
+      ? { response: { ...exchange.response, headers: safeHeaders(exchange.response.headers) } }
+      : {}),
     curl: safeCommandLine(exchange.curl),
   };
 }

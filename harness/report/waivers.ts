@@ -1,5 +1,5 @@
-import type { Outcome } from '../check/meta.ts';
 import { clauseById, compareClauseIds } from '../../contract/clauses/index.ts';
+import type { Outcome } from '../check/meta.ts';
 import type { ReportWaiver } from './model.ts';
 import { isFailure } from './outcome.ts';
 

@@ -1,5 +1,5 @@
 import { API_PREFIX } from '../../contract/constants.ts';
-import type { Role, TargetConfig } from '../config/target-config.ts';
+import type { ClientCredentials, Role, TargetConfig } from '../config/target-config.ts';
 import { Pacer } from '../http/pacing.ts';
 
 /** A reservation the run created and could not cancel, with why. */
@@ -56,7 +56,9 @@ export async function cleanupBookings(input: CleanupInput): Promise<CleanupResul
   const found = new Map<string, { reservation: ReservationLike; session: Session }>();
   const sessions: Session[] = [];
 
-  for (const [role, credentials] of Object.entries(input.target.clients) as [Role, { clientId: string; clientSecret: string }][]) {
+  for (const [role, credentials] of Object.entries(input.target.clients) as [Role, ClientCredentials][]) {
+    // The disabled partner's client is refused a token by design (spec 5.4); it never books.
+    if (role === 'disabledPartner') continue;
     const session = await http.session(role, credentials).catch((error: Error) => {
       result.notes.push(`${role}: no token (${error.message})`);
       return undefined;
@@ -89,7 +91,13 @@ export async function cleanupBookings(input: CleanupInput): Promise<CleanupResul
         break;
       }
     }
-    if (!seen) result.leftovers.push({ reservationId: id, partnerReference: null, status: null, reason: 'not found by any configured client' });
+    if (!seen)
+      result.leftovers.push({
+        reservationId: id,
+        partnerReference: null,
+        status: null,
+        reason: 'not found by any configured client',
+      });
   }
 
   for (const { reservation, session } of found.values()) {
@@ -141,8 +149,10 @@ class CleanupHttp {
     this.pacer = new Pacer({ maxRps, honourRetryAfter: true });
   }
 
-  async session(role: Role, credentials: { clientId: string; clientSecret: string }): Promise<Session> {
-    const basic = Buffer.from(`${encodeURIComponent(credentials.clientId)}:${encodeURIComponent(credentials.clientSecret)}`);
+  async session(role: Role, credentials: ClientCredentials): Promise<Session> {
+    const basic = Buffer.from(
+      `${encodeURIComponent(credentials.clientId)}:${encodeURIComponent(credentials.clientSecret)}`,
+    );
     const response = await this.request('POST', '/oauth/token', {
       headers: {
         authorization: `Basic ${basic.toString('base64')}`,
@@ -163,16 +173,22 @@ class CleanupHttp {
   async listReservations(session: Session): Promise<ReservationLike[]> {
     const response = await this.request('GET', '/reservations?limit=100', { headers: this.auth(session) });
     const list = (response.json as { reservations?: unknown } | undefined)?.reservations;
-    if (response.status !== 200 || !Array.isArray(list)) throw new Error(`GET /reservations answered ${response.status}${codeOf(response.json)}`);
+    if (response.status !== 200 || !Array.isArray(list))
+      throw new Error(`GET /reservations answered ${response.status}${codeOf(response.json)}`);
     return list.filter(isReservationLike);
   }
 
   async getReservation(session: Session, id: string): Promise<ReservationLike | undefined> {
-    const response = await this.request('GET', `/reservations/${encodeURIComponent(id)}`, { headers: this.auth(session) });
+    const response = await this.request('GET', `/reservations/${encodeURIComponent(id)}`, {
+      headers: this.auth(session),
+    });
     return response.status === 200 && isReservationLike(response.json) ? response.json : undefined;
   }
 
-  async cancel(session: Session, id: string): Promise<{ ok: true; code?: undefined } | { ok: false; code: string | null; problem: string }> {
+  async cancel(
+    session: Session,
+    id: string,
+  ): Promise<{ ok: true; code?: undefined } | { ok: false; code: string | null; problem: string }> {
     const path = `/reservations/${encodeURIComponent(id)}/cancel`;
     try {
       const response = await this.request('POST', path, {

@@ -40,8 +40,14 @@ export function buildProgram(io: CliIo): Command {
     .description(
       'Certify a server against the Partner Car Rental Distribution API v1: runs the conformance suites and writes a per-clause report.\nExit code: 0 passed, 1 the verdict failed, 2 configuration or harness error.',
     )
-    .option('--target <url|embedded>', 'the server to judge: a base URL, or "embedded" (default: embedded, or the --config file\'s baseUrl)')
-    .option('--config <file>', 'target config (JSON: baseUrl, clients by role, optional control); required for a URL target')
+    .option(
+      '--target <url|embedded>',
+      'the server to judge: a base URL, or "embedded" (default: embedded, or the --config file\'s baseUrl)',
+    )
+    .option(
+      '--config <file>',
+      'target config (JSON: baseUrl, clients by role, optional control); required for a URL target',
+    )
     .option('--profile <profile>', 'catalog | shop | book | full (default: full for embedded, catalog for a URL)')
     .option('--allow-bookings', 'let book/full checks create (and then cancel) reservations on a URL target')
     .option('--only <ids>', 'comma-separated clause ids or sections, e.g. 4.7,5.6')
@@ -51,8 +57,11 @@ export function buildProgram(io: CliIo): Command {
     .option('--report-dir <dir>', 'where reports go (default: reports/)')
     .option('--max-rps <n>', `request ceiling (default: none on loopback, ${DEFAULT_REMOTE_MAX_RPS} elsewhere)`)
     .option('--strict', 'SHOULD-level warnings fail the verdict too')
-    .option('--expected-failures <file>', 'waivers: JSON [{ "clause": "4.7.3", "reason": "…", "expires": "YYYY-MM-DD" }]')
-    .option('--date <YYYY-MM-DD>', 'anchor of generated dates (default: today, UTC)')
+    .option(
+      '--expected-failures <file>',
+      'waivers: JSON [{ "clause": "4.7.3", "reason": "…", "expires": "YYYY-MM-DD" }]',
+    )
+    .option('--date <YYYY-MM-DD>', 'anchor of generated dates (default: 30 days from today, UTC)')
     .option('--replay <check-id>', 're-run one check of an earlier report (with its seed and date); needs --from')
     .option('--from <report.json>', 'the report --replay takes the check from')
     .addOption(new Option('--debug', "show vitest's own output and stack traces of harness errors").hideHelp())
@@ -130,6 +139,7 @@ function toOptions(flags: ParsedFlags, io: CliIo): CertifyOptions {
   if (flags.strict !== undefined) options.strict = flags.strict;
   if (flags.expectedFailures !== undefined) options.expectedFailures = flags.expectedFailures;
   if (flags.date !== undefined) options.date = flags.date;
-  if (flags.replay !== undefined && flags.from !== undefined) options.replay = { checkId: flags.replay, from: flags.from };
+  if (flags.replay !== undefined && flags.from !== undefined)
+    options.replay = { checkId: flags.replay, from: flags.from };
   return options;
 }

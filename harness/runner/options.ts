@@ -74,7 +74,9 @@ export function parseMaxRps(value: string | number): number {
   const text = String(value).trim();
   const number = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
   if (!(number > 0 && number <= MAX_RPS_MAX)) {
-    throw new CertifyError(`--max-rps: expected a number of requests per second above 0 and at most ${MAX_RPS_MAX}, got "${text}"`);
+    throw new CertifyError(
+      `--max-rps: expected a number of requests per second above 0 and at most ${MAX_RPS_MAX}, got "${text}"`,
+    );
   }
   return number;
 }
@@ -87,7 +89,9 @@ export function parseFormats(value: string | readonly string[]): ReportFormat[] 
   if (items.length === 0) throw new CertifyError(`--format: no format given (expected ${REPORT_FORMATS.join(',')})`);
   const unknown = items.filter((item) => !(REPORT_FORMATS as string[]).includes(item));
   if (unknown.length > 0) {
-    throw new CertifyError(`--format: unknown format ${unknown.map((u) => `"${u}"`).join(', ')} (expected ${REPORT_FORMATS.join(', ')})`);
+    throw new CertifyError(
+      `--format: unknown format ${unknown.map((u) => `"${u}"`).join(', ')} (expected ${REPORT_FORMATS.join(', ')})`,
+    );
   }
   // Catalogue order, so the written files and the printed list do not depend on how the user spelled the option.
   return REPORT_FORMATS.filter((format) => items.includes(format));
@@ -128,11 +132,13 @@ export function parseTarget(value: string): TargetSpec {
   return { kind: 'url', baseUrl: text.replace(/\/+$/, '') };
 }
 
-export function isLoopback(baseUrl: string): boolean {
-  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
 export function todayUtc(now = new Date()): string {
   return now.toISOString().slice(0, 10);
+}
+
+/** Days after today of the default --date: generated rental windows then lie in the future of any target's clock. */
+export const DEFAULT_DATE_OFFSET_DAYS = 30;
+
+export function defaultDate(now = new Date()): string {
+  return todayUtc(new Date(now.getTime() + DEFAULT_DATE_OFFSET_DAYS * 86_400_000));
 }

@@ -1,8 +1,9 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { isAbsolute, relative } from 'node:path';
 import type { Profile } from '../check/meta.ts';
 import { referenceControlAdapter } from '../control/adapter.ts';
+import { isLoopback } from '../http/pacing.ts';
 import { redactText } from '../http/redact.ts';
 import { registerTargetSecrets, SecretRegistry } from '../http/secrets.ts';
 import { buildReport } from '../report/build.ts';
@@ -16,7 +17,7 @@ import {
   DEFAULT_REMOTE_MAX_RPS,
   DEFAULT_RUNS,
   DEFAULT_SUITES,
-  isLoopback,
+  defaultDate,
   parseDate,
   parseFormats,
   parseMaxRps,
@@ -31,15 +32,12 @@ import {
   type TargetSpec,
   todayUtc,
 } from './options.ts';
+import { PROJECT_ROOT } from './paths.ts';
 import { loadReplayPlan, type ReplayPlan } from './replay.ts';
 import { resolveTarget } from './target.ts';
 import { runSuites } from './vitest-run.ts';
 import { loadWaivers, type Waiver } from './waivers.ts';
 import { writeReports } from './write-reports.ts';
-
-/** The project root: suites/ and package.json are found from here, whatever the current directory. */
-export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
 
 /** Options of one certification run; the CLI's flags, already split into values (strings are validated here too). */
 export interface CertifyOptions {
@@ -66,7 +64,7 @@ export interface CertifyOptions {
   strict?: boolean;
   /** --expected-failures file (JSON waivers). */
   expectedFailures?: string;
-  /** Anchor for generated dates, YYYY-MM-DD; default: today (UTC). */
+  /** Anchor for generated dates, YYYY-MM-DD; default: 30 days from today (UTC). */
   date?: string;
   /** Re-run one check of an earlier report with its seed and date. */
   replay?: { checkId: string; from: string };
@@ -127,10 +125,9 @@ function plan(options: CertifyOptions): Plan {
     runs: options.runs !== undefined ? parseRuns(options.runs) : (replay?.runs ?? DEFAULT_RUNS),
     formats: options.formats !== undefined ? parseFormats(options.formats) : [...REPORT_FORMATS],
     reportDir: options.reportDir ?? 'reports',
-    maxRps:
-      options.maxRps === null ? null : options.maxRps !== undefined ? parseMaxRps(options.maxRps) : undefined,
+    maxRps: options.maxRps === null ? null : options.maxRps !== undefined ? parseMaxRps(options.maxRps) : undefined,
     strict: options.strict ?? replay?.strict ?? false,
-    date: options.date !== undefined ? parseDate('--date', options.date) : (replay?.date ?? todayUtc()),
+    date: options.date !== undefined ? parseDate('--date', options.date) : (replay?.date ?? defaultDate()),
     waivers: options.expectedFailures !== undefined ? loadWaivers(options.expectedFailures) : [],
     replay,
   };
@@ -257,8 +254,9 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
       harnessErrors: collected.harnessErrors,
     });
     const files = writeReports(report, p.formats, p.reportDir, scrub);
-    output(scrub(formatSummary(report, files)));
-    const exitCode = (report.harnessErrors?.length ?? 0) > 0 ? EXIT.error : report.verdict.passed ? EXIT.passed : EXIT.failed;
+    output(scrub(formatSummary(report, files.map(displayPath))));
+    const exitCode =
+      (report.harnessErrors?.length ?? 0) > 0 ? EXIT.error : report.verdict.passed ? EXIT.passed : EXIT.failed;
     const { target: _target, ...publicSettings } = settings;
     return { report, exitCode, files, settings: publicSettings, ...(cleanup ? { cleanup } : {}) };
   } finally {
@@ -286,10 +284,18 @@ let tool: ReportModel['tool'] | undefined;
 
 function toolInfo(): ReportModel['tool'] {
   if (!tool) {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
     tool = { name: 'partner-api-certify', version: pkg.version ?? '0.0.0' };
   }
   return tool;
+}
+
+/** Report paths as the user would type them: relative when under the current directory. */
+function displayPath(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
 }
 
 function lastLines(text: string, count: number): string {

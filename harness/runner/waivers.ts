@@ -15,13 +15,17 @@ export function loadWaivers(file: string): Waiver[] {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new CertifyError(`--expected-failures: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new CertifyError(
+      `--expected-failures: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new CertifyError(`--expected-failures: ${file} is not valid JSON (${(error as Error).message}); expected ${EXAMPLE}`);
+    throw new CertifyError(
+      `--expected-failures: ${file} is not valid JSON (${(error as Error).message}); expected ${EXAMPLE}`,
+    );
   }
   try {
     return parseWaivers(value);

@@ -41,7 +41,9 @@ export function writeReports(
     try {
       writeFileSync(file, scrub(RENDERERS[format](model)));
     } catch (error) {
-      throw new CertifyError(`--report-dir: cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw new CertifyError(
+        `--report-dir: cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
     }
     written.push(file);
   }

@@ -127,7 +127,10 @@ describe.each(BACKENDS)('control API on $name', ({ options }) => {
     await expectInvalid('PUT', '/partners/PARTNER-B', { enabled: 'no' }, 'enabled');
     const token = await api.token('partnerB');
     try {
-      expect((await api.control('PUT', '/partners/PARTNER-B', { enabled: false })).json).toEqual({ partnerId: 'PARTNER-B', enabled: false });
+      expect((await api.control('PUT', '/partners/PARTNER-B', { enabled: false })).json).toEqual({
+        partnerId: 'PARTNER-B',
+        enabled: false,
+      });
       const res = await api.call('GET', '/locations', { token });
       expect(res.status).toBe(403);
       expect(res.json.error.code).toBe('PARTNER_DISABLED');
@@ -144,10 +147,14 @@ describe.each(BACKENDS)('control API on $name', ({ options }) => {
     for (const movePercent of [-100, 1000.5, '10', null]) {
       await expectInvalid('PUT', '/prices/TOYOTA-VIOS-AT', { movePercent }, 'movePercent');
     }
-    const totalOf = async () => (await api.call('POST', '/quotes', { as: 'partnerA', json: quoteRequest() })).json.charges.total.amount as number;
+    const totalOf = async () =>
+      (await api.call('POST', '/quotes', { as: 'partnerA', json: quoteRequest() })).json.charges.total.amount as number;
     const base = await totalOf();
     try {
-      expect((await api.control('PUT', '/prices/TOYOTA-VIOS-AT', { movePercent: 20 })).json).toEqual({ vehicleCode: 'TOYOTA-VIOS-AT', movePercent: 20 });
+      expect((await api.control('PUT', '/prices/TOYOTA-VIOS-AT', { movePercent: 20 })).json).toEqual({
+        vehicleCode: 'TOYOTA-VIOS-AT',
+        movePercent: 20,
+      });
       expect((await api.control('GET', '/state')).json.priceMovesPercent).toEqual({ 'TOYOTA-VIOS-AT': 20 });
       expect(await totalOf()).toBeGreaterThan(base);
     } finally {
@@ -158,22 +165,33 @@ describe.each(BACKENDS)('control API on $name', ({ options }) => {
   });
 
   it('POST /bookings/decline-next: validated; declines exactly that many bookings (default one)', async () => {
-    for (const count of [-1, 1.5, 1001, '2', null]) await expectInvalid('POST', '/bookings/decline-next', { count }, 'count');
+    for (const count of [-1, 1.5, 1001, '2', null])
+      await expectInvalid('POST', '/bookings/decline-next', { count }, 'count');
     const quoteId = await api.quote();
     const bookOnce = async () => (await api.book('partnerA', reservationBody(quoteId), newIdempotencyKey())).status;
-    expect((await api.control('POST', '/bookings/decline-next', { count: 2 })).json).toEqual({ declineNextBookings: 2 });
+    expect((await api.control('POST', '/bookings/decline-next', { count: 2 })).json).toEqual({
+      declineNextBookings: 2,
+    });
     expect([await bookOnce(), await bookOnce(), await bookOnce()]).toEqual([422, 422, 201]);
     expect((await api.control('POST', '/bookings/decline-next')).json).toEqual({ declineNextBookings: 1 });
     expect([await bookOnce(), await bookOnce()]).toEqual([422, 201]);
-    expect((await api.control('POST', '/bookings/decline-next', { count: 0 })).json).toEqual({ declineNextBookings: 0 });
+    expect((await api.control('POST', '/bookings/decline-next', { count: 0 })).json).toEqual({
+      declineNextBookings: 0,
+    });
   });
 
   it('PUT /reservations/{id}/money: 404 for an unknown reservation, validated; attached money blocks a partner cancel', async () => {
     const { reservationId } = await api.bookFresh('partnerA');
     expect((await api.control('PUT', '/reservations/RSV-none/money', { attached: true })).status).toBe(404);
     await expectInvalid('PUT', `/reservations/${reservationId}/money`, { attached: 'yes' }, 'attached');
-    expect((await api.control('PUT', `/reservations/${reservationId}/money`, { attached: true })).json).toEqual({ reservationId, moneyAttached: true });
-    const cancel = await api.call('POST', `/reservations/${reservationId}/cancel`, { as: 'partnerA', json: { reason: 'x' } });
+    expect((await api.control('PUT', `/reservations/${reservationId}/money`, { attached: true })).json).toEqual({
+      reservationId,
+      moneyAttached: true,
+    });
+    const cancel = await api.call('POST', `/reservations/${reservationId}/cancel`, {
+      as: 'partnerA',
+      json: { reason: 'x' },
+    });
     expect(cancel.json.error.code).toBe('CANCELLATION_NEEDS_STAFF');
     const alerts = (await api.control('GET', '/alerts')).json;
     expect(alerts.alerts.filter((a: { reservationId: string }) => a.reservationId === reservationId)).toHaveLength(1);
@@ -195,7 +213,7 @@ describe.each(BACKENDS)('control API on $name', ({ options }) => {
     }
   });
 
-  it('GET /clients/{clientId}: the client\'s partner and role; 404 for an unknown client', async () => {
+  it("GET /clients/{clientId}: the client's partner and role; 404 for an unknown client", async () => {
     const res = await api.control('GET', '/clients/rl-client-rate-limit');
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ clientId: 'rl-client-rate-limit', partnerId: 'PARTNER-RL', role: 'rateLimit' });

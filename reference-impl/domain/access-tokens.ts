@@ -2,6 +2,7 @@ import { createSecretKey, type KeyObject, randomUUID } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import { LIMITS } from '../../contract/limits.ts';
 import { isScope, type Scope } from '../../contract/scopes.ts';
+import { isCanonicalJws } from './canonical-jws.ts';
 
 export interface TokenSubject {
   clientId: string;
@@ -45,6 +46,7 @@ export class AccessTokens {
 
   /** The token's subject, or null for a malformed, forged or expired token (all INVALID_TOKEN, spec 5.6). */
   async verify(token: string, nowMs: number): Promise<TokenSubject | null> {
+    if (!isCanonicalJws(token)) return null;
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],

@@ -2,6 +2,7 @@ import { createSecretKey, type KeyObject } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { LIMITS } from '../../contract/limits.ts';
 import type { Extras } from '../../contract/types.ts';
+import { isCanonicalJws } from './canonical-jws.ts';
 
 /** What a quote id carries: the request it priced, for whom, and the total it promised. */
 export interface QuoteClaims {
@@ -61,6 +62,7 @@ export class QuoteTokens {
   }
 
   async verify(quoteId: string, nowMs: number): Promise<QuoteVerification> {
+    if (!isCanonicalJws(quoteId)) return { kind: 'invalid' };
     try {
       const { payload } = await jwtVerify(quoteId, this.key, {
         algorithms: ['HS256'],

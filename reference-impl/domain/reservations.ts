@@ -4,7 +4,7 @@ import type { JsonValue, Reservation, ReservationRequest, ReservationStatus } fr
 import type { Store, StoredReservation } from '../store/types.ts';
 import { apiError } from './failure.ts';
 import { localPartsOf } from './local-time.ts';
-import type { QuoteTokens, QuoteVerification } from './quote-tokens.ts';
+import type { QuoteTokens } from './quote-tokens.ts';
 import { type CallContext, Shopping } from './shopping.ts';
 
 /**
@@ -121,7 +121,7 @@ export class Reservations {
     ) {
       throw duplicateReference();
     }
-    const verified = isCanonicalJws(body.quoteId) ? await this.quotes.verify(body.quoteId, ctx.nowMs) : INVALID;
+    const verified = await this.quotes.verify(body.quoteId, ctx.nowMs);
     if (verified.kind === 'invalid' || verified.claims.partnerId !== ctx.partnerId) {
       throw apiError('QUOTE_INVALID', 'The quote reference is not valid for this partner.');
     }
@@ -173,7 +173,7 @@ export class Reservations {
   }
 
   /** Spec 3 and 4.11. */
-  async cancel(ctx: CallContext, reservationId: string, reason: string): Promise<Reservation> {
+  async cancel(ctx: CallContext, reservationId: string, reason: string, attempt = 1): Promise<Reservation> {
     const row = await this.store.getReservation(ctx.partnerId, reservationId);
     if (!row) throw notFound();
     const status = row.reservation.status;
@@ -195,12 +195,16 @@ export class Reservations {
         'A rental payment or security deposit exists; the cancellation request was recorded and staff will review it.',
       );
     }
-    const result = await this.store.transitionReservation(reservationId, CANCELLABLE_STATES, 'cancelled');
+    // Status and money are judged again in the store's atomic step: money attached meanwhile is never missed.
+    const result = await this.store.transitionReservation(reservationId, CANCELLABLE_STATES, 'cancelled', {
+      onlyWithoutMoney: true,
+    });
     if (!result) throw notFound();
     const now = result.reservation.reservation.status;
     if (result.changed || now === 'cancelled') return result.reservation.reservation;
-    // Another request moved it between our read and the compare-and-set: judge again on the state it is in.
-    return this.cancel(ctx, reservationId, reason);
+    // Something moved between our read and the compare-and-set: judge again on the state it is in now.
+    if (attempt >= 5) throw apiError('DEPENDENCY_UNAVAILABLE', 'The reservation is changing; retry the cancellation.');
+    return this.cancel(ctx, reservationId, reason, attempt + 1);
   }
 }
 
@@ -208,21 +212,6 @@ function inFlight() {
   return apiError(
     'IDEMPOTENT_REPLAY_IN_FLIGHT',
     'An identical request with this Idempotency-Key is still being processed.',
-  );
-}
-
-const INVALID: QuoteVerification = { kind: 'invalid' };
-
-/**
- * Spec 4.7.9: a tampered quote id is QUOTE_INVALID. jose decodes base64url leniently: the spare low bits of a
- * segment's last character are ignored, so a signature with its last character changed still verified. Every
- * id we issue is canonical base64url, so anything that does not re-encode to itself was altered.
- */
-export function isCanonicalJws(id: string): boolean {
-  const parts = id.split('.');
-  return (
-    parts.length === 3 &&
-    parts.every((p) => /^[A-Za-z0-9_-]+$/.test(p) && Buffer.from(p, 'base64url').toString('base64url') === p)
   );
 }
 

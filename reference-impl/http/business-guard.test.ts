@@ -68,6 +68,16 @@ describe('business authentication (spec 5.6, 5.8)', () => {
     expectApiError(await server.call('GET', '/fleet', { token: `${h}.${p}.${flipped}` }), 'INVALID_TOKEN');
   });
 
+  it('a token whose last character differs only in the spare base64url bits: 401 INVALID_TOKEN', async () => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(tokenA.at(-1) as string);
+    const spare = `${tokenA.slice(0, -1)}${alphabet[last ^ 1]}`;
+    expect(Buffer.from(spare.split('.')[2] as string, 'base64url')).toEqual(
+      Buffer.from(tokenA.split('.')[2] as string, 'base64url'),
+    );
+    expectApiError(await server.call('GET', '/fleet', { token: spare }), 'INVALID_TOKEN');
+  });
+
   it('a token signed with another key: 401 INVALID_TOKEN', async () => {
     const forged = await forgedToken(server.target.clients.partnerA?.clientId ?? '', 'PARTNER-A');
     expectApiError(await server.call('GET', '/fleet', { token: forged }), 'INVALID_TOKEN');

@@ -12,6 +12,7 @@ import type {
   StaffAlert,
   Store,
   StoredReservation,
+  TransitionOptions,
 } from './types.ts';
 
 type Queryable = Pick<pg.PoolClient, 'query'>;
@@ -270,11 +271,14 @@ export class PostgresStore implements Store {
     reservationId: string,
     from: readonly ReservationStatus[],
     to: ReservationStatus,
+    options: TransitionOptions = {},
   ): Promise<{ changed: boolean; reservation: StoredReservation } | null> {
     return this.transaction(async (client) => {
       const current = await this.selectReservation(client, reservationId, true);
       if (!current) return null;
-      if (!from.includes(current.reservation.status)) return { changed: false, reservation: current };
+      if (!from.includes(current.reservation.status) || (options.onlyWithoutMoney && current.moneyAttached)) {
+        return { changed: false, reservation: current };
+      }
       const next: StoredReservation = { ...current, reservation: { ...current.reservation, status: to } };
       await client.query('UPDATE reservations SET status = $2, document = $3 WHERE reservation_id = $1', [
         reservationId,

@@ -14,6 +14,7 @@ import type {
   StaffAlert,
   Store,
   StoredReservation,
+  TransitionOptions,
 } from './types.ts';
 
 /** How long a statement waits for another connection's write lock before failing with SQLITE_BUSY. */
@@ -230,6 +231,7 @@ export class SqliteStore implements Store {
     reservationId: string,
     from: readonly ReservationStatus[],
     to: ReservationStatus,
+    options: TransitionOptions = {},
   ): Promise<{ changed: boolean; reservation: StoredReservation } | null> {
     const db = this.database;
     return this.immediate(() => {
@@ -238,7 +240,9 @@ export class SqliteStore implements Store {
         .get(reservationId) as ReservationRow | undefined;
       if (!row) return null;
       const current = toStoredReservation(row);
-      if (!from.includes(current.reservation.status)) return { changed: false, reservation: current };
+      if (!from.includes(current.reservation.status) || (options.onlyWithoutMoney && current.moneyAttached)) {
+        return { changed: false, reservation: current };
+      }
       const next: StoredReservation = { ...current, reservation: { ...current.reservation, status: to } };
       db.prepare('UPDATE reservations SET status = ?, document = ? WHERE reservation_id = ?').run(
         to,

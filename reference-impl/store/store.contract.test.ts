@@ -486,6 +486,23 @@ describe.each([sqliteBackend(), postgresBackend()])('Store contract: $name', (ba
       expect(await store.transitionReservation('R-missing', ['confirmed'], 'cancelled')).toBeNull();
     });
 
+    it('onlyWithoutMoney: money attached by another instance stops the transition', async () => {
+      const p = partner();
+      const { stored } = await book(store, p);
+      expect(await other.setMoneyAttached(stored.reservationId, true)).toBe(true);
+      const refused = await store.transitionReservation(stored.reservationId, ['confirmed'], 'cancelled', {
+        onlyWithoutMoney: true,
+      });
+      expect(refused?.changed).toBe(false);
+      expect(refused?.reservation.moneyAttached).toBe(true);
+      expect((await store.getReservation(p, stored.reservationId))?.reservation.status).toBe('confirmed');
+      expect(await other.setMoneyAttached(stored.reservationId, false)).toBe(true);
+      const applied = await store.transitionReservation(stored.reservationId, ['confirmed'], 'cancelled', {
+        onlyWithoutMoney: true,
+      });
+      expect(applied?.changed).toBe(true);
+    });
+
     it('concurrent transitions from two instances: exactly one applies', async () => {
       const { stored } = await book(store, partner());
       const results = await Promise.all(

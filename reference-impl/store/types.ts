@@ -59,6 +59,11 @@ export type CompleteReservationResult =
   /** The claim lapsed and another attempt holds or finished the key: nothing was written. */
   | { kind: 'claim_lost' };
 
+export interface TransitionOptions {
+  /** Change nothing when money is attached, judged in the same atomic step as the status (spec 3: cancel). */
+  onlyWithoutMoney?: boolean;
+}
+
 export interface StaffAlert {
   alertId: string;
   kind: 'cancellation_needs_staff';
@@ -124,6 +129,7 @@ export interface Store {
     reservationId: string,
     from: readonly ReservationStatus[],
     to: ReservationStatus,
+    options?: TransitionOptions,
   ): Promise<{ changed: boolean; reservation: StoredReservation } | null>;
   /** False when the reservation does not exist. */
   setMoneyAttached(reservationId: string, attached: boolean): Promise<boolean>;

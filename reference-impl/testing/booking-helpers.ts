@@ -134,7 +134,12 @@ export class PartnerApiClient {
   }
 
   /** Calls the operator control API with its bearer secret (or `token` when given, even empty). */
-  async control(method: string, path: string, body?: unknown, init: { token?: string; rawBody?: string } = {}): Promise<ApiResponse> {
+  async control(
+    method: string,
+    path: string,
+    body?: unknown,
+    init: { token?: string; rawBody?: string } = {},
+  ): Promise<ApiResponse> {
     const token = init.token ?? this.target.control?.token ?? '';
     const headers: Record<string, string> = {};
     if (token !== '') headers.authorization = `Bearer ${token}`;
@@ -166,12 +171,21 @@ export class PartnerApiClient {
   }
 
   /** POST /reservations; `key: null` sends no Idempotency-Key; `xml` sends the body as typed XML. */
-  book(role: Role, body: unknown, key: string | null, options: { xml?: boolean; headers?: Record<string, string> } = {}) {
+  book(
+    role: Role,
+    body: unknown,
+    key: string | null,
+    options: { xml?: boolean; headers?: Record<string, string> } = {},
+  ) {
     const headers: Record<string, string> = { ...options.headers };
     if (key !== null) headers['idempotency-key'] = key;
     if (options.xml) {
       headers['content-type'] = 'application/xml';
-      return this.call('POST', '/reservations', { as: role, headers, body: serializeTypedXml(body as never, 'request') });
+      return this.call('POST', '/reservations', {
+        as: role,
+        headers,
+        body: serializeTypedXml(body as never, 'request'),
+      });
     }
     return this.call('POST', '/reservations', { as: role, headers, json: body });
   }

@@ -17,9 +17,12 @@ import { type SpawnedServer, spawnServer } from './spawn-server.ts';
 
 const WORKERS = 12;
 const KEYS = 90;
-const KILL_AFTER_CREATED = 30;
+const KILL_AFTER_CREATED = 50;
 
-type Outcome = { kind: 'created'; text: string; json: { reservationId: string } } | { kind: 'no answer' } | { kind: 'other'; status: number; text: string };
+type Outcome =
+  | { kind: 'created'; text: string; json: { reservationId: string } }
+  | { kind: 'no answer' }
+  | { kind: 'other'; status: number; text: string };
 
 /**
  * Idempotency keys the store holds in flight, read straight from the database. While the server is frozen this
@@ -102,7 +105,11 @@ describe.each([
       while (!stop && next < keys.length) {
         const key = keys[next++] as string;
         try {
-          const res = await before.call('POST', '/reservations', { token, headers: { 'idempotency-key': key }, json: bodyOf(key) });
+          const res = await before.call('POST', '/reservations', {
+            token,
+            headers: { 'idempotency-key': key },
+            json: bodyOf(key),
+          });
           if (res.status === 201) {
             outcomes.set(key, { kind: 'created', text: res.text, json: res.json });
             created++;
@@ -116,9 +123,10 @@ describe.each([
 
     // Freeze the server at a moment when claims are in flight (two or more, since one may be mid-commit).
     const hint = inFlightReader(db.url, { readonly: true });
+    let freezes = 0;
     try {
       while (created < KILL_AFTER_CREATED && next < keys.length) await sleep(1);
-      for (let attempt = 0; attempt < 200; attempt++) {
+      for (freezes = 1; freezes <= 200; freezes++) {
         await freeze(first.child.pid as number);
         await sleep(20); // lets PostgreSQL finish a COMMIT already sent
         if ((await hint.read()).length >= 2) break;
@@ -134,7 +142,10 @@ describe.each([
     const truth = inFlightReader(db.url, { readonly: false });
     const inFlightAtKill = await truth.read().finally(() => truth.close());
 
-    const answered = [...outcomes.entries()].filter(([, o]) => o.kind === 'created') as [string, Extract<Outcome, { kind: 'created' }>][];
+    const answered = [...outcomes.entries()].filter(([, o]) => o.kind === 'created') as [
+      string,
+      Extract<Outcome, { kind: 'created' }>,
+    ][];
     const unanswered = [...outcomes.entries()].filter(([, o]) => o.kind === 'no answer').map(([k]) => k);
     const others = [...outcomes.values()].filter((o) => o.kind === 'other');
     expect(others).toEqual([]);
@@ -168,7 +179,7 @@ describe.each([
       else retried.replayed++;
     }
 
-    // One reservation per key: answered, retried and never-sent keys alike.
+    // Every key sent made exactly one reservation, whether answered before the kill or retried after it.
     const list = await after.call('GET', '/reservations?limit=100', { as: 'partnerA' });
     const references = (list.json.reservations as { partnerReference: string }[]).map((r) => r.partnerReference).sort();
     const sent = [...outcomes.keys()].sort();
@@ -176,7 +187,7 @@ describe.each([
 
     console.log(
       `[${name}] storm of ${WORKERS} workers: ${answered.length} answered 201 before SIGKILL, ${unanswered.length} unanswered, ` +
-        `${inFlightAtKill.length} in flight at the kill; after restart all ${answered.length} read back; ` +
+        `${inFlightAtKill.length} in flight at the kill (frozen ${freezes}× to find the moment); after restart all ${answered.length} read back; ` +
         `unanswered retried after the lease: ${retried.created} × 201 (never finished), ${retried.replayed} × 200 replay (finished, answer lost); ` +
         `${references.length} reservations for ${sent.length} keys`,
     );

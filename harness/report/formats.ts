@@ -1,0 +1,21 @@
+import { renderHtml } from './html.ts';
+import { renderJson } from './json.ts';
+import { renderJunit } from './junit.ts';
+import { renderMarkdown } from './markdown.ts';
+import type { ReportModel } from './model.ts';
+
+export type ReportFormat = 'json' | 'junit' | 'html' | 'md';
+
+export const REPORT_FORMATS: readonly ReportFormat[] = ['json', 'junit', 'html', 'md'];
+
+/** Each format's renderer and the file name the runner writes it under in --report-dir. */
+export const RENDERERS: Record<ReportFormat, { fileName: string; render: (model: ReportModel) => string }> = {
+  json: { fileName: 'report.json', render: renderJson },
+  junit: { fileName: 'report.junit.xml', render: renderJunit },
+  html: { fileName: 'report.html', render: renderHtml },
+  md: { fileName: 'report.md', render: renderMarkdown },
+};
+
+export function isReportFormat(value: string): value is ReportFormat {
+  return (REPORT_FORMATS as readonly string[]).includes(value);
+}

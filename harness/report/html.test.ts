@@ -1,0 +1,191 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildReport } from './build.ts';
+import { esc, renderHtml } from './html.ts';
+import type { ReportModel } from './model.ts';
+import { FAILING_CURL, failureEvidence, record, sampleInput, XSS_PROBE } from './test-support/sample.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+// In CI the browser test must run (.ci/run installs chromium); elsewhere it is skipped only without the binary.
+const skipBrowser = !existsSync(CHROMIUM) && !process.env.CI;
+
+/** The sample run plus the XSS probe in every kind of text the page shows, and a waived failure. */
+function probeModel(): ReportModel {
+  const input = sampleInput();
+  const model = buildReport({
+    ...input,
+    checks: [
+      ...input.checks,
+      record({
+        clauseId: '4.7.5',
+        name: `probe ${XSS_PROBE}`,
+        outcome: 'fail',
+        evidence: { ...failureEvidence(XSS_PROBE), message: XSS_PROBE, expected: XSS_PROBE, actual: XSS_PROBE },
+      }),
+      record({ clauseId: '4.2.3', outcome: 'fail', evidence: failureEvidence() }),
+    ],
+    waivers: [{ clause: '4.2.3', reason: `known ${XSS_PROBE}`, expires: '2030-01-01' }],
+    leftovers: [`RES-${XSS_PROBE}`],
+    harnessErrors: [{ file: 'suites/x.test.ts', message: XSS_PROBE }],
+  });
+  const probe = model.sections.flatMap((section) => section.clauses).find((clause) => clause.id === '4.7.5');
+  if (!probe) throw new Error('4.7.5 missing');
+  probe.text = XSS_PROBE;
+  probe.title = `title ${XSS_PROBE}`;
+  const exchange = probe.checks[0]?.evidence?.exchanges[0];
+  if (exchange) exchange.request.headers['x-probe'] = XSS_PROBE;
+  return model;
+}
+
+describe('renderHtml (markup)', () => {
+  it('escapes every character that could open markup', () => {
+    expect(esc(`<a href="x" onclick='y'>&amp;</a>`)).toBe(
+      '&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;',
+    );
+  });
+
+  it('is one self-contained page: no external reference, a CSP that allows only its own inline blocks', () => {
+    const html = renderHtml(probeModel());
+    expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(html).not.toMatch(/<(link|img|iframe|object|embed)\b/i);
+    expect(html).not.toMatch(/\b(src|href)="(https?:)?\/\//i);
+    expect(html.match(/<script>/g)).toHaveLength(1);
+    expect(html.match(/<\/script>/g)).toHaveLength(1);
+    expect(html).toMatch(/Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;sha256-/);
+    expect(html).not.toContain(XSS_PROBE);
+    expect(html).toContain(esc(XSS_PROBE));
+  });
+
+  it('masks a credential header even if one slipped into the model', () => {
+    const model = buildReport(sampleInput());
+    const exchange = model.sections
+      .flatMap((section) => section.clauses)
+      .flatMap((clause) => clause.checks)
+      .find((check) => check.evidence?.exchanges.length)?.evidence?.exchanges[0];
+    if (!exchange) throw new Error('no exchange');
+    exchange.request.headers.authorization = 'Bearer leaked-token-value';
+    exchange.curl = "curl -H 'Authorization: Bearer leaked-token-value' http://x";
+    const html = renderHtml(model);
+    expect(html).not.toContain('leaked-token-value');
+    expect(html).toContain('authorization: Bearer [REDACTED]');
+  });
+});
+
+describe.skipIf(skipBrowser)('renderHtml in headless Chromium', () => {
+  let dir: string;
+  let context: BrowserContext;
+  let page: Page;
+  const dialogs: string[] = [];
+  const requests: string[] = [];
+  const pageErrors: string[] = [];
+  let fileUrl: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'report-html-'));
+    const file = path.join(dir, 'report.html');
+    writeFileSync(file, renderHtml(probeModel()));
+    fileUrl = pathToFileURL(file).href;
+    context = await chromium.launchPersistentContext(path.join(dir, 'profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--headless',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    page.on('request', (request) => requests.push(request.url()));
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(fileUrl);
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('shows the verdict and the section-by-outcome matrix', async () => {
+    await expect(page.locator('#verdict').textContent()).resolves.toContain('FAILED');
+    expect(await page.locator('#matrix').isVisible()).toBe(true);
+    const model = probeModel();
+    expect(await page.locator('#matrix tbody tr').count()).toBe(model.sections.length);
+    const failCell = page.locator('#matrix tbody tr[data-section="4.7"] button[data-outcome="fail"]');
+    // 4.7.3 and 4.7.5 fail; 4.7.4 errors.
+    expect(await failCell.textContent()).toBe('2');
+    expect(pageErrors).toEqual([]);
+    expect(requests).toEqual([fileUrl]);
+  });
+
+  it('hides passing rows when pass is unchecked, and filters by text and by matrix cell', async () => {
+    const passing = page.locator('[id="clause-4.2.2"]');
+    const failing = page.locator('[id="clause-4.7.3"]');
+    expect(await passing.isVisible()).toBe(true);
+    await page.locator('#filters input[value="pass"]').uncheck();
+    expect(await passing.isVisible()).toBe(false);
+    expect(await failing.isVisible()).toBe(true);
+    await page.locator('#filters input[value="pass"]').check();
+    expect(await passing.isVisible()).toBe(true);
+
+    await page.locator('#filter-text').fill('4.7.3');
+    expect(await page.locator('details.clause:visible').count()).toBe(1);
+    expect(await failing.isVisible()).toBe(true);
+    await page.locator('#show-all').click();
+
+    await page.locator('#matrix tbody tr[data-section="4.7"] button[data-outcome="fail"]').click();
+    const visible = await page.locator('details.clause:visible').evaluateAll((rows) => rows.map((row) => row.id));
+    expect(visible).toEqual(['clause-4.7.3', 'clause-4.7.5']);
+    await page.locator('#show-all').click();
+    expect(await passing.isVisible()).toBe(true);
+  });
+
+  it("shows a failure's evidence after expanding its clause", async () => {
+    const failing = page.locator('[id="clause-4.7.3"]');
+    const curl = failing.locator('pre.curl-line');
+    expect(await curl.isVisible()).toBe(false);
+    await failing.locator('summary').first().click();
+    expect(await curl.isVisible()).toBe(true);
+    expect(await curl.textContent()).toBe(FAILING_CURL);
+    expect(await failing.locator('.status').first().textContent()).toBe('HTTP 422');
+    expect(await failing.locator('pre.response').first().textContent()).toContain('HTTP 422');
+    expect(await failing.locator('pre.expected').first().textContent()).toBe('200');
+    expect(await failing.locator('pre.actual').first().textContent()).toBe('422');
+    expect(await failing.locator('.seed').first().textContent()).toContain('run seed 42');
+    expect(await failing.locator('button.copy').first().isVisible()).toBe(true);
+  });
+
+  it('shows waived failures and leftovers apart', async () => {
+    expect(await page.locator('#waived').isVisible()).toBe(true);
+    expect(await page.locator('#waived .waived-check').count()).toBe(1);
+    expect(await page.locator('#waived').textContent()).toContain('4.2.3');
+    expect(await page.locator('#waivers tr.w-used').count()).toBe(1);
+    expect(await page.locator('#leftovers').textContent()).toContain(`RES-${XSS_PROBE}`);
+  });
+
+  it('shows the XSS probe literally and never runs it', async () => {
+    const probe = page.locator('[id="clause-4.7.5"]');
+    await probe.locator('summary').first().click();
+    expect(await probe.locator('blockquote.clause-text').textContent()).toBe(XSS_PROBE);
+    expect(await probe.locator('.title').textContent()).toBe(`title ${XSS_PROBE}`);
+    expect(await probe.locator('pre.response').first().textContent()).toContain(XSS_PROBE);
+    expect(await probe.locator('pre.request').first().textContent()).toContain(`x-probe: ${XSS_PROBE}`);
+    expect(await probe.locator('pre.message').first().textContent()).toBe(XSS_PROBE);
+    expect(await page.locator('#harness-errors').textContent()).toContain(XSS_PROBE);
+    expect(await page.locator('img').count()).toBe(0);
+    expect(await page.locator('script').count()).toBe(1);
+    expect(dialogs).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,121 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseTargetConfig, type TargetConfig } from '../config/target-config.ts';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+/** The reference implementation is started by its entry point, as any user would (never imported). */
+const MAIN = join(REPO, 'reference-impl', 'main.ts');
+const TSX = join(REPO, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+const FIXTURE_TARGET = join(REPO, 'fixtures', 'reference-target.json');
+
+const LISTENING = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/;
+
+/** Server settings the parent environment must not leak into the embedded target (it must be the fixture's). */
+const INHERITED_SERVER_ENV =
+  /^(PORT|HOST|DATABASE_URL|REDIS_URL|REDIS_KEY_PREFIX|CONTROL_TOKEN|API_DISABLED|LOG_LEVEL|TOKEN_LIMIT_.*|CLIENT_SECRET_.*)$/;
+
+export interface EmbeddedTarget {
+  config: TargetConfig;
+  /** The server's process id (for diagnostics). */
+  pid: number | undefined;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedTargetOptions {
+  /** Extra environment for the server (e.g. TOKEN_LIMIT_PER_CLIENT). */
+  env?: Record<string, string>;
+  startTimeoutMs?: number;
+}
+
+/**
+ * Starts the bundled reference implementation on a free loopback port with a fresh SQLite store in a temp
+ * directory, and returns its target config (fixtures/reference-target.json with the real address and control).
+ */
+export async function startEmbeddedTarget(options: EmbeddedTargetOptions = {}): Promise<EmbeddedTarget> {
+  const fixture = parseTargetConfig(JSON.parse(readFileSync(FIXTURE_TARGET, 'utf8')), {}, FIXTURE_TARGET).config;
+  const controlToken = fixture.control?.token;
+  if (!controlToken) throw new Error(`${FIXTURE_TARGET} has no control token`);
+  const dir = mkdtempSync(join(tmpdir(), 'partner-cert-embedded-'));
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) if (!INHERITED_SERVER_ENV.test(name)) env[name] = value;
+  Object.assign(env, {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${join(dir, 'reference.db')}`,
+    CONTROL_TOKEN: controlToken,
+    // The listening line is logged at info; request lines are discarded unread.
+    LOG_LEVEL: 'info',
+    ...options.env,
+  });
+  const child = spawn(process.execPath, [TSX, MAIN], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  let url: string;
+  try {
+    url = await waitForListening(child, options.startTimeoutMs ?? 30_000);
+  } catch (error) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+
+  // Never leave the server behind if the harness exits without stopping it.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  let stopping: Promise<void> | undefined;
+  return {
+    config: { baseUrl: url, clients: fixture.clients, control: { baseUrl: url, token: controlToken }, owned: true },
+    pid: child.pid,
+    stop() {
+      stopping ??= (async () => {
+        process.off('exit', killOnExit);
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill('SIGTERM');
+          const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+          await exited;
+          clearTimeout(timer);
+        }
+        rmSync(dir, { recursive: true, force: true });
+      })();
+      return stopping;
+    },
+  };
+}
+
+function waitForListening(child: ChildProcess, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`the embedded target did not start within ${timeoutMs} ms:\n${output.slice(-2000)}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = LISTENING.exec(output);
+      if (match?.[1]) {
+        cleanup();
+        resolve(match[1]);
+      }
+    };
+    const onExit = (code: number | null) => {
+      cleanup();
+      reject(new Error(`the embedded target exited (${code}) before listening:\n${output.slice(-2000)}`));
+    };
+    const cleanup = () => {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.stderr?.off('data', onData);
+      child.off('exit', onExit);
+      // Keep draining so a chatty server never blocks on a full pipe.
+      child.stdout?.resume();
+      child.stderr?.resume();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
