@@ -1,6 +1,8 @@
 #!/usr/bin/env -S node --import tsx
-// The shebang runs this TypeScript file directly: tsx registered as a Node loader (Node >= 20.6), one process, no
-// build step. `npm run certify` uses `tsx harness/cli.ts` instead; both resolve tsx from the installed dependencies.
+// The shebang (for the package's bin, partner-api-certify) runs this TypeScript file with tsx registered as a Node
+// loader: one process, no build step, no npx lookup or download. Node resolves `tsx` from the current directory, so
+// run it from this project or from a project that depends on it (tsx is a dependency). `npm run certify` uses
+// `tsx harness/cli.ts`, which works the same.
 import { main } from './runner/cli-program.ts';
 
 const controller = new AbortController();

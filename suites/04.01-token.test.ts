@@ -7,52 +7,63 @@ import { MEDIA_TYPES } from '../contract/constants.ts';
 import { SCOPES } from '../contract/scopes.ts';
 import { check } from '../harness/check/check.ts';
 import { expectMediaType, expectOAuthError, expectSchema } from '../harness/check/expect-api.ts';
-import { requestToken, scopeSet, TOKEN_PATH } from './support/auth.ts';
+import { jsonTokenRequest, requestToken, scopeSet } from './support/auth.ts';
 
 describe('4.1 POST /oauth/token', () => {
   check('4.1.1', { name: 'A form-encoded token request is accepted', needs: ['partnerA'] }, async (t) => {
     const res = await requestToken(t, 'partnerA');
-    expect(res.status, res.text).toBe(200);
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
     expectSchema(res, 'TokenResponse');
   });
 
-  check('4.1.1', { name: 'A JSON token request issues no token (400, OAuth shape)', needs: ['partnerA'] }, async (t) => {
-    const { clientId, clientSecret } = t.settings.target.clients.partnerA ?? { clientId: '', clientSecret: '' };
-    const res = await t.client('partnerA').raw({
-      method: 'POST',
-      path: TOKEN_PATH,
-      headers: { 'content-type': MEDIA_TYPES.json },
-      body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),
-    });
-    // 5.4: a malformed request is 400; which of RFC 6749's values names it is not stated, so any OAuth error.
-    expect(res.status, res.text).toBe(400);
-    expectMediaType(res, 'json');
-    expectSchema(res, 'OAuthError');
-  });
+  check(
+    '4.1.1',
+    { name: 'A JSON token request issues no token (400, OAuth shape)', needs: ['partnerA'] },
+    async (t) => {
+      // Valid Basic credentials, so the JSON body is the only fault.
+      const res = await jsonTokenRequest(t);
+      // 5.4: a malformed request is 400; which of RFC 6749's values names it is not stated, so any OAuth error.
+      expect(res.status, res.text.slice(0, 300)).toBe(400);
+      expectMediaType(res, 'json');
+      expectSchema(res, 'OAuthError');
+    },
+  );
 
   check('4.1.2', { name: 'grant_type missing: 400 invalid_request', needs: ['partnerA'] }, async (t) => {
     expectOAuthError(await requestToken(t, 'partnerA', { grantType: null }), 'invalid_request');
   });
 
-  check('4.1.2', { name: 'grant_type other than client_credentials: 400 unsupported_grant_type', needs: ['partnerA'] }, async (t) => {
-    expectOAuthError(await requestToken(t, 'partnerA', { grantType: 'password' }), 'unsupported_grant_type');
-  });
+  check(
+    '4.1.2',
+    { name: 'grant_type other than client_credentials: 400 unsupported_grant_type', needs: ['partnerA'] },
+    async (t) => {
+      expectOAuthError(await requestToken(t, 'partnerA', { grantType: 'password' }), 'unsupported_grant_type');
+    },
+  );
 
-  check('4.1.3', { name: 'With client_secret_basic the form needs no client_id or client_secret', needs: ['partnerA'] }, async (t) => {
-    const res = await requestToken(t, 'partnerA', { auth: 'basic' });
-    expect(res.status, res.text).toBe(200);
-    expectSchema(res, 'TokenResponse');
-  });
+  check(
+    '4.1.3',
+    { name: 'With client_secret_basic the form needs no client_id or client_secret', needs: ['partnerA'] },
+    async (t) => {
+      const res = await requestToken(t, 'partnerA', { auth: 'basic' });
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      expectSchema(res, 'TokenResponse');
+    },
+  );
 
-  check('4.1.3', { name: 'With client_secret_post the form carries client_id and client_secret', needs: ['partnerA'] }, async (t) => {
-    const res = await requestToken(t, 'partnerA', { auth: 'post' });
-    expect(res.status, res.text).toBe(200);
-    expectSchema(res, 'TokenResponse');
-  });
+  check(
+    '4.1.3',
+    { name: 'With client_secret_post the form carries client_id and client_secret', needs: ['partnerA'] },
+    async (t) => {
+      const res = await requestToken(t, 'partnerA', { auth: 'post' });
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      expectSchema(res, 'TokenResponse');
+    },
+  );
 
   check('4.1.4', { name: 'scope omitted: the token carries every scope held', needs: ['partnerA'] }, async (t) => {
     const all = await requestToken(t, 'partnerA');
-    expect(all.status, all.text).toBe(200);
+    expect(all.status, all.text.slice(0, 300)).toBe(200);
     const held = scopeSet((all.body as { scope?: unknown }).scope);
     expect(held.length, 'scopes of a token requested without scope').toBeGreaterThan(0);
     // Every scope the client can obtain singly is in the scope-less token, and no other.
@@ -65,50 +76,68 @@ describe('4.1 POST /oauth/token', () => {
     expect(held).toEqual(obtainable.sort());
   });
 
-  check('4.1.4', { name: 'scope: a space-delimited subset of the grant gives exactly that subset', needs: ['partnerA'] }, async (t) => {
-    const all = await requestToken(t, 'partnerA');
-    expect(all.status, all.text).toBe(200);
-    const held = scopeSet((all.body as { scope?: unknown }).scope);
-    const subset = held.slice(0, Math.min(2, held.length));
-    const res = await requestToken(t, 'partnerA', { scope: subset.join(' ') });
-    expect(res.status, res.text).toBe(200);
-    expectSchema(res, 'TokenResponse');
-    expect(scopeSet((res.body as { scope?: unknown }).scope)).toEqual([...subset].sort());
-  });
+  check(
+    '4.1.4',
+    { name: 'scope: a space-delimited subset of the grant gives exactly that subset', needs: ['partnerA'] },
+    async (t) => {
+      const all = await requestToken(t, 'partnerA');
+      expect(all.status, all.text.slice(0, 300)).toBe(200);
+      const held = scopeSet((all.body as { scope?: unknown }).scope);
+      const subset = held.slice(0, Math.min(2, held.length));
+      const res = await requestToken(t, 'partnerA', { scope: subset.join(' ') });
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      expectSchema(res, 'TokenResponse');
+      expect(scopeSet((res.body as { scope?: unknown }).scope)).toEqual([...subset].sort());
+    },
+  );
 
-  check('4.1.5', { name: 'Token response: 200 JSON with access_token, token_type Bearer, expires_in 600, scope', needs: ['partnerA'] }, async (t) => {
-    const res = await requestToken(t, 'partnerA');
-    expect(res.status, res.text).toBe(200);
-    expectMediaType(res, 'json');
-    expectSchema(res, 'TokenResponse');
-    const body = res.body as { access_token: string; scope: string };
-    expect(body.access_token.length, 'access_token').toBeGreaterThan(0);
-    expect(scopeSet(body.scope).every((s) => (SCOPES as readonly string[]).includes(s)), `scope "${body.scope}"`).toBe(true);
-  });
+  check(
+    '4.1.5',
+    {
+      name: 'Token response: 200 JSON with access_token, token_type Bearer, expires_in 600, scope',
+      needs: ['partnerA'],
+    },
+    async (t) => {
+      const res = await requestToken(t, 'partnerA');
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      expectMediaType(res, 'json');
+      expectSchema(res, 'TokenResponse');
+      const body = res.body as { access_token: string; scope: string };
+      expect(body.access_token.length, 'access_token').toBeGreaterThan(0);
+      expect(
+        scopeSet(body.scope).every((s) => (SCOPES as readonly string[]).includes(s)),
+        `scope "${body.scope}"`,
+      ).toBe(true);
+    },
+  );
 
   check('4.1.6', { name: 'The token response carries Cache-Control: no-store', needs: ['partnerA'] }, async (t) => {
     const res = await requestToken(t, 'partnerA');
-    expect(res.status, res.text).toBe(200);
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
     const directives = (res.headers['cache-control'] ?? '').split(',').map((d) => d.trim().toLowerCase());
     expect(directives, 'Cache-Control directives').toContain('no-store');
   });
 
-  check('4.1.7', { name: 'Token endpoint errors use the OAuth shape (7.1), not the business envelope', needs: ['partnerA'] }, async (t) => {
-    const failures = [
-      await requestToken(t, 'partnerA', { secret: 'wrong-secret-for-certification' }),
-      await requestToken(t, 'partnerA', { grantType: 'password' }),
-      await requestToken(t, 'partnerA', { scope: 'not-a-scope' }),
-    ];
-    for (const res of failures) {
-      expect(res.status, res.text).toBeGreaterThanOrEqual(400);
-      expectMediaType(res, 'json');
-      expectSchema(res, 'OAuthError');
-    }
-  });
+  check(
+    '4.1.7',
+    { name: 'Token endpoint errors use the OAuth shape (7.1), not the business envelope', needs: ['partnerA'] },
+    async (t) => {
+      const failures = [
+        await requestToken(t, 'partnerA', { secret: 'wrong-secret-for-certification' }),
+        await requestToken(t, 'partnerA', { grantType: 'password' }),
+        await requestToken(t, 'partnerA', { scope: 'not-a-scope' }),
+      ];
+      for (const res of failures) {
+        expect(res.status, res.text.slice(0, 300)).toBeGreaterThanOrEqual(400);
+        expectMediaType(res, 'json');
+        expectSchema(res, 'OAuthError');
+      }
+    },
+  );
 
   check('4.1.8', { name: 'Asked for XML, the token endpoint still answers JSON', needs: ['partnerA'] }, async (t) => {
     const res = await requestToken(t, 'partnerA', { headers: { accept: MEDIA_TYPES.xml } });
-    expect(res.status, res.text).toBe(200);
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
     expectMediaType(res, 'json');
     expectSchema(res, 'TokenResponse');
   });

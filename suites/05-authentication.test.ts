@@ -10,75 +10,104 @@ import { SCOPES } from '../contract/scopes.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { expectError, expectOAuthError, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { credentialsOf, freshToken, jsonTokenRequest, requestToken, scopeSet } from './support/auth.ts';
 import { someCodes } from './support/catalogue.ts';
-import { credentialsOf, freshToken, requestToken, scopeSet } from './support/auth.ts';
 
 /** A lifetime past the 600 s of spec 5.3 and 8.1. */
 const PAST_EXPIRY_SECONDS = 601;
 
 describe('5 Authentication', () => {
-  check('5.1', { name: 'Client credentials exchanged for a bearer token that business calls accept', needs: ['partnerA'], representations: REPRESENTATIONS }, async (t) => {
-    const token = await freshToken(t, 'partnerA');
-    const res = await t.client('partnerA').get('/locations', { token: token.access_token });
-    expect(res.status, res.text).toBe(200);
-    expectSchema(res, 'LocationList');
-  });
+  check(
+    '5.1',
+    {
+      name: 'Client credentials exchanged for a bearer token that business calls accept',
+      needs: ['partnerA'],
+      representations: REPRESENTATIONS,
+    },
+    async (t) => {
+      const token = await freshToken(t, 'partnerA');
+      const res = await t.client('partnerA').get('/locations', { token: token.access_token });
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      expectSchema(res, 'LocationList');
+    },
+  );
 
-  check('5.2a', { name: 'HTTP Basic client authentication (client_secret_basic) is accepted', needs: ['partnerA'] }, async (t) => {
-    const res = await requestToken(t, 'partnerA', { auth: 'basic' });
-    expect(res.status, res.text).toBe(200);
-    expectSchema(res, 'TokenResponse');
-  });
+  check(
+    '5.2a',
+    { name: 'HTTP Basic client authentication (client_secret_basic) is accepted', needs: ['partnerA'] },
+    async (t) => {
+      const res = await requestToken(t, 'partnerA', { auth: 'basic' });
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      expectSchema(res, 'TokenResponse');
+    },
+  );
 
-  check('5.2b', { name: 'Form client authentication (client_secret_post) is accepted', needs: ['partnerA'] }, async (t) => {
-    const res = await requestToken(t, 'partnerA', { auth: 'post' });
-    expect(res.status, res.text).toBe(200);
-    expectSchema(res, 'TokenResponse');
-  });
+  check(
+    '5.2b',
+    { name: 'Form client authentication (client_secret_post) is accepted', needs: ['partnerA'] },
+    async (t) => {
+      const res = await requestToken(t, 'partnerA', { auth: 'post' });
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      expectSchema(res, 'TokenResponse');
+    },
+  );
 
-  check('5.3a', { name: 'Authorization: Bearer <token> authenticates every catalogue read', needs: ['partnerA'], representations: REPRESENTATIONS }, async (t) => {
-    const token = await freshToken(t, 'partnerA');
-    for (const path of ['/fleet', '/locations', '/rates']) {
-      const res = await t.client('partnerA').get(path, { token: token.access_token });
-      expect(res.status, `GET ${path}: ${res.text.slice(0, 300)}`).toBe(200);
-    }
-  });
+  check(
+    '5.3a',
+    {
+      name: 'Authorization: Bearer <token> authenticates every catalogue read',
+      needs: ['partnerA'],
+      representations: REPRESENTATIONS,
+    },
+    async (t) => {
+      const token = await freshToken(t, 'partnerA');
+      for (const path of ['/fleet', '/locations', '/rates']) {
+        const res = await t.client('partnerA').get(path, { token: token.access_token });
+        expect(res.status, `GET ${path}: ${res.text.slice(0, 300)}`).toBe(200);
+      }
+    },
+  );
 
   check('5.3b', { name: 'Tokens are issued for 600 seconds (expires_in)', needs: ['partnerA'] }, async (t) => {
     const token = await freshToken(t, 'partnerA');
     expect(token.expires_in).toBe(600);
   });
 
-  check('5.3b', { name: 'A token is accepted until 600 seconds and refused after (INVALID_TOKEN)', needs: ['partnerA'], profile: 'full', control: true, representations: REPRESENTATIONS }, async (t) => {
-    const control = t.control;
-    if (!control) return t.notApplicable('no control adapter');
-    const token = await freshToken(t, 'partnerA');
-    try {
-      await control.advanceClock(590);
-      const within = await t.client('partnerA').get('/locations', { token: token.access_token });
-      expect(within.status, `after 590 s: ${within.text.slice(0, 300)}`).toBe(200);
-      await control.advanceClock(PAST_EXPIRY_SECONDS - 590);
-      const after = await t.client('partnerA').get('/locations', { token: token.access_token });
-      expectError(after, 'INVALID_TOKEN', { representation: t.representation });
-    } finally {
-      await control.resetClock();
-    }
-  });
+  check(
+    '5.3b',
+    {
+      name: 'A token is accepted until 600 seconds and refused after (INVALID_TOKEN)',
+      needs: ['partnerA'],
+      profile: 'full',
+      control: true,
+      representations: REPRESENTATIONS,
+    },
+    async (t) => {
+      const control = t.control;
+      if (!control) return t.notApplicable('no control adapter');
+      const token = await freshToken(t, 'partnerA');
+      try {
+        await control.advanceClock(590);
+        const within = await t.client('partnerA').get('/locations', { token: token.access_token });
+        expect(within.status, `after 590 s: ${within.text.slice(0, 300)}`).toBe(200);
+        await control.advanceClock(PAST_EXPIRY_SECONDS - 590);
+        const after = await t.client('partnerA').get('/locations', { token: token.access_token });
+        expectError(after, 'INVALID_TOKEN', { representation: t.representation });
+      } finally {
+        await control.resetClock();
+      }
+    },
+  );
 
   check('5.3c', { name: 'No refresh token is issued', needs: ['partnerA'] }, async (t) => {
     const res = await requestToken(t, 'partnerA');
-    expect(res.status, res.text).toBe(200);
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
     expect(Object.keys(res.body as object)).not.toContain('refresh_token');
   });
 
-  check('5.4a', { name: 'Malformed token request (not form-encoded): 400', needs: ['partnerA'] }, async (t) => {
-    const res = await t.client('partnerA').raw({
-      method: 'POST',
-      path: '/oauth/token',
-      headers: { 'content-type': 'text/plain', authorization: basicOf(t) },
-      body: 'grant_type=client_credentials',
-    });
-    expect(res.status, res.text).toBe(400);
+  check('5.4a', { name: 'Malformed token request (a JSON body): 400', needs: ['partnerA'] }, async (t) => {
+    const res = await jsonTokenRequest(t);
+    expect(res.status, res.text.slice(0, 300)).toBe(400);
     expectSchema(res, 'OAuthError');
   });
 
@@ -90,12 +119,16 @@ describe('5 Authentication', () => {
     expectOAuthError(await requestToken(t, 'partnerA', { scope: 'fleet:read fleet:write' }), 'invalid_scope');
   });
 
-  check('5.4a', { name: 'Booking scope requested by a client without it: 400 invalid_scope', needs: ['readOnly'] }, async (t) => {
-    const held = scopeSet((await freshToken(t, 'readOnly')).scope);
-    const missing = SCOPES.filter((s) => !held.includes(s));
-    if (missing.length === 0) return t.notApplicable('the readOnly client holds every scope');
-    expectOAuthError(await requestToken(t, 'readOnly', { scope: missing.join(' ') }), 'invalid_scope');
-  });
+  check(
+    '5.4a',
+    { name: 'Booking scope requested by a client without it: 400 invalid_scope', needs: ['readOnly'] },
+    async (t) => {
+      const held = scopeSet((await freshToken(t, 'readOnly')).scope);
+      const missing = SCOPES.filter((s) => !held.includes(s));
+      if (missing.length === 0) return t.notApplicable('the readOnly client holds every scope');
+      expectOAuthError(await requestToken(t, 'readOnly', { scope: missing.join(' ') }), 'invalid_scope');
+    },
+  );
 
   check('5.4b', { name: 'Wrong client secret (Basic): 401 invalid_client', needs: ['partnerA'] }, async (t) => {
     expectOAuthError(await requestToken(t, 'partnerA', { secret: 'wrong-secret-for-certification' }), 'invalid_client');
@@ -111,128 +144,220 @@ describe('5 Authentication', () => {
     expectOAuthError(res, 'invalid_client');
   });
 
-  check('5.4b', { name: 'No client authentication: 401 invalid_client', needs: ['partnerA'] }, async (t) => {
-    expectOAuthError(await requestToken(t, 'partnerA', { auth: 'none' }), 'invalid_client');
-  });
+  check(
+    '5.4b',
+    { name: 'No client authentication: 401 invalid_client (or 400 invalid_request)', needs: ['partnerA'] },
+    async (t) => {
+      // Failed client authentication is 401 invalid_client (5.4); a request without any credentials may also be
+      // read as malformed (400 invalid_request, RFC 6749 5.2): both are accepted.
+      expectOAuthError(await requestToken(t, 'partnerA', { auth: 'none' }), ['invalid_client', 'invalid_request']);
+    },
+  );
 
-  check('5.4b', { name: 'Client of an inactive partner: 401 invalid_client', needs: ['disabledPartner'] }, async (t) => {
-    expectOAuthError(await requestToken(t, 'disabledPartner'), 'invalid_client');
-  });
+  check(
+    '5.4b',
+    { name: 'Client of an inactive partner: 401 invalid_client', needs: ['disabledPartner'] },
+    async (t) => {
+      expectOAuthError(await requestToken(t, 'disabledPartner'), 'invalid_client');
+    },
+  );
 
-  check('5.4b', { name: 'Client whose partner was disabled: 401 invalid_client', needs: ['partnerB'], profile: 'full', control: true }, async (t) => {
-    const control = t.control;
-    if (!control) return t.notApplicable('no control adapter');
-    const partnerId = await control.partnerIdOf(credentialsOf(t, 'partnerB').clientId);
-    try {
-      await control.setPartnerEnabled(partnerId, false);
-      expectOAuthError(await requestToken(t, 'partnerB'), 'invalid_client');
-    } finally {
-      await control.setPartnerEnabled(partnerId, true);
-    }
-  });
+  check(
+    '5.4b',
+    {
+      name: 'Client whose partner was disabled: 401 invalid_client',
+      needs: ['partnerB'],
+      profile: 'full',
+      control: true,
+    },
+    async (t) => {
+      const control = t.control;
+      if (!control) return t.notApplicable('no control adapter');
+      const partnerId = await control.partnerIdOf(credentialsOf(t, 'partnerB').clientId);
+      try {
+        await control.setPartnerEnabled(partnerId, false);
+        expectOAuthError(await requestToken(t, 'partnerB'), 'invalid_client');
+      } finally {
+        await control.setPartnerEnabled(partnerId, true);
+      }
+    },
+  );
 
-  check('5.4d', { name: 'API disabled: the token endpoint answers 503 temporarily_unavailable', needs: ['partnerA'], control: true }, async (t) => {
-    const control = t.control;
-    if (!control) return t.notApplicable('no control adapter');
-    try {
-      await control.setApiEnabled(false);
-      expectOAuthError(await requestToken(t, 'partnerA'), 'temporarily_unavailable');
-    } finally {
-      await control.setApiEnabled(true);
-    }
-  });
+  check(
+    '5.4d',
+    {
+      name: 'API disabled: the token endpoint answers 503 temporarily_unavailable',
+      needs: ['partnerA'],
+      control: true,
+    },
+    async (t) => {
+      const control = t.control;
+      if (!control) return t.notApplicable('no control adapter');
+      try {
+        await control.setApiEnabled(false);
+        expectOAuthError(await requestToken(t, 'partnerA'), 'temporarily_unavailable');
+      } finally {
+        await control.setApiEnabled(true);
+      }
+    },
+  );
 
-  check('5.5a', { name: 'Tokens carry only the eight scopes of the endpoint table', needs: ['partnerA'] }, async (t) => {
-    const scope = scopeSet((await freshToken(t, 'partnerA')).scope);
-    for (const s of scope) expect(SCOPES as readonly string[], `scope ${s}`).toContain(s);
-  });
+  check(
+    '5.5a',
+    { name: 'Tokens carry only the eight scopes of the endpoint table', needs: ['partnerA'] },
+    async (t) => {
+      const scope = scopeSet((await freshToken(t, 'partnerA')).scope);
+      for (const s of scope) expect(SCOPES as readonly string[], `scope ${s}`).toContain(s);
+    },
+  );
 
-  check('5.5b', { name: 'A token limited to one scope opens that scope\'s endpoint only', needs: ['partnerA'], representations: REPRESENTATIONS }, async (t) => {
-    const token = await freshToken(t, 'partnerA', 'fleet:read');
-    expect(scopeSet(token.scope)).toEqual(['fleet:read']);
-    const fleet = await t.client('partnerA').get('/fleet', { token: token.access_token });
-    expect(fleet.status, fleet.text.slice(0, 300)).toBe(200);
-    const locations = await t.client('partnerA').get('/locations', { token: token.access_token });
-    expectError(locations, 'INSUFFICIENT_SCOPE', { representation: t.representation });
-  });
+  check(
+    '5.5b',
+    {
+      name: "A token limited to one scope opens that scope's endpoint only",
+      needs: ['partnerA'],
+      representations: REPRESENTATIONS,
+    },
+    async (t) => {
+      const token = await freshToken(t, 'partnerA', 'fleet:read');
+      expect(scopeSet(token.scope)).toEqual(['fleet:read']);
+      const fleet = await t.client('partnerA').get('/fleet', { token: token.access_token });
+      expect(fleet.status, fleet.text.slice(0, 300)).toBe(200);
+      const locations = await t.client('partnerA').get('/locations', { token: token.access_token });
+      expectError(locations, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+    },
+  );
 
-  check('5.5b', { name: 'A client without booking scopes gets none and is refused reservations', needs: ['readOnly'], representations: REPRESENTATIONS }, async (t) => {
-    const token = await freshToken(t, 'readOnly');
-    const held = scopeSet(token.scope);
-    if (held.includes('reservations:read')) return t.notApplicable('the readOnly client holds reservations:read');
-    const res = await t.client('readOnly').get('/reservations', { token: token.access_token });
-    expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
-  });
+  check(
+    '5.5b',
+    {
+      name: 'A client without booking scopes gets none and is refused reservations',
+      needs: ['readOnly'],
+      representations: REPRESENTATIONS,
+    },
+    async (t) => {
+      const token = await freshToken(t, 'readOnly');
+      const held = scopeSet(token.scope);
+      if (held.includes('reservations:read')) return t.notApplicable('the readOnly client holds reservations:read');
+      const res = await t.client('readOnly').get('/reservations', { token: token.access_token });
+      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+    },
+  );
 
-  check('5.6a', { name: 'No Authorization header: 401 (INVALID_TOKEN or UNAUTHORIZED)', representations: REPRESENTATIONS }, async (t) => {
-    // 5.6 and 7.3 name both codes for a missing token: either is accepted.
-    for (const path of ['/fleet', '/locations', '/rates']) {
-      expectError(await t.anonymous.get(path), ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
-    }
-  });
+  check(
+    '5.6a',
+    { name: 'No Authorization header: 401 (INVALID_TOKEN or UNAUTHORIZED)', representations: REPRESENTATIONS },
+    async (t) => {
+      // 5.6 and 7.3 name both codes for a missing token: either is accepted.
+      for (const path of ['/fleet', '/locations', '/rates']) {
+        expectError(await t.anonymous.get(path), ['INVALID_TOKEN', 'UNAUTHORIZED'], {
+          representation: t.representation,
+        });
+      }
+    },
+  );
 
-  check('5.6a', { name: 'Authorization with another scheme than Bearer: 401 (INVALID_TOKEN or UNAUTHORIZED)', needs: ['partnerA'], representations: REPRESENTATIONS }, async (t) => {
-    const res = await t.anonymous.get('/locations', { headers: { authorization: basicOf(t) } });
-    expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
-  });
+  check(
+    '5.6a',
+    {
+      name: 'Authorization with another scheme than Bearer: 401 (INVALID_TOKEN or UNAUTHORIZED)',
+      needs: ['partnerA'],
+      representations: REPRESENTATIONS,
+    },
+    async (t) => {
+      const res = await t.anonymous.get('/locations', { headers: { authorization: basicOf(t) } });
+      expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+    },
+  );
 
   check('5.6a', { name: 'Malformed bearer token: 401 INVALID_TOKEN', representations: REPRESENTATIONS }, async (t) => {
     const res = await t.anonymous.get('/locations', { token: 'not-a-valid-access-token' });
     expectError(res, 'INVALID_TOKEN', { representation: t.representation });
   });
 
-  check('5.6a', { name: 'Tampered bearer token: 401 INVALID_TOKEN', needs: ['partnerA'], representations: REPRESENTATIONS }, async (t) => {
-    const token = (await freshToken(t, 'partnerA')).access_token;
-    // Change the last character: a token that was valid, with one character off.
-    const last = token.at(-1);
-    const tampered = `${token.slice(0, -1)}${last === 'A' ? 'B' : 'A'}`;
-    const res = await t.anonymous.get('/locations', { token: tampered });
-    expectError(res, 'INVALID_TOKEN', { representation: t.representation });
-  });
-
-  check('5.6a', { name: 'Expired token: 401 INVALID_TOKEN', needs: ['partnerA'], profile: 'full', control: true, representations: REPRESENTATIONS }, async (t) => {
-    const control = t.control;
-    if (!control) return t.notApplicable('no control adapter');
-    const token = (await freshToken(t, 'partnerA')).access_token;
-    try {
-      await control.advanceClock(PAST_EXPIRY_SECONDS);
-      const res = await t.anonymous.get('/locations', { token });
+  check(
+    '5.6a',
+    { name: 'Tampered bearer token: 401 INVALID_TOKEN', needs: ['partnerA'], representations: REPRESENTATIONS },
+    async (t) => {
+      const token = (await freshToken(t, 'partnerA')).access_token;
+      // Change the last character: a token that was valid, with one character off.
+      const last = token.at(-1);
+      const tampered = `${token.slice(0, -1)}${last === 'A' ? 'B' : 'A'}`;
+      const res = await t.anonymous.get('/locations', { token: tampered });
       expectError(res, 'INVALID_TOKEN', { representation: t.representation });
-    } finally {
-      await control.resetClock();
-    }
-  });
+    },
+  );
 
-  check('5.6b', { name: 'Valid token lacking the scope: 403 INSUFFICIENT_SCOPE on each catalogue read', needs: ['partnerA'], representations: REPRESENTATIONS }, async (t) => {
-    // Codes that exist, so the only thing wrong with each request is the scope.
-    const { vehicleCode, locationCode } = await someCodes(t, 'partnerA');
-    const cases: [path: string, scope: string][] = [
-      ['/fleet', 'locations:read'],
-      [`/fleet/${vehicleCode}`, 'locations:read'],
-      ['/locations', 'fleet:read'],
-      [`/locations/${locationCode}`, 'fleet:read'],
-      ['/rates', 'fleet:read'],
-    ];
-    for (const [path, scope] of cases) {
-      const res = await t.client('partnerA').get(path, { scopes: [scope] });
-      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
-    }
-  });
+  check(
+    '5.6a',
+    {
+      name: 'Expired token: 401 INVALID_TOKEN',
+      needs: ['partnerA'],
+      profile: 'full',
+      control: true,
+      representations: REPRESENTATIONS,
+    },
+    async (t) => {
+      const control = t.control;
+      if (!control) return t.notApplicable('no control adapter');
+      const token = (await freshToken(t, 'partnerA')).access_token;
+      try {
+        await control.advanceClock(PAST_EXPIRY_SECONDS);
+        const res = await t.anonymous.get('/locations', { token });
+        expectError(res, 'INVALID_TOKEN', { representation: t.representation });
+      } finally {
+        await control.resetClock();
+      }
+    },
+  );
 
-  check('5.6c', { name: 'Partner made inactive: business calls answer 403 PARTNER_DISABLED', needs: ['partnerB'], control: true, representations: REPRESENTATIONS }, async (t) => {
-    const control = t.control;
-    if (!control) return t.notApplicable('no control adapter');
-    const partnerId = await control.partnerIdOf(credentialsOf(t, 'partnerB').clientId);
-    // The token is obtained while the partner is active: the token endpoint refuses inactive partners (5.4).
-    const token = await t.client('partnerB').token();
-    try {
-      await control.setPartnerEnabled(partnerId, false);
-      const res = await t.client('partnerB').get('/locations', { token });
-      expectError(res, 'PARTNER_DISABLED', { representation: t.representation });
-    } finally {
-      await control.setPartnerEnabled(partnerId, true);
-    }
-  });
+  check(
+    '5.6b',
+    {
+      name: 'Valid token lacking the scope: 403 INSUFFICIENT_SCOPE on each catalogue read',
+      needs: ['partnerA'],
+      representations: REPRESENTATIONS,
+    },
+    async (t) => {
+      // Codes that exist, so the only thing wrong with each request is the scope.
+      const { vehicleCode, locationCode } = await someCodes(t, 'partnerA');
+      const cases: [path: string, scope: string][] = [
+        ['/fleet', 'locations:read'],
+        [`/fleet/${vehicleCode}`, 'locations:read'],
+        ['/locations', 'fleet:read'],
+        [`/locations/${locationCode}`, 'fleet:read'],
+        ['/rates', 'fleet:read'],
+      ];
+      for (const [path, scope] of cases) {
+        const res = await t.client('partnerA').get(path, { scopes: [scope] });
+        expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      }
+    },
+  );
+
+  check(
+    '5.6c',
+    {
+      name: 'Partner made inactive: business calls answer 403 PARTNER_DISABLED',
+      needs: ['partnerB'],
+      control: true,
+      representations: REPRESENTATIONS,
+    },
+    async (t) => {
+      const control = t.control;
+      if (!control) return t.notApplicable('no control adapter');
+      const partnerId = await control.partnerIdOf(credentialsOf(t, 'partnerB').clientId);
+      // The token is obtained while the partner is active: the token endpoint refuses inactive partners (5.4).
+      const token = await t.client('partnerB').token();
+      try {
+        await control.setPartnerEnabled(partnerId, false);
+        const res = await t.client('partnerB').get('/locations', { token });
+        expectError(res, 'PARTNER_DISABLED', { representation: t.representation });
+      } finally {
+        await control.setPartnerEnabled(partnerId, true);
+      }
+    },
+  );
 
   check('5.7a', { name: 'HTTPS with TLS 1.2 or later; plain HTTP serves no business response' }, async (t) => {
     const url = new URL(t.settings.target.baseUrl);
@@ -242,42 +367,66 @@ describe('5 Authentication', () => {
     expect(plain === null || plain < 200 || plain > 299, `plain HTTP answered ${plain}`).toBe(true);
   });
 
-  check('5.7b', { name: 'Business responses are not shared-cacheable (no public or s-maxage)', needs: ['partnerA'], representations: REPRESENTATIONS }, async (t) => {
-    for (const path of ['/rates', '/fleet', '/locations']) {
-      const res = await t.client('partnerA').get(path);
-      expect(res.status, res.text.slice(0, 300)).toBe(200);
-      // RFC 9111 3.5: a shared cache may store a response to an authenticated request only with one of these.
-      const directives = (res.headers['cache-control'] ?? '').split(',').map((d) => d.trim().toLowerCase().split('=')[0]);
-      expect(directives, `Cache-Control of GET ${path}`).not.toContain('public');
-      expect(directives, `Cache-Control of GET ${path}`).not.toContain('s-maxage');
-    }
-  });
-
-  check('5.8', { name: 'API disabled: business calls answer 503 API_DISABLED', needs: ['partnerA'], representations: REPRESENTATIONS }, async (t) => {
-    const control = t.control;
-    if (!control) return t.notApplicable('no control adapter');
-    const token = await t.client('partnerA').token();
-    try {
-      await control.setApiEnabled(false);
-      for (const path of ['/fleet', '/locations', '/rates']) {
-        expectError(await t.client('partnerA').get(path, { token }), 'API_DISABLED', { representation: t.representation });
+  check(
+    '5.7b',
+    {
+      name: 'Business responses are not shared-cacheable (no public or s-maxage)',
+      needs: ['partnerA'],
+      representations: REPRESENTATIONS,
+    },
+    async (t) => {
+      for (const path of ['/rates', '/fleet', '/locations']) {
+        const res = await t.client('partnerA').get(path);
+        expect(res.status, res.text.slice(0, 300)).toBe(200);
+        // RFC 9111 3.5: a shared cache may store a response to an authenticated request only with one of these.
+        const directives = (res.headers['cache-control'] ?? '')
+          .split(',')
+          .map((d) => d.trim().toLowerCase().split('=')[0]);
+        expect(directives, `Cache-Control of GET ${path}`).not.toContain('public');
+        expect(directives, `Cache-Control of GET ${path}`).not.toContain('s-maxage');
       }
-    } finally {
-      await control.setApiEnabled(true);
-    }
-  });
+    },
+  );
+
+  check(
+    '5.8',
+    {
+      name: 'API disabled: business calls answer 503 API_DISABLED',
+      needs: ['partnerA'],
+      representations: REPRESENTATIONS,
+    },
+    async (t) => {
+      const control = t.control;
+      if (!control) return t.notApplicable('no control adapter');
+      const token = await t.client('partnerA').token();
+      try {
+        await control.setApiEnabled(false);
+        for (const path of ['/fleet', '/locations', '/rates']) {
+          expectError(await t.client('partnerA').get(path, { token }), 'API_DISABLED', {
+            representation: t.representation,
+          });
+        }
+      } finally {
+        await control.setApiEnabled(true);
+      }
+    },
+  );
 
   // Last: it exhausts the rateLimit client's token bucket for up to a minute.
-  check('5.4c', { name: 'Token requests beyond the per-client limit: 429 slow_down', needs: ['rateLimit'], timeoutMs: 120_000 }, async (t) => {
-    const MAX_ATTEMPTS = 400;
-    for (let i = 0; i < MAX_ATTEMPTS; i++) {
-      const res = await requestToken(t, 'rateLimit');
-      if (res.status === 200) continue;
-      expectOAuthError(res, 'slow_down');
-      return;
-    }
-    t.notApplicable(`no 429 within ${MAX_ATTEMPTS} token requests: the ceiling (not shown, 8.5) is higher`);
-  });
+  check(
+    '5.4c',
+    { name: 'Token requests beyond the per-client limit: 429 slow_down', needs: ['rateLimit'], timeoutMs: 120_000 },
+    async (t) => {
+      const MAX_ATTEMPTS = 400;
+      for (let i = 0; i < MAX_ATTEMPTS; i++) {
+        const res = await requestToken(t, 'rateLimit');
+        if (res.status === 200) continue;
+        expectOAuthError(res, 'slow_down');
+        return;
+      }
+      t.notApplicable(`no 429 within ${MAX_ATTEMPTS} token requests: the ceiling (not shown, 8.5) is higher`);
+    },
+  );
 });
 
 function basicOf(t: CheckContext): string {
@@ -305,7 +454,14 @@ function tlsProtocol(url: URL): Promise<string | null> {
 function plainHttpStatus(url: URL): Promise<number | null> {
   return new Promise((resolve) => {
     const req = httpRequest(
-      { host: url.hostname, port: 80, path: `${url.pathname.replace(/\/+$/, '')}${API_PREFIX}/locations`, method: 'GET', headers: { accept: MEDIA_TYPES.json }, timeout: 5_000 },
+      {
+        host: url.hostname,
+        port: 80,
+        path: `${url.pathname.replace(/\/+$/, '')}${API_PREFIX}/locations`,
+        method: 'GET',
+        headers: { accept: MEDIA_TYPES.json },
+        timeout: 5_000,
+      },
       (res) => {
         res.resume();
         resolve(res.statusCode ?? null);

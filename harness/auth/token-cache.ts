@@ -1,6 +1,7 @@
 import { API_PREFIX, MEDIA_TYPES } from '../../contract/constants.ts';
 import type { ClientCredentials, Role } from '../config/target-config.ts';
 import type { HttpRequest, HttpResponse, SendOptions } from '../http/client.ts';
+import { retryAfterSeconds } from '../http/pacing.ts';
 
 /** A cached token is dropped this long before it expires, so it never expires in flight. */
 export const REFRESH_MARGIN_SECONDS = 30;
@@ -12,7 +13,11 @@ export interface TokenCacheOptions {
   clients: Partial<Record<Role, ClientCredentials>>;
   send: SendFn;
   now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
 }
+
+/** Longest Retry-After the cache waits out on a 429 slow_down before it gives up. */
+export const MAX_SLOW_DOWN_WAIT_SECONDS = 60;
 
 /** The harness could not obtain a token for a role: a harness or configuration error, never a check failure. */
 export class TokenFetchError extends Error {
@@ -39,9 +44,11 @@ export class TokenCache {
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, Promise<Entry>>();
   private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(private readonly options: TokenCacheOptions) {
     this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
   /** A token of the role limited to `scopes` (omitted: everything the client holds). */
@@ -70,20 +77,29 @@ export class TokenCache {
     if (!credentials) throw new TokenFetchError(`no credentials for role ${role} in the target config`);
     const form = new URLSearchParams({ grant_type: 'client_credentials' });
     if (scopes && scopes.length > 0) form.set('scope', [...new Set(scopes)].sort().join(' '));
-    const requestedAt = this.now();
-    const res = await this.options.send(
-      {
-        method: 'POST',
-        url: `${this.options.baseUrl}${API_PREFIX}/oauth/token`,
-        headers: {
-          authorization: basicAuthorization(credentials.clientId, credentials.clientSecret),
-          'content-type': MEDIA_TYPES.form,
-          accept: MEDIA_TYPES.json,
+    const request = () =>
+      this.options.send(
+        {
+          method: 'POST',
+          url: `${this.options.baseUrl}${API_PREFIX}/oauth/token`,
+          headers: {
+            authorization: basicAuthorization(credentials.clientId, credentials.clientSecret),
+            'content-type': MEDIA_TYPES.form,
+            accept: MEDIA_TYPES.json,
+          },
+          body: form.toString(),
         },
-        body: form.toString(),
-      },
-      { role },
-    );
+        { role },
+      );
+    let requestedAt = this.now();
+    let res = await request();
+    // The token endpoint's own rate limit (spec 8.4) is the run's business, not the check's: wait it out once.
+    const retryAfter = res.status === 429 ? retryAfterSeconds(res.headers['retry-after'], this.now()) : undefined;
+    if (retryAfter !== undefined && retryAfter <= MAX_SLOW_DOWN_WAIT_SECONDS) {
+      await this.sleep(retryAfter * 1000);
+      requestedAt = this.now();
+      res = await request();
+    }
     let body: Record<string, unknown> | undefined;
     try {
       body = JSON.parse(new TextDecoder().decode(res.body)) as Record<string, unknown>;

@@ -12,7 +12,11 @@ export interface Requirements {
 }
 
 /** Why a check cannot run on this target with these settings; undefined when it can. One reason, the first. */
-export function notApplicableReason(req: Requirements, settings: RunSettings): NotApplicableReason | undefined {
+export function notApplicableReason(
+  req: Requirements,
+  settings: RunSettings,
+  hasControl: boolean = settings.target.control !== undefined,
+): NotApplicableReason | undefined {
   if (profileRank(req.profile) > profileRank(settings.profile)) {
     return { kind: 'profile', detail: `needs profile ${req.profile}; the run's profile is ${settings.profile}` };
   }
@@ -23,7 +27,7 @@ export function notApplicableReason(req: Requirements, settings: RunSettings): N
       detail: `needs credentials for ${missing.join(', ')} in the target config`,
     };
   }
-  if (req.control && !settings.target.control) {
+  if (req.control && !hasControl) {
     return { kind: 'missing-control', detail: 'needs the target control adapter (control in the target config)' };
   }
   if (req.bookings && !settings.allowBookings) {

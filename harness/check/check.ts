@@ -5,7 +5,7 @@ import type { ControlAdapter } from '../control/adapter.ts';
 import { createPartnerClient, type PartnerClient } from '../http/partner-client.ts';
 import { RecordedError, recording } from '../http/recorder.ts';
 import type { Representation } from '../http/representation.ts';
-import { readRunSettings, type RunSettings } from '../run-settings.ts';
+import { type RunSettings, readRunSettings } from '../run-settings.ts';
 import { isSelected, notApplicableReason } from './applicability.ts';
 import { buildEvidence, isAssertionFailure, scrubError } from './evidence.ts';
 import { type HarnessState, harnessState } from './harness-state.ts';
@@ -132,6 +132,7 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
       https: clause.verification === 'https',
     },
     settings,
+    state.control !== undefined,
   );
   if (reason) notApplicable(reason);
 

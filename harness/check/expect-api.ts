@@ -35,15 +35,16 @@ export function errorCodeOf(result: ApiResult): string | undefined {
 /**
  * Spec 7.2 and 7.3: status and code as in the code table (any of `codes` when the spec allows several), a
  * closed valid envelope, retryable as in the table, requestId equal to X-Request-Id, and the media type of
- * `representation` when given.
+ * `representation` when given. `status` replaces the table's status where a section states another (4.2's
+ * "404 INVALID_VEHICLE-type").
  */
 export function expectError(
   result: ApiResult,
   codes: ErrorCode | readonly ErrorCode[],
-  options: { representation?: Representation } = {},
+  options: { representation?: Representation; status?: number } = {},
 ): void {
   const allowed = (typeof codes === 'string' ? [codes] : [...codes]).map((code) => ({
-    status: ERROR_CODES[code].status,
+    status: options.status ?? ERROR_CODES[code].status,
     code,
   }));
   const actual = { status: result.status, code: errorCodeOf(result) ?? null };

@@ -85,7 +85,8 @@ export function parseTargetConfig(
   const root = value as Record<string, unknown>;
 
   for (const key of Object.keys(root)) {
-    if (!['baseUrl', 'clients', 'control', 'owned'].includes(key)) warnings.push(`${source}: unknown key ${key} ignored`);
+    if (!['baseUrl', 'clients', 'control', 'owned'].includes(key))
+      warnings.push(`${source}: unknown key ${key} ignored`);
   }
 
   const baseUrl = parseUrl(root.baseUrl, 'baseUrl', fail);

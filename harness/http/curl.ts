@@ -48,12 +48,20 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The body as text when a shell word can carry it (valid UTF-8, no NUL or control characters but tab/LF/CR). */
 function bodyText(body: string | Uint8Array): string | undefined {
-  if (typeof body === 'string') return /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(body) ? undefined : body;
+  if (typeof body === 'string') return hasControlCharacters(body) ? undefined : body;
   try {
     return bodyText(utf8.decode(body));
   } catch {
     return undefined;
   }
+}
+
+function hasControlCharacters(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) return true;
+  }
+  return false;
 }
 
 /** printf format reproducing any bytes exactly: printable ASCII as is, everything else as octal escapes. */

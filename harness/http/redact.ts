@@ -67,9 +67,10 @@ export function redactValue(value: unknown, registry: SecretRegistry = secrets, 
   const out: Record<string, unknown> = {};
   seen.set(value, out);
   for (const [key, item] of Object.entries(value)) {
-    out[key] = /^(access_token|refresh_token|id_token|client_secret)$/.test(key) && typeof item === 'string'
-      ? REDACTED
-      : redactValue(item, registry, seen);
+    out[key] =
+      /^(access_token|refresh_token|id_token|client_secret)$/.test(key) && typeof item === 'string'
+        ? REDACTED
+        : redactValue(item, registry, seen);
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import type { ReportModel } from './model.ts';
+import type { LoadScenarioResult, ReportModel } from './model.ts';
 import { checkLabel, evidenceText, notApplicableText } from './text.ts';
 
 // Characters XML 1.0 cannot hold at all (a response body may contain them); shown as U+FFFD.
@@ -90,10 +90,91 @@ export function renderJunit(model: ReportModel): string {
     }
     body.push('  </testsuite>');
   }
+  const load = loadSuites(model.load ?? []);
+  body.push(...load.lines);
+  totals.tests += load.totals.tests;
+  totals.failures += load.totals.failures;
+  totals.skipped += load.totals.skipped;
   out.push(
     `<testsuites name="${xmlEscape(`${model.tool.name} ${model.tool.version}: Partner API ${model.spec.release}`, true)}" tests="${totals.tests}" failures="${totals.failures}" errors="${totals.errors}" skipped="${totals.skipped}" time="${seconds(totals.ms)}">`,
     ...body,
     '</testsuites>',
   );
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * Load scenarios (load/): one <testsuite> per scenario, one <testcase> per check and per threshold (classname
+ * `load.<scenario>`); fail → <failure>, not-applicable → <skipped> with the reason.
+ */
+function loadSuites(results: readonly LoadScenarioResult[]): {
+  lines: string[];
+  totals: { tests: number; failures: number; skipped: number };
+} {
+  const lines: string[] = [];
+  const totals = { tests: 0, failures: 0, skipped: 0 };
+  for (const result of results) {
+    const classname = xmlEscape(`load.${result.scenario}`, true);
+    const cases: string[] = [];
+    let failures = 0;
+    let skipped = 0;
+    for (const check of result.checks) {
+      const open = `    <testcase classname="${classname}" name="${xmlEscape(`check: ${check.name}`, true)}" time="0.000"`;
+      const counts = `${check.passes} passed, ${check.fails} failed`;
+      if (check.outcome === 'fail') {
+        failures += 1;
+        const message = xmlEscape(firstLine(check.detail ?? 'failed'), true);
+        cases.push(
+          `${open}>`,
+          `      <failure message="${message}" type="check">${xmlEscape(`${check.description}\n${counts}\n${check.detail ?? ''}`)}</failure>`,
+          '    </testcase>',
+        );
+      } else if (check.outcome === 'not-applicable') {
+        skipped += 1;
+        cases.push(
+          `${open}>`,
+          `      <skipped message="${xmlEscape(check.detail ?? 'not applicable', true)}"/>`,
+          '    </testcase>',
+        );
+      } else {
+        cases.push(`${open}>`, `      <system-out>${xmlEscape(counts)}</system-out>`, '    </testcase>');
+      }
+    }
+    for (const threshold of result.thresholds) {
+      const open = `    <testcase classname="${classname}" name="${xmlEscape(`threshold: ${threshold.name}`, true)}" time="0.000"`;
+      const actual = `actual ${threshold.actual === null ? 'nothing measured' : threshold.actual}`;
+      if (threshold.outcome === 'fail') {
+        failures += 1;
+        cases.push(
+          `${open}>`,
+          `      <failure message="${xmlEscape(actual, true)}" type="threshold"/>`,
+          '    </testcase>',
+        );
+      } else {
+        cases.push(`${open}>`, `      <system-out>${xmlEscape(actual)}</system-out>`, '    </testcase>');
+      }
+    }
+    const tests = result.checks.length + result.thresholds.length;
+    totals.tests += tests;
+    totals.failures += failures;
+    totals.skipped += skipped;
+    lines.push(
+      `  <testsuite name="${xmlEscape(`load ${result.scenario}: ${result.title} (${result.engine})`, true)}" tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(result.durationMs)}" timestamp="${xmlEscape(result.startedAt.replace(/Z$/, ''), true)}">`,
+      ...cases,
+      '  </testsuite>',
+    );
+  }
+  return { lines, totals };
+}
+
+/** JUnit XML of load results alone (what `npm run load` writes). */
+export function renderLoadJunit(results: readonly LoadScenarioResult[]): string {
+  const { lines, totals } = loadSuites(results);
+  const ms = results.reduce((sum, result) => sum + result.durationMs, 0);
+  return `${[
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="Partner API v1 load scenarios" tests="${totals.tests}" failures="${totals.failures}" errors="0" skipped="${totals.skipped}" time="${seconds(ms)}">`,
+    ...lines,
+    '</testsuites>',
+  ].join('\n')}\n`;
 }

@@ -37,6 +37,8 @@ export interface ReportModel {
    * a failing hook, an unhandled error, a test that is not a check). Any entry fails the verdict: checks may be missing.
    */
   harnessErrors?: ReportHarnessError[];
+  /** Added by the load harness (load/): load scenario results shown next to the conformance verdict. */
+  load?: LoadScenarioResult[];
 }
 
 export interface ReportHarnessError {
@@ -90,4 +92,77 @@ export interface ReportWaiver {
   expires: string;
   /** 'used': covered a failure; 'unused-passing': its checks pass now, the waiver can go; 'expired'. */
   status: 'used' | 'unused-passing' | 'unused' | 'expired';
+}
+
+/**
+ * One load scenario run (load/): the one result shape both engines write, the native engine and k6's handleSummary.
+ * Latencies in milliseconds; the native engine measures them from each iteration's scheduled start (coordinated
+ * omission corrected), k6 from the actual send.
+ */
+export interface LoadScenarioResult {
+  schemaVersion: 1;
+  /** Scenario id, e.g. 'rate-limit'. */
+  scenario: string;
+  title: string;
+  engine: 'native' | 'k6';
+  target: { baseUrl: string; embedded: boolean };
+  startedAt: string;
+  durationMs: number;
+  /** Each phase with its arrival model in words, in run order. */
+  phases: { name: string; arrival: string }[];
+  /** true when every check passed (or was not applicable) and every threshold held. */
+  passed: boolean;
+  steps: LoadStepResult[];
+  checks: LoadCheckResult[];
+  thresholds: LoadThresholdResult[];
+  /** Iterations the engine could not start in time (k6: dropped_iterations; native: over its in-flight bound). */
+  droppedIterations: number;
+  /** Time series for the plots (the native engine; k6's summary has none). */
+  series?: LoadSeries;
+  notes: string[];
+}
+
+export interface LoadStepResult {
+  /** A named request of the scenario's sequence, e.g. 'availability'. */
+  name: string;
+  count: number;
+  /** Requests a second over the load phases. */
+  ratePerSecond: number;
+  latencyMs: { p50: number; p90: number; p99: number; max: number };
+  /** Responses other than 2xx by error code (envelope code, OAuth error, or a transport failure). */
+  errors: Record<string, number>;
+}
+
+export type LoadOutcome = 'pass' | 'fail' | 'not-applicable';
+
+export interface LoadCheckResult {
+  name: string;
+  description: string;
+  outcome: LoadOutcome;
+  passes: number;
+  fails: number;
+  /** The first failure, or why the check was not applicable. */
+  detail?: string;
+}
+
+export interface LoadThresholdResult {
+  /** The threshold in words, e.g. 'reservation p99 < 2000 ms'. */
+  name: string;
+  outcome: 'pass' | 'fail';
+  /** The measured value (null when nothing was measured). */
+  actual: number | null;
+}
+
+export interface LoadSeries {
+  intervalMs: number;
+  /** Start of each bucket, in seconds since the load began. */
+  t: number[];
+  /** Requests sent per bucket, by step. */
+  requests: Record<string, number[]>;
+  latencyP50Ms: Record<string, (number | null)[]>;
+  latencyP99Ms: Record<string, (number | null)[]>;
+  /** 429 responses per bucket, all steps. */
+  rateLimited: number[];
+  /** Lowest X-RateLimit-Remaining seen per bucket, by client. */
+  remaining: Record<string, (number | null)[]>;
 }

@@ -33,6 +33,12 @@ export interface CleanupInput {
 
 export const CLEANUP_REASON = 'certification run cleanup';
 
+/**
+ * Roles that never book: the disabled partner is refused tokens (spec 5.4), and the rate-limit client's buckets are
+ * what the rate-limit checks exhaust, so asking it for a token would only wait out a Retry-After.
+ */
+const SKIPPED_ROLES = new Set<Role>(['disabledPartner', 'rateLimit']);
+
 interface ReservationLike {
   reservationId: string;
   partnerReference: string | null;
@@ -57,8 +63,7 @@ export async function cleanupBookings(input: CleanupInput): Promise<CleanupResul
   const sessions: Session[] = [];
 
   for (const [role, credentials] of Object.entries(input.target.clients) as [Role, ClientCredentials][]) {
-    // The disabled partner's client is refused a token by design (spec 5.4); it never books.
-    if (role === 'disabledPartner') continue;
+    if (SKIPPED_ROLES.has(role)) continue;
     const session = await http.session(role, credentials).catch((error: Error) => {
       result.notes.push(`${role}: no token (${error.message})`);
       return undefined;
@@ -91,13 +96,14 @@ export async function cleanupBookings(input: CleanupInput): Promise<CleanupResul
         break;
       }
     }
-    if (!seen)
+    if (!seen) {
       result.leftovers.push({
         reservationId: id,
         partnerReference: null,
         status: null,
         reason: 'not found by any configured client',
       });
+    }
   }
 
   for (const { reservation, session } of found.values()) {

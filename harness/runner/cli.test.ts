@@ -86,6 +86,15 @@ describe('configuration errors exit 2 with a message naming the problem', () => 
     expectConfigError(await cli('--target', 'embedded', '--config', config), /--config applies to a URL target/);
   });
 
+  test('a report directory that cannot be written (checked before the run)', async () => {
+    const blocker = join(dir, 'a-file');
+    writeFileSync(blocker, '');
+    expectConfigError(
+      await cli('--report-dir', join(blocker, 'reports')),
+      /--report-dir: cannot write to .*a-file\/reports \(ENOTDIR\)/,
+    );
+  });
+
   test('unknown flags and stray arguments', async () => {
     expectConfigError(await cli('--bogus'), /unknown option '--bogus'/);
     expectConfigError(await cli('extra'), /too many arguments/);

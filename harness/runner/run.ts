@@ -37,7 +37,7 @@ import { loadReplayPlan, type ReplayPlan } from './replay.ts';
 import { resolveTarget } from './target.ts';
 import { runSuites } from './vitest-run.ts';
 import { loadWaivers, type Waiver } from './waivers.ts';
-import { writeReports } from './write-reports.ts';
+import { prepareReportDir, writeReports } from './write-reports.ts';
 
 /** Options of one certification run; the CLI's flags, already split into values (strings are validated here too). */
 export interface CertifyOptions {
@@ -119,7 +119,8 @@ function plan(options: CertifyOptions): Plan {
     targetSpec: targetText === undefined ? undefined : parseTarget(targetText),
     config: options.config,
     profile: options.profile !== undefined ? parseProfile(String(options.profile)) : replay?.profile,
-    allowBookings: options.allowBookings ?? replay?.allowBookings,
+    // Not taken from a replayed report: booking on a live target needs the flag on every run.
+    allowBookings: options.allowBookings,
     only: replay ? [replay.clauseId] : options.only !== undefined ? parseOnly(options.only) : [],
     seed: options.seed !== undefined ? parseSeed(options.seed) : (replay?.seed ?? randomInt(0, SEED_MAX)),
     runs: options.runs !== undefined ? parseRuns(options.runs) : (replay?.runs ?? DEFAULT_RUNS),
@@ -157,6 +158,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   const warn = options.warn ?? ((message: string) => output(`warning: ${message}\n`));
   const env = options.env ?? process.env;
   const p = plan(options);
+  prepareReportDir(p.reportDir);
   const startedAt = new Date();
 
   const target = await resolveTarget(p.targetSpec, p.config, env, warn);
@@ -184,6 +186,9 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
       only: p.only,
     };
     output(describeRun(settings, p.replay));
+    if (p.replay?.allowBookings && !allowBookings) {
+      warn('the replayed run allowed bookings; this one does not (pass --allow-bookings to let the check book)');
+    }
     if (!allowBookings && profileRank(profile) >= profileRank('book')) {
       warn(`profile ${profile} without --allow-bookings: checks that create reservations are not-applicable`);
     }
@@ -217,23 +222,32 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     }
 
     let cleanup: CleanupResult | undefined;
-    if (allowBookings) {
+    const recorded = collected.checks.flatMap((check) => check.createdReservations ?? []);
+    // Only book and full checks create reservations; a run below them has nothing to cancel (and asks for no tokens).
+    if ((allowBookings && profileRank(profile) >= profileRank('book')) || recorded.length > 0) {
       output('cleanup: cancelling the reservations this run created\n');
       const control = target.config.control;
-      cleanup = await cleanupBookings({
-        target: target.config,
-        bookingPrefix: settings.bookingPrefix,
-        recorded: collected.checks.flatMap((check) => check.createdReservations ?? []),
-        maxRps,
-        ...(control
-          ? {
-              detachMoney: (id: string) =>
-                referenceControlAdapter(control.baseUrl ?? target.config.baseUrl, control.token).attachMoney(id, false),
-            }
-          : {}),
-      });
-      for (const note of cleanup.notes) warn(`cleanup: ${scrub(note)}`);
-      output(`cleanup: ${cleanup.cancelled.length} cancelled, ${cleanup.leftovers.length} left over\n`);
+      try {
+        cleanup = await cleanupBookings({
+          target: target.config,
+          bookingPrefix: settings.bookingPrefix,
+          recorded,
+          maxRps,
+          ...(control
+            ? {
+                detachMoney: (id: string) =>
+                  referenceControlAdapter(control.baseUrl ?? target.config.baseUrl, control.token).attachMoney(
+                    id,
+                    false,
+                  ),
+              }
+            : {}),
+        });
+        for (const note of cleanup.notes) warn(`cleanup: ${scrub(note)}`);
+        output(`cleanup: ${cleanup.cancelled.length} cancelled, ${cleanup.leftovers.length} left over\n`);
+      } catch (error) {
+        collected.harnessErrors.push({ message: `booking cleanup failed: ${scrub((error as Error).message)}` });
+      }
     }
 
     const finishedAt = new Date();
@@ -257,8 +271,13 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     output(scrub(formatSummary(report, files.map(displayPath))));
     const exitCode =
       (report.harnessErrors?.length ?? 0) > 0 ? EXIT.error : report.verdict.passed ? EXIT.passed : EXIT.failed;
+    if (exitCode === EXIT.error) output('Harness errors: the verdict is incomplete (exit code 2).\n');
     const { target: _target, ...publicSettings } = settings;
     return { report, exitCode, files, settings: publicSettings, ...(cleanup ? { cleanup } : {}) };
+  } catch (error) {
+    // Whatever escapes is printed by the CLI: it must not carry a credential of the target.
+    if (error instanceof Error) error.message = scrub(error.message);
+    throw error;
   } finally {
     await target.stop();
   }

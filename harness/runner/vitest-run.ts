@@ -40,9 +40,18 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
     void vitest?.cancelCurrentRun('keyboard-input');
   };
   // vitest hands us its instance through onInit; that is how a run started by startVitest can be cancelled.
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const ours = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
   const lifecycle: Reporter = {
     onInit(ctx) {
       vitest = ctx;
+      // vitest's logger exits the process on SIGINT/SIGTERM; the runner cancels instead (input.signal), so the
+      // embedded server is stopped and the report of what finished is still written.
+      for (const signal of signals) {
+        for (const listener of process.listeners(signal)) {
+          if (!ours.get(signal)?.has(listener)) process.off(signal, listener as (...args: unknown[]) => void);
+        }
+      }
       if (input.signal?.aborted) cancel();
     },
     onTestRunStart() {

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { renderHtml } from '../report/html.ts';
 import { renderJson } from '../report/json.ts';
@@ -15,6 +15,20 @@ const RENDERERS: Record<ReportFormat, (model: ReportModel) => string> = {
   md: renderMarkdown,
 };
 
+/** Creates the report directory (before the run: a run must not end unable to write its report). */
+export function prepareReportDir(dir: string): string {
+  const target = resolve(dir);
+  try {
+    mkdirSync(target, { recursive: true });
+    accessSync(target, constants.W_OK);
+  } catch (error) {
+    throw new CertifyError(
+      `--report-dir: cannot write to ${dir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+  return target;
+}
+
 /**
  * Writes the requested formats into the report directory and removes the files of the formats not requested, so the
  * directory never mixes two runs. `scrub` is a last pass over each file (the runner removes known secrets with it).
@@ -25,12 +39,7 @@ export function writeReports(
   dir: string,
   scrub: (text: string) => string = (text) => text,
 ): string[] {
-  const target = resolve(dir);
-  try {
-    mkdirSync(target, { recursive: true });
-  } catch (error) {
-    throw new CertifyError(`--report-dir: cannot create ${dir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
+  const target = prepareReportDir(dir);
   const written: string[] = [];
   for (const format of REPORT_FORMATS) {
     const file = join(target, REPORT_FILES[format]);

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,16 +46,28 @@ export async function startEmbeddedTarget(options: EmbeddedTargetOptions = {}): 
     HOST: '127.0.0.1',
     DATABASE_URL: `sqlite:${join(dir, 'reference.db')}`,
     CONTROL_TOKEN: controlToken,
-    // The listening line is logged at info; request lines are discarded unread.
+    // The listening line is logged at info.
     LOG_LEVEL: 'info',
     ...options.env,
   });
-  const child = spawn(process.execPath, [TSX, MAIN], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // The server logs into a file, not a pipe: a pipe nobody reads (a parent blocked in spawnSync, say) would fill
+  // up and stall the server on its next log line.
+  const logFile = join(dir, 'server.log');
+  const log = openSync(logFile, 'a');
+  const child = spawn(process.execPath, [TSX, MAIN], { cwd: REPO, env, stdio: ['ignore', log, log] });
+  closeSync(log);
+  let spawnError: Error | undefined;
+  child.once('error', (error) => {
+    spawnError = error;
+  });
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.once('error', () => resolve());
+  });
 
   let url: string;
   try {
-    url = await waitForListening(child, options.startTimeoutMs ?? 30_000);
+    url = await waitForListening(child, logFile, options.startTimeoutMs ?? 30_000, () => spawnError);
   } catch (error) {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;
@@ -86,36 +98,27 @@ export async function startEmbeddedTarget(options: EmbeddedTargetOptions = {}): 
   };
 }
 
-function waitForListening(child: ChildProcess, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => {
-      cleanup();
-      reject(new Error(`the embedded target did not start within ${timeoutMs} ms:\n${output.slice(-2000)}`));
-    }, timeoutMs);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = LISTENING.exec(output);
-      if (match?.[1]) {
-        cleanup();
-        resolve(match[1]);
-      }
-    };
-    const onExit = (code: number | null) => {
-      cleanup();
-      reject(new Error(`the embedded target exited (${code}) before listening:\n${output.slice(-2000)}`));
-    };
-    const cleanup = () => {
-      clearTimeout(timer);
-      child.stdout?.off('data', onData);
-      child.stderr?.off('data', onData);
-      child.off('exit', onExit);
-      // Keep draining so a chatty server never blocks on a full pipe.
-      child.stdout?.resume();
-      child.stderr?.resume();
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', onExit);
-  });
+async function waitForListening(
+  child: ChildProcess,
+  logFile: string,
+  timeoutMs: number,
+  spawnError: () => Error | undefined,
+): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const failed = spawnError();
+    if (failed) throw new Error(`the embedded target could not be started: ${failed.message}`);
+    const output = readFileSync(logFile, 'utf8');
+    const url = LISTENING.exec(output)?.[1];
+    if (url) return url;
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(
+        `the embedded target exited (${child.exitCode ?? child.signalCode}) before listening:\n${output.slice(-2000)}`,
+      );
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`the embedded target did not start within ${timeoutMs} ms:\n${output.slice(-2000)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

@@ -62,7 +62,12 @@ export function bearer(token: string): Record<string, string> {
 }
 
 export function scopeSet(scope: unknown): string[] {
-  return typeof scope === 'string' ? scope.split(' ').filter((s) => s !== '').sort() : [];
+  return typeof scope === 'string'
+    ? scope
+        .split(' ')
+        .filter((s) => s !== '')
+        .sort()
+    : [];
 }
 
 /** A token of the role from a fresh raw request; fails the check if the token endpoint refuses. */
@@ -71,4 +76,15 @@ export async function freshToken(t: CheckContext, role: Role, scope?: string): P
   expect(res.status, `token request for ${role} (body: ${res.text.slice(0, 300)})`).toBe(200);
   expect((res.body as { access_token?: unknown }).access_token, 'access_token').toEqual(expect.any(String));
   return res.body as IssuedToken;
+}
+
+/** A token request with valid Basic credentials but a JSON body instead of a form (spec 4.1 wants a form). */
+export function jsonTokenRequest(t: CheckContext): Promise<ApiResult> {
+  const { clientId, clientSecret } = credentialsOf(t, 'partnerA');
+  return t.client('partnerA').raw({
+    method: 'POST',
+    path: TOKEN_PATH,
+    headers: { authorization: basicAuthorization(clientId, clientSecret), 'content-type': MEDIA_TYPES.json },
+    body: JSON.stringify({ grant_type: 'client_credentials' }),
+  });
 }

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import type { HttpRequest, HttpResponse } from '../http/client.ts';
+import { basicAuthorization, TokenCache, TokenFetchError } from './token-cache.ts';
+
+const SECRET = 'client-secret-value';
+
+/** A fake token endpoint: numbered tokens, the given lifetime, and a log of what it was asked. */
+function tokenEndpoint(options: { expiresIn?: number; status?: number } = {}) {
+  const requests: HttpRequest[] = [];
+  let issued = 0;
+  const send = async (req: HttpRequest): Promise<HttpResponse> => {
+    requests.push(req);
+    await new Promise((r) => setTimeout(r, 1));
+    const status = options.status ?? 200;
+    const scope = new URLSearchParams(String(req.body)).get('scope') ?? 'fleet:read locations:read';
+    const body =
+      status === 200
+        ? { access_token: `token-${++issued}`, token_type: 'Bearer', expires_in: options.expiresIn ?? 600, scope }
+        : { error: 'invalid_client', error_description: 'no' };
+    return { status, headers: {}, body: new TextEncoder().encode(JSON.stringify(body)), durationMs: 1 };
+  };
+  return { send, requests };
+}
+
+function cacheWith(endpoint: ReturnType<typeof tokenEndpoint>, now: () => number) {
+  return new TokenCache({
+    baseUrl: 'http://x.test',
+    clients: { partnerA: { clientId: 'pa', clientSecret: SECRET }, partnerB: { clientId: 'pb', clientSecret: 'sb' } },
+    send: endpoint.send,
+    now,
+  });
+}
+
+describe('TokenCache', () => {
+  it('fetches with client_secret_basic and reuses the token until 30 s before expiry', async () => {
+    const endpoint = tokenEndpoint();
+    let now = 0;
+    const cache = cacheWith(endpoint, () => now);
+    expect(await cache.token('partnerA')).toBe('token-1');
+    now = 569_000;
+    expect(await cache.token('partnerA')).toBe('token-1');
+    expect(endpoint.requests).toHaveLength(1);
+    now = 570_000;
+    expect(await cache.token('partnerA')).toBe('token-2');
+    expect(endpoint.requests).toHaveLength(2);
+    const first = endpoint.requests[0];
+    expect(first?.url).toBe('http://x.test/api/partner/v1/oauth/token');
+    expect(first?.headers?.authorization).toBe(basicAuthorization('pa', SECRET));
+    expect(first?.body).toBe('grant_type=client_credentials');
+  });
+
+  it('keeps one token per role and per scope set, whatever the scope order', async () => {
+    const endpoint = tokenEndpoint();
+    const cache = cacheWith(endpoint, () => 0);
+    const ab = await cache.token('partnerA', ['locations:read', 'fleet:read']);
+    expect(await cache.token('partnerA', ['fleet:read', 'locations:read'])).toBe(ab);
+    expect(await cache.token('partnerA')).not.toBe(ab);
+    expect(await cache.token('partnerB', ['fleet:read', 'locations:read'])).not.toBe(ab);
+    expect(endpoint.requests).toHaveLength(3);
+    expect(endpoint.requests[0]?.body).toBe('grant_type=client_credentials&scope=fleet%3Aread+locations%3Aread');
+  });
+
+  it('shares one fetch between concurrent callers', async () => {
+    const endpoint = tokenEndpoint();
+    const cache = cacheWith(endpoint, () => 0);
+    const tokens = await Promise.all([cache.token('partnerA'), cache.token('partnerA'), cache.token('partnerA')]);
+    expect(new Set(tokens).size).toBe(1);
+    expect(endpoint.requests).toHaveLength(1);
+  });
+
+  it('fetches again after invalidate, and only for the token it was given', async () => {
+    const endpoint = tokenEndpoint();
+    const cache = cacheWith(endpoint, () => 0);
+    const first = await cache.token('partnerA');
+    cache.invalidate('partnerA', undefined, 'some-other-token');
+    expect(await cache.token('partnerA')).toBe(first);
+    cache.invalidate('partnerA', undefined, first);
+    expect(await cache.token('partnerA')).not.toBe(first);
+  });
+
+  it('refuses without echoing the secret when the endpoint refuses, and for unknown roles', async () => {
+    const cache = cacheWith(tokenEndpoint({ status: 401 }), () => 0);
+    const error = (await cache.token('partnerA').catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(TokenFetchError);
+    expect(error.message).toMatch(/HTTP 401 \(invalid_client\)/);
+    expect(error.message).not.toContain(SECRET);
+    await expect(cache.token('readOnly')).rejects.toThrow(/no credentials for role readOnly/);
+  });
+});
+
+describe('TokenCache and the token endpoint rate limit', () => {
+  it('waits out one 429 slow_down (Retry-After) and asks again', async () => {
+    const endpoint = tokenEndpoint();
+    let calls = 0;
+    const slept: number[] = [];
+    const cache = new TokenCache({
+      baseUrl: 'http://x.test',
+      clients: { partnerA: { clientId: 'pa', clientSecret: SECRET } },
+      send: async (req) => {
+        calls += 1;
+        if (calls === 1) {
+          const body = new TextEncoder().encode('{"error":"slow_down","error_description":"later"}');
+          return { status: 429, headers: { 'retry-after': '7' }, body, durationMs: 1 };
+        }
+        return endpoint.send(req);
+      },
+      now: () => 0,
+      sleep: async (ms) => {
+        slept.push(ms);
+      },
+    });
+    expect(await cache.token('partnerA')).toBe('token-1');
+    expect(slept).toEqual([7000]);
+  });
+
+  it('gives up on a 429 without Retry-After', async () => {
+    const cache = new TokenCache({
+      baseUrl: 'http://x.test',
+      clients: { partnerA: { clientId: 'pa', clientSecret: SECRET } },
+      send: async () => ({ status: 429, headers: {}, body: new Uint8Array(), durationMs: 1 }),
+    });
+    await expect(cache.token('partnerA')).rejects.toThrow(/HTTP 429/);
+  });
+});
+
+describe('basicAuthorization', () => {
+  it('form-encodes id and secret before base64 (RFC 6749 2.3.1)', () => {
+    const header = basicAuthorization('id with space', 'p:ss/word');
+    expect(Buffer.from(header.slice(6), 'base64').toString()).toBe('id+with+space:p%3Ass%2Fword');
+  });
+});

@@ -1,0 +1,334 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Clause, clauseById } from '../../contract/clauses/index.ts';
+import { TokenCache } from '../auth/token-cache.ts';
+import type { ControlAdapter } from '../control/adapter.ts';
+import { send } from '../http/client.ts';
+import { registerTargetSecrets, secrets } from '../http/secrets.ts';
+import { RUN_SETTINGS_ENV, type RunSettings, removeRunSettings, writeRunSettings } from '../run-settings.ts';
+import { isSelected } from './applicability.ts';
+import { type CheckFn, type CheckOptions, checkTitle, deriveSeed, runCheck } from './check.ts';
+import type { CheckMeta } from './meta.ts';
+
+const SECRET = 'fixture-client-secret-9f8e7d6c';
+let server: Server;
+let baseUrl: string;
+
+beforeAll(async () => {
+  // A minimal target: a token endpoint and one business path.
+  server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/json');
+      res.setHeader('x-request-id', 'rid-1');
+      if (req.url?.endsWith('/oauth/token')) {
+        res.end(
+          JSON.stringify({
+            access_token: 'fixture-access-token-123456',
+            token_type: 'Bearer',
+            expires_in: 600,
+            scope: 'fleet:read',
+          }),
+        );
+      } else {
+        res.end(JSON.stringify({ vehicles: [], count: 0 }));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  secrets.clear();
+});
+
+function settings(overrides: Partial<RunSettings> = {}): RunSettings {
+  return {
+    target: { baseUrl, clients: { partnerA: { clientId: 'fixture-a', clientSecret: SECRET } } },
+    embedded: false,
+    profile: 'shop',
+    allowBookings: false,
+    strict: false,
+    seed: 7,
+    runs: 5,
+    maxRps: null,
+    date: '2030-01-10',
+    bookingPrefix: 'CERT-T-',
+    only: [],
+    ...overrides,
+  };
+}
+
+class Skipped extends Error {}
+
+/** Runs one check body through the wrapper, as the vitest test of check() would. */
+async function run(
+  clauseId: string,
+  options: CheckOptions,
+  fn: CheckFn,
+  runSettings = settings(),
+  control?: ControlAdapter,
+): Promise<{ meta: CheckMeta; thrown?: unknown; skipped?: string }> {
+  const clause = clauseById(clauseId) as Clause;
+  registerTargetSecrets(runSettings.target);
+  const state = {
+    settings: runSettings,
+    tokens: new TokenCache({ baseUrl, clients: runSettings.target.clients, send }),
+    send,
+    control,
+  };
+  let meta: CheckMeta | undefined;
+  let skipped: string | undefined;
+  let thrown: unknown;
+  try {
+    await runCheck({
+      clause,
+      options,
+      name: options.name ?? clause.title,
+      title: checkTitle(clauseId, options.name ?? clause.title, 'json'),
+      representation: 'json',
+      state,
+      fn,
+      setMeta: (m) => {
+        meta = m;
+      },
+      skip: (note) => {
+        skipped = note;
+        throw new Skipped(note);
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof Skipped)) thrown = error;
+  }
+  if (!meta) throw new Error('setMeta was not called');
+  return { meta, thrown, skipped };
+}
+
+describe('runCheck outcomes', () => {
+  it('pass: meta carries clause, name, level, profile, representation and seed', async () => {
+    const { meta, thrown } = await run('4.2.1', { name: 'ok', needs: ['partnerA'] }, async (t) => {
+      expect((await t.client('partnerA').get('/fleet')).status).toBe(200);
+    });
+    expect(thrown).toBeUndefined();
+    expect(meta).toEqual({
+      clauseId: '4.2.1',
+      name: 'ok',
+      level: 'MUST',
+      profile: 'catalog',
+      representation: 'json',
+      seed: deriveSeed(7, '[4.2.1] ok (json)'),
+      outcome: 'pass',
+    });
+  });
+
+  it('fail: an assertion is rethrown and leaves evidence with the exchanges, secrets redacted', async () => {
+    const { meta, thrown } = await run('4.2.1', { needs: ['partnerA'] }, async (t) => {
+      const res = await t.client('partnerA').get('/fleet');
+      expect({ status: res.status, secret: SECRET }, 'status').toEqual({ status: 404, secret: SECRET });
+    });
+    expect(meta.outcome).toBe('fail');
+    expect((thrown as Error).name).toBe('AssertionError');
+    const evidence = meta.evidence;
+    expect(evidence?.message).toContain('status');
+    expect(evidence?.expected).toContain('404');
+    expect(evidence?.actual).toContain('200');
+    expect(evidence?.exchanges.map((e) => e.request.url)).toEqual([
+      `${baseUrl}/api/partner/v1/oauth/token`,
+      `${baseUrl}/api/partner/v1/fleet`,
+    ]);
+    expect(evidence?.exchanges[1]?.curl).toContain('"$TOKEN_PARTNERA"');
+    const everything =
+      JSON.stringify(meta) + String((thrown as Error).message) + JSON.stringify((thrown as { actual: unknown }).actual);
+    expect(everything).not.toContain(SECRET);
+    expect(everything).not.toContain('fixture-access-token-123456');
+  });
+
+  it('warn: a failed SHOULD check is not rethrown without --strict, and fails with it', async () => {
+    const body: CheckFn = async () => {
+      expect(1).toBe(2);
+    };
+    const lenient = await run('5.7b', {}, body);
+    expect(lenient.meta.level).toBe('SHOULD');
+    expect(lenient.meta.outcome).toBe('warn');
+    expect(lenient.thrown).toBeUndefined();
+    expect(lenient.meta.evidence?.message).toContain('expected 1 to be 2');
+    const strict = await run('5.7b', {}, body, settings({ strict: true }));
+    expect(strict.meta.outcome).toBe('fail');
+    expect(strict.thrown).toBeDefined();
+    const demoted = await run('4.2.1', { level: 'SHOULD' }, body);
+    expect(demoted.meta.outcome).toBe('warn');
+  });
+
+  it('error: anything but an assertion is a harness error, rethrown, with the secret scrubbed', async () => {
+    const { meta, thrown } = await run('4.2.1', {}, async () => {
+      throw new TypeError(`broken ${SECRET}`);
+    });
+    expect(meta.outcome).toBe('error');
+    expect(meta.evidence?.message).toBe('TypeError: broken [REDACTED]');
+    expect((thrown as Error).message).toBe('broken [REDACTED]');
+    expect((thrown as Error).stack).not.toContain(SECRET);
+  });
+
+  it('a fast-check property failure is a fail with its seed and path', async () => {
+    const { meta } = await run('4.2.1', {}, async () => {
+      const error = new Error(
+        'Property failed after 3 tests\n{ seed: -42, path: "2:0", endOnFailure: true }\nCounterexample: ["x"]',
+      );
+      error.cause = Object.assign(new Error('expected'), { name: 'AssertionError' });
+      throw error;
+    });
+    expect(meta.outcome).toBe('fail');
+    expect(meta.evidence?.property).toEqual({ seed: -42, path: '2:0', counterexample: '["x"]' });
+  });
+
+  const never: CheckFn = async () => {
+    throw new Error('must not run');
+  };
+
+  it('not-applicable: profile, credential, control, bookings, https, each with its reason', async () => {
+    const cases: [string, CheckOptions, RunSettings, string][] = [
+      ['4.2.1', { profile: 'book' }, settings(), 'profile'],
+      ['4.2.1', { needs: ['partnerA', 'partnerB'] }, settings(), 'missing-credential'],
+      ['5.8', {}, settings({ profile: 'full' }), 'missing-control'],
+      ['4.2.1', { control: true }, settings(), 'missing-control'],
+      ['4.2.1', { bookings: true }, settings(), 'bookings-not-allowed'],
+      ['5.7a', {}, settings(), 'plain-http'],
+    ];
+    for (const [clauseId, options, runSettings, kind] of cases) {
+      const { meta, skipped, thrown } = await run(clauseId, options, never, runSettings);
+      expect(thrown, `${clauseId} ${kind}`).toBeUndefined();
+      expect(meta.outcome).toBe('not-applicable');
+      expect(meta.notApplicable?.kind).toBe(kind);
+      expect(skipped).toBe(meta.notApplicable?.detail);
+    }
+    expect((await run('4.2.1', { needs: ['partnerB'] }, never)).meta.notApplicable?.detail).toContain('partnerB');
+  });
+
+  it('runs a control check when the adapter and profile are there', async () => {
+    const control = {} as ControlAdapter;
+    const { meta } = await run(
+      '5.8',
+      {},
+      async (t) => expect(t.control).toBe(control),
+      settings({ profile: 'full' }),
+      control,
+    );
+    expect(meta.outcome).toBe('pass');
+  });
+
+  it('not-applicable from inside the check (the target has nothing to test with)', async () => {
+    const { meta, skipped } = await run('4.2.1', {}, async (t) => t.notApplicable('no vehicles'));
+    expect(meta.outcome).toBe('not-applicable');
+    expect(meta.notApplicable).toEqual({ kind: 'target', detail: 'no vehicles' });
+    expect(skipped).toBe('no vehicles');
+  });
+
+  it('records created reservations once each', async () => {
+    const { meta } = await run('4.2.1', {}, async (t) => {
+      t.recordReservation('R1');
+      t.recordReservation('R2');
+      t.recordReservation('R1');
+    });
+    expect(meta.createdReservations).toEqual(['R1', 'R2']);
+  });
+
+  it('using an undeclared, unconfigured role is a harness error naming it', async () => {
+    const { meta } = await run('4.2.1', {}, async (t) => {
+      t.client('partnerB');
+    });
+    expect(meta.outcome).toBe('error');
+    expect(meta.evidence?.message).toContain('partnerB');
+  });
+});
+
+describe('selection and seeds', () => {
+  it('--only takes clause ids, split-clause stems and section prefixes', () => {
+    const clause = (id: string) => clauseById(id) as Clause;
+    expect(isSelected(clause('4.7.3'), [])).toBe(true);
+    expect(isSelected(clause('4.7.3'), ['4.7.3'])).toBe(true);
+    expect(isSelected(clause('4.7.9a'), ['4.7.9'])).toBe(true);
+    expect(isSelected(clause('4.7.3'), ['4.7'])).toBe(true);
+    expect(isSelected(clause('4.7.3'), ['4'])).toBe(true);
+    expect(isSelected(clause('4.10.1'), ['4.1'])).toBe(false);
+    expect(isSelected(clause('5.2a'), ['5'])).toBe(true);
+    expect(isSelected(clause('5.2a'), ['4', '7.2'])).toBe(false);
+  });
+
+  it('a check seed depends on the run seed and the title only', () => {
+    expect(deriveSeed(1, 'a')).toBe(deriveSeed(1, 'a'));
+    expect(deriveSeed(1, 'a')).not.toBe(deriveSeed(2, 'a'));
+    expect(deriveSeed(1, 'a')).not.toBe(deriveSeed(1, 'b'));
+    expect(Number.isInteger(deriveSeed(123456789, '[4.2.1] x (json)'))).toBe(true);
+  });
+});
+
+describe('check() under vitest', () => {
+  it('registers one test per representation and records every outcome on task.meta', async () => {
+    const { startVitest } = await import('vitest/node');
+    const file = writeRunSettings(settings({ profile: 'catalog', allowBookings: true, only: ['4.2', '5.7', '4.7'] }));
+    const previous = process.env[RUN_SETTINGS_ENV];
+    // The nested run fails on purpose and would mark this process as failed.
+    const exitCode = process.exitCode;
+    process.env[RUN_SETTINGS_ENV] = file;
+    try {
+      const root = fileURLToPath(new URL('../../', import.meta.url));
+      const vitest = await startVitest('test', [], {
+        root,
+        config: false,
+        include: ['harness/check/fixtures/outcomes.fixture.ts'],
+        watch: false,
+        // A silent reporter: the failures of the fixture file are expected and read from the state below.
+        reporters: [{}],
+        pool: 'forks',
+      });
+      const tests = vitest.state.getTestModules().flatMap((m) => [...m.children.allTests()]);
+      await vitest.close();
+      const byName = Object.fromEntries(
+        tests.map((t) => [t.name, { outcome: t.meta().check?.outcome, state: t.result().state, meta: t.meta().check }]),
+      );
+      expect(Object.keys(byName).sort()).toEqual(
+        [
+          '[4.2.1] decides it is not applicable (json)',
+          '[4.2.1] errors (json)',
+          '[4.2.1] fails with evidence (json)',
+          '[4.2.1] fails with evidence (xml)',
+          '[4.2.1] needs a higher profile (json)',
+          '[4.2.1] needs a missing role (json)',
+          '[4.2.1] passes (json)',
+          '[4.7.3] records a reservation (json)',
+          '[5.7b] warns (SHOULD) (json)',
+        ].sort(),
+      );
+      expect(byName['[4.2.1] passes (json)']).toMatchObject({ outcome: 'pass', state: 'passed' });
+      expect(byName['[4.2.1] fails with evidence (xml)']).toMatchObject({ outcome: 'fail', state: 'failed' });
+      // The token was fetched (and recorded) by the first check; this one records only its own call.
+      expect(byName['[4.2.1] fails with evidence (json)']?.meta?.evidence?.exchanges.map((e) => e.request.url)).toEqual(
+        [`${baseUrl}/api/partner/v1/fleet`],
+      );
+      expect(byName['[5.7b] warns (SHOULD) (json)']).toMatchObject({ outcome: 'warn', state: 'passed' });
+      expect(byName['[4.2.1] needs a missing role (json)']).toMatchObject({
+        outcome: 'not-applicable',
+        state: 'skipped',
+      });
+      expect(byName['[4.2.1] needs a higher profile (json)']?.meta?.notApplicable?.kind).toBe('profile');
+      expect(byName['[4.2.1] errors (json)']).toMatchObject({ outcome: 'error', state: 'failed' });
+      expect(byName['[4.2.1] decides it is not applicable (json)']).toMatchObject({
+        outcome: 'not-applicable',
+        state: 'skipped',
+      });
+      expect(byName['[4.7.3] records a reservation (json)']?.meta?.createdReservations).toEqual(['R-1']);
+      const errors = tests.flatMap((t) => t.result().errors ?? []);
+      expect(JSON.stringify(errors)).not.toContain(SECRET);
+      expect(JSON.stringify(tests.map((t) => t.meta()))).not.toContain(SECRET);
+    } finally {
+      if (previous === undefined) delete process.env[RUN_SETTINGS_ENV];
+      else process.env[RUN_SETTINGS_ENV] = previous;
+      removeRunSettings(file);
+      process.exitCode = exitCode;
+    }
+  });
+});

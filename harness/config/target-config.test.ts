@@ -1,0 +1,160 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fc, test } from '@fast-check/vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HarnessConfigError, loadTargetConfig, parseTargetConfig, readTargetConfig } from './target-config.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'target-config-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let fileCount = 0;
+function configFile(content: unknown): string {
+  const file = join(dir, `config-${fileCount++}.json`);
+  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+  return file;
+}
+
+function thrown(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a throw');
+}
+
+const SECRET = 'S3cr3t-Value-That-Must-Not-Leak';
+/** `${NAME}`, spelled without a template-looking literal. */
+const braced = (name: string) => ['$', '{', name, '}'].join('');
+
+describe('loadTargetConfig', () => {
+  it('reads roles, control and owned; strips a trailing slash', () => {
+    const file = configFile({
+      baseUrl: 'https://partner.example.test/',
+      clients: {
+        partnerA: { clientId: 'a-id', clientSecret: 'a-secret' },
+        readOnly: { clientId: 'r', clientSecret: 's' },
+      },
+      control: { token: 'ctl' },
+      owned: true,
+    });
+    expect(loadTargetConfig(file, {})).toEqual({
+      baseUrl: 'https://partner.example.test',
+      clients: {
+        partnerA: { clientId: 'a-id', clientSecret: 'a-secret' },
+        readOnly: { clientId: 'r', clientSecret: 's' },
+      },
+      control: { token: 'ctl' },
+      owned: true,
+    });
+  });
+
+  it('reads $NAME and braced NAME references from the environment', () => {
+    const file = configFile({
+      baseUrl: braced('TARGET_URL'),
+      clients: { partnerA: { clientId: '$A_ID', clientSecret: braced('A_SECRET') } },
+      control: { baseUrl: 'http://127.0.0.1:9000', token: '$CTL' },
+    });
+    const config = loadTargetConfig(file, {
+      TARGET_URL: 'http://127.0.0.1:8080',
+      A_ID: 'id-from-env',
+      A_SECRET: SECRET,
+      CTL: 'control-from-env',
+    });
+    expect(config.baseUrl).toBe('http://127.0.0.1:8080');
+    expect(config.clients.partnerA).toEqual({ clientId: 'id-from-env', clientSecret: SECRET });
+    expect(config.control).toEqual({ baseUrl: 'http://127.0.0.1:9000', token: 'control-from-env' });
+  });
+
+  it('leaves strings that merely contain a $ alone', () => {
+    const file = configFile({
+      baseUrl: 'http://x.test',
+      clients: { partnerA: { clientId: 'id', clientSecret: 'a$b' } },
+    });
+    expect(loadTargetConfig(file, {}).clients.partnerA?.clientSecret).toBe('a$b');
+  });
+
+  it('names a missing environment variable without echoing any value', () => {
+    const file = configFile({
+      baseUrl: 'http://x.test',
+      clients: {
+        partnerA: { clientId: 'id', clientSecret: SECRET },
+        partnerB: { clientId: 'b', clientSecret: '$B_SECRET' },
+      },
+    });
+    const error = thrown(() => loadTargetConfig(file, {}));
+    expect(error).toBeInstanceOf(HarnessConfigError);
+    expect(error.message).toContain('B_SECRET');
+    expect(error.message).toContain('clients.partnerB.clientSecret');
+    expect(error.message).not.toContain(SECRET);
+  });
+
+  it('ignores unknown roles and keys with a warning each', () => {
+    const file = configFile({
+      baseUrl: 'http://x.test',
+      clients: { partnerA: { clientId: 'a', clientSecret: 's' }, superUser: { clientId: 'x', clientSecret: SECRET } },
+      extra: 1,
+    });
+    const { config, warnings } = readTargetConfig(file, {});
+    expect(Object.keys(config.clients)).toEqual(['partnerA']);
+    expect(warnings).toHaveLength(2);
+    expect(warnings.join('\n')).toContain('clients.superUser');
+    expect(warnings.join('\n')).not.toContain(SECRET);
+    const printed: string[] = [];
+    loadTargetConfig(file, {}, (w) => printed.push(w));
+    expect(printed).toEqual(warnings);
+  });
+
+  it('removes the API prefix from baseUrl with a warning', () => {
+    const { config, warnings } = parseTargetConfig({ baseUrl: 'http://x.test/api/partner/v1', clients: {} }, {});
+    expect(config.baseUrl).toBe('http://x.test');
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('rejects invalid JSON without quoting the file', () => {
+    const file = configFile(
+      `{"baseUrl": "http://x.test", "clients": {"partnerA": {"clientSecret": "${SECRET}" oops}}}`,
+    );
+    const error = thrown(() => loadTargetConfig(file, {}));
+    expect(error).toBeInstanceOf(HarnessConfigError);
+    expect(error.message).toMatch(/not valid JSON at line 1/);
+    expect(error.message).not.toContain(SECRET);
+    // V8 quotes the whole text in this form of its message.
+    const quoting = thrown(() => loadTargetConfig(configFile(`{"clientSecret": "${SECRET}", x}`), {}));
+    expect(quoting.message).toMatch(/not valid JSON/);
+    expect(quoting.message).not.toContain(SECRET);
+  });
+
+  it('rejects a missing file, a non-object, and bad fields with clear messages', () => {
+    expect(() => loadTargetConfig(join(dir, 'absent.json'), {})).toThrow(/cannot read target config .*ENOENT/);
+    expect(() => loadTargetConfig(configFile([1, 2]), {})).toThrow(/must be a JSON object/);
+    expect(() => parseTargetConfig({ clients: {} }, {})).toThrow(/baseUrl must be an http\(s\) URL/);
+    expect(() => parseTargetConfig({ baseUrl: 'ftp://x.test' }, {})).toThrow(/http or https/);
+    expect(() => parseTargetConfig({ baseUrl: 'http://x.test', clients: { partnerA: { clientId: 'a' } } }, {})).toThrow(
+      /clients\.partnerA\.clientSecret must be a non-empty string/,
+    );
+    expect(() => parseTargetConfig({ baseUrl: 'http://x.test', control: { token: '' } }, {})).toThrow(/control\.token/);
+    expect(() => parseTargetConfig({ baseUrl: 'http://x.test', owned: 'yes' }, {})).toThrow(/owned/);
+  });
+
+  it('rejects credentials in baseUrl without echoing them', () => {
+    const error = thrown(() => parseTargetConfig({ baseUrl: `https://user:${SECRET}@x.test` }, {}));
+    expect(error.message).toMatch(/must not carry credentials/);
+    expect(error.message).not.toContain(SECRET);
+  });
+
+  test.prop([fc.stringMatching(/^[A-Za-z0-9_~.-]{12,40}$/), fc.constantFrom('clientId', 'controlToken', 'baseUrl')])(
+    'no configuration error ever echoes a secret value',
+    (secret, broken) => {
+      const raw: Record<string, unknown> = {
+        baseUrl: broken === 'baseUrl' ? `not a url ${secret}` : 'http://x.test',
+        clients: { partnerA: { clientId: broken === 'clientId' ? 42 : 'id', clientSecret: secret } },
+        control: { token: broken === 'controlToken' ? 7 : secret },
+      };
+      const error = thrown(() => parseTargetConfig(raw, { OTHER: secret }));
+      expect(error).toBeInstanceOf(HarnessConfigError);
+      expect(error.message).not.toContain(secret);
+    },
+  );
+});

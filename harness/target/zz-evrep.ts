@@ -1,1 +1,0 @@
-export default class R { onTestRunEnd(mods: any[]) { for (const m of mods) for (const t of m.children.allTests()) console.log(JSON.stringify({name: t.name, meta: t.meta().check, errors: t.result().errors?.map((e:any)=>e.message)}, null, 1)); } }

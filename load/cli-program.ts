@@ -1,0 +1,126 @@
+import { Command, CommanderError } from 'commander';
+import type { LoadScenarioResult } from '../harness/report/model.ts';
+import { runNative } from './native/engine.ts';
+import { mergeIntoReport, scrubber, writeLoadResults } from './output.ts';
+import type { AnyScenario, LoadOptions } from './scenario/model.ts';
+import { LOAD_BOUNDS, LoadSafetyError } from './scenario/safety.ts';
+import { SCENARIOS, scenarioById } from './scenarios/index.ts';
+import { formatResult } from './summary-text.ts';
+import { LoadUsageError, resolveLoadTarget } from './target.ts';
+
+export const LOAD_EXIT = { passed: 0, failed: 1, error: 2 } as const;
+
+export interface LoadCliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+interface Flags {
+  target?: string;
+  config?: string;
+  duration?: string;
+  rate?: string;
+  ci?: boolean;
+  out: string;
+  reportDir?: string;
+  list?: boolean;
+}
+
+function number(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed)) throw new LoadUsageError(`${flag} must be a number (got ${value})`);
+  return parsed;
+}
+
+function listText(): string {
+  return `${SCENARIOS.map(
+    (s) =>
+      `${s.id.padEnd(18)} ${s.title}\n${''.padEnd(18)} --rate: ${s.rateMeaning} (default ${s.defaults.rate}, CI ${s.ci.rate}); --duration default ${s.defaults.durationS} s`,
+  ).join('\n')}\n`;
+}
+
+/** `npm run load -- <scenario|all> …`; resolves to the exit code. */
+export async function runLoadCli(argv: string[], io: LoadCliIo, signal?: AbortSignal): Promise<number> {
+  const program = new Command('load')
+    .description(
+      `Runs a load scenario on the native engine against the embedded reference implementation or a target you own.\nExit code: 0 passed, 1 a check or threshold failed, 2 usage, safety or harness error.\nBounds: duration ≤ ${LOAD_BOUNDS.maxDurationS} s, rate ≤ ${LOAD_BOUNDS.maxRate}/s, ≤ ${LOAD_BOUNDS.maxVus} connections; a non-loopback target needs "owned": true in its config.`,
+    )
+    .argument('[scenario]', `${SCENARIOS.map((s) => s.id).join(' | ')} | all`)
+    .option(
+      '--target <url|embedded>',
+      'embedded (default: a fresh reference implementation per scenario) or a base URL',
+    )
+    .option('--config <file>', 'target config (JSON: baseUrl, clients by role, control, owned); needed for a URL')
+    .option('--duration <seconds>', 'length of the load phases')
+    .option('--rate <n>', "the scenario's load knob (see --list)")
+    .option('--ci', 'the short settings CI uses')
+    .option('--out <dir>', 'where results go', 'reports/load')
+    .option('--report-dir <dir>', 'also add the results to the certification report in this directory')
+    .option('--list', 'list the scenarios')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+
+  let flags: Flags;
+  let scenarioArg: string | undefined;
+  try {
+    program.parse(argv, { from: 'user' });
+    flags = program.opts<Flags>();
+    scenarioArg = program.args[0];
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? LOAD_EXIT.passed : LOAD_EXIT.error;
+    throw error;
+  }
+  if (flags.list) {
+    io.stdout(listText());
+    return LOAD_EXIT.passed;
+  }
+
+  const results: LoadScenarioResult[] = [];
+  let scrub = (text: string) => text;
+  try {
+    if (scenarioArg === undefined) throw new LoadUsageError(`name a scenario:\n${listText()}`);
+    const scenarios: AnyScenario[] =
+      scenarioArg === 'all' ? [...SCENARIOS] : [scenarioById(scenarioArg)].filter((s): s is AnyScenario => !!s);
+    if (scenarios.length === 0) throw new LoadUsageError(`unknown scenario ${scenarioArg}:\n${listText()}`);
+    const rate = number('--rate', flags.rate);
+    const duration = number('--duration', flags.duration);
+
+    for (const scenario of scenarios) {
+      if (signal?.aborted) break;
+      const base = flags.ci ? scenario.ci : scenario.defaults;
+      const options: LoadOptions = { rate: rate ?? base.rate, durationS: duration ?? base.durationS };
+      const resolved = await resolveLoadTarget(flags.target, flags.config, scenario.embeddedEnv, (message) =>
+        io.stderr(`warning: ${message}\n`),
+      );
+      scrub = scrubber(resolved.target);
+      const onAbort = () => void resolved.stop();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        io.stderr(`${scenario.id}: ${scenario.title} against ${resolved.target.baseUrl}\n`);
+        const result = await runNative(scenario, {
+          target: resolved.target,
+          embedded: resolved.embedded,
+          options,
+          log: (message) => io.stderr(`  ${message}\n`),
+        });
+        results.push(result);
+        io.stdout(`${scrub(formatResult(result))}\n\n`);
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+        await resolved.stop();
+      }
+    }
+    const written = writeLoadResults(results, flags.out, scrub);
+    if (flags.reportDir) written.push(...mergeIntoReport(results, flags.reportDir, scrub));
+    io.stdout(`written: ${written.join(', ')}\n`);
+  } catch (error) {
+    if (error instanceof LoadUsageError || error instanceof LoadSafetyError) {
+      io.stderr(`error: ${error.message}\n`);
+      return LOAD_EXIT.error;
+    }
+    io.stderr(`harness error: ${scrub((error as Error).stack ?? String(error))}\n`);
+    return LOAD_EXIT.error;
+  }
+  return results.every((result) => result.passed) ? LOAD_EXIT.passed : LOAD_EXIT.failed;
+}

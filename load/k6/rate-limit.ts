@@ -1,0 +1,14 @@
+/**
+ * k6 entry script: the rate-limit scenario (load/scenarios/rate-limit.ts) on k6 0.57 or later (TypeScript runs as is).
+ *   k6 run -e TARGET_CONFIG=$PWD/target.json [-e RATE=… -e DURATION=… | -e LOAD_CI=1] [-e LOAD_OUT=result.json] load/k6/rate-limit.ts
+ */
+import { rateLimitScenario } from '../scenarios/rate-limit.ts';
+import { k6Entry } from './runtime.ts';
+
+const entry = k6Entry(rateLimitScenario);
+
+export const options = entry.options;
+export const setup = entry.setup;
+export const run = entry.run;
+export const teardown = entry.teardown;
+export const handleSummary = entry.handleSummary;

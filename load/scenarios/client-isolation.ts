@@ -1,0 +1,84 @@
+import type { ScenarioDefinition, VuContext } from '../scenario/model.ts';
+import { apiRequest, fetchToken, startFreshWindow } from '../scenario/partner-api.ts';
+import { WINDOW_CHECK_DEFINITIONS, WindowMonitor } from '../scenario/window-monitor.ts';
+import { judge429, RATE_LIMIT_429_CHECKS } from './rate-limit.ts';
+
+const QUIET_NOT_LIMITED = 'the other client sees no 429 while one is limited';
+
+export interface IsolationShared {
+  noisy: string;
+  quiet: string;
+}
+
+export const clientIsolationScenario: ScenarioDefinition<IsolationShared> = {
+  id: 'client-isolation',
+  title: 'Per-client isolation',
+  description:
+    'Two clients at once (spec 8.1: limits are per API client): each iteration sends one call as rateLimit (driven past its limit) and one as partnerA at the same moment; partnerA never sees a 429.',
+  rateMeaning: 'iterations a second (one call of each client)',
+  defaults: { rate: 5, durationS: 20 },
+  ci: { rate: 12, durationS: 4 },
+  steps: ['noisy', 'quiet'],
+  roles: ['rateLimit', 'partnerA'],
+  checks: [
+    {
+      name: QUIET_NOT_LIMITED,
+      description: 'Spec 8.1: every partnerA response during the run is other than 429.',
+    },
+    ...WINDOW_CHECK_DEFINITIONS,
+    ...RATE_LIMIT_429_CHECKS,
+  ],
+  thresholds: [
+    { kind: 'code-count', step: 'noisy', code: 'RATE_LIMITED', atLeast: 1 },
+    { kind: 'code-count', step: 'quiet', code: 'RATE_LIMITED', atMost: 0 },
+    { kind: 'unexpected-rate', step: 'noisy', expected: ['RATE_LIMITED'], atMost: 0 },
+    { kind: 'unexpected-rate', step: 'quiet', expected: [], atMost: 0 },
+    { kind: 'latency', step: 'quiet', stat: 'p99', belowMs: 1000 },
+    { kind: 'dropped-iterations', atMost: 0 },
+  ],
+  async setup(ctx) {
+    const [noisy, quiet] = [await fetchToken(ctx, 'rateLimit'), await fetchToken(ctx, 'partnerA')];
+    await startFreshWindow(ctx);
+    return { noisy, quiet };
+  },
+  phases: ({ rate, durationS }) => [
+    {
+      name: 'load',
+      arrival: { kind: 'constant-arrival-rate', rate, durationS, maxInFlight: 1_000 },
+      k6MaxVus: 1,
+      async exec(ctx: VuContext<IsolationShared>) {
+        const noisyMonitor = ctx.memo('rateLimit', () => new WindowMonitor('rateLimit'));
+        const quietMonitor = ctx.memo('partnerA', () => new WindowMonitor('partnerA'));
+        const [noisyTicket, quietTicket] = [noisyMonitor.begin(), quietMonitor.begin()];
+        const [noisy, quiet] = await Promise.all([
+          ctx.http.request(
+            apiRequest(ctx, {
+              method: 'GET',
+              path: '/locations',
+              token: ctx.shared.noisy,
+              step: 'noisy',
+              client: 'rateLimit',
+            }),
+          ),
+          ctx.http.request(
+            apiRequest(ctx, {
+              method: 'GET',
+              path: '/locations',
+              token: ctx.shared.quiet,
+              step: 'quiet',
+              client: 'partnerA',
+            }),
+          ),
+        ]);
+        noisyMonitor.end(noisyTicket, noisy, ctx);
+        quietMonitor.end(quietTicket, quiet, ctx);
+        judge429(ctx, noisy);
+        ctx.check(
+          QUIET_NOT_LIMITED,
+          quiet.status !== 429,
+          `partnerA answered 429 (${quiet.headers['retry-after'] ?? '-'} s)`,
+        );
+      },
+    },
+  ],
+};

@@ -1,0 +1,61 @@
+import { HarnessConfigError, readTargetConfig } from '../harness/config/target-config.ts';
+import { startEmbeddedTarget } from '../harness/target/embedded.ts';
+import type { LoadTarget } from './scenario/model.ts';
+
+/** A usage or configuration problem: the CLI prints it and exits 2. */
+export class LoadUsageError extends Error {
+  override readonly name = 'LoadUsageError';
+}
+
+export interface ResolvedLoadTarget {
+  target: LoadTarget;
+  embedded: boolean;
+  /** Stops the embedded server; a no-op for a URL target. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `--target embedded` (default): a fresh reference implementation for this scenario, started with the scenario's
+ * server environment. `--target URL --config FILE` (or `--config FILE` alone): the file's credentials, the URL (or
+ * the file's baseUrl) as the target.
+ */
+export async function resolveLoadTarget(
+  targetOption: string | undefined,
+  configFile: string | undefined,
+  embeddedEnv: Record<string, string> | undefined,
+  warn: (message: string) => void,
+): Promise<ResolvedLoadTarget> {
+  if (targetOption === undefined || targetOption === 'embedded') {
+    if (configFile !== undefined && targetOption === 'embedded') {
+      throw new LoadUsageError('--config applies to a URL target; the embedded target brings its own credentials');
+    }
+    if (configFile === undefined) {
+      const started = await startEmbeddedTarget(embeddedEnv ? { env: embeddedEnv } : {});
+      return { target: started.config, embedded: true, stop: () => started.stop() };
+    }
+  }
+  if (configFile === undefined) {
+    throw new LoadUsageError(`--target ${targetOption} needs --config FILE with the target's client credentials`);
+  }
+  let target: LoadTarget;
+  try {
+    const read = readTargetConfig(configFile);
+    for (const warning of read.warnings) warn(warning);
+    target = read.config;
+  } catch (error) {
+    if (error instanceof HarnessConfigError) throw new LoadUsageError(`--config: ${error.message}`);
+    throw error;
+  }
+  if (targetOption !== undefined && targetOption !== 'embedded') {
+    if (!/^https?:\/\//i.test(targetOption)) throw new LoadUsageError(`--target must be embedded or an http(s) URL`);
+    target = { ...target, baseUrl: targetOption.replace(/\/+$/, '') };
+  }
+  if (embeddedEnv) {
+    warn(
+      `this scenario is tuned for the embedded target (${Object.entries(embeddedEnv)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ')}); on another target set --rate from its limits`,
+    );
+  }
+  return { target, embedded: false, stop: async () => {} };
+}

@@ -1,0 +1,119 @@
+/** Spec 4.2 GET /fleet and /fleet/{vehicleCode}, with their rows of the endpoint table (4.0.5, 4.0.6). */
+import { describe, expect } from 'vitest';
+import type { AvailabilityResponse, FleetList, FleetVehicle } from '../contract/types.ts';
+import { check } from '../harness/check/check.ts';
+import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { fleetOf, locationsOf, unknownCode } from './support/catalogue.ts';
+import { availabilityRequest } from './support/shopping.ts';
+
+const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
+
+describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
+  check('4.0.5', { ...business, name: 'GET /fleet with a fleet:read token: 200 FleetList' }, async (t) => {
+    const res = await t.client('partnerA').get('/fleet', { scopes: ['fleet:read'] });
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    expectMediaType(res, t.representation);
+    expectSchema(res, 'FleetList');
+  });
+
+  check(
+    '4.0.6',
+    { ...business, name: 'GET /fleet/{vehicleCode} with a fleet:read token: 200 FleetVehicle' },
+    async (t) => {
+      const code = (await fleetOf(t, 'partnerA')).vehicles[0]?.vehicleCode;
+      if (!code) return t.notApplicable('the fleet list is empty');
+      const res = await t.client('partnerA').get(`/fleet/${encodeURIComponent(code)}`, { scopes: ['fleet:read'] });
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      expectMediaType(res, t.representation);
+      expectSchema(res, 'FleetVehicle');
+      expect((res.body as FleetVehicle).vehicleCode).toBe(code);
+    },
+  );
+
+  check('4.2.1', { ...business, name: 'Every listed vehicle is readable by its code' }, async (t) => {
+    const list = await t.client('partnerA').get('/fleet');
+    expect(list.status, list.text.slice(0, 300)).toBe(200);
+    expectSchema(list, 'FleetList');
+    const codes = (list.body as FleetList).vehicles.map((v) => v.vehicleCode);
+    for (const code of codes) {
+      const one = await t.client('partnerA').get(`/fleet/${encodeURIComponent(code)}`);
+      expect(one.status, `GET /fleet/${code}: ${one.text.slice(0, 300)}`).toBe(200);
+      expectSchema(one, 'FleetVehicle');
+      expect((one.body as FleetVehicle).vehicleCode).toBe(code);
+    }
+  });
+
+  check(
+    '4.2.1',
+    { ...business, name: 'Each vehicle is listed once and reads the same on its own', level: 'SHOULD' },
+    async (t) => {
+      const list = await t.client('partnerA').get('/fleet');
+      expect(list.status, list.text.slice(0, 300)).toBe(200);
+      const codes = (list.body as FleetList).vehicles.map((v) => v.vehicleCode);
+      expect(codes.length, 'vehicle codes are unique in the list').toBe(new Set(codes).size);
+      for (const vehicle of (list.body as FleetList).vehicles) {
+        const one = await t.client('partnerA').get(`/fleet/${encodeURIComponent(vehicle.vehicleCode)}`);
+        expect(one.body, `GET /fleet/${vehicle.vehicleCode} against its list entry`).toEqual(vehicle);
+      }
+    },
+  );
+
+  check(
+    '4.2.1',
+    { ...business, profile: 'shop', name: 'Every vehicle offered by availability is in the fleet list' },
+    async (t) => {
+      const listed = new Set((await fleetOf(t, 'partnerA')).vehicles.map((v) => v.vehicleCode));
+      const offered = new Set<string>();
+      for (const location of (await locationsOf(t, 'partnerA')).locations) {
+        if (!location.capabilities?.pickup || !location.capabilities?.dropoff) continue;
+        const body = await availabilityRequest(t, 'partnerA', { location: location.locationCode });
+        const res = await t.client('partnerA').post('/availability', body);
+        if (res.status !== 200) continue;
+        for (const offer of (res.body as AvailabilityResponse).offers ?? []) offered.add(offer.vehicle.vehicleCode);
+      }
+      if (offered.size === 0) return t.notApplicable('availability offered no vehicle to compare with the list');
+      const missing = [...offered].filter((code) => !listed.has(code));
+      expect(missing, 'offered vehicles missing from GET /fleet').toEqual([]);
+    },
+  );
+
+  check('4.2.2', { ...business, name: 'GET /fleet without a token: 401' }, async (t) => {
+    expectError(await t.anonymous.get('/fleet'), ['INVALID_TOKEN', 'UNAUTHORIZED'], {
+      representation: t.representation,
+    });
+  });
+
+  check(
+    '4.2.2',
+    { ...business, name: 'GET /fleet with a token lacking fleet:read: 403 INSUFFICIENT_SCOPE' },
+    async (t) => {
+      const res = await t.client('partnerA').get('/fleet', { scopes: ['locations:read'] });
+      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+    },
+  );
+
+  check('4.2.3', { ...business, name: 'GET /fleet/{vehicleCode} without a token: 401' }, async (t) => {
+    const code = (await fleetOf(t, 'partnerA')).vehicles[0]?.vehicleCode ?? unknownCode(t);
+    expectError(await t.anonymous.get(`/fleet/${encodeURIComponent(code)}`), ['INVALID_TOKEN', 'UNAUTHORIZED'], {
+      representation: t.representation,
+    });
+  });
+
+  check(
+    '4.2.3',
+    { ...business, name: 'GET /fleet/{vehicleCode} with a token lacking fleet:read: 403 INSUFFICIENT_SCOPE' },
+    async (t) => {
+      const code = (await fleetOf(t, 'partnerA')).vehicles[0]?.vehicleCode;
+      if (!code) return t.notApplicable('the fleet list is empty');
+      const res = await t.client('partnerA').get(`/fleet/${encodeURIComponent(code)}`, { scopes: ['locations:read'] });
+      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+    },
+  );
+
+  check('4.2.5', { ...business, name: 'Unknown vehicle code: 404 (NOT_FOUND or INVALID_VEHICLE)' }, async (t) => {
+    // 4.2 says "404 INVALID_VEHICLE-type … reported per section 7", where 404 is NOT_FOUND: both are accepted.
+    const res = await t.client('partnerA').get(`/fleet/${unknownCode(t)}`);
+    expectError(res, ['NOT_FOUND', 'INVALID_VEHICLE'], { representation: t.representation, status: 404 });
+  });
+});

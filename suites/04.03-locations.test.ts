@@ -1,0 +1,91 @@
+/** Spec 4.3 GET /locations and /locations/{locationCode}, with their rows of the endpoint table (4.0.7, 4.0.8). */
+import { describe, expect } from 'vitest';
+import type { Location, LocationList } from '../contract/types.ts';
+import { check } from '../harness/check/check.ts';
+import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { locationsOf, unknownCode } from './support/catalogue.ts';
+
+const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
+
+describe('4.3 GET /locations and /locations/{locationCode}', () => {
+  check('4.0.7', { ...business, name: 'GET /locations with a locations:read token: 200 LocationList' }, async (t) => {
+    const res = await t.client('partnerA').get('/locations', { scopes: ['locations:read'] });
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    expectMediaType(res, t.representation);
+    expectSchema(res, 'LocationList');
+  });
+
+  check(
+    '4.0.8',
+    { ...business, name: 'Every listed location is readable by its code with a locations:read token' },
+    async (t) => {
+      const list = await t.client('partnerA').get('/locations', { scopes: ['locations:read'] });
+      expect(list.status, list.text.slice(0, 300)).toBe(200);
+      expectSchema(list, 'LocationList');
+      const codes = (list.body as LocationList).locations.map((l) => l.locationCode);
+      for (const code of codes) {
+        const one = await t
+          .client('partnerA')
+          .get(`/locations/${encodeURIComponent(code)}`, { scopes: ['locations:read'] });
+        expect(one.status, `GET /locations/${code}: ${one.text.slice(0, 300)}`).toBe(200);
+        expectMediaType(one, t.representation);
+        expectSchema(one, 'Location');
+        expect((one.body as Location).locationCode).toBe(code);
+      }
+    },
+  );
+
+  check(
+    '4.0.8',
+    { ...business, name: 'Each location is listed once and reads the same on its own', level: 'SHOULD' },
+    async (t) => {
+      const list = await t.client('partnerA').get('/locations');
+      expect(list.status, list.text.slice(0, 300)).toBe(200);
+      const codes = (list.body as LocationList).locations.map((l) => l.locationCode);
+      expect(codes.length, 'location codes are unique in the list').toBe(new Set(codes).size);
+      for (const location of (list.body as LocationList).locations) {
+        const one = await t.client('partnerA').get(`/locations/${encodeURIComponent(location.locationCode)}`);
+        expect(one.body, `GET /locations/${location.locationCode} against its list entry`).toEqual(location);
+      }
+    },
+  );
+
+  check('4.3.1', { ...business, name: 'GET /locations without a token: 401' }, async (t) => {
+    expectError(await t.anonymous.get('/locations'), ['INVALID_TOKEN', 'UNAUTHORIZED'], {
+      representation: t.representation,
+    });
+  });
+
+  check(
+    '4.3.1',
+    { ...business, name: 'GET /locations with a token lacking locations:read: 403 INSUFFICIENT_SCOPE' },
+    async (t) => {
+      const res = await t.client('partnerA').get('/locations', { scopes: ['fleet:read'] });
+      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+    },
+  );
+
+  check('4.3.1', { ...business, name: 'GET /locations/{locationCode} without a token: 401' }, async (t) => {
+    const code = (await locationsOf(t, 'partnerA')).locations[0]?.locationCode ?? unknownCode(t);
+    expectError(await t.anonymous.get(`/locations/${encodeURIComponent(code)}`), ['INVALID_TOKEN', 'UNAUTHORIZED'], {
+      representation: t.representation,
+    });
+  });
+
+  check(
+    '4.3.1',
+    { ...business, name: 'GET /locations/{locationCode} with a token lacking locations:read: 403' },
+    async (t) => {
+      const code = (await locationsOf(t, 'partnerA')).locations[0]?.locationCode;
+      if (!code) return t.notApplicable('the location list is empty');
+      const res = await t.client('partnerA').get(`/locations/${encodeURIComponent(code)}`, { scopes: ['fleet:read'] });
+      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+    },
+  );
+
+  check('4.3.1', { ...business, name: 'Unknown location code: 404 NOT_FOUND' }, async (t) => {
+    const res = await t.client('partnerA').get(`/locations/${unknownCode(t)}`);
+    expectError(res, 'NOT_FOUND', { representation: t.representation });
+  });
+});

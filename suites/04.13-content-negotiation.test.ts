@@ -1,0 +1,234 @@
+/**
+ * Spec 4.13 Content negotiation. Checks here set Accept and Content-Type themselves; the error checks run in
+ * both representations (the error follows Accept). A tie between application/xml and text/xml may go either
+ * way (docs/ambiguities.md #17).
+ */
+import { describe, expect } from 'vitest';
+import { MEDIA_TYPES } from '../contract/constants.ts';
+import type { AvailabilityResponse, JsonValue } from '../contract/types.ts';
+import { serializeTypedXml } from '../contract/xml/index.ts';
+import { basicAuthorization } from '../harness/auth/token-cache.ts';
+import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import {
+  errorCodeOf,
+  expectError,
+  expectMediaType,
+  expectOAuthError,
+  expectSchema,
+} from '../harness/check/expect-api.ts';
+import { ACCEPT_OF } from '../harness/http/partner-client.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { bearer, credentialsOf, requestToken, TOKEN_PATH } from './support/auth.ts';
+import { unknownCode } from './support/catalogue.ts';
+import { availabilityRequest } from './support/shopping.ts';
+
+const needs = ['partnerA' as const];
+
+/** GET /locations with exactly this Accept header (null: none at all). */
+async function locationsWithAccept(t: CheckContext, accept: string | null): Promise<ApiResult> {
+  const headers = bearer(await t.client('partnerA').token());
+  if (accept !== null) headers.accept = accept;
+  return t.client('partnerA').raw({ method: 'GET', path: '/locations', headers });
+}
+
+const XML_TYPES = [MEDIA_TYPES.xml, MEDIA_TYPES.textXml];
+
+describe('4.13 Content negotiation', () => {
+  const selection: [name: string, accept: string | null, expected: readonly string[]][] = [
+    ['Accept absent: JSON', null, [MEDIA_TYPES.json]],
+    ['Accept: application/json: JSON', 'application/json', [MEDIA_TYPES.json]],
+    ['Accept: application/xml: XML as application/xml', 'application/xml', [MEDIA_TYPES.xml]],
+    ['Accept: text/xml: XML as text/xml', 'text/xml', [MEDIA_TYPES.textXml]],
+  ];
+  for (const [name, accept, expected] of selection) {
+    check('4.13.1a', { needs, name }, async (t) => {
+      const res = await locationsWithAccept(t, accept);
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      expect(expected, 'Content-Type').toContain(res.mediaType);
+      expectSchema(res, 'LocationList');
+    });
+  }
+
+  const preference: [accept: string, expected: readonly string[]][] = [
+    ['application/json;q=0.5, application/xml', [MEDIA_TYPES.xml]],
+    ['application/xml;q=0.4, application/json;q=0.9', [MEDIA_TYPES.json]],
+    ['text/xml;q=0.8, application/json;q=0.2', [MEDIA_TYPES.textXml]],
+    ['*/*;q=0.1, application/xml', [MEDIA_TYPES.xml]],
+    ['text/*', [MEDIA_TYPES.textXml]],
+    ['application/xml, application/json', [MEDIA_TYPES.json]],
+    ['application/xml;q=0.7, application/json;q=0.7', [MEDIA_TYPES.json]],
+    ['*/*', [MEDIA_TYPES.json]],
+    ['application/*', [MEDIA_TYPES.json]],
+    ['text/xml, application/xml', XML_TYPES],
+  ];
+  for (const [accept, expected] of preference) {
+    const outcome = expected.length === 1 ? expected[0] : 'either XML type';
+    check('4.13.1b', { needs, name: `Accept: ${accept}: ${outcome}` }, async (t) => {
+      const res = await locationsWithAccept(t, accept);
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      expect(expected, 'Content-Type').toContain(res.mediaType);
+      expectSchema(res, 'LocationList');
+    });
+  }
+
+  for (const accept of ['text/html', 'image/png, text/plain;q=0.5']) {
+    check('4.13.1c', { needs, name: `Accept: ${accept}: 406 NOT_ACCEPTABLE with a JSON error body` }, async (t) => {
+      const res = await locationsWithAccept(t, accept);
+      expectError(res, 'NOT_ACCEPTABLE', { representation: 'json' });
+    });
+  }
+
+  check(
+    '4.13.2',
+    { needs, representations: REPRESENTATIONS, name: 'Unsupported request Content-Type: 415 UNSUPPORTED_MEDIA_TYPE' },
+    async (t) => {
+      const body = await availabilityRequest(t, 'partnerA');
+      for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/octet-stream']) {
+        const res = await t
+          .client('partnerA')
+          .post('/availability', body, { headers: { 'content-type': contentType } });
+        expectError(res, 'UNSUPPORTED_MEDIA_TYPE', { representation: t.representation });
+      }
+    },
+  );
+
+  check(
+    '4.13.2',
+    { needs, representations: REPRESENTATIONS, name: 'A body without Content-Type: 415 UNSUPPORTED_MEDIA_TYPE' },
+    async (t) => {
+      const body = JSON.stringify(await availabilityRequest(t, 'partnerA'));
+      const headers = { ...bearer(await t.client('partnerA').token()), accept: ACCEPT_OF[t.representation] };
+      const res = await t.client('partnerA').raw({ method: 'POST', path: '/availability', headers, body });
+      expectError(res, 'UNSUPPORTED_MEDIA_TYPE', { representation: t.representation });
+    },
+  );
+
+  check(
+    '4.13.2',
+    { needs, name: 'application/json, application/xml and text/xml request bodies are accepted' },
+    async (t) => {
+      const request = (await availabilityRequest(t, 'partnerA')) as unknown as JsonValue;
+      const bodies: [contentType: string, body: string][] = [
+        ['application/json', JSON.stringify(request)],
+        ['application/json; charset=utf-8', JSON.stringify(request)],
+        ['application/xml', serializeTypedXml(request, 'request')],
+        ['text/xml', serializeTypedXml(request, 'request')],
+      ];
+      for (const [contentType, body] of bodies) {
+        const res = await t.client('partnerA').post('/availability', new TextEncoder().encode(body), {
+          headers: { 'content-type': contentType },
+        });
+        const answered = res.status === 200 || (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY');
+        expect(answered, `${contentType}: HTTP ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
+        if (res.status === 200) expectSchema(res, 'AvailabilityResponse');
+      }
+    },
+  );
+
+  check(
+    '4.13.3',
+    { needs, representations: REPRESENTATIONS, name: 'Invalid JSON body: 400 MALFORMED_JSON' },
+    async (t) => {
+      for (const text of ['{"pickupLocation": ', '{} trailing', "{'pickupLocation': 'X'}"]) {
+        const res = await t.client('partnerA').post('/availability', new TextEncoder().encode(text), {
+          headers: { 'content-type': MEDIA_TYPES.json },
+        });
+        expectError(res, 'MALFORMED_JSON', { representation: t.representation });
+      }
+    },
+  );
+
+  check('4.13.4', { needs, name: 'XML responses are UTF-8 and carry the selected media type' }, async (t) => {
+    const token = await t.client('partnerA').token();
+    for (const accept of XML_TYPES) {
+      for (const path of ['/locations', `/locations/${unknownCode(t)}`]) {
+        const res = await t.client('partnerA').raw({ method: 'GET', path, headers: { ...bearer(token), accept } });
+        expectMediaType(res, accept);
+        const charset = /;\s*charset="?([^";]+)"?/i.exec(res.headers['content-type'] ?? '')?.[1];
+        if (charset !== undefined) expect(charset.toLowerCase(), 'charset parameter').toBe('utf-8');
+        expect(() => new TextDecoder('utf-8', { fatal: true }).decode(res.bytes), 'body is valid UTF-8').not.toThrow();
+        const declared = /^\s*<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/.exec(res.text)?.[1];
+        if (declared !== undefined) expect(declared.toLowerCase(), 'XML declaration encoding').toBe('utf-8');
+        expect(res.body, `GET ${path} as ${accept}: ${res.parseError ?? ''}`).toBeDefined();
+      }
+    }
+  });
+
+  check(
+    '4.13.5a',
+    { needs, name: 'The same request gets the same status and error code in JSON and XML' },
+    async (t) => {
+      const client = t.client('partnerA');
+      const cases: [name: string, send: (rep: 'json' | 'xml') => Promise<ApiResult>][] = [
+        ['no token', (rep) => t.anonymous.get('/locations', { representation: rep })],
+        ['malformed token', (rep) => t.anonymous.get('/locations', { representation: rep, token: 'not-a-token' })],
+        ['scope lacking', (rep) => client.get('/rates', { representation: rep, scopes: ['fleet:read'] })],
+        ['unknown location', (rep) => client.get(`/locations/${unknownCode(t)}`, { representation: rep })],
+        ['success', (rep) => client.get('/fleet', { representation: rep })],
+      ];
+      for (const [name, send] of cases) {
+        const json = await send('json');
+        const xml = await send('xml');
+        expect({ status: xml.status, code: errorCodeOf(xml) }, `${name}: XML against JSON`).toEqual({
+          status: json.status,
+          code: errorCodeOf(json),
+        });
+      }
+    },
+  );
+
+  check('4.13.5a', { needs, profile: 'shop', name: 'Shopping answers the same in JSON and XML' }, async (t) => {
+    const client = t.client('partnerA');
+    const valid = await availabilityRequest(t, 'partnerA');
+    const bodies: [name: string, body: object][] = [
+      ['valid window', valid],
+      ['pickupTime 25:00', { ...valid, pickupTime: '25:00' }],
+      ['unknown location', { ...valid, pickupLocation: unknownCode(t), dropoffLocation: unknownCode(t) }],
+      ['unknown field', { ...valid, certificationProbe: true }],
+    ];
+    for (const [name, body] of bodies) {
+      const json = await client.post('/availability', body, { representation: 'json' });
+      const xml = await client.post('/availability', body, { representation: 'xml' });
+      expect({ status: xml.status, code: errorCodeOf(xml) }, `${name}: XML against JSON`).toEqual({
+        status: json.status,
+        code: errorCodeOf(json),
+      });
+      if (json.status === 200 && xml.status === 200) {
+        // Quote ids and their expiry are per response; everything else is the same answer.
+        const strip = (res: ApiResult) => {
+          const { offers, ...rest } = res.body as AvailabilityResponse;
+          return { ...rest, offers: offers.map(({ quoteId, quoteExpiresAt, ...offer }) => offer) };
+        };
+        expect(strip(xml), `${name}: XML offers against JSON offers`).toEqual(strip(json));
+      }
+    }
+  });
+
+  check('4.13.5b', { needs, name: 'The token endpoint takes no XML body: 400 in the JSON OAuth shape' }, async (t) => {
+    const { clientId, clientSecret } = credentialsOf(t, 'partnerA');
+    const body = serializeTypedXml({ grant_type: 'client_credentials' }, 'request');
+    // Valid Basic credentials, so the XML body is the only fault.
+    const res = await t.client('partnerA').raw({
+      method: 'POST',
+      path: TOKEN_PATH,
+      headers: {
+        authorization: basicAuthorization(clientId, clientSecret),
+        'content-type': MEDIA_TYPES.xml,
+        accept: MEDIA_TYPES.xml,
+      },
+      body,
+    });
+    expect(res.status, res.text.slice(0, 300)).toBe(400);
+    expectMediaType(res, 'json');
+    expectSchema(res, 'OAuthError');
+  });
+
+  check('4.13.5b', { needs, name: 'The token endpoint answers JSON when XML is asked for' }, async (t) => {
+    const ok = await requestToken(t, 'partnerA', { headers: { accept: `${MEDIA_TYPES.xml}, ${MEDIA_TYPES.textXml}` } });
+    expect(ok.status, ok.text.slice(0, 300)).toBe(200);
+    expectMediaType(ok, 'json');
+    expectSchema(ok, 'TokenResponse');
+    const refused = await requestToken(t, 'partnerA', { grantType: 'password', headers: { accept: MEDIA_TYPES.xml } });
+    expectOAuthError(refused, 'unsupported_grant_type');
+  });
+});

@@ -1,0 +1,161 @@
+/**
+ * Spec 7.2 The error envelope of every operation but the token endpoint, judged on a spread of errors the
+ * suite can provoke without side effects: catalogue reads (catalog profile) and request bodies (shop profile).
+ */
+import { describe, expect } from 'vitest';
+import { MEDIA_TYPES } from '../contract/constants.ts';
+import { ERROR_CODES, isErrorCode } from '../contract/errors.ts';
+import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import { errorCodeOf, expectSchema } from '../harness/check/expect-api.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { unknownCode } from './support/catalogue.ts';
+import { availabilityRequest } from './support/shopping.ts';
+
+type Provoked = { name: string; res: ApiResult };
+
+/** Errors of catalogue reads: authentication, scope, not found, not acceptable. */
+async function catalogueErrors(t: CheckContext): Promise<Provoked[]> {
+  const client = t.client('partnerA');
+  return [
+    { name: 'no token', res: await t.anonymous.get('/locations') },
+    { name: 'malformed token', res: await t.anonymous.get('/fleet', { token: 'not-a-valid-access-token' }) },
+    { name: 'scope lacking', res: await client.get('/rates', { scopes: ['fleet:read'] }) },
+    { name: 'unknown location', res: await client.get(`/locations/${unknownCode(t)}`) },
+    { name: 'unknown vehicle', res: await client.get(`/fleet/${unknownCode(t)}`) },
+    { name: 'not acceptable', res: await client.get('/locations', { headers: { accept: 'text/html' } }) },
+  ];
+}
+
+/** Errors of request bodies: validation, malformed JSON and XML, unsupported media type. */
+async function bodyErrors(t: CheckContext): Promise<Provoked[]> {
+  const client = t.client('partnerA');
+  const valid = await availabilityRequest(t, 'partnerA');
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  const { pickupLocation: _, ...withoutPickupLocation } = valid;
+  return [
+    { name: 'invalid pickupTime', res: await client.post('/availability', { ...valid, pickupTime: '25:00' }) },
+    { name: 'missing pickupLocation', res: await client.post('/availability', withoutPickupLocation) },
+    { name: 'unknown field', res: await client.post('/availability', { ...valid, certificationProbe: 1 }) },
+    {
+      name: 'malformed JSON',
+      res: await client.post('/availability', bytes('{"pickupLocation":'), {
+        headers: { 'content-type': MEDIA_TYPES.json },
+      }),
+    },
+    {
+      name: 'malformed XML',
+      res: await client.post('/availability', bytes('<request version="1"><object>'), {
+        headers: { 'content-type': MEDIA_TYPES.xml },
+      }),
+    },
+    {
+      name: 'unsupported media type',
+      res: await client.post('/availability', valid, { headers: { 'content-type': 'text/plain' } }),
+    },
+  ];
+}
+
+const SOURCES = [
+  { profile: 'catalog' as const, label: 'catalogue-read errors', provoke: catalogueErrors },
+  { profile: 'shop' as const, label: 'request-body errors', provoke: bodyErrors },
+];
+
+const describeError = ({ name, res }: Provoked) => `${name}: HTTP ${res.status} ${res.text.slice(0, 300)}`;
+
+describe('7.2 Error envelope', () => {
+  for (const { profile, label, provoke } of SOURCES) {
+    const options = { needs: ['partnerA' as const], representations: REPRESENTATIONS, profile };
+
+    check(
+      '7.2.1',
+      {
+        ...options,
+        name: `The closed envelope { error: { code, message, requestId, retryable, fields? } } (${label})`,
+      },
+      async (t) => {
+        for (const provoked of await provoke(t)) {
+          expect(provoked.res.status, describeError(provoked)).toBeGreaterThanOrEqual(400);
+          expectSchema(provoked.res, 'ErrorEnvelope');
+        }
+      },
+    );
+
+    check('7.2.2', { ...options, name: `error.code is a code of the 7.3 table (${label})` }, async (t) => {
+      for (const provoked of await provoke(t)) {
+        const code = errorCodeOf(provoked.res);
+        expect(code !== undefined && isErrorCode(code), describeError(provoked)).toBe(true);
+      }
+    });
+
+    check('7.2.3', { ...options, name: `error.message is human-safe text without internals (${label})` }, async (t) => {
+      for (const provoked of await provoke(t)) {
+        const message = (provoked.res.body as { error?: { message?: unknown } } | undefined)?.error?.message;
+        expect(message, describeError(provoked)).toEqual(expect.any(String));
+        expect((message as string).trim().length, `${provoked.name}: message is not empty`).toBeGreaterThan(0);
+        expect(internalsIn(message as string), `${provoked.name}: message "${message}"`).toEqual([]);
+      }
+    });
+
+    check('7.2.4', { ...options, name: `error.requestId equals the X-Request-Id header (${label})` }, async (t) => {
+      for (const provoked of await provoke(t)) {
+        const requestId = (provoked.res.body as { error?: { requestId?: unknown } } | undefined)?.error?.requestId;
+        expect(provoked.res.requestId, `${provoked.name}: X-Request-Id header`).toEqual(expect.any(String));
+        expect(requestId, describeError(provoked)).toBe(provoked.res.requestId);
+      }
+    });
+
+    check('7.2.4', { ...options, level: 'SHOULD', name: `Each error has its own request id (${label})` }, async (t) => {
+      const ids = (await provoke(t)).map((p) => p.res.requestId);
+      expect(new Set(ids).size, `request ids ${ids.join(', ')}`).toBe(ids.length);
+    });
+
+    check(
+      '7.2.5',
+      { ...options, name: `error.retryable is a boolean, true only where the 7.3 table says so (${label})` },
+      async (t) => {
+        for (const provoked of await provoke(t)) {
+          const error = (provoked.res.body as { error?: { code?: unknown; retryable?: unknown } } | undefined)?.error;
+          expect(typeof error?.retryable, describeError(provoked)).toBe('boolean');
+          const code = String(error?.code);
+          if (isErrorCode(code))
+            expect(error?.retryable, `${provoked.name}: retryable of ${code}`).toBe(ERROR_CODES[code].retryable);
+        }
+      },
+    );
+  }
+
+  check(
+    '7.2.6',
+    {
+      needs: ['partnerA'],
+      representations: REPRESENTATIONS,
+      name: 'error.fields, when present, holds closed { field, message } items',
+    },
+    async (t) => {
+      const validationErrors = (await bodyErrors(t)).filter((p) => errorCodeOf(p.res) === 'VALIDATION_ERROR');
+      if (validationErrors.length === 0) return t.notApplicable('no request answered VALIDATION_ERROR');
+      for (const provoked of validationErrors) {
+        expectSchema(provoked.res, 'ErrorEnvelope');
+        const fields = (provoked.res.body as { error: { fields?: { field: string; message: string }[] } }).error.fields;
+        for (const item of fields ?? []) {
+          expect(item.field.length, `${provoked.name}: fields[].field`).toBeGreaterThan(0);
+          expect(item.message.length, `${provoked.name}: fields[].message`).toBeGreaterThan(0);
+        }
+      }
+    },
+  );
+});
+
+/** Signs of internals in a message: stack frames, source paths, SQL, exception class names. */
+function internalsIn(message: string): string[] {
+  const signs: [name: string, pattern: RegExp][] = [
+    ['stack frame', /\bat\s+\S+\s+\(?[^)\s]*:\d+:\d+\)?/],
+    ['source path', /(?:\/[\w.-]+){2,}\.(?:[cm]?[jt]s|py|java|go|rb|php)\b|node_modules|[A-Za-z]:\\/],
+    ['SQL', /\b(?:SELECT\s.+\sFROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM)\b/i],
+    [
+      'exception',
+      /\b(?:TypeError|ReferenceError|SyntaxError|Traceback|Exception:|NullPointerException|SQLITE_|ECONNREFUSED)\b/,
+    ],
+  ];
+  return signs.filter(([, pattern]) => pattern.test(message)).map(([name]) => name);
+}

@@ -1,0 +1,50 @@
+import type { AvailabilityRequest, Location } from '../../contract/types.ts';
+import type { CheckContext } from '../../harness/check/check.ts';
+import type { Role } from '../../harness/config/target-config.ts';
+import { locationsOf } from './catalogue.ts';
+
+/** YYYY-MM-DD plus whole days (calendar arithmetic in UTC: no timezone shifts a date). */
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** A location that offers both pickup and dropoff, so a round trip there is a plain rental window. */
+export async function roundTripLocation(t: CheckContext, role: Role): Promise<Location> {
+  const location = (await locationsOf(t, role)).locations.find(
+    (l) => l.capabilities?.pickup && l.capabilities?.dropoff,
+  );
+  if (!location) return t.notApplicable('no listed location offers both pickup and dropoff');
+  return location;
+}
+
+/**
+ * The first pickup date shopping checks use: two weeks after the run's anchor date, so that an anchor of today
+ * is safely in the future in every timezone (a pickup in the past is refused, docs/ambiguities.md #4), while
+ * the same anchor still gives the same requests.
+ */
+export function shoppingDate(t: CheckContext): string {
+  return addDays(t.settings.date, 14);
+}
+
+/**
+ * A valid AvailabilityRequest: a round trip at a listed location, from shoppingDate() (or `pickupDate`) for
+ * `days` days, 10:00 to 10:00 local time.
+ */
+export async function availabilityRequest(
+  t: CheckContext,
+  role: Role,
+  options: { pickupDate?: string; days?: number; location?: string } = {},
+): Promise<AvailabilityRequest> {
+  const location = options.location ?? (await roundTripLocation(t, role)).locationCode;
+  const pickupDate = options.pickupDate ?? shoppingDate(t);
+  return {
+    pickupLocation: location,
+    dropoffLocation: location,
+    pickupDate,
+    pickupTime: '10:00',
+    dropoffDate: addDays(pickupDate, options.days ?? 3),
+    dropoffTime: '10:00',
+  };
+}
