@@ -158,3 +158,30 @@ describe('loadTargetConfig', () => {
     },
   );
 });
+
+describe('probes', () => {
+  const base = { baseUrl: 'http://127.0.0.1:1' };
+
+  it('reads every probe kind', () => {
+    const probes = {
+      incompleteVehicleCode: 'V-1',
+      unpublishedVehicleCode: 'V-2',
+      inactiveLocationCode: 'L-1',
+      noOneWayPair: { pickupLocation: 'L-2', dropoffLocation: 'L-3' },
+      pendingRate: { role: 'partnerA', accountCode: 'A', rateCode: 'R1' },
+      expiredRate: { role: 'partnerA', accountCode: 'A', rateCode: 'R2' },
+      disabledRate: { role: 'partnerB', accountCode: 'B', rateCode: 'R3' },
+    };
+    expect(parseTargetConfig({ ...base, probes }, {}).config.probes).toEqual(probes);
+  });
+
+  it('rejects unknown probes, empty codes and unknown roles', () => {
+    expect(() => parseTargetConfig({ ...base, probes: { nope: 'x' } }, {})).toThrow(
+      /probes\.nope is not a known probe/,
+    );
+    expect(() => parseTargetConfig({ ...base, probes: { inactiveLocationCode: '' } }, {})).toThrow(/non-empty string/);
+    expect(() =>
+      parseTargetConfig({ ...base, probes: { pendingRate: { role: 'nobody', accountCode: 'A', rateCode: 'R' } } }, {}),
+    ).toThrow(/role must be one of/);
+  });
+});

@@ -23,7 +23,40 @@ export interface TargetConfig {
   control?: { baseUrl?: string; token: string };
   /** The user owns the target (load scenarios may run). */
   owned?: boolean;
+  /**
+   * Codes only the operator knows, for the checks of rules the API cannot reveal (an incomplete vehicle is never
+   * listed, a rate plan awaiting approval is never in GET /rates …). A check whose probe is absent is
+   * not-applicable, by name.
+   */
+  probes?: TargetProbes;
 }
+
+/** A rate plan of one role's partner, named by its codes. */
+export interface RateProbe {
+  role: Role;
+  accountCode: string;
+  rateCode: string;
+}
+
+export interface TargetProbes {
+  /** Published, but without a complete partner specification (409 FLEET_PROFILE_INCOMPLETE, spec 4.12). */
+  incompleteVehicleCode?: string;
+  /** Known to the operator but not published to partners (INVALID_VEHICLE, spec 4.12). */
+  unpublishedVehicleCode?: string;
+  /** Known to the operator but not active (INVALID_LOCATION, spec 4.12). */
+  inactiveLocationCode?: string;
+  /** Two active locations of different branches between which one-way is not available (LOCATION_NOT_ONE_WAY). */
+  noOneWayPair?: { pickupLocation: string; dropoffLocation: string };
+  /** A plan awaiting commercial approval (409 RATE_NOT_APPROVED). */
+  pendingRate?: RateProbe;
+  /** A plan outside its validity window (INVALID_RATE_CODE). */
+  expiredRate?: RateProbe;
+  /** A plan that is not enabled (INVALID_RATE_CODE). */
+  disabledRate?: RateProbe;
+}
+
+const PROBE_CODES = ['incompleteVehicleCode', 'unpublishedVehicleCode', 'inactiveLocationCode'] as const;
+const RATE_PROBES = ['pendingRate', 'expiredRate', 'disabledRate'] as const;
 
 /** A configuration problem the user must fix. Its message names files, keys and variables, never a value. */
 export class HarnessConfigError extends Error {
@@ -85,7 +118,7 @@ export function parseTargetConfig(
   const root = value as Record<string, unknown>;
 
   for (const key of Object.keys(root)) {
-    if (!['baseUrl', 'clients', 'control', 'owned'].includes(key))
+    if (!['baseUrl', 'clients', 'control', 'owned', 'probes'].includes(key))
       warnings.push(`${source}: unknown key ${key} ignored`);
   }
 
@@ -128,7 +161,43 @@ export function parseTargetConfig(
     if (typeof root.owned !== 'boolean') fail('owned must be true or false');
     config.owned = root.owned as boolean;
   }
+
+  if (root.probes !== undefined) config.probes = parseProbes(root.probes, fail);
   return { config, warnings };
+}
+
+function parseProbes(value: unknown, fail: (message: string) => never): TargetProbes {
+  if (!isPlainObject(value)) return fail('probes must be an object');
+  const raw = value as Record<string, unknown>;
+  const probes: TargetProbes = {};
+  const text = (v: unknown, key: string): string =>
+    typeof v === 'string' && v !== '' ? v : fail(`probes.${key} must be a non-empty string`);
+  for (const key of Object.keys(raw)) {
+    const v = raw[key];
+    if ((PROBE_CODES as readonly string[]).includes(key)) {
+      probes[key as (typeof PROBE_CODES)[number]] = text(v, key);
+    } else if ((RATE_PROBES as readonly string[]).includes(key)) {
+      if (!isPlainObject(v)) fail(`probes.${key} must be an object with role, accountCode and rateCode`);
+      const r = v as Record<string, unknown>;
+      const role = text(r.role, `${key}.role`);
+      if (!isRole(role)) fail(`probes.${key}.role must be one of ${ROLES.join(', ')}`);
+      probes[key as (typeof RATE_PROBES)[number]] = {
+        role: role as Role,
+        accountCode: text(r.accountCode, `${key}.accountCode`),
+        rateCode: text(r.rateCode, `${key}.rateCode`),
+      };
+    } else if (key === 'noOneWayPair') {
+      if (!isPlainObject(v)) fail('probes.noOneWayPair must be an object with pickupLocation and dropoffLocation');
+      const pair = v as Record<string, unknown>;
+      probes.noOneWayPair = {
+        pickupLocation: text(pair.pickupLocation, 'noOneWayPair.pickupLocation'),
+        dropoffLocation: text(pair.dropoffLocation, 'noOneWayPair.dropoffLocation'),
+      };
+    } else {
+      fail(`probes.${key} is not a known probe`);
+    }
+  }
+  return probes;
 }
 
 function parseUrl(value: unknown, key: string, fail: (message: string) => never): string {

@@ -2,13 +2,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseTargetConfig, type TargetConfig } from '../config/target-config.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 /** The reference implementation is started by its entry point, as any user would (never imported). */
 const MAIN = join(REPO, 'reference-impl', 'main.ts');
-const TSX = join(REPO, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+// tsx as a loader of this very process (`node --import tsx`), not its CLI: the CLI runs the server in a second
+// process, which a SIGKILL of the first would leave behind.
+const TSX_LOADER = pathToFileURL(join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 const FIXTURE_TARGET = join(REPO, 'fixtures', 'reference-target.json');
 
 const LISTENING = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/;
@@ -54,7 +56,11 @@ export async function startEmbeddedTarget(options: EmbeddedTargetOptions = {}): 
   // up and stall the server on its next log line.
   const logFile = join(dir, 'server.log');
   const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [TSX, MAIN], { cwd: REPO, env, stdio: ['ignore', log, log] });
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, MAIN], {
+    cwd: REPO,
+    env,
+    stdio: ['ignore', log, log],
+  });
   closeSync(log);
   let spawnError: Error | undefined;
   child.once('error', (error) => {
@@ -75,12 +81,21 @@ export async function startEmbeddedTarget(options: EmbeddedTargetOptions = {}): 
     throw error;
   }
 
-  // Never leave the server behind if the harness exits without stopping it.
-  const killOnExit = () => child.kill('SIGKILL');
+  // Never leave the server or its store behind if the harness exits without stopping it.
+  const killOnExit = () => {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
   process.once('exit', killOnExit);
   let stopping: Promise<void> | undefined;
   return {
-    config: { baseUrl: url, clients: fixture.clients, control: { baseUrl: url, token: controlToken }, owned: true },
+    config: {
+      baseUrl: url,
+      clients: fixture.clients,
+      control: { baseUrl: url, token: controlToken },
+      owned: true,
+      ...(fixture.probes ? { probes: fixture.probes } : {}),
+    },
     pid: child.pid,
     stop() {
       stopping ??= (async () => {
