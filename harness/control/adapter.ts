@@ -22,6 +22,11 @@ export interface ControlAdapter {
   setReservationStatus(reservationId: string, status: string): Promise<void>;
   /** Staff alerts raised so far (e.g. cancellations that need staff). */
   listAlerts(): Promise<unknown[]>;
+  /**
+   * Switches named faults: business calls past authentication answer 503 DEPENDENCY_UNAVAILABLE or 500
+   * INTERNAL_ERROR while on (spec 7.3 rows no healthy server shows otherwise).
+   */
+  setFaults(faults: { dependencyUnavailable?: boolean; internalError?: boolean }): Promise<void>;
 }
 
 /** A control call the target refused: a harness error (the check could not set up its precondition). */
@@ -103,6 +108,9 @@ export function referenceControlAdapter(baseUrl: string, token: string, send: Se
     },
     async setReservationStatus(reservationId, status) {
       await call('PUT', `/reservations/${segment(reservationId)}/status`, { status });
+    },
+    async setFaults(faults) {
+      await call('PUT', '/faults', faults);
     },
     async listAlerts() {
       const body = (await call('GET', '/alerts')) as { alerts?: unknown } | undefined;

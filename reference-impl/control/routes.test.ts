@@ -122,6 +122,31 @@ describe.each(BACKENDS)('control API on $name', ({ options }) => {
     expect((await api.call('GET', '/locations', { token })).status).toBe(200);
   });
 
+  it('PUT /faults: validated; dependencyUnavailable answers 503 DEPENDENCY_UNAVAILABLE, internalError 500 INTERNAL_ERROR', async () => {
+    await expectInvalid('PUT', '/faults', { dependencyUnavailable: 'yes' }, 'dependencyUnavailable');
+    await expectInvalid('PUT', '/faults', { diskFull: true }, 'diskFull');
+    const token = await api.token('partnerA');
+    try {
+      expect((await api.control('PUT', '/faults', { dependencyUnavailable: true })).json).toEqual({
+        dependencyUnavailable: true,
+        internalError: false,
+      });
+      const unavailable = await api.call('GET', '/locations', { token });
+      expect(unavailable.status).toBe(503);
+      expect(unavailable.json.error).toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE', retryable: true });
+      await api.control('PUT', '/faults', { dependencyUnavailable: false, internalError: true });
+      const internal = await api.call('GET', '/locations', { token });
+      expect(internal.status).toBe(500);
+      expect(internal.json.error).toMatchObject({ code: 'INTERNAL_ERROR', retryable: true });
+      expect(internal.json.error.message).not.toContain('injected');
+      // Authentication still comes first: a call without a token is 401, not the fault.
+      expect((await api.call('GET', '/locations')).status).toBe(401);
+    } finally {
+      await api.control('PUT', '/faults', { dependencyUnavailable: false, internalError: false });
+    }
+    expect((await api.call('GET', '/locations', { token })).status).toBe(200);
+  });
+
   it('PUT /partners/{partnerId}: 404 for an unknown partner, validated; a disabled partner gets 403 PARTNER_DISABLED', async () => {
     expect((await api.control('PUT', '/partners/PARTNER-NOPE', { enabled: false })).status).toBe(404);
     await expectInvalid('PUT', '/partners/PARTNER-B', { enabled: 'no' }, 'enabled');

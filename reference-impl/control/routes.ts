@@ -127,6 +127,20 @@ export function controlRoutes(app: FastifyInstance, deps: ControlDeps) {
         return { declineNextBookings: state.declineNextBookings };
       });
 
+      control.put('/faults', async (request) => {
+        const body = jsonBody(request);
+        const known = ['dependencyUnavailable', 'internalError'] as const;
+        for (const key of Object.keys(body)) {
+          if (!(known as readonly string[]).includes(key)) throw invalid(key, `is not a fault (${known.join(', ')})`);
+          if (typeof body[key] !== 'boolean') throw invalid(key, 'must be a boolean');
+        }
+        const state = await deps.store.updateControlState((s) => ({
+          ...s,
+          faults: { ...s.faults, ...(body as Partial<typeof s.faults>) },
+        }));
+        return state.faults;
+      });
+
       control.put<{ Params: { reservationId: string } }>('/reservations/:reservationId/money', async (request) => {
         const { attached } = jsonBody(request);
         if (typeof attached !== 'boolean') throw invalid('attached', 'must be a boolean');

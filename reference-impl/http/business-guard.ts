@@ -52,6 +52,9 @@ export function businessGuard(deps: GuardDeps) {
       throw apiError('PARTNER_DISABLED');
     }
     ctx.caller = { client, partnerId: subject.partnerId, scopes: subject.scopes };
+    if (ctx.control.faults.dependencyUnavailable) throw apiError('DEPENDENCY_UNAVAILABLE');
+    // A plain Error takes the path any unexpected failure takes: 500 INTERNAL_ERROR in the envelope.
+    if (ctx.control.faults.internalError) throw new Error('injected fault: internalError');
 
     const scope = request.routeOptions.config.scope;
     if (scope && !subject.scopes.includes(scope)) {

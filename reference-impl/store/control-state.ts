@@ -6,6 +6,7 @@ export const DEFAULT_CONTROL_STATE: Readonly<ControlState> = Object.freeze({
   disabledPartnerIds: [],
   priceMovesPercent: {},
   declineNextBookings: 0,
+  faults: Object.freeze({ dependencyUnavailable: false, internalError: false }),
 });
 
 /**
@@ -17,6 +18,7 @@ export function normalizeControlState(value: unknown): ControlState {
     Record<keyof ControlState, unknown>
   >;
   const finite = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
+  const faults = (typeof raw.faults === 'object' && raw.faults !== null ? raw.faults : {}) as Record<string, unknown>;
   const moves: Record<string, number> = {};
   if (typeof raw.priceMovesPercent === 'object' && raw.priceMovesPercent !== null) {
     for (const [code, percent] of Object.entries(raw.priceMovesPercent)) {
@@ -31,6 +33,10 @@ export function normalizeControlState(value: unknown): ControlState {
       : [],
     priceMovesPercent: moves,
     declineNextBookings: Math.max(0, Math.trunc(finite(raw.declineNextBookings, 0))),
+    faults: {
+      dependencyUnavailable: faults.dependencyUnavailable === true,
+      internalError: faults.internalError === true,
+    },
   };
 }
 

@@ -83,6 +83,15 @@ export interface ControlState {
   priceMovesPercent: Record<string, number>;
   /** Number of upcoming bookings the operator will decline (422 RESERVATION_REJECTED). */
   declineNextBookings: number;
+  /** Named faults partner developers switch on to rehearse failures (design.md "Reference implementation"). */
+  faults: Faults;
+}
+
+export interface Faults {
+  /** Every business call past authentication answers 503 DEPENDENCY_UNAVAILABLE. */
+  dependencyUnavailable: boolean;
+  /** Every business call past authentication fails unexpectedly: 500 INTERNAL_ERROR. */
+  internalError: boolean;
 }
 
 export interface Store {
