@@ -3,7 +3,7 @@ import type { LoadScenarioResult } from '../harness/report/model.ts';
 import { runNative } from './native/engine.ts';
 import { mergeIntoReport, scrubber, writeLoadResults } from './output.ts';
 import type { AnyScenario, LoadOptions } from './scenario/model.ts';
-import { LOAD_BOUNDS, LoadSafetyError } from './scenario/safety.ts';
+import { assertOptionsBounded, assertPhasesBounded, LOAD_BOUNDS, LoadSafetyError } from './scenario/safety.ts';
 import { SCENARIOS, scenarioById } from './scenarios/index.ts';
 import { formatResult } from './summary-text.ts';
 import { LoadUsageError, resolveLoadTarget } from './target.ts';
@@ -90,6 +90,9 @@ export async function runLoadCli(argv: string[], io: LoadCliIo, signal?: AbortSi
       if (signal?.aborted) break;
       const base = flags.ci ? scenario.ci : scenario.defaults;
       const options: LoadOptions = { rate: rate ?? base.rate, durationS: duration ?? base.durationS };
+      // Refuse out-of-bounds settings before starting anything (the engine checks again).
+      assertOptionsBounded(options);
+      assertPhasesBounded(scenario.phases(options));
       const resolved = await resolveLoadTarget(flags.target, flags.config, scenario.embeddedEnv, (message) =>
         io.stderr(`warning: ${message}\n`),
       );

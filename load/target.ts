@@ -30,7 +30,8 @@ export async function resolveLoadTarget(
       throw new LoadUsageError('--config applies to a URL target; the embedded target brings its own credentials');
     }
     if (configFile === undefined) {
-      const started = await startEmbeddedTarget(embeddedEnv ? { env: embeddedEnv } : {});
+      // Plain HTTP: a load run measures the service, and k6 has no way to trust the embedded target's own CA.
+      const started = await startEmbeddedTarget({ transport: 'http', ...(embeddedEnv ? { env: embeddedEnv } : {}) });
       return { target: started.config, embedded: true, stop: () => started.stop() };
     }
   }

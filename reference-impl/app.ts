@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { API_PREFIX } from '../contract/constants.ts';
 import { LIMITS } from '../contract/limits.ts';
@@ -31,6 +32,8 @@ export interface AppDeps {
   controlToken: string | undefined;
   tokenLimits: { perClientPerMinute: number; perAddressPerMinute: number };
   logger?: FastifyServerOptions['logger'];
+  /** HTTPS only (spec 5.7): key, cert and minVersion for node:https. Plain HTTP when absent. */
+  https?: HttpsServerOptions;
 }
 
 /** Request logs carry method, path and status only: no query string, header or body can leak a secret. */
@@ -44,7 +47,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps.logger === undefined || deps.logger === false
       ? false
       : { ...(deps.logger as object), serializers: SAFE_SERIALIZERS };
-  const app = Fastify({
+  const options: FastifyServerOptions & { https?: HttpsServerOptions } = {
     logger,
     bodyLimit: LIMITS.xml.maxBytes,
     genReqId: () => randomUUID(),
@@ -52,7 +55,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 256 },
     return503OnClosing: true,
     frameworkErrors: handleFrameworkError,
-  });
+  };
+  if (deps.https) options.https = deps.https;
+  // Typed through Fastify's http overload: the routes and hooks use nothing of the server that differs under https.
+  const app = Fastify(options);
 
   // Bodies are decoded by the routes themselves (spec 4.13/4.14 rules on content type, UTF-8 and XML).
   app.removeAllContentTypeParsers();

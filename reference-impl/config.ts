@@ -16,6 +16,9 @@ export interface ServerConfig {
   apiDisabled: boolean;
   tokenLimits: { perClientPerMinute: number; perAddressPerMinute: number };
   logLevel: string;
+  /** PEM files; when both are set the server listens with HTTPS only, TLS 1.2 minimum (spec 5.7). */
+  tlsCertFile: string | undefined;
+  tlsKeyFile: string | undefined;
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -27,6 +30,12 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const tlsCertFile = env.TLS_CERT_FILE || undefined;
+  const tlsKeyFile = env.TLS_KEY_FILE || undefined;
+  // One without the other would silently serve plain HTTP where HTTPS was meant.
+  if ((tlsCertFile === undefined) !== (tlsKeyFile === undefined)) {
+    throw new Error('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  }
   return {
     host: env.HOST ?? '127.0.0.1',
     port: intFrom(env, 'PORT', 8080),
@@ -40,5 +49,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       perAddressPerMinute: intFrom(env, 'TOKEN_LIMIT_PER_ADDRESS', 600),
     },
     logLevel: env.LOG_LEVEL ?? 'info',
+    tlsCertFile,
+    tlsKeyFile,
   };
 }

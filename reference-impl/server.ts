@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { CATALOGUE, loadReferenceTarget } from '../fixtures/index.ts';
 import type { ClientFixture } from '../fixtures/types.ts';
@@ -18,7 +19,7 @@ export interface RunningServer {
   app: FastifyInstance;
   store: Store;
   rateLimiter: RateLimiter;
-  /** http://host:port the server listens on. */
+  /** http://host:port, or https://host:port with TLS, the server listens on. */
   url: string;
   close(): Promise<void>;
 }
@@ -68,6 +69,16 @@ export async function startServer(
       controlToken: controlTokenFrom(config),
       tokenLimits: config.tokenLimits,
       logger: options.logger ? ({ level: config.logLevel } as never) : false,
+      ...(config.tlsCertFile && config.tlsKeyFile
+        ? {
+            https: {
+              cert: readFileSync(config.tlsCertFile),
+              key: readFileSync(config.tlsKeyFile),
+              // Spec 5.7: TLS 1.2 minimum; an older ClientHello gets a protocol_version alert.
+              minVersion: 'TLSv1.2' as const,
+            },
+          }
+        : {}),
     });
     const address = await app.listen({ host: config.host, port: config.port });
     const limiter = rateLimiter;

@@ -116,4 +116,29 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
     const res = await t.client('partnerA').get(`/fleet/${unknownCode(t)}`);
     expectError(res, ['NOT_FOUND', 'INVALID_VEHICLE'], { representation: t.representation, status: 404 });
   });
+
+  check(
+    '4.2.5',
+    { ...business, name: 'Unpublished vehicle code (target probe): 404 (NOT_FOUND or INVALID_VEHICLE)' },
+    async (t) => {
+      const code = t.settings.target.probes?.unpublishedVehicleCode;
+      if (!code) return t.notApplicable('no probes.unpublishedVehicleCode in the target config');
+      const res = await t.client('partnerA').get(`/fleet/${encodeURIComponent(code)}`);
+      expectError(res, ['NOT_FOUND', 'INVALID_VEHICLE'], { representation: t.representation, status: 404 });
+    },
+  );
+
+  check(
+    '4.2.4',
+    {
+      ...business,
+      name: 'Published vehicle without a complete specification (target probe): 409 FLEET_PROFILE_INCOMPLETE',
+    },
+    async (t) => {
+      const code = t.settings.target.probes?.incompleteVehicleCode;
+      if (!code) return t.notApplicable('no probes.incompleteVehicleCode in the target config');
+      const res = await t.client('partnerA').get(`/fleet/${encodeURIComponent(code)}`);
+      expectError(res, 'FLEET_PROFILE_INCOMPLETE', { representation: t.representation });
+    },
+  );
 });

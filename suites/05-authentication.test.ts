@@ -2,16 +2,14 @@
  * Spec 5: OAuth 2.0 client credentials, bearer tokens on business calls, scopes, and the 401/403/503 answers.
  * Token-endpoint calls are raw (the harness's token cache is bypassed); business calls run in JSON and XML.
  */
-import { request as httpRequest } from 'node:http';
-import { connect as tlsConnect } from 'node:tls';
 import { describe, expect } from 'vitest';
-import { API_PREFIX, MEDIA_TYPES } from '../contract/constants.ts';
 import { SCOPES } from '../contract/scopes.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { expectError, expectOAuthError, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { credentialsOf, freshToken, jsonTokenRequest, requestToken, scopeSet } from './support/auth.ts';
 import { someCodes } from './support/catalogue.ts';
+import { canOffer, handshake, legacyOffer, plainHttpStatus, tlsEndpoint } from './support/transport.ts';
 
 /** A lifetime past the 600 s of spec 5.3 and 8.1. */
 const PAST_EXPIRY_SECONDS = 601;
@@ -359,13 +357,44 @@ describe('5 Authentication', () => {
     },
   );
 
-  check('5.7a', { name: 'HTTPS with TLS 1.2 or later; plain HTTP serves no business response' }, async (t) => {
-    const url = new URL(t.settings.target.baseUrl);
-    const protocol = await tlsProtocol(url);
-    expect(['TLSv1.2', 'TLSv1.3'], 'negotiated TLS version').toContain(protocol);
-    const plain = await plainHttpStatus(url);
-    expect(plain === null || plain < 200 || plain > 299, `plain HTTP answered ${plain}`).toBe(true);
-  });
+  // Not-applicable on an http:// target (applicability 'plain-http'): see docs/ambiguities-tls.md.
+  check(
+    '5.7a',
+    { name: 'HTTPS only: TLS 1.2 or later negotiated, TLS 1.0 and 1.1 refused, plain HTTP serves no 2xx' },
+    async (t) => {
+      const endpoint = tlsEndpoint(t.settings.target);
+      // A client offering 1.2 and 1.3 (the certificate verified against the harness's trust).
+      const modern = await handshake(endpoint, { minVersion: 'TLSv1.2' });
+      expect(modern, 'TLS handshake offering TLS 1.2 and 1.3').toMatchObject({ ok: true });
+      expect(['TLSv1.2', 'TLSv1.3'], 'negotiated TLS version').toContain(modern.ok ? modern.protocol : null);
+
+      const unprobed: string[] = [];
+      for (const version of ['TLSv1', 'TLSv1.1'] as const) {
+        if (!(await canOffer(version))) {
+          unprobed.push(version);
+          continue;
+        }
+        const legacy = await handshake(endpoint, legacyOffer(version));
+        expect(legacy.ok ? `accepted (${legacy.protocol})` : 'refused', `handshake offering only ${version}`).toBe(
+          'refused',
+        );
+      }
+
+      // The TLS port itself, and port 80 when the service is on the default HTTPS port.
+      const ports = endpoint.port === 443 ? [443, 80] : [endpoint.port];
+      for (const port of ports) {
+        const status = await plainHttpStatus(endpoint, port);
+        expect(status !== null && status >= 200 && status <= 299, `plain HTTP on port ${port} answered ${status}`).toBe(
+          false,
+        );
+      }
+      if (unprobed.length > 0) {
+        t.notApplicable(
+          `TLS 1.2+ and plain HTTP verified; refusal of ${unprobed.join(', ')} not observable: this Node/OpenSSL cannot offer it`,
+        );
+      }
+    },
+  );
 
   check(
     '5.7b',
@@ -432,43 +461,4 @@ describe('5 Authentication', () => {
 function basicOf(t: CheckContext): string {
   const { clientId, clientSecret } = credentialsOf(t, 'partnerA');
   return `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
-}
-
-/** The TLS version the target negotiates with a client offering TLS 1.2 and 1.3. */
-function tlsProtocol(url: URL): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const socket = tlsConnect(
-      { host: url.hostname, port: Number(url.port || 443), servername: url.hostname, minVersion: 'TLSv1.2' },
-      () => {
-        const protocol = socket.getProtocol();
-        socket.end();
-        resolve(protocol);
-      },
-    );
-    socket.setTimeout(10_000, () => socket.destroy(new Error('TLS handshake timed out')));
-    socket.once('error', reject);
-  });
-}
-
-/** Status of a plain-HTTP request to the same host on port 80, or null when nothing answers. */
-function plainHttpStatus(url: URL): Promise<number | null> {
-  return new Promise((resolve) => {
-    const req = httpRequest(
-      {
-        host: url.hostname,
-        port: 80,
-        path: `${url.pathname.replace(/\/+$/, '')}${API_PREFIX}/locations`,
-        method: 'GET',
-        headers: { accept: MEDIA_TYPES.json },
-        timeout: 5_000,
-      },
-      (res) => {
-        res.resume();
-        resolve(res.statusCode ?? null);
-      },
-    );
-    req.once('timeout', () => req.destroy());
-    req.once('error', () => resolve(null));
-    req.end();
-  });
 }

@@ -7,7 +7,7 @@ import { MEDIA_TYPES } from '../contract/constants.ts';
 import { ERROR_CODES, isErrorCode } from '../contract/errors.ts';
 import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
 import { errorCodeOf, expectSchema } from '../harness/check/expect-api.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { REPRESENTATIONS, type Representation } from '../harness/http/representation.ts';
 import { unknownCode } from './support/catalogue.ts';
 import { availabilityRequest } from './support/shopping.ts';
 
@@ -61,6 +61,11 @@ const SOURCES = [
 ];
 
 const describeError = ({ name, res }: Provoked) => `${name}: HTTP ${res.status} ${res.text.slice(0, 300)}`;
+
+const MEANING_SOURCES = [
+  { profile: 'catalog' as const, label: 'catalogue-read errors', provoke: catalogueErrorsIn },
+  { profile: 'shop' as const, label: 'request-body errors', provoke: bodyErrorsIn },
+];
 
 describe('7.2 Error envelope', () => {
   for (const { profile, label, provoke } of SOURCES) {
@@ -144,7 +149,79 @@ describe('7.2 Error envelope', () => {
       }
     },
   );
+
+  for (const { profile, label, provoke } of MEANING_SOURCES) {
+    check(
+      '7.2.7',
+      {
+        needs: ['partnerA'],
+        profile,
+        name: `One condition, one code with its 7.3 status: in JSON and XML and on repeat (${label})`,
+      },
+      async (t) => {
+        // A run cannot see other releases of v1: what it can see is that a code names one condition, the same on
+        // every call and in both representations, with the status its row gives.
+        const seen = new Map<string, string[]>();
+        for (const round of [1, 2]) {
+          for (const representation of REPRESENTATIONS) {
+            for (const { name, res } of await provoke(t, representation)) {
+              const code = errorCodeOf(res);
+              expect(
+                code !== undefined && isErrorCode(code),
+                `${name} (${representation}): ${res.text.slice(0, 300)}`,
+              ).toBe(true);
+              const known = code as keyof typeof ERROR_CODES;
+              expect(res.status, `${name} (${representation}): HTTP status of ${known}`).toBe(
+                ERROR_CODES[known].status,
+              );
+              seen.set(name, [...(seen.get(name) ?? []), `${round}/${representation}: ${known}`]);
+            }
+          }
+        }
+        for (const [name, codes] of seen) {
+          const distinct = new Set(codes.map((c) => c.split(': ')[1]));
+          expect(distinct.size, `${name} answered ${codes.join(', ')}`).toBe(1);
+        }
+      },
+    );
+  }
 });
+
+/** Catalogue-read errors in a given representation (7.2.7 compares them across representations). */
+async function catalogueErrorsIn(t: CheckContext, representation: Representation): Promise<Provoked[]> {
+  const client = t.client('partnerA');
+  const opts = { representation };
+  return [
+    { name: 'no token', res: await t.anonymous.get('/locations', opts) },
+    { name: 'malformed token', res: await t.anonymous.get('/fleet', { ...opts, token: 'not-a-valid-access-token' }) },
+    { name: 'scope lacking', res: await client.get('/rates', { ...opts, scopes: ['fleet:read'] }) },
+    { name: 'unknown location', res: await client.get(`/locations/${unknownCode(t)}`, opts) },
+    { name: 'not acceptable', res: await client.get('/locations', { ...opts, headers: { accept: 'text/html' } }) },
+  ];
+}
+
+/** Request-body errors in a given representation. */
+async function bodyErrorsIn(t: CheckContext, representation: Representation): Promise<Provoked[]> {
+  const client = t.client('partnerA');
+  const valid = await availabilityRequest(t, 'partnerA');
+  const opts = { representation };
+  return [
+    { name: 'invalid pickupTime', res: await client.post('/availability', { ...valid, pickupTime: '25:00' }, opts) },
+    { name: 'unknown field', res: await client.post('/availability', { ...valid, certificationProbe: 1 }, opts) },
+    {
+      name: 'dropoff before pickup',
+      res: await client.post('/availability', { ...valid, dropoffDate: valid.pickupDate, dropoffTime: '09:00' }, opts),
+    },
+    {
+      name: 'unknown pickup location',
+      res: await client.post('/availability', { ...valid, pickupLocation: unknownCode(t) }, opts),
+    },
+    {
+      name: 'unsupported media type',
+      res: await client.post('/availability', valid, { ...opts, headers: { 'content-type': 'text/plain' } }),
+    },
+  ];
+}
 
 /** Signs of internals in a message: stack frames, source paths, SQL, exception class names. */
 function internalsIn(message: string): string[] {

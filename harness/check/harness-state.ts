@@ -22,6 +22,7 @@ export function harnessState(settings: RunSettings): HarnessState {
   registerTargetSecrets(target);
   configureHttp({
     pacer: new Pacer({ maxRps: settings.maxRps, honourRetryAfter: !isLoopback(target.baseUrl) }),
+    tls: target.tls,
   });
   state = {
     settings,

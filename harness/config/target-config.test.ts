@@ -1,9 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HarnessConfigError, loadTargetConfig, parseTargetConfig, readTargetConfig } from './target-config.ts';
+import { trustedCertificates } from './trusted-ca.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'target-config-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -183,5 +185,52 @@ describe('probes', () => {
     expect(() =>
       parseTargetConfig({ ...base, probes: { pendingRate: { role: 'nobody', accountCode: 'A', rateCode: 'R' } } }, {}),
     ).toThrow(/role must be one of/);
+  });
+});
+
+describe('tls', () => {
+  const base = { baseUrl: 'https://127.0.0.1:1' };
+  const tlsDir = mkdtempSync(join(dir, 'tls-'));
+  const caFile = join(tlsDir, 'ca.pem');
+  // biome-ignore format: the openssl command line as one reads it
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+    '-keyout', join(tlsDir, 'key.pem'), '-out', caFile, '-days', '1', '-subj', '/CN=test-ca'], { stdio: 'ignore' });
+
+  it('reads tls.caFile, relative to the config file, and checks it holds a certificate', () => {
+    const file = join(tlsDir, 'target.json');
+    writeFileSync(file, JSON.stringify({ ...base, tls: { caFile: 'ca.pem' } }));
+    expect(readTargetConfig(file, {}).config.tls).toEqual({ caFile });
+    expect(parseTargetConfig({ ...base, tls: { caFile } }, {}).config.tls).toEqual({ caFile });
+    expect(parseTargetConfig(base, {}).config.tls).toBeUndefined();
+  });
+
+  it('the trust is the public roots plus the CA file', () => {
+    const trusted = trustedCertificates(caFile);
+    expect(trusted.length).toBeGreaterThan(100);
+    expect(trusted.at(-1)?.trim()).toBe(readFileSync(caFile, 'utf8').trim());
+  });
+
+  it('rejects a missing file, a file without a certificate, a broken certificate and a non-string', () => {
+    const notPem = join(tlsDir, 'not.pem');
+    writeFileSync(notPem, 'hello');
+    const broken = join(tlsDir, 'broken.pem');
+    writeFileSync(broken, '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n');
+    const cases: [unknown, RegExp][] = [
+      [{ caFile: join(tlsDir, 'absent.pem') }, /tls\.caFile: cannot read .*absent\.pem \(ENOENT\)/],
+      [{ caFile: notPem }, /tls\.caFile: .*not\.pem holds no PEM certificate/],
+      [{ caFile: broken }, /tls\.caFile: .*broken\.pem: certificate #1 is not a valid X\.509 certificate/],
+      [{ caFile: 42 }, /tls\.caFile must be a non-empty file name/],
+      ['ca.pem', /tls must be an object/],
+    ];
+    for (const [tls, message] of cases) {
+      const error = thrown(() => parseTargetConfig({ ...base, tls }, {}));
+      expect(error).toBeInstanceOf(HarnessConfigError);
+      expect(error.message).toMatch(message);
+    }
+  });
+
+  it('warns about unknown tls keys', () => {
+    const { warnings } = parseTargetConfig({ ...base, tls: { caFile, insecure: true } }, {});
+    expect(warnings).toEqual(['target config: unknown key tls.insecure ignored']);
   });
 });

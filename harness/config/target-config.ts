@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { API_PREFIX } from '../../contract/constants.ts';
+import { CaFileError, readCaFile } from './trusted-ca.ts';
 
 /** The named credentials a target may offer (design.md "Target config and profiles"). */
 export type Role = 'partnerA' | 'partnerB' | 'readOnly' | 'disabledPartner' | 'rateLimit';
@@ -29,6 +31,13 @@ export interface TargetConfig {
    * not-applicable, by name.
    */
   probes?: TargetProbes;
+  /** TLS trust for an https target whose certificate a private CA issued (e.g. the embedded target's own). */
+  tls?: TargetTls;
+}
+
+export interface TargetTls {
+  /** PEM file of the CA certificate(s) to trust beside the public roots; relative to the config file. */
+  caFile?: string;
 }
 
 /** A rate plan of one role's partner, named by its codes. */
@@ -100,14 +109,18 @@ export function readTargetConfig(
     const where = position === undefined ? '' : ` at ${lineAndColumn(text, Number(position))}`;
     throw new HarnessConfigError(`target config ${file} is not valid JSON${where}`);
   }
-  return parseTargetConfig(raw, env, file);
+  return parseTargetConfig(raw, env, file, dirname(file));
 }
 
-/** Validates an already parsed config value (the file's content); `source` names it in messages. */
+/**
+ * Validates an already parsed config value (the file's content); `source` names it in messages, `baseDir` is
+ * where relative file names (tls.caFile) are resolved from.
+ */
 export function parseTargetConfig(
   raw: unknown,
   env: NodeJS.ProcessEnv = process.env,
   source = 'target config',
+  baseDir = process.cwd(),
 ): { config: TargetConfig; warnings: string[] } {
   const warnings: string[] = [];
   const fail = (message: string): never => {
@@ -118,7 +131,7 @@ export function parseTargetConfig(
   const root = value as Record<string, unknown>;
 
   for (const key of Object.keys(root)) {
-    if (!['baseUrl', 'clients', 'control', 'owned', 'probes'].includes(key))
+    if (!['baseUrl', 'clients', 'control', 'owned', 'probes', 'tls'].includes(key))
       warnings.push(`${source}: unknown key ${key} ignored`);
   }
 
@@ -163,7 +176,35 @@ export function parseTargetConfig(
   }
 
   if (root.probes !== undefined) config.probes = parseProbes(root.probes, fail);
+  if (root.tls !== undefined) config.tls = parseTls(root.tls, baseDir, fail, warnings, source);
   return { config, warnings };
+}
+
+function parseTls(
+  value: unknown,
+  baseDir: string,
+  fail: (message: string) => never,
+  warnings: string[],
+  source: string,
+): TargetTls {
+  if (!isPlainObject(value)) return fail('tls must be an object (with caFile)');
+  const raw = value as Record<string, unknown>;
+  for (const key of Object.keys(raw)) {
+    if (key !== 'caFile') warnings.push(`${source}: unknown key tls.${key} ignored`);
+  }
+  const tls: TargetTls = {};
+  if (raw.caFile !== undefined) {
+    if (typeof raw.caFile !== 'string' || raw.caFile === '') fail('tls.caFile must be a non-empty file name');
+    const file = isAbsolute(raw.caFile as string) ? (raw.caFile as string) : resolve(baseDir, raw.caFile as string);
+    try {
+      readCaFile(file);
+    } catch (error) {
+      if (error instanceof CaFileError) fail(`tls.caFile: ${error.message}`);
+      throw error;
+    }
+    tls.caFile = file;
+  }
+  return tls;
 }
 
 function parseProbes(value: unknown, fail: (message: string) => never): TargetProbes {

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../../contract/constants.ts';
 import { basicAuthorization } from '../auth/token-cache.ts';
-import { send } from '../http/client.ts';
+import { configureHttp, send } from '../http/client.ts';
 import { type EmbeddedTarget, startEmbeddedTarget } from '../target/embedded.ts';
 import { type ControlAdapter, ControlError, referenceControlAdapter } from './adapter.ts';
 
@@ -11,6 +11,7 @@ let control: ControlAdapter;
 
 beforeAll(async () => {
   target = await startEmbeddedTarget();
+  configureHttp({ tls: target.config.tls });
   const { baseUrl, token } = target.config.control ?? { token: '' };
   control = referenceControlAdapter(baseUrl ?? target.config.baseUrl, token);
 });

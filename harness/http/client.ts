@@ -1,5 +1,7 @@
-import { Agent, request as undiciRequest } from 'undici';
+import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
 import type { EvidenceExchange } from '../check/meta.ts';
+import type { TargetTls } from '../config/target-config.ts';
+import { trustedCertificates } from '../config/trusted-ca.ts';
 import { curlCommand } from './curl.ts';
 import { Pacer } from './pacing.ts';
 import { record } from './recorder.ts';
@@ -37,21 +39,39 @@ const TIMEOUT_MS = 30_000;
 let agent: Agent | undefined;
 let pacer = new Pacer({ maxRps: null, honourRetryAfter: false });
 let registry: SecretRegistry = secrets;
+/** The target's private CA (target config tls.caFile), trusted beside the public roots. */
+let caFile: string | undefined;
 
-function dispatcher(): Agent {
+/** The process's one connection pool (for the few harness calls that are not checks' exchanges, e.g. cleanup). */
+export function httpDispatcher(): Dispatcher {
   agent ??= new Agent({
     keepAliveTimeout: 10_000,
     connections: 32,
     headersTimeout: TIMEOUT_MS,
     bodyTimeout: TIMEOUT_MS,
+    ...(caFile ? { connect: { ca: trustedCertificates(caFile) } } : {}),
   });
   return agent;
 }
 
-/** Sets the process's pacing (the run's --max-rps; Retry-After against non-loopback targets). */
-export function configureHttp(options: { pacer?: Pacer; registry?: SecretRegistry }): void {
+/**
+ * Sets the process's pacing (the run's --max-rps; Retry-After against non-loopback targets) and, with `tls`, the
+ * target's TLS trust (its CA file; `tls: undefined` goes back to the public roots alone).
+ */
+export function configureHttp(options: {
+  pacer?: Pacer;
+  registry?: SecretRegistry;
+  tls?: TargetTls | undefined;
+}): void {
   if (options.pacer) pacer = options.pacer;
   if (options.registry) registry = options.registry;
+  if ('tls' in options && options.tls?.caFile !== caFile) {
+    caFile = options.tls?.caFile;
+    // Pooled connections were verified against the old trust: the next request opens a new pool.
+    const previous = agent;
+    agent = undefined;
+    if (previous) void previous.close().catch(() => {});
+  }
 }
 
 export async function closeHttp(): Promise<void> {
@@ -73,7 +93,7 @@ export async function send(req: HttpRequest, options: SendOptions = {}): Promise
       method: req.method as 'GET',
       headers,
       body: req.body,
-      dispatcher: dispatcher(),
+      dispatcher: httpDispatcher(),
     });
     const body = new Uint8Array(await res.body.arrayBuffer());
     response = {

@@ -453,11 +453,13 @@ interface PlotLine {
   dashed?: boolean;
 }
 
-/** A round upper bound for an axis: 1, 2 or 5 times a power of ten. */
+/** An axis top of four round steps (each 1, 2, 2.5 or 5 times a power of ten) at or above `value`. */
 function niceMax(value: number): number {
   if (!(value > 0)) return 1;
-  const power = 10 ** Math.floor(Math.log10(value));
-  return ([1, 2, 5, 10].map((m) => m * power).find((candidate) => candidate >= value) ?? value) as number;
+  const raw = value / 4;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((candidate) => candidate >= raw) ?? raw;
+  return step * 4;
 }
 
 function fmt(value: number): string {

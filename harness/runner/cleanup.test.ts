@@ -1,6 +1,8 @@
+import { fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { API_PREFIX } from '../../contract/constants.ts';
 import { referenceControlAdapter } from '../control/adapter.ts';
+import { configureHttp, httpDispatcher } from '../http/client.ts';
 import { type EmbeddedTarget, startEmbeddedTarget } from '../target/embedded.ts';
 import { cleanupBookings, describeLeftover } from './cleanup.ts';
 
@@ -18,6 +20,8 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
       ...headers,
     },
     body: body === undefined ? null : JSON.stringify(body),
+    // The embedded target is HTTPS with its own certificate: the harness pool trusts it.
+    dispatcher: httpDispatcher(),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
@@ -46,6 +50,7 @@ async function book(partnerReference: string): Promise<string> {
 
 beforeAll(async () => {
   target = await startEmbeddedTarget();
+  configureHttp({ tls: target.config.tls });
   const partnerA = target.config.clients.partnerA;
   if (!partnerA) throw new Error('the embedded target has no partnerA');
   const tokenResponse = await fetch(`${target.config.baseUrl}${API_PREFIX}/oauth/token`, {
@@ -55,6 +60,7 @@ beforeAll(async () => {
       'content-type': 'application/x-www-form-urlencoded',
     },
     body: 'grant_type=client_credentials',
+    dispatcher: httpDispatcher(),
   });
   token = ((await tokenResponse.json()) as { access_token: string }).access_token;
   // Any offer will do: the first location, a three-day window a month ahead.

@@ -1,5 +1,7 @@
+import { Agent, fetch } from 'undici';
 import { API_PREFIX } from '../../contract/constants.ts';
 import type { ClientCredentials, Role, TargetConfig } from '../config/target-config.ts';
+import { trustedCertificates } from '../config/trusted-ca.ts';
 import { Pacer } from '../http/pacing.ts';
 
 /** A reservation the run created and could not cancel, with why. */
@@ -57,7 +59,15 @@ interface Session {
  * Plain fetch, not the harness client: this runs in the runner process after the suites, with a handful of calls.
  */
 export async function cleanupBookings(input: CleanupInput): Promise<CleanupResult> {
-  const http = new CleanupHttp(input.target.baseUrl, input.maxRps ?? null, input.timeoutMs ?? 15_000);
+  const http = new CleanupHttp(input.target, input.maxRps ?? null, input.timeoutMs ?? 15_000);
+  try {
+    return await cleanupWith(http, input);
+  } finally {
+    await http.close();
+  }
+}
+
+async function cleanupWith(http: CleanupHttp, input: CleanupInput): Promise<CleanupResult> {
   const result: CleanupResult = { cancelled: [], leftovers: [], notes: [] };
   const found = new Map<string, { reservation: ReservationLike; session: Session }>();
   const sessions: Session[] = [];
@@ -146,13 +156,23 @@ export function describeLeftover(leftover: Leftover): string {
 
 class CleanupHttp {
   private readonly pacer: Pacer;
+  private readonly baseUrl: string;
+  /** Trusts the target's private CA (tls.caFile) beside the public roots; undici's default pool otherwise. */
+  private readonly dispatcher: Agent | undefined;
 
   constructor(
-    private readonly baseUrl: string,
+    target: TargetConfig,
     maxRps: number | null,
     private readonly timeoutMs: number,
   ) {
+    this.baseUrl = target.baseUrl;
     this.pacer = new Pacer({ maxRps, honourRetryAfter: true });
+    const caFile = target.tls?.caFile;
+    this.dispatcher = caFile ? new Agent({ connect: { ca: trustedCertificates(caFile) } }) : undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher?.close();
   }
 
   async session(role: Role, credentials: ClientCredentials): Promise<Session> {
@@ -231,6 +251,7 @@ class CleanupHttp {
         headers: init.headers,
         body: init.body ?? null,
         signal: AbortSignal.timeout(this.timeoutMs),
+        ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
       }).catch((error: Error) => {
         // undici puts the reason (ECONNREFUSED, …) on cause; the message itself says only "fetch failed".
         const cause = (error.cause as { code?: string } | undefined)?.code;

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import type { Profile } from '../check/meta.ts';
 import { referenceControlAdapter } from '../control/adapter.ts';
+import { configureHttp } from '../http/client.ts';
 import { isLoopback } from '../http/pacing.ts';
 import { redactText } from '../http/redact.ts';
 import { registerTargetSecrets, SecretRegistry } from '../http/secrets.ts';
@@ -162,6 +163,8 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   const startedAt = new Date();
 
   const target = await resolveTarget(p.targetSpec, p.config, env, warn);
+  // The runner's own calls (the control adapter during cleanup) trust what the checks trust.
+  configureHttp({ tls: target.config.tls });
   const registry = new SecretRegistry();
   registerTargetSecrets(target.config, registry);
   const scrub = (text: string) => redactText(text, registry);

@@ -2,16 +2,18 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../../contract/constants.ts';
 import { basicAuthorization } from '../auth/token-cache.ts';
-import { send } from '../http/client.ts';
+import { configureHttp, send } from '../http/client.ts';
 import { type EmbeddedTarget, startEmbeddedTarget } from './embedded.ts';
 
 let target: EmbeddedTarget;
 
 beforeAll(async () => {
   target = await startEmbeddedTarget();
+  configureHttp({ tls: target.config.tls });
 });
 afterAll(async () => {
   await target?.stop();
+  configureHttp({ tls: undefined });
 });
 
 async function token(role: 'partnerA'): Promise<string> {
@@ -37,8 +39,9 @@ const locations = (bearer: string) =>
   });
 
 describe('the embedded target', () => {
-  it('serves the fixture clients on a loopback port with the control API configured', async () => {
-    expect(target.config.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  it('serves the fixture clients over HTTPS on a loopback port with the control API configured', async () => {
+    expect(target.config.baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    expect(target.config.tls?.caFile).toMatch(/\.pem$/);
     expect(Object.keys(target.config.clients).sort()).toEqual([
       'disabledPartner',
       'partnerA',
@@ -61,5 +64,36 @@ describe('stop', () => {
     // A second stop is harmless.
     await other.stop();
     expect(existsSync(`/proc/${pid}`)).toBe(false);
+  });
+});
+
+describe('transport', () => {
+  it("the harness does not trust the certificate without the config's CA file", async () => {
+    configureHttp({ tls: undefined });
+    try {
+      await expect(locations('x')).rejects.toThrow();
+    } finally {
+      configureHttp({ tls: target.config.tls });
+    }
+    expect((await locations('x')).status).toBe(401);
+  });
+
+  it.each([
+    ['transport http', { transport: 'http' as const }],
+    ['openssl missing', { openssl: '/nonexistent/openssl' }],
+  ])('%s: plain HTTP without a CA file', async (_label, options) => {
+    const plain = await startEmbeddedTarget(options);
+    try {
+      expect(plain.config.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(plain.config.tls).toBeUndefined();
+      const res = await send({ method: 'GET', url: `${plain.config.baseUrl}${API_PREFIX}/locations` });
+      expect(res.status).toBe(401);
+    } finally {
+      await plain.stop();
+    }
+  });
+
+  it('an openssl that fails is an error, not a silent fallback', async () => {
+    await expect(startEmbeddedTarget({ openssl: '/bin/false' })).rejects.toThrow(/certificate could not be made/);
   });
 });

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,11 +13,11 @@ const MAIN = join(REPO, 'reference-impl', 'main.ts');
 const TSX_LOADER = pathToFileURL(join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 const FIXTURE_TARGET = join(REPO, 'fixtures', 'reference-target.json');
 
-const LISTENING = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/;
+const LISTENING = /Server listening at (https?:\/\/127\.0\.0\.1:\d+)/;
 
 /** Server settings the parent environment must not leak into the embedded target (it must be the fixture's). */
 const INHERITED_SERVER_ENV =
-  /^(PORT|HOST|DATABASE_URL|REDIS_URL|REDIS_KEY_PREFIX|CONTROL_TOKEN|API_DISABLED|LOG_LEVEL|TOKEN_LIMIT_.*|CLIENT_SECRET_.*)$/;
+  /^(PORT|HOST|DATABASE_URL|REDIS_URL|REDIS_KEY_PREFIX|CONTROL_TOKEN|API_DISABLED|LOG_LEVEL|TLS_CERT_FILE|TLS_KEY_FILE|TOKEN_LIMIT_.*|CLIENT_SECRET_.*)$/;
 
 export interface EmbeddedTarget {
   config: TargetConfig;
@@ -30,17 +30,32 @@ export interface EmbeddedTargetOptions {
   /** Extra environment for the server (e.g. TOKEN_LIMIT_PER_CLIENT). */
   env?: Record<string, string>;
   startTimeoutMs?: number;
+  /**
+   * 'https' (default): a certificate made for this start with the openssl CLI; without openssl, plain HTTP (the
+   * TLS clause 5.7 is then not-applicable). 'http': plain HTTP (load runs measure the service, not TLS).
+   */
+  transport?: 'https' | 'http';
+  /** The openssl executable (default: `openssl` on PATH). */
+  openssl?: string;
 }
 
 /**
  * Starts the bundled reference implementation on a free loopback port with a fresh SQLite store in a temp
  * directory, and returns its target config (fixtures/reference-target.json with the real address and control).
+ * HTTPS by default, as spec 5.7 asks: the config's tls.caFile is the certificate the harness must trust.
  */
 export async function startEmbeddedTarget(options: EmbeddedTargetOptions = {}): Promise<EmbeddedTarget> {
   const fixture = parseTargetConfig(JSON.parse(readFileSync(FIXTURE_TARGET, 'utf8')), {}, FIXTURE_TARGET).config;
   const controlToken = fixture.control?.token;
   if (!controlToken) throw new Error(`${FIXTURE_TARGET} has no control token`);
   const dir = mkdtempSync(join(tmpdir(), 'partner-cert-embedded-'));
+  let tls: { certFile: string; keyFile: string } | undefined;
+  try {
+    tls = options.transport === 'http' ? undefined : selfSignedCertificate(dir, options.openssl ?? 'openssl');
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) if (!INHERITED_SERVER_ENV.test(name)) env[name] = value;
   Object.assign(env, {
@@ -50,6 +65,7 @@ export async function startEmbeddedTarget(options: EmbeddedTargetOptions = {}): 
     CONTROL_TOKEN: controlToken,
     // The listening line is logged at info.
     LOG_LEVEL: 'info',
+    ...(tls ? { TLS_CERT_FILE: tls.certFile, TLS_KEY_FILE: tls.keyFile } : {}),
     ...options.env,
   });
   // The server logs into a file, not a pipe: a pipe nobody reads (a parent blocked in spawnSync, say) would fill
@@ -95,6 +111,8 @@ export async function startEmbeddedTarget(options: EmbeddedTargetOptions = {}): 
       control: { baseUrl: url, token: controlToken },
       owned: true,
       ...(fixture.probes ? { probes: fixture.probes } : {}),
+      // The certificate is self-signed: it is its own CA.
+      ...(tls ? { tls: { caFile: tls.certFile } } : {}),
     },
     pid: child.pid,
     stop() {
@@ -111,6 +129,26 @@ export async function startEmbeddedTarget(options: EmbeddedTargetOptions = {}): 
       return stopping;
     },
   };
+}
+
+/**
+ * A throwaway certificate for 127.0.0.1 (valid two days), by the openssl CLI: Node has no API that issues an X.509
+ * certificate. Undefined when openssl is not installed; any other failure of it is an error.
+ */
+function selfSignedCertificate(dir: string, openssl: string): { certFile: string; keyFile: string } | undefined {
+  const certFile = join(dir, 'tls-cert.pem');
+  const keyFile = join(dir, 'tls-key.pem');
+  // biome-ignore format: the openssl command line as one reads it
+  const args = ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+    '-keyout', keyFile, '-out', certFile, '-days', '2', '-subj', '/CN=127.0.0.1',
+    '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'];
+  const result = spawnSync(openssl, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 30_000 });
+  if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') return undefined;
+  if (result.error || result.status !== 0) {
+    const detail = result.error?.message ?? result.stderr.toString().trim().slice(-500);
+    throw new Error(`the embedded target's certificate could not be made with ${openssl}: ${detail}`);
+  }
+  return { certFile, keyFile };
 }
 
 async function waitForListening(

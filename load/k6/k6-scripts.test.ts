@@ -7,10 +7,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedTarget } from '../../harness/target/embedded.ts';
 import type { LoadScenarioResult } from '../../harness/report/model.ts';
-import { rateLimitScenario } from '../scenarios/rate-limit.ts';
+import { startEmbeddedTarget } from '../../harness/target/embedded.ts';
 import { SCENARIOS } from '../scenarios/index.ts';
+import { rateLimitScenario } from '../scenarios/rate-limit.ts';
 import { installK6Emulation, k6EmulatorPlugin, summaryData } from '../test-support/k6-emulator.ts';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -66,7 +66,7 @@ describe('k6 entry scripts', () => {
     });
     expect(result.stdout + result.stderr).toBe('');
     expect(result.status).toBe(0);
-  }, 60_000);
+  }, 90_000);
 
   it.each(SCENARIOS.map((s) => s.id))('%s bundles with esbuild for k6: only k6 modules stay external', async (id) => {
     const out = await build({
@@ -92,13 +92,30 @@ describe('k6 entry scripts', () => {
     const config = join(dir, 'target.json');
     writeFileSync(config, JSON.stringify({ baseUrl: 'http://127.0.0.1:9', clients: {} }));
     const tokens = await loadEntry('token-buckets', { TARGET_CONFIG: config, LOAD_CI: '1' });
-    expect(Object.keys(tokens.options.scenarios)).toEqual(['per_client', 'per_client_probe', 'per_address', 'per_address_probe']);
-    expect(tokens.options.scenarios.per_client).toMatchObject({ executor: 'per-vu-iterations', vus: 4, iterations: 4, exec: 'run', startTime: '0s' });
+    expect(Object.keys(tokens.options.scenarios)).toEqual([
+      'per_client',
+      'per_client_probe',
+      'per_address',
+      'per_address_probe',
+    ]);
+    expect(tokens.options.scenarios.per_client).toMatchObject({
+      executor: 'per-vu-iterations',
+      vus: 4,
+      iterations: 4,
+      exec: 'run',
+      startTime: '0s',
+    });
     expect(tokens.options.scenarios.per_client_probe?.startTime).toBe('20s');
     expect(tokens.options.thresholds.load_err_token_per_client_slow_down).toEqual(['count>=1']);
 
     const rate = await loadEntry('rate-limit', { TARGET_CONFIG: config, RATE: '2.5', DURATION: '8' });
-    expect(rate.options.scenarios.load).toMatchObject({ executor: 'constant-arrival-rate', rate: 250, timeUnit: '100s', duration: '8s', maxVUs: 1 });
+    expect(rate.options.scenarios.load).toMatchObject({
+      executor: 'constant-arrival-rate',
+      rate: 250,
+      timeUnit: '100s',
+      duration: '8s',
+      maxVUs: 1,
+    });
     expect(rate.options.thresholds.load_step_locations).toEqual(['p(99)<1000']);
 
     writeFileSync(config, JSON.stringify({ baseUrl: 'https://api.partner.example', clients: {} }));
@@ -108,7 +125,7 @@ describe('k6 entry scripts', () => {
   });
 
   it('run rate-limit through setup, iterations, teardown and handleSummary (emulated k6) into the one result shape', async () => {
-    const target = await startEmbeddedTarget();
+    const target = await startEmbeddedTarget({ transport: 'http' });
     try {
       const config = join(dir, 'embedded.json');
       writeFileSync(config, JSON.stringify(target.config));
@@ -131,11 +148,13 @@ describe('k6 entry scripts', () => {
       expect(result.engine).toBe('k6');
       expect(result.series).toBeUndefined();
       expect(result.steps[0]).toMatchObject({ name: 'locations', count: 36, errors: { RATE_LIMITED: 6 } });
-      expect(result.checks.map((c) => [c.name, c.outcome])).toEqual(rateLimitScenario.checks.map((c) => [c.name, 'pass']));
+      expect(result.checks.map((c) => [c.name, c.outcome])).toEqual(
+        rateLimitScenario.checks.map((c) => [c.name, 'pass']),
+      );
       expect(result.passed).toBe(true);
       expect(outputs.stdout).toContain('rate-limit: Rate limit under load: PASSED (k6 engine');
     } finally {
       await target.stop();
     }
-  }, 60_000);
+  }, 90_000);
 });

@@ -163,11 +163,19 @@ export async function runNative(scenario: AnyScenario, run: NativeRunOptions): P
     const recorder = stats;
     let dropped = 0;
     const iterationErrors: string[] = [];
+    const iterationBase: Omit<VuContext<unknown>, 'http' | 'vu' | 'iteration'> = {
+      ...plain,
+      shared,
+      memo<T>(key: string, create: () => T): T {
+        if (!memos.has(key)) memos.set(key, create());
+        return memos.get(key) as T;
+      },
+    };
 
     for (const phase of phases) {
       const pick = (vu: number, sourceAddress: number | undefined) =>
         phase.connectionPerVu
-          ? dispatchers.ownConnection(`${phase.name}:${vu}`, sourceAddress)
+          ? (origin: string) => dispatchers.ownConnection(`${phase.name}:${vu}`, origin, sourceAddress)
           : dispatchers.shared(sourceAddress);
       const launch: Launch = async (vu, iteration, scheduledAt) => {
         // Requests issued before the iteration's first response are measured from its scheduled start.
@@ -189,16 +197,8 @@ export async function runNative(scenario: AnyScenario, run: NativeRunOptions): P
             return res;
           },
         };
-        const ctx: VuContext<unknown> = {
-          ...context(http),
-          vu,
-          iteration,
-          shared,
-          memo<T>(key: string, create: () => T): T {
-            if (!memos.has(key)) memos.set(key, create());
-            return memos.get(key) as T;
-          },
-        };
+        // The run's context with this iteration's own fields (no per-iteration copy of the closures).
+        const ctx = Object.assign(Object.create(iterationBase) as VuContext<unknown>, { http, vu, iteration });
         try {
           await phase.exec(ctx);
         } catch (error) {

@@ -1,7 +1,7 @@
 /**
  * The native engine's HTTP: undici dispatchers, one pool per source address, or one connection per virtual user.
  */
-import { Agent, type Dispatcher } from 'undici';
+import { Agent, Client, type Dispatcher } from 'undici';
 import type { HttpRequestSpec, HttpResponseData, LoadHttp } from '../scenario/model.ts';
 
 export interface DispatcherOptions {
@@ -12,19 +12,28 @@ export interface DispatcherOptions {
   timeoutMs: number;
 }
 
+const splitCache = new Map<string, { origin: string; path: string }>();
+
+/** Origin and path of a URL; scenarios repeat a few URLs many times, so parsing is cached (bounded). */
 function splitUrl(url: string): { origin: string; path: string } {
-  const parsed = new URL(url);
-  return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+  let split = splitCache.get(url);
+  if (!split) {
+    const parsed = new URL(url);
+    split = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+    if (splitCache.size >= 10_000) splitCache.clear();
+    splitCache.set(url, split);
+  }
+  return split;
 }
 
 /** Holds the dispatchers of a run: a shared pool per source address, plus per-VU single connections. */
 export class Dispatchers {
-  private readonly pools = new Map<string, Agent>();
-  private readonly all = new Set<Agent>();
+  private readonly pools = new Map<string, Dispatcher>();
+  private readonly all = new Set<Dispatcher>();
 
   constructor(readonly options: DispatcherOptions) {}
 
-  private agent(key: string, connections: number, localAddress: string | undefined): Agent {
+  private agent(key: string, connections: number, localAddress: string | undefined): Dispatcher {
     let agent = this.pools.get(key);
     if (!agent) {
       // undici 7 reads the top-level localAddress (connect.localAddress is ignored).
@@ -54,10 +63,22 @@ export class Dispatchers {
     return this.agent(`pool:${address ?? ''}`, this.options.connections, address);
   }
 
-  /** One connection of its own for a virtual user (per source address). */
-  ownConnection(vuKey: string, sourceAddress: number | undefined): Dispatcher {
+  /** One connection of its own for a virtual user (per origin and source address): a bare undici Client. */
+  ownConnection(vuKey: string, origin: string, sourceAddress: number | undefined): Dispatcher {
     const address = this.address(sourceAddress);
-    return this.agent(`vu:${vuKey}:${address ?? ''}`, 1, address);
+    const key = `vu:${vuKey}:${origin}:${address ?? ''}`;
+    let client = this.pools.get(key);
+    if (!client) {
+      client = new Client(origin, {
+        pipelining: 1,
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+        ...(address ? { localAddress: address } : {}),
+      });
+      this.pools.set(key, client);
+      this.all.add(client);
+    }
+    return client;
   }
 
   async close(): Promise<void> {
@@ -77,8 +98,12 @@ function flatHeaders(headers: Record<string, string | string[] | undefined>): Re
 }
 
 /** Sends one request; a transport failure is a response with status 0 (scenario code never sees an exception). */
-export async function send(dispatcher: Dispatcher, spec: HttpRequestSpec): Promise<HttpResponseData> {
+export async function send(
+  pick: Dispatcher | ((origin: string) => Dispatcher),
+  spec: HttpRequestSpec,
+): Promise<HttpResponseData> {
   const { origin, path } = splitUrl(spec.url);
+  const dispatcher = typeof pick === 'function' ? pick(origin) : pick;
   try {
     const res = await dispatcher.request({
       origin,

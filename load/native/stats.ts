@@ -35,9 +35,9 @@ class StepStats {
   count = 0;
 }
 
-/** Time-bucket length so that a run has at most about 300 points (at least 250 ms). */
+/** Time-bucket length: one second (a rate per second reads as such), longer so that a run has at most 300 points. */
 export function bucketIntervalMs(totalDurationMs: number): number {
-  return Math.max(250, Math.ceil(totalDurationMs / 300 / 250) * 250);
+  return Math.max(1000, Math.ceil(totalDurationMs / 300 / 1000) * 1000);
 }
 
 export class RunStats {

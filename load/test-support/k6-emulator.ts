@@ -21,8 +21,6 @@ export interface K6Emulation {
 
 declare global {
   var __k6emu: K6Emulation;
-  var __ENV: Record<string, string>;
-  var open: (path: string) => string;
 }
 
 const MODULES: Record<string, string> = {
@@ -63,8 +61,8 @@ export function installK6Emulation(env: Record<string, string>, readFile: (path:
     logs: [],
   };
   globalThis.__k6emu = emulation;
-  globalThis.__ENV = env;
-  globalThis.open = readFile;
+  // k6's own globals (typed by @types/k6 in this program): what an entry script's init context reads.
+  Object.assign(globalThis, { __ENV: env, open: readFile });
   (globalThis as Record<string, unknown>).__k6emuRequest = async (
     method: string,
     url: string,
@@ -81,7 +79,13 @@ export function installK6Emulation(env: Record<string, string>, readFile: (path:
         const canonical = name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
         headers[canonical] = Array.isArray(value) ? value.join(', ') : String(value);
       }
-      return { status: res.statusCode, headers, body: text, error: '', timings: { duration: performance.now() - start } };
+      return {
+        status: res.statusCode,
+        headers,
+        body: text,
+        error: '',
+        timings: { duration: performance.now() - start },
+      };
     } catch (error) {
       return { status: 0, headers: {}, body: null, error: (error as Error).message, timings: { duration: 0 } };
     }

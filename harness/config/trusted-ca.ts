@@ -1,0 +1,43 @@
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/** A CA file the harness cannot use; the message names the file and the problem, never its content. */
+export class CaFileError extends Error {
+  override readonly name = 'CaFileError';
+}
+
+const cache = new Map<string, string[]>();
+
+/** The PEM certificates of a CA file, read once per process (every connection of the run trusts the same file). */
+export function readCaFile(file: string): string[] {
+  const cached = cache.get(file);
+  if (cached) return cached;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CaFileError(`cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+  }
+  const certificates = text.match(PEM_CERTIFICATE) ?? [];
+  if (certificates.length === 0) throw new CaFileError(`${file} holds no PEM certificate (BEGIN CERTIFICATE)`);
+  certificates.forEach((pem, i) => {
+    try {
+      new X509Certificate(pem);
+    } catch {
+      throw new CaFileError(`${file}: certificate #${i + 1} is not a valid X.509 certificate`);
+    }
+  });
+  cache.set(file, certificates);
+  return certificates;
+}
+
+/**
+ * What a TLS client of the run trusts: Node's bundled public roots plus the target's private CA. A `ca` option
+ * replaces Node's defaults, so the roots are listed again: a control API behind a public certificate keeps working.
+ */
+export function trustedCertificates(caFile: string): string[] {
+  return [...rootCertificates, ...readCaFile(caFile)];
+}

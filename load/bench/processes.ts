@@ -1,0 +1,133 @@
+/**
+ * The servers a bench run starts, each a child process that IS the server (node --import tsx, no wrapper), so
+ * stopping the child stops the server.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import type { BareRoute } from './bare-server.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface RunningServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+function stopper(child: ChildProcess, cleanup: () => void = () => {}): () => Promise<void> {
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  let stopping: Promise<void> | undefined;
+  return () => {
+    stopping ??= (async () => {
+      process.off('exit', killOnExit);
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+      cleanup();
+    })();
+    return stopping;
+  };
+}
+
+/** A free loopback port (the quiet reference implementation logs nothing, so the port is chosen for it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}) before answering`);
+    try {
+      const res = await request(url);
+      await res.body.dump();
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error(`no answer from ${url} within ${timeoutMs} ms`);
+}
+
+/**
+ * The reference implementation on `databaseUrl` (a fresh SQLite file when absent), logging warnings only: request
+ * logging would measure the logger and the pipe, not the implementation.
+ */
+export async function startReference(databaseUrl?: string): Promise<RunningServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'load-bench-ref-'));
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl ?? `sqlite:${join(dir, 'bench.db')}`,
+    LOG_LEVEL: 'warn',
+  };
+  for (const name of [
+    'REDIS_URL',
+    'API_DISABLED',
+    'TOKEN_LIMIT_PER_CLIENT',
+    'TOKEN_LIMIT_PER_ADDRESS',
+    'CONTROL_TOKEN',
+  ]) {
+    delete env[name];
+  }
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'reference-impl', 'main.ts')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const stop = stopper(child, () => rmSync(dir, { recursive: true, force: true }));
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHttp(`${url}/api/partner/v1/locations`, child, 60_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, stop };
+}
+
+/** The bare node:http server answering `routes` (key: "METHOD /path"). */
+export async function startBare(routes: Record<string, BareRoute>): Promise<RunningServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'load-bench-bare-'));
+  const file = join(dir, 'routes.json');
+  writeFileSync(file, JSON.stringify(routes));
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'load', 'bench', 'bare-server.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, BARE_ROUTES: file },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const stop = stopper(child, () => rmSync(dir, { recursive: true, force: true }));
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening (\d+)/.exec(out);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`the bare server exited (${code})`)));
+  }).catch(async (error) => {
+    await stop();
+    throw error;
+  });
+  child.stdout?.resume();
+  return { url: `http://127.0.0.1:${port}`, stop };
+}

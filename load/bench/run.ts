@@ -1,0 +1,189 @@
+/**
+ * `npm run bench`: the reference implementation's throughput and latency per operation, each as a ratio against a
+ * bare node:http server answering the same bytes, measured side by side in one run, on SQLite and on PostgreSQL;
+ * then the native engine's top rate against autocannon's on the bare server. Prints a table. Never a timed test.
+ *
+ *   npm run bench [-- --seconds 5 --connections 16 --stores sqlite,postgres --pg postgresql://postgres@127.0.0.1:5432/postgres]
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { Command } from 'commander';
+import pg from 'pg';
+import { request } from 'undici';
+import { parseTargetConfig } from '../../harness/config/target-config.ts';
+import type { LoadTarget } from '../scenario/model.ts';
+import { BenchAccess } from './access.ts';
+import type { BareRoute } from './bare-server.ts';
+import { BENCH_ENDPOINTS, type BenchEndpoint } from './endpoints.ts';
+import { type Measurement, measureAutocannon, measureNative } from './measure.ts';
+import { type RunningServer, startBare, startReference } from './processes.ts';
+import { type ComparisonRow, formatComparison, formatTopRate } from './table.ts';
+
+const program = new Command('bench')
+  .option('--seconds <n>', 'measured seconds per server and operation', '5')
+  .option('--warmup <n>', 'unmeasured seconds before each measurement', '1')
+  .option('--connections <n>', 'connections (closed loop) per measurement', '16')
+  .option('--top-connections <n>', 'connections for the engine top-rate comparison', '32')
+  .option('--stores <list>', 'sqlite,postgres', 'sqlite,postgres')
+  .option('--operations <list>', 'a subset, e.g. "POST /quotes,GET /locations" (default: all four)')
+  .option('--repeat <n>', 'measure each operation this many times in a row (one row each)', '1')
+  .option('--skip-top', 'skip the native engine vs autocannon comparison')
+  .option(
+    '--pg <url>',
+    'PostgreSQL admin URL (a database of its own is created and dropped)',
+    'postgresql://postgres@127.0.0.1:5432/postgres',
+  )
+  .parse();
+const flags = program.opts<{
+  seconds: string;
+  warmup: string;
+  connections: string;
+  topConnections: string;
+  stores: string;
+  operations?: string;
+  repeat: string;
+  skipTop?: boolean;
+  pg: string;
+}>();
+const seconds = Number(flags.seconds);
+const warmup = Number(flags.warmup);
+const connections = Number(flags.connections);
+const topConnections = Number(flags.topConnections);
+const repeat = Number(flags.repeat);
+const chosen = flags.operations?.split(',').map((name) => name.trim());
+const endpoints = BENCH_ENDPOINTS.filter((endpoint) => !chosen || chosen.includes(endpoint.name));
+if (endpoints.length === 0)
+  throw new Error(`--operations: none of ${flags.operations} (${BENCH_ENDPOINTS.map((e) => e.name).join(', ')})`);
+
+const fixture = parseTargetConfig(
+  JSON.parse(readFileSync(new URL('../../fixtures/reference-target.json', import.meta.url), 'utf8')),
+  {},
+).config as LoadTarget;
+
+const log = (text: string) => process.stderr.write(`${text}\n`);
+
+/** The reference's answer to one request of the operation: the bytes the bare server will serve. */
+async function capture(baseUrl: string, endpoint: BenchEndpoint, access: BenchAccess): Promise<BareRoute> {
+  const spec = endpoint.request(baseUrl, access);
+  const res = await request(spec.url, {
+    method: spec.method,
+    headers: spec.headers ?? {},
+    body: spec.body ?? null,
+  });
+  const body = Buffer.from(await res.body.arrayBuffer());
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(name)) continue;
+    headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  if (res.statusCode >= 300) throw new Error(`${endpoint.name}: the reference answered HTTP ${res.statusCode}`);
+  return { status: res.statusCode, headers, body: body.toString('base64') };
+}
+
+async function measure(baseUrl: string, endpoint: BenchEndpoint, access: BenchAccess): Promise<Measurement> {
+  const make = () => endpoint.request(baseUrl, access);
+  if (warmup > 0) await measureNative(baseUrl, make, connections, warmup);
+  return measureNative(baseUrl, make, connections, seconds);
+}
+
+async function withPostgresDatabase<T>(adminUrl: string, run: (url: string) => Promise<T>): Promise<T> {
+  const name = `load_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    return await run(url.toString());
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch((error: Error) => {
+      log(`could not drop ${name}: ${error.message}`);
+    });
+    await admin.end();
+  }
+}
+
+async function benchStore(store: string, databaseUrl: string | undefined): Promise<ComparisonRow[]> {
+  log(`${store}: starting the reference implementation`);
+  const reference = await startReference(databaseUrl);
+  const access = new BenchAccess(reference.url, fixture);
+  let bare: RunningServer | undefined;
+  try {
+    await access.start();
+    const routes: Record<string, BareRoute> = {};
+    for (const endpoint of endpoints) {
+      routes[`${endpoint.method} ${endpoint.path}`] = await capture(reference.url, endpoint, access);
+    }
+    bare = await startBare(routes);
+    const rows: ComparisonRow[] = [];
+    for (const endpoint of endpoints) {
+      for (let i = 0; i < repeat; i++) {
+        log(`${store}: ${endpoint.name}`);
+        const ref = await measure(reference.url, endpoint, access);
+        const baseline = await measure(bare.url, endpoint, access);
+        rows.push({ store, operation: endpoint.name, reference: ref, bare: baseline });
+      }
+    }
+    return rows;
+  } finally {
+    await access.stop();
+    await bare?.stop();
+    await reference.stop();
+  }
+}
+
+async function topRate(): Promise<{ native: Measurement; autocannon: Measurement }> {
+  log('engine top rate: native engine vs autocannon on the bare server');
+  const body = JSON.stringify({ locations: [], count: 0 });
+  const bare = await startBare({
+    'GET /locations': {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(body).toString('base64'),
+    },
+  });
+  try {
+    const spec = {
+      method: 'GET',
+      url: `${bare.url}/locations`,
+      headers: { accept: 'application/json' },
+      step: 'bench',
+    };
+    await measureNative(bare.url, () => spec, topConnections, warmup || 1);
+    const native = await measureNative(bare.url, () => spec, topConnections, seconds);
+    await measureAutocannon(spec, topConnections, warmup || 1);
+    const cannon = await measureAutocannon(spec, topConnections, seconds);
+    return { native, autocannon: cannon };
+  } finally {
+    await bare.stop();
+  }
+}
+
+const rows: ComparisonRow[] = [];
+const skipped: string[] = [];
+for (const store of flags.stores.split(',').map((s) => s.trim())) {
+  if (store === 'sqlite') rows.push(...(await benchStore('sqlite', undefined)));
+  else if (store === 'postgres') {
+    try {
+      rows.push(...(await withPostgresDatabase(flags.pg, (url) => benchStore('postgres', url))));
+    } catch (error) {
+      skipped.push(`postgres: ${(error as Error).message}`);
+    }
+  } else skipped.push(`unknown store ${store}`);
+}
+const top = flags.skipTop ? undefined : await topRate();
+
+const cpu = cpus();
+process.stdout.write(
+  [
+    `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`,
+    `Closed loop, ${connections} connections, ${warmup} s warm-up then ${seconds} s per server and operation; reference logs at warn.`,
+    '',
+    formatComparison(rows),
+    '',
+    top ? formatTopRate(top.native, top.autocannon, topConnections, seconds) : '',
+    ...skipped.map((line) => `skipped: ${line}`),
+    '',
+  ].join('\n'),
+);

@@ -1,0 +1,305 @@
+/**
+ * Spec 3: reservation states and transitions. Bookings create confirmed reservations; cancel moves a cancellable
+ * one to cancelled, needs staff when money is attached, repeats as a success, and refuses a non-cancellable one;
+ * PATCH changes nothing. States only the operator sets are reached through the control adapter, and observed
+ * by polling the read operations (spec 6). Which states are cancellable is not shown: only `confirmed` is
+ * assumed cancellable and `completed` not (docs/ambiguities.md #14, docs/ambiguities-reservations.md R1).
+ */
+import { describe, expect } from 'vitest';
+import { RESERVATION_STATUSES, type Reservation, type ReservationStatus } from '../contract/types.ts';
+import { type CheckContext, check } from '../harness/check/check.ts';
+import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import type { Role } from '../harness/config/target-config.ts';
+import type { ControlAdapter } from '../harness/control/adapter.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import {
+  attemptBooking,
+  book,
+  cancel,
+  listReservations,
+  quote,
+  quoteAndBook,
+  readReservation,
+  withReference,
+} from './support/booking.ts';
+
+const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
+const controlled = { ...booking, control: true };
+
+/** Spec 2.8, 3, 8: quotes are valid 30 minutes. */
+const QUOTE_VALIDITY_SECONDS = 30 * 60;
+
+function controlOf(t: CheckContext): ControlAdapter {
+  if (!t.control) throw new Error('control adapter missing (the check declares control: true)');
+  return t.control;
+}
+
+/** Puts a reservation the check moved through operator states back where the end-of-run cleanup can cancel it. */
+async function release(t: CheckContext, id: string) {
+  const control = controlOf(t);
+  await control.attachMoney(id, false);
+  await control.setReservationStatus(id, 'confirmed');
+  const res = await cancel(t, 'partnerA', id, 'certification check done');
+  expect(res.status, `cancel after the check: ${res.text.slice(0, 300)}`).toBe(200);
+}
+
+/** The reservation's status as GET /reservations/{id} and GET /reservations show it (spec 6: polling). */
+async function polledStatus(t: CheckContext, id: string): Promise<{ single: string; listed: string | undefined }> {
+  const single = await t.client('partnerA').get(`/reservations/${encodeURIComponent(id)}`);
+  expect(single.status, `GET /reservations/${id}: ${single.text.slice(0, 300)}`).toBe(200);
+  expectSchema(single, 'Reservation');
+  const list = await t.client('partnerA').get('/reservations?limit=100');
+  expect(list.status, `GET /reservations: ${list.text.slice(0, 300)}`).toBe(200);
+  expectSchema(list, 'ReservationList');
+  const listed = (list.body as { reservations: Reservation[] }).reservations.find((r) => r.reservationId === id);
+  return { single: (single.body as Reservation).status, listed: listed?.status };
+}
+
+describe('3 States and transitions', () => {
+  check('3.1', { ...booking, name: 'Every listed reservation has one of the seven status values' }, async (t) => {
+    await quoteAndBook(t, 'partnerA');
+    const list = await t.client('partnerA').get('/reservations?limit=100');
+    expect(list.status, list.text.slice(0, 300)).toBe(200);
+    expectSchema(list, 'ReservationList');
+    for (const r of (list.body as { reservations: Reservation[] }).reservations) {
+      expect(RESERVATION_STATUSES, `status of ${r.reservationId}`).toContain(r.status);
+    }
+  });
+
+  check(
+    '3.1',
+    {
+      ...controlled,
+      name: 'Each status set by the operator is what GET /reservations/{id} and GET /reservations then show',
+    },
+    async (t) => {
+      const control = controlOf(t);
+      const { reservation } = await quoteAndBook(t, 'partnerA');
+      try {
+        for (const status of RESERVATION_STATUSES) {
+          await control.setReservationStatus(reservation.reservationId, status);
+          const seen = await polledStatus(t, reservation.reservationId);
+          expect(seen, `after the operator set ${status}`).toEqual({ single: status, listed: status });
+        }
+      } finally {
+        await release(t, reservation.reservationId);
+      }
+    },
+  );
+
+  check(
+    '3.2',
+    { ...booking, name: 'A valid, accepted booking: 201, status confirmed, nothing to pay online' },
+    async (t) => {
+      const q = await quote(t, 'partnerA');
+      const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
+      expect(attempt.res.status, attempt.res.text.slice(0, 300)).toBe(201);
+      expectMediaType(attempt.res, t.representation);
+      // The Reservation schema is closed: no payment, hold or unit field can ride along.
+      expectSchema(attempt.res, 'Reservation');
+      const reservation = attempt.res.body as Reservation;
+      expect(reservation.status).toBe('confirmed');
+      expect((await readReservation(t, 'partnerA', reservation.reservationId)).status).toBe('confirmed');
+    },
+  );
+
+  check(
+    '3.3',
+    { ...controlled, name: 'A booking the operator declines: 422 RESERVATION_REJECTED, no reservation described' },
+    async (t) => {
+      const control = controlOf(t);
+      const q = await quote(t, 'partnerA');
+      try {
+        await control.declineNextBookings(1);
+        const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
+        expectError(attempt.res, 'RESERVATION_REJECTED', { representation: t.representation });
+        expect(attempt.res.body, 'the answer describes no reservation').not.toHaveProperty('reservationId');
+        const found = await withReference(t, 'partnerA', attempt.body.partnerReference as string);
+        expect(found, 'no reservation with the declined partnerReference').toEqual([]);
+      } finally {
+        await control.declineNextBookings(0);
+      }
+    },
+  );
+
+  check(
+    '3.4',
+    { ...booking, name: 'Cancelling a confirmed reservation without money: 200, status cancelled' },
+    async (t) => {
+      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const res = await cancel(t, 'partnerA', reservation.reservationId);
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      expectSchema(res, 'Reservation');
+      expect((res.body as Reservation).status).toBe('cancelled');
+      expect((await readReservation(t, 'partnerA', reservation.reservationId)).status).toBe('cancelled');
+    },
+  );
+
+  check(
+    '3.5',
+    {
+      ...controlled,
+      name: 'Cancelling with money attached: 409 CANCELLATION_NEEDS_STAFF, status unchanged, staff alerted',
+    },
+    async (t) => {
+      const control = controlOf(t);
+      const { reservation } = await quoteAndBook(t, 'partnerA');
+      try {
+        await control.attachMoney(reservation.reservationId, true);
+        const alertsBefore = await control.listAlerts();
+        const res = await cancel(t, 'partnerA', reservation.reservationId, 'Traveller cannot travel');
+        expectError(res, 'CANCELLATION_NEEDS_STAFF', { representation: t.representation });
+        expect((await readReservation(t, 'partnerA', reservation.reservationId)).status, 'status unchanged').toBe(
+          'confirmed',
+        );
+        const alertsAfter = await control.listAlerts();
+        expect(alertsAfter.length, 'staff alerts raised by the refused cancel').toBeGreaterThan(alertsBefore.length);
+        const raised = alertsAfter.slice(alertsBefore.length);
+        expect(JSON.stringify(raised), 'the new alert names the reservation').toContain(reservation.reservationId);
+      } finally {
+        await release(t, reservation.reservationId);
+      }
+    },
+  );
+
+  check(
+    '3.6',
+    { ...booking, name: 'Cancelling an already cancelled reservation again: 200 with the current state' },
+    async (t) => {
+      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const first = await cancel(t, 'partnerA', reservation.reservationId);
+      expect(first.status, first.text.slice(0, 300)).toBe(200);
+      for (let i = 0; i < 2; i++) {
+        const again = await cancel(t, 'partnerA', reservation.reservationId, `repeat ${i + 1}`);
+        expect(again.status, `repeat ${i + 1}: ${again.text.slice(0, 300)}`).toBe(200);
+        expectSchema(again, 'Reservation');
+        const body = again.body as Reservation;
+        expect(body.reservationId).toBe(reservation.reservationId);
+        expect(body.status).toBe('cancelled');
+      }
+    },
+  );
+
+  check(
+    '3.7',
+    {
+      ...controlled,
+      name: 'Cancelling a completed reservation: 409 INVALID_STATE_TRANSITION, status unchanged',
+    },
+    async (t) => {
+      const control = controlOf(t);
+      const { reservation } = await quoteAndBook(t, 'partnerA');
+      try {
+        await control.setReservationStatus(reservation.reservationId, 'completed');
+        const res = await cancel(t, 'partnerA', reservation.reservationId);
+        expectError(res, 'INVALID_STATE_TRANSITION', { representation: t.representation });
+        expect((await readReservation(t, 'partnerA', reservation.reservationId)).status).toBe('completed');
+      } finally {
+        await release(t, reservation.reservationId);
+      }
+    },
+  );
+
+  check(
+    '3.7',
+    {
+      ...controlled,
+      name: 'Cancel in every other operator state: either 200 cancelled or 409 INVALID_STATE_TRANSITION unchanged',
+    },
+    async (t) => {
+      // Which of these are cancellable is not shown (spec 3): each answer must be one of the two transitions.
+      const control = controlOf(t);
+      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const id = reservation.reservationId;
+      const states: ReservationStatus[] = ['pending', 'in_progress', 'expired', 'rejected'];
+      try {
+        for (const status of states) {
+          await control.setReservationStatus(id, status);
+          const res = await cancel(t, 'partnerA', id);
+          const now = (await readReservation(t, 'partnerA', id)).status;
+          if (res.status === 200) {
+            expectSchema(res, 'Reservation');
+            expect({ answered: (res.body as Reservation).status, now }, `cancel from ${status}`).toEqual({
+              answered: 'cancelled',
+              now: 'cancelled',
+            });
+          } else {
+            expectError(res, 'INVALID_STATE_TRANSITION', { representation: t.representation });
+            expect(now, `cancel refused from ${status}: status unchanged`).toBe(status);
+          }
+        }
+      } finally {
+        await release(t, id);
+      }
+    },
+  );
+
+  check(
+    '3.8',
+    { ...controlled, name: 'PATCH in each state: 501 MODIFICATION_NOT_SUPPORTED, status unchanged' },
+    async (t) => {
+      const control = controlOf(t);
+      const { reservation, body } = await quoteAndBook(t, 'partnerA');
+      const id = reservation.reservationId;
+      try {
+        for (const status of RESERVATION_STATUSES) {
+          await control.setReservationStatus(id, status);
+          const res = await t.client('partnerA').patch(`/reservations/${encodeURIComponent(id)}`, {
+            driver: { ...body.driver, firstName: 'Changed' },
+          });
+          expectError(res, 'MODIFICATION_NOT_SUPPORTED', { representation: t.representation });
+          const now = await readReservation(t, 'partnerA', id);
+          expect(now.status, `status after PATCH in ${status}`).toBe(status);
+          expect(now.driver.firstName, 'driver unchanged').not.toBe('Changed');
+        }
+      } finally {
+        await release(t, id);
+      }
+    },
+  );
+
+  check(
+    '3.8',
+    { ...booking, name: 'PATCH on a confirmed reservation: 501, the reservation reads the same' },
+    async (t) => {
+      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const before = await readReservation(t, 'partnerA', reservation.reservationId);
+      const res = await t.client('partnerA').patch(`/reservations/${encodeURIComponent(reservation.reservationId)}`, {
+        remarks: 'Please change the dropoff time',
+      });
+      expectError(res, 'MODIFICATION_NOT_SUPPORTED', { representation: t.representation });
+      expect(await readReservation(t, 'partnerA', reservation.reservationId)).toEqual(before);
+    },
+  );
+
+  check(
+    '3.9',
+    {
+      ...controlled,
+      name: 'A quote books 29 minutes after issue, and gets 409 QUOTE_EXPIRED once 30 minutes have passed',
+    },
+    async (t) => {
+      const control = controlOf(t);
+      const q = await quote(t, 'partnerA');
+      try {
+        await control.advanceClock(QUOTE_VALIDITY_SECONDS - 60);
+        await book(t, 'partnerA', q.quoteId);
+        await control.advanceClock(61);
+        const late = await attemptBooking(t, 'partnerA', q.quoteId);
+        expectError(late.res, 'QUOTE_EXPIRED', { representation: t.representation });
+        expect(await withReference(t, 'partnerA', late.body.partnerReference as string)).toEqual([]);
+      } finally {
+        await control.resetClock();
+      }
+    },
+  );
+
+  check('3.10', { ...booking, name: 'One quote books several reservations (not single-use)' }, async (t) => {
+    const q = await quote(t, 'partnerA');
+    const ids = new Set<string>();
+    for (let i = 0; i < 3; i++) ids.add((await book(t, 'partnerA', q.quoteId)).reservation.reservationId);
+    expect(ids.size, 'three distinct reservations from one quote').toBe(3);
+    const listed = new Set((await listReservations(t, 'partnerA')).map((r) => r.reservationId));
+    for (const id of ids) expect(listed.has(id), `${id} is listed`).toBe(true);
+  });
+});

@@ -1,0 +1,417 @@
+/**
+ * Spec 4 preamble: JSON by default (4.0.1), X-Request-Id on every business response (4.0.2), X-RateLimit-* on
+ * rate-limited endpoints (4.0.3), the endpoint table rows not judged in their own section's file (4.0.4, 4.0.10
+ * to 4.0.16: method, path, scope, success status) and the path parameters (4.0.17). The behaviours of each
+ * endpoint are judged in 04.01 to 04.12.
+ */
+import fc from 'fast-check';
+import { describe, expect } from 'vitest';
+import { API_PREFIX, MEDIA_TYPES } from '../contract/constants.ts';
+import { ENDPOINTS, type Endpoint } from '../contract/endpoints.ts';
+import type { Scope } from '../contract/scopes.ts';
+import type { Reservation, ReservationList } from '../contract/types.ts';
+import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import type { Role } from '../harness/config/target-config.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { requestToken } from './support/auth.ts';
+import {
+  book,
+  cancelPath,
+  freshKey,
+  IDEMPOTENCY_HEADER,
+  plainQuoteRequest,
+  plainRequest,
+  quote,
+  recordIfCreated,
+} from './support/booking.ts';
+import { fleetOf, locationsOf } from './support/catalogue.ts';
+
+const partnerA: Role = 'partnerA';
+const business = { needs: [partnerA], representations: REPRESENTATIONS };
+const booking = { ...business, bookings: true };
+
+type Level = 'catalog' | 'shop' | 'book';
+
+/** The profile each business endpoint's successful call needs (design.md "profiles"). */
+const LEVEL_OF: Record<string, Level> = {
+  listFleet: 'catalog',
+  getFleetVehicle: 'catalog',
+  listLocations: 'catalog',
+  getLocation: 'catalog',
+  listRates: 'catalog',
+  searchAvailability: 'shop',
+  createQuote: 'shop',
+  createReservation: 'book',
+  listReservations: 'book',
+  getReservation: 'book',
+  modifyReservation: 'book',
+  cancelReservation: 'book',
+};
+
+/** Every endpoint of the table but the token endpoint: the business endpoints of spec 4. */
+const BUSINESS_ENDPOINTS = ENDPOINTS.filter((e) => e.scope !== null);
+
+function endpointsOf(level: Level): Endpoint[] {
+  const unknown = BUSINESS_ENDPOINTS.filter((e) => LEVEL_OF[e.operationId] === undefined);
+  // The contract grew an endpoint this file does not know how to call: a suite fault, not the target's.
+  if (unknown.length > 0) throw new Error(`04-endpoints: no call for ${unknown.map((e) => e.operationId).join(', ')}`);
+  return BUSINESS_ENDPOINTS.filter((e) => LEVEL_OF[e.operationId] === level);
+}
+
+/** Codes and ids a path needs. */
+interface PathValues {
+  vehicleCode: string;
+  locationCode: string;
+  reservationId: string;
+}
+
+/** The endpoint's path relative to API_PREFIX with its parameters filled in. */
+function pathOf(endpoint: Endpoint, values: PathValues): string {
+  return endpoint.path
+    .slice(API_PREFIX.length)
+    .replace(/\{(\w+)\}/g, (_, name: keyof PathValues) => encodeURIComponent(values[name]));
+}
+
+async function catalogueValues(t: CheckContext): Promise<Omit<PathValues, 'reservationId'>> {
+  const vehicleCode = (await fleetOf(t, partnerA)).vehicles[0]?.vehicleCode;
+  const locationCode = (await locationsOf(t, partnerA)).locations[0]?.locationCode;
+  if (!vehicleCode || !locationCode) return t.notApplicable('the target lists no vehicle or no location');
+  return { vehicleCode, locationCode };
+}
+
+interface Answer {
+  endpoint: Endpoint;
+  res: ApiResult;
+}
+
+/**
+ * A successful call of every endpoint of the level, in table order (a booking is created before it is read,
+ * modified and cancelled). PATCH's answer is its one answer, 501.
+ */
+async function validCalls(t: CheckContext, level: Level): Promise<Answer[]> {
+  const client = t.client(partnerA);
+  const values: PathValues = { ...(await catalogueValues(t)), reservationId: '' };
+  const answers: Answer[] = [];
+  for (const endpoint of endpointsOf(level)) {
+    let res: ApiResult;
+    switch (endpoint.operationId) {
+      case 'searchAvailability': {
+        const { vehicleCode: _, ...window } = await plainQuoteRequest(t, partnerA);
+        res = await client.post('/availability', window);
+        break;
+      }
+      case 'createQuote':
+        res = await client.post('/quotes', await plainQuoteRequest(t, partnerA));
+        break;
+      case 'createReservation': {
+        const booked = await book(t, partnerA, (await quote(t, partnerA)).quoteId);
+        values.reservationId = booked.reservation.reservationId;
+        res = booked.res;
+        break;
+      }
+      case 'modifyReservation':
+        res = await client.patch(pathOf(endpoint, values), { remarks: 'Certification: PATCH is never supported' });
+        break;
+      case 'cancelReservation':
+        res = await client.post(pathOf(endpoint, values), { reason: 'Certification run: endpoint walk' });
+        break;
+      default:
+        res = await client.get(pathOf(endpoint, values));
+    }
+    expect(res.status, `${endpoint.method} ${endpoint.path}: ${res.text.slice(0, 300)}`).toBe(endpoint.successStatus);
+    answers.push({ endpoint, res });
+  }
+  return answers;
+}
+
+/**
+ * A refused call of every business endpoint: no Authorization header (401). Safe on any target: nothing is
+ * read or written without a token. Parameters are real codes and a made-up reservation id.
+ */
+async function unauthenticatedCalls(t: CheckContext): Promise<Answer[]> {
+  const values: PathValues = { ...(await catalogueValues(t)), reservationId: 'CERT-NO-SUCH-RESERVATION' };
+  const answers: Answer[] = [];
+  for (const endpoint of BUSINESS_ENDPOINTS) {
+    const path = pathOf(endpoint, values);
+    const body = endpoint.method === 'GET' ? undefined : { probe: 'certification' };
+    const res =
+      endpoint.method === 'GET'
+        ? await t.anonymous.get(path)
+        : endpoint.method === 'PATCH'
+          ? await t.anonymous.patch(path, body)
+          : await t.anonymous.post(path, body);
+    expect(res.status, `${endpoint.method} ${endpoint.path} without a token: ${res.text.slice(0, 300)}`).toBe(401);
+    answers.push({ endpoint, res });
+  }
+  return answers;
+}
+
+const label = ({ endpoint, res }: Answer) => `${endpoint.method} ${endpoint.path} (HTTP ${res.status})`;
+
+const LEVELS: { level: Level; options: { profile: Level; bookings?: boolean } }[] = [
+  { level: 'catalog', options: { profile: 'catalog' } },
+  { level: 'shop', options: { profile: 'shop' } },
+  { level: 'book', options: { profile: 'book', bookings: true } },
+];
+
+/** A reservation of partnerA made for a row check: quoted and booked with the run's prefix, recorded. */
+async function ownReservation(t: CheckContext): Promise<Reservation> {
+  return (await book(t, partnerA, (await quote(t, partnerA)).quoteId)).reservation;
+}
+
+/** A row's success: the status, the check's media type and the schema. */
+function expectRow(t: CheckContext, res: ApiResult, status: number, schema: Parameters<typeof expectSchema>[1]) {
+  expect(res.status, res.text.slice(0, 300)).toBe(status);
+  expectMediaType(res, t.representation);
+  expectSchema(res, schema);
+}
+
+describe('4 Endpoints', () => {
+  check('4.0.1', { needs: [partnerA], name: 'A business GET without Accept answers JSON' }, async (t) => {
+    const token = await t.client(partnerA).token();
+    const res = await t.client(partnerA).raw({
+      method: 'GET',
+      path: '/locations',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    expectMediaType(res, MEDIA_TYPES.json);
+    expectSchema(res, 'LocationList');
+  });
+
+  check(
+    '4.0.1',
+    { needs: [partnerA], profile: 'shop', name: 'A business POST takes a JSON body and, without Accept, answers JSON' },
+    async (t) => {
+      const token = await t.client(partnerA).token();
+      const res = await t.client(partnerA).raw({
+        method: 'POST',
+        path: '/quotes',
+        headers: { authorization: `Bearer ${token}`, 'content-type': MEDIA_TYPES.json },
+        body: JSON.stringify(await plainQuoteRequest(t, partnerA)),
+      });
+      expect(res.status, res.text.slice(0, 300)).toBe(201);
+      expectMediaType(res, MEDIA_TYPES.json);
+      expectSchema(res, 'Quote');
+    },
+  );
+
+  for (const { level, options } of LEVELS) {
+    check(
+      '4.0.2',
+      { ...business, ...options, name: `X-Request-Id on the success of every ${level}-profile endpoint` },
+      async (t) => {
+        for (const answer of await validCalls(t, level)) {
+          expect(answer.res.requestId, `${label(answer)}: X-Request-Id`).toMatch(/\S/);
+        }
+      },
+    );
+  }
+
+  check('4.0.2', { ...business, name: 'X-Request-Id on the 401 of every business endpoint' }, async (t) => {
+    for (const answer of await unauthenticatedCalls(t)) {
+      expect(answer.res.requestId, `${label(answer)}: X-Request-Id`).toMatch(/\S/);
+    }
+  });
+
+  check(
+    '4.0.2',
+    { ...business, profile: 'shop', name: 'X-Request-Id on body errors (400, 406, 415) of the POST endpoints' },
+    async (t) => {
+      const client = t.client(partnerA);
+      const bytes = new TextEncoder().encode('{"pickupLocation":');
+      for (const path of ['/availability', '/quotes']) {
+        const answers = [
+          await client.post(path, { certificationProbe: true }),
+          await client.post(path, bytes, { headers: { 'content-type': MEDIA_TYPES.json } }),
+          await client.post(path, bytes, { headers: { 'content-type': 'text/plain' } }),
+          await client.post(path, {}, { headers: { accept: 'text/html' } }),
+        ];
+        for (const res of answers) {
+          expect(res.status, `POST ${path}: ${res.text.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
+          expect(res.requestId, `POST ${path} (HTTP ${res.status}): X-Request-Id`).toMatch(/\S/);
+        }
+      }
+    },
+  );
+
+  for (const { level, options } of LEVELS) {
+    check(
+      '4.0.3',
+      {
+        ...business,
+        ...options,
+        name: `X-RateLimit-Limit, -Remaining and -Reset on every rate-limited ${level}-profile endpoint`,
+      },
+      async (t) => {
+        for (const answer of await validCalls(t, level)) {
+          // docs/ambiguities.md #33: 4.10 lists no 429 for PATCH, so its headers are not asserted.
+          if (!answer.endpoint.rateLimited || answer.endpoint.method === 'PATCH') continue;
+          for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
+            expect(answer.res.headers[name], `${label(answer)}: ${name}`).toMatch(/\S/);
+          }
+        }
+      },
+    );
+  }
+
+  check(
+    '4.0.4',
+    { needs: [partnerA], name: 'POST /oauth/token with client credentials and no bearer token: 200' },
+    async (t) => {
+      const res = await requestToken(t, partnerA);
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      expectSchema(res, 'TokenResponse');
+    },
+  );
+
+  check(
+    '4.0.10',
+    { ...business, name: 'POST /availability with an availability:read token: 200 AvailabilityResponse' },
+    async (t) => {
+      const { vehicleCode: _, ...window } = await plainQuoteRequest(t, partnerA);
+      const res = await t.client(partnerA).post('/availability', window, { scopes: ['availability:read'] });
+      expectRow(t, res, 200, 'AvailabilityResponse');
+    },
+  );
+
+  check('4.0.11', { ...business, name: 'POST /quotes with a quotes:write token: 201 Quote' }, async (t) => {
+    const res = await t
+      .client(partnerA)
+      .post('/quotes', await plainQuoteRequest(t, partnerA), { scopes: ['quotes:write'] });
+    expectRow(t, res, 201, 'Quote');
+  });
+
+  check(
+    '4.0.12',
+    { ...booking, name: 'POST /reservations with a reservations:write token: 201, then 200 on replay' },
+    async (t) => {
+      const q = await quote(t, partnerA);
+      const body = plainRequest(t, q.quoteId);
+      const options = { scopes: ['reservations:write' as Scope], headers: { [IDEMPOTENCY_HEADER]: freshKey(t) } };
+      const first = await t.client(partnerA).post('/reservations', body, options);
+      recordIfCreated(t, first);
+      expectRow(t, first, 201, 'Reservation');
+      const replay = await t.client(partnerA).post('/reservations', body, options);
+      expectRow(t, replay, 200, 'Reservation');
+      expect((replay.body as Reservation).reservationId, 'the replay describes the same reservation').toBe(
+        (first.body as Reservation).reservationId,
+      );
+    },
+  );
+
+  check(
+    '4.0.13',
+    { ...business, name: 'GET /reservations with a reservations:read token: 200 ReservationList' },
+    async (t) => {
+      const res = await t.client(partnerA).get('/reservations', { scopes: ['reservations:read'] });
+      expectRow(t, res, 200, 'ReservationList');
+      expect(Array.isArray((res.body as ReservationList).reservations)).toBe(true);
+    },
+  );
+
+  check(
+    '4.0.14',
+    { ...booking, name: 'GET /reservations/{reservationId} with a reservations:read token: 200 Reservation' },
+    async (t) => {
+      const { reservationId } = await ownReservation(t);
+      const res = await t
+        .client(partnerA)
+        .get(`/reservations/${encodeURIComponent(reservationId)}`, { scopes: ['reservations:read'] });
+      expectRow(t, res, 200, 'Reservation');
+      expect((res.body as Reservation).reservationId).toBe(reservationId);
+    },
+  );
+
+  check(
+    '4.0.15',
+    { ...booking, name: 'PATCH /reservations/{reservationId} with a reservations:write token: 501, never a success' },
+    async (t) => {
+      const { reservationId } = await ownReservation(t);
+      const res = await t
+        .client(partnerA)
+        .patch(
+          `/reservations/${encodeURIComponent(reservationId)}`,
+          { remarks: 'Certification: modification attempt' },
+          { scopes: ['reservations:write'] },
+        );
+      expectError(res, 'MODIFICATION_NOT_SUPPORTED', { representation: t.representation });
+    },
+  );
+
+  check(
+    '4.0.16',
+    { ...booking, name: 'POST /reservations/{reservationId}/cancel with a reservations:cancel token: 200 Reservation' },
+    async (t) => {
+      const { reservationId } = await ownReservation(t);
+      const res = await t
+        .client(partnerA)
+        .post(
+          cancelPath(reservationId),
+          { reason: 'Certification run: cancel row' },
+          { scopes: ['reservations:cancel'] },
+        );
+      expectRow(t, res, 200, 'Reservation');
+      expect((res.body as Reservation).reservationId).toBe(reservationId);
+      expect((res.body as Reservation).status, 'the reservation in its new state').toBe('cancelled');
+    },
+  );
+
+  check(
+    '4.0.17',
+    { ...business, name: 'vehicleCode and locationCode path parameters: a listed code 200, any other code 404' },
+    async (t) => {
+      const vehicles = (await fleetOf(t, partnerA)).vehicles.map((v) => v.vehicleCode);
+      const locations = (await locationsOf(t, partnerA)).locations.map((l) => l.locationCode);
+      if (vehicles.length === 0 || locations.length === 0) return t.notApplicable('nothing listed to read by code');
+      const probes = t.settings.target.probes;
+      // Codes only the operator knows: published-but-incomplete answers 409 (4.2), not 404.
+      const withheld = new Set([probes?.incompleteVehicleCode, probes?.unpublishedVehicleCode].filter(Boolean));
+      // Unknown codes of the VehicleCode / LocationCode pattern (spec 2.2), marked so no target holds them.
+      const unknown = fc.stringMatching(/^[A-Z0-9-]{0,24}$/).map((s) => `ZZ${s}`.slice(0, 32));
+      const code = (listed: string[]) =>
+        fc.oneof(
+          fc.constantFrom(...listed).map((c) => ({ code: c, listed: true })),
+          unknown.filter((c) => !listed.includes(c)).map((c) => ({ code: c, listed: false })),
+        );
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom('fleet', 'locations'), code(vehicles), code(locations), async (kind, v, l) => {
+          const { code: value, listed } = kind === 'fleet' ? v : l;
+          if (kind === 'fleet' && withheld.has(value)) return;
+          const res = await t.client(partnerA).get(`/${kind}/${encodeURIComponent(value)}`);
+          if (listed) {
+            expectRow(t, res, 200, kind === 'fleet' ? 'FleetVehicle' : 'Location');
+          } else if (kind === 'fleet') {
+            // 4.2 "404 INVALID_VEHICLE-type" (docs/ambiguities.md #8).
+            expectError(res, ['NOT_FOUND', 'INVALID_VEHICLE'], { representation: t.representation, status: 404 });
+          } else {
+            expectError(res, 'NOT_FOUND', { representation: t.representation });
+          }
+        }),
+        { seed: t.seed, numRuns: t.settings.runs },
+      );
+    },
+  );
+
+  check(
+    '4.0.17',
+    {
+      ...business,
+      profile: 'book',
+      name: 'reservationId path parameter is any string: an unknown one is 404 NOT_FOUND, never a validation error',
+    },
+    async (t) => {
+      // RFC 3986 unreserved characters: any string is a reservationId (spec 4), so only "not found" may answer.
+      const unreserved = fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~');
+      const id = fc.string({ unit: unreserved, minLength: 1, maxLength: 64 }).filter((s) => !/^\.+$/.test(s));
+      await fc.assert(
+        fc.asyncProperty(id, async (reservationId) => {
+          const res = await t.client(partnerA).get(`/reservations/CERT-${reservationId}`);
+          expectError(res, 'NOT_FOUND', { representation: t.representation });
+        }),
+        { seed: t.seed, numRuns: t.settings.runs },
+      );
+    },
+  );
+});

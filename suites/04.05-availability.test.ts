@@ -1,0 +1,250 @@
+/**
+ * Spec 4.5 POST /availability. Requests are generated from what the target lists (generators/); an empty offer
+ * list and 409 NO_AVAILABILITY both answer a valid request (docs/ambiguities.md #9). What a quote id looks like
+ * and how rentalDays is counted are not shown and never asserted.
+ */
+import fc from 'fast-check';
+import { describe, expect } from 'vitest';
+import type { AvailabilityRequest, AvailabilityResponse, Reservation } from '../contract/types.ts';
+import {
+  availabilityRequest as availabilityArbitrary,
+  meetsRejection,
+  schemaFault,
+  type TargetCatalogue,
+} from '../generators/index.ts';
+import { type ApiResult, check } from '../harness/check/check.ts';
+import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { freshToken } from './support/auth.ts';
+import { book, plainRequest, targetCatalogue } from './support/booking.ts';
+import {
+  expectSomeError,
+  expectThirtyMinutes,
+  inOwnWindow,
+  isAvailabilityAnswer,
+  MAX_REQUESTS_TO_429,
+  probeCode,
+  sendUntil429,
+} from './support/limits.ts';
+import { availabilityRequest as plainAvailabilityRequest } from './support/shopping.ts';
+
+const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
+
+/** Local date-time without offset (spec 2.12): the date and time asked, seconds optional. */
+const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+
+function expectWindowEcho(body: AvailabilityResponse, req: AvailabilityRequest): void {
+  expect(body.pickupLocation, 'pickupLocation').toBe(req.pickupLocation);
+  expect(body.dropoffLocation, 'dropoffLocation').toBe(req.dropoffLocation);
+  for (const [field, value, date, time] of [
+    ['pickupDateTime', body.pickupDateTime, req.pickupDate, req.pickupTime],
+    ['dropoffDateTime', body.dropoffDateTime, req.dropoffDate, req.dropoffTime],
+  ] as const) {
+    expect(value, `${field}: local date-time without offset`).toMatch(LOCAL_DATE_TIME);
+    expect(value.slice(0, 16), `${field}: the date and time asked`).toBe(`${date}T${time}`);
+  }
+}
+
+/** Generated valid requests: rentals of up to 30 days, at the public rate or a listed plan. */
+function requests(cat: TargetCatalogue): fc.Arbitrary<AvailabilityRequest> {
+  return availabilityArbitrary(cat, { maxRentalDays: 30 });
+}
+
+describe('4.5 POST /availability', () => {
+  check(
+    '4.5.1',
+    { ...business, name: 'Generated AvailabilityRequests: 200 AvailabilityResponse for the window asked' },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      let offered = 0;
+      await fc.assert(
+        fc.asyncProperty(requests(cat), async (req) => {
+          const res = await t.client('partnerA').post('/availability', req);
+          expect(isAvailabilityAnswer(res), `HTTP ${res.status}: ${res.text.slice(0, 300)}`).toBe(true);
+          if (res.status !== 200) return expectError(res, 'NO_AVAILABILITY', { representation: t.representation });
+          expectMediaType(res, t.representation);
+          expectSchema(res, 'AvailabilityResponse');
+          const body = res.body as AvailabilityResponse;
+          expectWindowEcho(body, req);
+          if (req.vehicleCodes) {
+            // Spec 2.12: vehicleCodes narrows the offers ("omit for the whole offerable fleet").
+            const outside = body.offers.map((o) => o.vehicle.vehicleCode).filter((c) => !req.vehicleCodes?.includes(c));
+            expect(outside, 'offers for vehicles outside vehicleCodes').toEqual([]);
+          }
+          offered += body.offers.length;
+        }),
+        { seed: t.seed, numRuns: t.settings.runs },
+      );
+      // A target that never offers anything cannot show the rest of 4.5.
+      expect(offered, 'offers across all generated requests').toBeGreaterThan(0);
+    },
+  );
+
+  check(
+    '4.5.1',
+    { ...business, name: 'A body that is not an AvailabilityRequest (one schema fault): 400' },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      await fc.assert(
+        fc.asyncProperty(schemaFault('AvailabilityRequest', requests(cat)), async (fault) => {
+          const res = await t.client('partnerA').post('/availability', fault.value);
+          expect(
+            meetsRejection(fault.expect, res.status, errorCodeOf(res)),
+            `${fault.name}: expected ${JSON.stringify(fault.expect.reject)}, got HTTP ${res.status} ${res.text.slice(0, 300)}`,
+          ).toBe(true);
+          expectSomeError(res, t.representation);
+        }),
+        { seed: t.seed, numRuns: t.settings.runs },
+      );
+    },
+  );
+
+  check(
+    '4.5.2',
+    { ...business, name: 'Every offer carries a quoteId and quoteExpiresAt 30 minutes after the answer' },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      let seen = 0;
+      await fc.assert(
+        fc.asyncProperty(requests(cat), async (req) => {
+          const sentAt = Date.now();
+          const res = await t.client('partnerA').post('/availability', req);
+          if (res.status !== 200) return;
+          expectSchema(res, 'AvailabilityResponse');
+          for (const offer of (res.body as AvailabilityResponse).offers) {
+            expect(offer.quoteId.length, `quoteId of ${offer.vehicle.vehicleCode}`).toBeGreaterThan(0);
+            expectThirtyMinutes(offer.quoteExpiresAt, res, sentAt, `quoteExpiresAt of ${offer.vehicle.vehicleCode}`);
+            seen += 1;
+          }
+        }),
+        { seed: t.seed, numRuns: Math.min(t.settings.runs, 10) },
+      );
+      if (seen === 0) t.notApplicable('no generated request got an offer');
+    },
+  );
+
+  check(
+    '4.5.2',
+    {
+      ...business,
+      profile: 'book',
+      bookings: true,
+      name: "An offer's quoteId books without /quotes: 201 for that vehicle and window",
+    },
+    async (t) => {
+      const req = await plainAvailabilityRequest(t, 'partnerA');
+      const res = await t.client('partnerA').post('/availability', req);
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      const offers = (res.body as AvailabilityResponse).offers;
+      if (offers.length === 0) return t.notApplicable('the plain window got no offer');
+      // The cheapest and the dearest offer: two quote ids, two vehicles.
+      const picked = offers.length === 1 ? offers : [offers[0], offers[offers.length - 1]];
+      for (const offer of picked) {
+        if (!offer) continue;
+        const booked = await book(t, 'partnerA', offer.quoteId, { body: plainRequest(t, offer.quoteId) });
+        expectSchema(booked.res, 'Reservation');
+        const reservation = booked.reservation as Reservation;
+        expect(reservation.vehicleCode, 'vehicleCode of the reservation').toBe(offer.vehicle.vehicleCode);
+        expect(reservation.pickupLocation, 'pickupLocation of the reservation').toBe(req.pickupLocation);
+        expect(reservation.dropoffLocation, 'dropoffLocation of the reservation').toBe(req.dropoffLocation);
+      }
+    },
+  );
+
+  check('4.5.3', { ...business, name: 'Asking again offers the same vehicles: nothing was held' }, async (t) => {
+    const cat = await targetCatalogue(t, 'partnerA');
+    const vehiclesOf = (res: ApiResult) =>
+      res.status === 200 ? (res.body as AvailabilityResponse).offers.map((o) => o.vehicle.vehicleCode).sort() : [];
+    await fc.assert(
+      fc.asyncProperty(requests(cat), async (req) => {
+        const first = await t.client('partnerA').post('/availability', req);
+        expect(isAvailabilityAnswer(first), `HTTP ${first.status}: ${first.text.slice(0, 300)}`).toBe(true);
+        // The same window asked again, once per offer it got: a hold or an allotment would show as a shrinking list.
+        let again = first;
+        for (let i = 0; i <= vehiclesOf(first).length && i < 3; i++) {
+          again = await t.client('partnerA').post('/availability', req);
+        }
+        expect(vehiclesOf(again), 'vehicles offered on the last ask against the first').toEqual(vehiclesOf(first));
+      }),
+      { seed: t.seed, numRuns: Math.min(t.settings.runs, 8) },
+    );
+  });
+
+  check(
+    '4.5.3',
+    { ...business, profile: 'book', bookings: true, name: 'Booking an offer leaves it offered: no unit was held' },
+    async (t) => {
+      const req = await plainAvailabilityRequest(t, 'partnerA');
+      const before = await t.client('partnerA').post('/availability', req);
+      expect(before.status, before.text.slice(0, 300)).toBe(200);
+      const offer = (before.body as AvailabilityResponse).offers[0];
+      if (!offer) return t.notApplicable('the plain window got no offer');
+      await book(t, 'partnerA', offer.quoteId, { body: plainRequest(t, offer.quoteId) });
+      const after = await t.client('partnerA').post('/availability', req);
+      expect(after.status, after.text.slice(0, 300)).toBe(200);
+      const codes = (after.body as AvailabilityResponse).offers.map((o) => o.vehicle.vehicleCode);
+      expect(codes, 'vehicles offered after booking one').toContain(offer.vehicle.vehicleCode);
+    },
+  );
+
+  check('4.5.4', { ...business, name: 'POST /availability without a token: 401' }, async (t) => {
+    const res = await t.anonymous.post('/availability', await plainAvailabilityRequest(t, 'partnerA'));
+    expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+  });
+
+  check(
+    '4.5.4',
+    { ...business, name: 'POST /availability with a token lacking availability:read: 403 INSUFFICIENT_SCOPE' },
+    async (t) => {
+      const body = await plainAvailabilityRequest(t, 'partnerA');
+      const res = await t.client('partnerA').post('/availability', body, { scopes: ['quotes:write', 'fleet:read'] });
+      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+    },
+  );
+
+  check(
+    '4.5.4',
+    { ...business, name: 'Faulty requests are answered 400 or 409 in the error envelope, never another status' },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      const base = requests(cat);
+      const faulty = fc.oneof(
+        schemaFault('AvailabilityRequest', base).map((f) => f.value as object),
+        base.map((req) => ({ ...req, pickupLocation: probeCode(t, 'LOC') })),
+        base.map((req) => ({ ...req, vehicleCodes: [probeCode(t, 'VEH')] })),
+        base.map((req) => ({ ...req, dropoffDate: req.pickupDate, dropoffTime: req.pickupTime })),
+        base.map((req) => ({ ...req, accountCode: probeCode(t, 'ACC') })),
+      );
+      await fc.assert(
+        fc.asyncProperty(faulty, async (body) => {
+          const res = await t.client('partnerA').post('/availability', body);
+          expect([400, 409], `HTTP ${res.status}: ${res.text.slice(0, 300)}`).toContain(res.status);
+          expectSomeError(res, t.representation);
+        }),
+        { seed: t.seed, numRuns: t.settings.runs },
+      );
+    },
+  );
+
+  check(
+    '4.5.4',
+    {
+      ...business,
+      needs: ['rateLimit'],
+      profile: 'full',
+      name: 'POST /availability beyond the rate limit: 429 RATE_LIMITED',
+    },
+    async (t) => {
+      await inOwnWindow(t, async () => {
+        const token = (await freshToken(t, 'rateLimit')).access_token;
+        // The rate limit comes before the body is judged: an empty object keeps every request cheap.
+        const { limited } = await sendUntil429(
+          () => t.client('rateLimit').post('/availability', {}, { token }),
+          MAX_REQUESTS_TO_429,
+        );
+        if (!limited) return t.notApplicable(`no 429 within ${MAX_REQUESTS_TO_429} requests (ceiling not shown, 8.5)`);
+        expectError(limited, 'RATE_LIMITED', { representation: t.representation });
+      });
+    },
+  );
+});

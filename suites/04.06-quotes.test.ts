@@ -1,0 +1,278 @@
+/**
+ * Spec 4.6 POST /quotes. Requests are generated from what the target lists (generators/): a vehicle offered at
+ * the pickup location. Price computation is not shown: no amount is ever predicted, only the breakdown's shape
+ * and the rules 2.9 states (no one-way fee within a branch, no commission off a commissionable plan), and that
+ * booking prices again instead of taking the quote on trust.
+ */
+import fc from 'fast-check';
+import { describe, expect } from 'vitest';
+import type { Quote, QuoteRequest } from '../contract/types.ts';
+import {
+  meetsRejection,
+  quoteRequest as quoteArbitrary,
+  schemaFault,
+  type TargetCatalogue,
+} from '../generators/index.ts';
+import { type ApiResult, check } from '../harness/check/check.ts';
+import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { freshToken } from './support/auth.ts';
+import {
+  alterMiddle,
+  attemptBooking,
+  book,
+  plainQuoteRequest,
+  plainRequest,
+  quote,
+  sameMoney,
+  targetCatalogue,
+} from './support/booking.ts';
+import { expectSomeError, inOwnWindow, MAX_REQUESTS_TO_429, probeCode, sendUntil429 } from './support/limits.ts';
+
+const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
+
+/** Local date-time without offset (spec 2.9 rental): the date and time asked, seconds optional. */
+const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+
+/** Generated valid quote requests: a vehicle offered at the pickup, rentals of up to 30 days. */
+function requests(cat: TargetCatalogue): fc.Arbitrary<QuoteRequest> {
+  return quoteArbitrary(cat, { maxRentalDays: 30 });
+}
+
+/** 201 Quote, or 409 NO_AVAILABILITY (a vehicle class need not be offerable for every window, spec 7.3). */
+function isQuoteAnswer(res: ApiResult): boolean {
+  return res.status === 201 || (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY');
+}
+
+function expectRentalEcho(q: Quote, req: QuoteRequest): void {
+  expect(q.vehicle.vehicleCode, 'vehicle.vehicleCode').toBe(req.vehicleCode);
+  expect(q.rental.pickupLocation, 'rental.pickupLocation').toBe(req.pickupLocation);
+  expect(q.rental.dropoffLocation, 'rental.dropoffLocation').toBe(req.dropoffLocation);
+  for (const [field, value, date, time] of [
+    ['rental.pickupDateTime', q.rental.pickupDateTime, req.pickupDate, req.pickupTime],
+    ['rental.dropoffDateTime', q.rental.dropoffDateTime, req.dropoffDate, req.dropoffTime],
+  ] as const) {
+    expect(value, `${field}: local date-time without offset`).toMatch(LOCAL_DATE_TIME);
+    expect(value.slice(0, 16), `${field}: the date and time asked`).toBe(`${date}T${time}`);
+  }
+}
+
+describe('4.6 POST /quotes', () => {
+  check(
+    '4.6.1',
+    { ...business, name: 'Generated QuoteRequests: 201 Quote for the vehicle and window asked' },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      let quoted = 0;
+      await fc.assert(
+        fc.asyncProperty(requests(cat), async (req) => {
+          const res = await t.client('partnerA').post('/quotes', req);
+          expect(isQuoteAnswer(res), `HTTP ${res.status}: ${res.text.slice(0, 300)}`).toBe(true);
+          if (res.status !== 201) return expectError(res, 'NO_AVAILABILITY', { representation: t.representation });
+          expectMediaType(res, t.representation);
+          expectSchema(res, 'Quote');
+          expectRentalEcho(res.body as Quote, req);
+          quoted += 1;
+        }),
+        { seed: t.seed, numRuns: t.settings.runs },
+      );
+      expect(quoted, 'quotes issued across all generated requests').toBeGreaterThan(0);
+    },
+  );
+
+  check('4.6.1', { ...business, name: 'A body that is not a QuoteRequest (one schema fault): 400' }, async (t) => {
+    const cat = await targetCatalogue(t, 'partnerA');
+    await fc.assert(
+      fc.asyncProperty(schemaFault('QuoteRequest', requests(cat)), async (fault) => {
+        const res = await t.client('partnerA').post('/quotes', fault.value);
+        expect(
+          meetsRejection(fault.expect, res.status, errorCodeOf(res)),
+          `${fault.name}: expected ${JSON.stringify(fault.expect.reject)}, got HTTP ${res.status} ${res.text.slice(0, 300)}`,
+        ).toBe(true);
+        expectSomeError(res, t.representation);
+      }),
+      { seed: t.seed, numRuns: t.settings.runs },
+    );
+  });
+
+  check(
+    '4.6.2',
+    { ...business, name: 'The quote carries the full breakdown of 2.9 and its stated rules' },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      const branchOf = new Map(cat.locations.map((l) => [l.locationCode, l.branchCode]));
+      const plans = new Map(cat.rates.map((p) => [`${p.accountCode}/${p.rateCode}`, p]));
+      await fc.assert(
+        fc.asyncProperty(requests(cat), async (req) => {
+          const res = await t.client('partnerA').post('/quotes', req);
+          if (res.status !== 201) return;
+          expectSchema(res, 'Quote');
+          const q = res.body as Quote;
+          // Spec 2.9: oneWayFee "charged when pickup and dropoff are in different branches, zero otherwise".
+          if (branchOf.get(req.pickupLocation) === branchOf.get(req.dropoffLocation)) {
+            expect(q.charges.oneWayFee.amount, 'oneWayFee within one branch').toBe(0);
+          }
+          // Spec 2.9: commission "null unless the plan is commissionable".
+          const plan = plans.get(`${req.accountCode}/${req.rateCode}`);
+          if (plan?.rateType !== 'commissionable') {
+            expect(q.charges.commission, `commission under rate type ${plan?.rateType ?? 'public'}`).toBeNull();
+          }
+          expect(q.payment.model, 'payment.model').toBe('settled_with_partner');
+        }),
+        { seed: t.seed, numRuns: Math.min(t.settings.runs, 15) },
+      );
+    },
+  );
+
+  check(
+    '4.6.2',
+    { ...business, name: 'A price sent by the client is refused: 400 VALIDATION_ERROR (server-authoritative)' },
+    async (t) => {
+      const req = await plainQuoteRequest(t, 'partnerA');
+      const priced = await quote(t, 'partnerA', req);
+      const sent: [name: string, body: object][] = [
+        ['total', { ...req, total: { ...priced.charges.total, amount: 1 } }],
+        ['dailyRate', { ...req, dailyRate: priced.charges.dailyRate }],
+        ['charges', { ...req, charges: priced.charges }],
+      ];
+      for (const [name, body] of sent) {
+        const res = await t.client('partnerA').post('/quotes', body);
+        expect(res.status, `${name} in the request: ${res.text.slice(0, 300)}`).toBe(400);
+        expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
+      }
+    },
+  );
+
+  check(
+    '4.6.3',
+    { ...business, bookings: true, name: 'The reservation bills the price of the quote it was booked from' },
+    async (t) => {
+      const q = await quote(t, 'partnerA');
+      const booked = await book(t, 'partnerA', q.quoteId, { body: plainRequest(t, q.quoteId) });
+      expect(sameMoney(booked.reservation.total, q.charges.total), 'reservation total against the quote total').toBe(
+        true,
+      );
+    },
+  );
+
+  check(
+    '4.6.3',
+    {
+      ...business,
+      bookings: true,
+      control: true,
+      profile: 'full',
+      name: 'A price moved after the quote: booking re-prices and answers 409 QUOTE_STALE',
+    },
+    async (t) => {
+      const control = t.control;
+      if (!control) return t.notApplicable('no control adapter');
+      const req = await plainQuoteRequest(t, 'partnerA');
+      const q = await quote(t, 'partnerA', req);
+      try {
+        await control.movePrice(req.vehicleCode, 10);
+        const stale = await attemptBooking(t, 'partnerA', q.quoteId);
+        expectError(stale.res, 'QUOTE_STALE', { representation: t.representation });
+        await control.movePrice(req.vehicleCode, 0);
+        // Back at the quoted price, the same quote books (it was never judged on its own word).
+        await book(t, 'partnerA', q.quoteId);
+      } finally {
+        await control.movePrice(req.vehicleCode, 0);
+      }
+    },
+  );
+
+  check(
+    '4.6.3',
+    { ...business, bookings: true, name: 'A tampered quoteId is not taken on trust: 400 QUOTE_INVALID' },
+    async (t) => {
+      const q = await quote(t, 'partnerA');
+      const tampered = alterMiddle(q.quoteId);
+      const res = (await attemptBooking(t, 'partnerA', tampered, { body: plainRequest(t, tampered) })).res;
+      expectError(res, 'QUOTE_INVALID', { representation: t.representation });
+    },
+  );
+
+  check('4.6.4', { ...business, name: 'POST /quotes without a token: 401' }, async (t) => {
+    const res = await t.anonymous.post('/quotes', await plainQuoteRequest(t, 'partnerA'));
+    expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+  });
+
+  check(
+    '4.6.4',
+    { ...business, name: 'POST /quotes with a token lacking quotes:write: 403 INSUFFICIENT_SCOPE' },
+    async (t) => {
+      const body = await plainQuoteRequest(t, 'partnerA');
+      const res = await t.client('partnerA').post('/quotes', body, { scopes: ['availability:read', 'fleet:read'] });
+      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+    },
+  );
+
+  check(
+    '4.6.4',
+    { ...business, name: 'A listed vehicle at a location it is not offered at: 400 or 409 in the envelope' },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      const base = await plainQuoteRequest(t, 'partnerA');
+      const pairs = cat.locations
+        .filter((l) => l.capabilities.pickup && l.capabilities.dropoff)
+        .flatMap((l) => cat.vehicles.filter((v) => !v.locationCodes.includes(l.locationCode)).map((v) => ({ l, v })));
+      const pair = pairs[(t.seed >>> 0) % Math.max(1, pairs.length)];
+      if (!pair) return t.notApplicable('every listed vehicle is offered at every location');
+      const { l: location, v: vehicle } = pair;
+      const res = await t.client('partnerA').post('/quotes', {
+        ...base,
+        pickupLocation: location.locationCode,
+        dropoffLocation: location.locationCode,
+        vehicleCode: vehicle.vehicleCode,
+      });
+      expect([400, 409], `HTTP ${res.status}: ${res.text.slice(0, 300)}`).toContain(res.status);
+      expectSomeError(res, t.representation);
+    },
+  );
+
+  check(
+    '4.6.4',
+    { ...business, name: 'Faulty requests are answered 400 or 409 in the error envelope, never another status' },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      const base = requests(cat);
+      const faulty = fc.oneof(
+        schemaFault('QuoteRequest', base).map((f) => f.value as object),
+        base.map((req) => ({ ...req, dropoffLocation: probeCode(t, 'LOC') })),
+        base.map((req) => ({ ...req, vehicleCode: probeCode(t, 'VEH') })),
+        base.map((req) => ({ ...req, dropoffDate: req.pickupDate, dropoffTime: req.pickupTime })),
+        base.map((req) => ({ ...req, rateCode: probeCode(t, 'RATE') })),
+      );
+      await fc.assert(
+        fc.asyncProperty(faulty, async (body) => {
+          const res = await t.client('partnerA').post('/quotes', body);
+          expect([400, 409], `HTTP ${res.status}: ${res.text.slice(0, 300)}`).toContain(res.status);
+          expectSomeError(res, t.representation);
+        }),
+        { seed: t.seed, numRuns: t.settings.runs },
+      );
+    },
+  );
+
+  check(
+    '4.6.4',
+    {
+      ...business,
+      needs: ['rateLimit'],
+      profile: 'full',
+      name: 'POST /quotes beyond the rate limit: 429 RATE_LIMITED',
+    },
+    async (t) => {
+      await inOwnWindow(t, async () => {
+        const token = (await freshToken(t, 'rateLimit')).access_token;
+        const { limited } = await sendUntil429(
+          () => t.client('rateLimit').post('/quotes', {}, { token }),
+          MAX_REQUESTS_TO_429,
+        );
+        if (!limited) return t.notApplicable(`no 429 within ${MAX_REQUESTS_TO_429} requests (ceiling not shown, 8.5)`);
+        expectError(limited, 'RATE_LIMITED', { representation: t.representation });
+      });
+    },
+  );
+});

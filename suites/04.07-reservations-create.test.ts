@@ -1,0 +1,709 @@
+/**
+ * Spec 4.7 POST /reservations: idempotency (required key, replay, conflict, in-flight, 24-hour memory), one
+ * partnerReference per rental, quotes that are not single-use, the quote errors and the operator's decline;
+ * with its row of the endpoint table (4.0.12), the idempotency races and the cross-partner probes of issue 5.
+ */
+import fc from 'fast-check';
+import { describe, expect } from 'vitest';
+import type { Quote, RatePlan, Reservation, ReservationRequest } from '../contract/types.ts';
+import {
+  badIdempotencyKey,
+  idempotencyKey,
+  idempotencyKeyCases,
+  meetsRejection,
+  quoteRequest,
+  schemaFault,
+  xmlText,
+} from '../generators/index.ts';
+import { type CheckContext, check } from '../harness/check/check.ts';
+import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import type { Role } from '../harness/config/target-config.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import {
+  alterMiddle,
+  attemptBooking,
+  book,
+  cancel,
+  freshen,
+  freshKey,
+  generatedRequest,
+  IDEMPOTENCY_HEADER,
+  listReservations,
+  outcomeOf,
+  plainQuoteRequest,
+  plainRequest,
+  quote,
+  quoteAndBook,
+  REPLAY_HEADER,
+  readReservation,
+  recordIfCreated,
+  sameMoney,
+  targetCatalogue,
+  uniquify,
+  withReference,
+} from './support/booking.ts';
+
+const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
+const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };
+const controlled = { ...booking, control: true };
+
+/** Spec 4.7.6 and 8: the idempotency memory is 24 hours; one second past it. */
+const PAST_IDEMPOTENCY_MEMORY_SECONDS = 24 * 3600 + 1;
+/** Spec 2.8, 3, 8: quotes are valid 30 minutes; one second past it. */
+const PAST_QUOTE_VALIDITY_SECONDS = 30 * 60 + 1;
+
+/** Concurrent identical requests of the idempotency race. */
+const RACE_SIZE = 20;
+/** Concurrent requests with one key and different bodies. */
+const CONFLICT_RACE_SIZE = 10;
+/** Rounds of the identical race tried until one meets an IN_FLIGHT answer. */
+const RACE_ROUNDS = 5;
+
+/** Booking properties cost a quote and a reservation per run. */
+const bookingRuns = (t: CheckContext) => Math.min(t.settings.runs, 5);
+
+/** A 201 Reservation in the check's representation, valid against the schema. */
+function expectCreated(t: CheckContext, res: { status: number; text: string } & Parameters<typeof expectSchema>[0]) {
+  expect(res.status, `POST /reservations: ${res.text.slice(0, 300)}`).toBe(201);
+  expectMediaType(res, t.representation);
+  expectSchema(res, 'Reservation');
+}
+
+/** Spec 4.7.4, 4.7.9, 4.7.10, 3: "nothing created": no reservation carries the attempt's partnerReference. */
+async function expectNothingCreated(t: CheckContext, role: Role, reference: string | undefined) {
+  if (reference === undefined) throw new Error('the attempt carries no partnerReference to look for');
+  expect(
+    (await withReference(t, role, reference)).map((r) => r.reservationId),
+    `reservations of ${role} with partnerReference ${reference}`,
+  ).toEqual([]);
+}
+
+/** The booked reservation is the one asked for: the quote's vehicle, window and total, the request's driver. */
+function expectBookedFrom(reservation: Reservation, q: Quote, request: ReservationRequest) {
+  expect(reservation.status, 'status of a new reservation (spec 3: created as confirmed)').toBe('confirmed');
+  expect(reservation.partnerReference, 'partnerReference as sent').toBe(request.partnerReference ?? null);
+  expect(
+    sameMoney(reservation.total, q.charges.total),
+    `total ${JSON.stringify(reservation.total)} equals the quote's ${JSON.stringify(q.charges.total)} (spec 2.11)`,
+  ).toBe(true);
+  const nullOr = (actual: unknown, expected: unknown, what: string) => {
+    if (actual !== null) expect(actual, what).toBe(expected);
+  };
+  nullOr(reservation.vehicleCode, q.vehicle.vehicleCode, 'vehicleCode of the quote');
+  nullOr(reservation.pickupLocation, q.rental.pickupLocation, 'pickupLocation of the quote');
+  nullOr(reservation.dropoffLocation, q.rental.dropoffLocation, 'dropoffLocation of the quote');
+  nullOr(reservation.driver.firstName, request.driver.firstName, 'driver.firstName as sent');
+  nullOr(reservation.driver.lastName, request.driver.lastName, 'driver.lastName as sent');
+  nullOr(reservation.driver.email?.toLowerCase() ?? null, request.driver.email.toLowerCase(), 'driver.email as sent');
+}
+
+/** The plan codes of a role (GET /rates in JSON). */
+async function plansOf(t: CheckContext, role: Role): Promise<RatePlan[]> {
+  const res = await t.client(role).get('/rates', { representation: 'json' });
+  expect(res.status, `GET /rates as ${role}: ${res.text.slice(0, 300)}`).toBe(200);
+  return (res.body as { rates: RatePlan[] }).rates;
+}
+
+describe('4.7 POST /reservations', () => {
+  check(
+    '4.0.12',
+    { ...booking, name: 'POST /reservations with a token holding only reservations:write: 201, then 200 on replay' },
+    async (t) => {
+      const q = await quote(t, 'partnerA');
+      const scopes = ['reservations:write'];
+      const first = await attemptBooking(t, 'partnerA', q.quoteId, { call: { scopes } });
+      expectCreated(t, first.res);
+      const again = await attemptBooking(t, 'partnerA', q.quoteId, {
+        body: first.body,
+        key: first.key,
+        call: { scopes },
+      });
+      expect(again.res.status, `replay: ${again.res.text.slice(0, 300)}`).toBe(200);
+      expectSchema(again.res, 'Reservation');
+    },
+  );
+
+  check(
+    '4.7.1',
+    { ...booking, name: 'No Idempotency-Key header: 400 IDEMPOTENCY_KEY_REQUIRED, nothing created' },
+    async (t) => {
+      const q = await quote(t, 'partnerA');
+      const attempt = await attemptBooking(t, 'partnerA', q.quoteId, { key: null });
+      expectError(attempt.res, 'IDEMPOTENCY_KEY_REQUIRED', { representation: t.representation });
+      await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
+    },
+  );
+
+  check(
+    '4.7.2',
+    { ...booking, name: 'First success: 201 Reservation, confirmed, booked from the quote' },
+    async (t) => {
+      const q = await quote(t, 'partnerA');
+      const booked = await attemptBooking(t, 'partnerA', q.quoteId);
+      expectCreated(t, booked.res);
+      expect(booked.res.headers[REPLAY_HEADER], 'Idempotent-Replay on a first success').not.toBe('true');
+      expectBookedFrom(booked.res.body as Reservation, q, booked.body);
+      const read = await readReservation(t, 'partnerA', (booked.res.body as Reservation).reservationId);
+      expect(read.status).toBe('confirmed');
+    },
+  );
+
+  check(
+    '4.7.3',
+    { ...booking, name: 'Same key and body again: 200, the original body, Idempotent-Replay: true, one reservation' },
+    async (t) => {
+      const first = await quoteAndBook(t, 'partnerA');
+      for (let i = 0; i < 2; i++) {
+        const again = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
+        expect(again.res.status, `replay ${i + 1}: ${again.res.text.slice(0, 300)}`).toBe(200);
+        expect(again.res.headers[REPLAY_HEADER], 'Idempotent-Replay header').toBe('true');
+        expectMediaType(again.res, t.representation);
+        expect(again.res.body, 'the replay carries the original response body').toEqual(first.res.body);
+      }
+      const found = await withReference(t, 'partnerA', first.body.partnerReference as string);
+      expect(
+        found.map((r) => r.reservationId),
+        'reservations with the partnerReference',
+      ).toEqual([first.reservation.reservationId]);
+    },
+  );
+
+  check(
+    '4.7.3',
+    { ...booking, name: 'A replay after the reservation was cancelled still returns the original response' },
+    async (t) => {
+      // docs/ambiguities.md #51: "the original response" is the 201's body, whatever happened since.
+      const first = await quoteAndBook(t, 'partnerA');
+      const cancelled = await cancel(t, 'partnerA', first.reservation.reservationId);
+      expect(cancelled.status, `cancel: ${cancelled.text.slice(0, 300)}`).toBe(200);
+      const again = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
+      expect(again.res.status, again.res.text.slice(0, 300)).toBe(200);
+      expect(again.res.headers[REPLAY_HEADER], 'Idempotent-Replay header').toBe('true');
+      expect(again.res.body, 'the original response body').toEqual(first.res.body);
+    },
+  );
+
+  check(
+    '4.7.3',
+    {
+      ...twoPartners,
+      name: "Partner B sending partner A's Idempotency-Key with its own body gets its own outcome, never A's",
+    },
+    async (t) => {
+      const a = await quoteAndBook(t, 'partnerA');
+      const qb = await quote(t, 'partnerB');
+      const b = await attemptBooking(t, 'partnerB', qb.quoteId, { key: a.key });
+      expectCreated(t, b.res);
+      expect(b.res.headers[REPLAY_HEADER], "B's booking is no replay of A's").not.toBe('true');
+      const reservation = b.res.body as Reservation;
+      expect(reservation.reservationId, "B's reservation is not A's").not.toBe(a.reservation.reservationId);
+      expect(reservation.partnerReference, "B's own partnerReference").toBe(b.body.partnerReference);
+    },
+  );
+
+  check(
+    '4.7.4',
+    { ...booking, name: 'Same key, different body: 409 IDEMPOTENCY_CONFLICT, nothing created (generated bodies)' },
+    async (t) => {
+      const first = await quoteAndBook(t, 'partnerA');
+      await fc.assert(
+        fc.asyncProperty(generatedRequest(t, first.body.quoteId), async (generated) => {
+          const other = freshen(t, generated);
+          const attempt = await attemptBooking(t, 'partnerA', other.quoteId, { body: other, key: first.key });
+          expectError(attempt.res, 'IDEMPOTENCY_CONFLICT', { representation: t.representation });
+          await expectNothingCreated(t, 'partnerA', other.partnerReference);
+        }),
+        { seed: t.seed, numRuns: bookingRuns(t) },
+      );
+      const found = await withReference(t, 'partnerA', first.body.partnerReference as string);
+      expect(found.length, 'still one reservation with the first partnerReference').toBe(1);
+    },
+  );
+
+  check(
+    '4.7.4',
+    { ...booking, name: 'Same key, body differing only in remarks: 409 IDEMPOTENCY_CONFLICT, the key still replays' },
+    async (t) => {
+      const first = await quoteAndBook(t, 'partnerA');
+      const changed = { ...first.body, remarks: 'Late arrival, about 23:00' };
+      const conflict = await attemptBooking(t, 'partnerA', changed.quoteId, { body: changed, key: first.key });
+      expectError(conflict.res, 'IDEMPOTENCY_CONFLICT', { representation: t.representation });
+      const found = await withReference(t, 'partnerA', first.body.partnerReference as string);
+      expect(
+        found.map((r) => r.reservationId),
+        'reservations with the partnerReference',
+      ).toEqual([first.reservation.reservationId]);
+      const replay = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
+      expect(replay.res.status, `the original body replays: ${replay.res.text.slice(0, 300)}`).toBe(200);
+      expect(replay.res.body).toEqual(first.res.body);
+    },
+  );
+
+  check(
+    '4.7.5',
+    {
+      ...booking,
+      name: `${RACE_SIZE} concurrent identical requests with one key: one 201, the rest 200 replays or 409 IN_FLIGHT, one reservation`,
+    },
+    async (t) => {
+      const q = await quote(t, 'partnerA');
+      const rounds: Record<string, number>[] = [];
+      // A server that finishes each request before the next arrives never answers IN_FLIGHT: that is no fault, so
+      // a few rounds are tried to meet one, and every answer is judged either way.
+      for (let round = 0; round < RACE_ROUNDS; round++) {
+        const body = plainRequest(t, q.quoteId);
+        const key = freshKey(t);
+        const headers = { [IDEMPOTENCY_HEADER]: key };
+        const answers = await Promise.all(
+          Array.from({ length: RACE_SIZE }, () => t.client('partnerA').post('/reservations', body, { headers })),
+        );
+        for (const res of answers) recordIfCreated(t, res);
+        const counts: Record<string, number> = {};
+        for (const res of answers) counts[outcomeOf(res)] = (counts[outcomeOf(res)] ?? 0) + 1;
+        rounds.push(counts);
+        const created = answers.filter((res) => res.status === 201);
+        expect(created.length, `answers ${JSON.stringify(counts)}: exactly one 201`).toBe(1);
+        const original = created[0]?.body as Reservation;
+        for (const res of answers) {
+          if (res.status === 201) continue;
+          if (res.status === 200) {
+            expect(res.headers[REPLAY_HEADER], 'a 200 in the race is a replay').toBe('true');
+            expect(res.body, 'a replay carries the original body').toEqual(original);
+          } else {
+            expectError(res, 'IDEMPOTENT_REPLAY_IN_FLIGHT', { representation: t.representation });
+          }
+        }
+        const found = await withReference(t, 'partnerA', body.partnerReference as string);
+        expect(
+          found.map((r) => r.reservationId),
+          `one reservation after the race (${JSON.stringify(counts)})`,
+        ).toEqual([original.reservationId]);
+        // What an IN_FLIGHT answer tells a client to do: retry the identical request, and get the replay.
+        const retry = await t.client('partnerA').post('/reservations', body, { headers });
+        expect(retry.status, `retry after the race: ${retry.text.slice(0, 300)}`).toBe(200);
+        expect(retry.body).toEqual(original);
+        if (counts['409 IDEMPOTENT_REPLAY_IN_FLIGHT']) break;
+      }
+      if (process.env.CERT_RACE_LOG) console.info(`[race identical ${t.representation}] ${JSON.stringify(rounds)}`);
+    },
+  );
+
+  check(
+    '4.7.5',
+    {
+      ...booking,
+      name: `${CONFLICT_RACE_SIZE} concurrent requests with one key and different bodies: one 201, the rest 409, one reservation`,
+    },
+    async (t) => {
+      const q = await quote(t, 'partnerA');
+      const key = freshKey(t);
+      const bodies = Array.from({ length: CONFLICT_RACE_SIZE }, () => plainRequest(t, q.quoteId));
+      const answers = await Promise.all(
+        bodies.map((body) =>
+          t.client('partnerA').post('/reservations', body, { headers: { [IDEMPOTENCY_HEADER]: key } }),
+        ),
+      );
+      for (const res of answers) recordIfCreated(t, res);
+      const counts: Record<string, number> = {};
+      for (const res of answers) counts[outcomeOf(res)] = (counts[outcomeOf(res)] ?? 0) + 1;
+      const winners = answers.flatMap((res, i) => (res.status === 201 ? [i] : []));
+      expect(winners.length, `answers ${JSON.stringify(counts)}: exactly one 201`).toBe(1);
+      for (const res of answers) {
+        if (res.status !== 201) {
+          expectError(res, ['IDEMPOTENCY_CONFLICT', 'IDEMPOTENT_REPLAY_IN_FLIGHT'], {
+            representation: t.representation,
+          });
+        }
+      }
+      const references = new Set(bodies.map((b) => b.partnerReference));
+      const mine = (await listReservations(t, 'partnerA')).filter((r) => references.has(r.partnerReference ?? ''));
+      const winner = bodies[winners[0] ?? 0] as ReservationRequest;
+      expect(
+        mine.map((r) => r.partnerReference),
+        `one reservation among the ${CONFLICT_RACE_SIZE} bodies (${JSON.stringify(counts)})`,
+      ).toEqual([winner.partnerReference]);
+      if (process.env.CERT_RACE_LOG) console.info(`[race conflicting ${t.representation}] ${JSON.stringify(counts)}`);
+    },
+  );
+
+  check(
+    '4.7.6',
+    { ...controlled, name: 'A key reused after 24 hours + 1 s (another body, a fresh quote) is new: 201' },
+    async (t) => {
+      const control = t.control;
+      if (!control) throw new Error('control adapter missing');
+      const first = await quoteAndBook(t, 'partnerA');
+      try {
+        await control.advanceClock(PAST_IDEMPOTENCY_MEMORY_SECONDS);
+        // Quotes last 30 minutes: the reused key carries a fresh quote, so the body differs from the first.
+        const q = await quote(t, 'partnerA');
+        const again = await attemptBooking(t, 'partnerA', q.quoteId, { key: first.key });
+        expectCreated(t, again.res);
+        expect(again.res.headers[REPLAY_HEADER], 'no replay after 24 hours').not.toBe('true');
+        const reservation = again.res.body as Reservation;
+        expect(reservation.reservationId, 'a new reservation').not.toBe(first.reservation.reservationId);
+        expect(reservation.partnerReference).toBe(again.body.partnerReference);
+      } finally {
+        await control.resetClock();
+      }
+    },
+  );
+
+  check(
+    '4.7.7',
+    {
+      ...booking,
+      name: 'partnerReference reused under another key: 409 DUPLICATE_PARTNER_REFERENCE, also after a cancel',
+    },
+    async (t) => {
+      const first = await quoteAndBook(t, 'partnerA');
+      const reference = first.body.partnerReference as string;
+      const q = await quote(t, 'partnerA');
+      const duplicate = await attemptBooking(t, 'partnerA', q.quoteId, {
+        body: plainRequest(t, q.quoteId, { partnerReference: reference }),
+      });
+      expectError(duplicate.res, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
+      const cancelled = await cancel(t, 'partnerA', first.reservation.reservationId);
+      expect(cancelled.status, `cancel: ${cancelled.text.slice(0, 300)}`).toBe(200);
+      // "One reference is one rental, permanently": a cancelled rental keeps its reference.
+      const afterCancel = await attemptBooking(t, 'partnerA', q.quoteId, {
+        body: plainRequest(t, q.quoteId, { partnerReference: reference }),
+      });
+      expectError(afterCancel.res, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
+      const found = await withReference(t, 'partnerA', reference);
+      expect(
+        found.map((r) => r.reservationId),
+        'one reservation with the reference',
+      ).toEqual([first.reservation.reservationId]);
+    },
+  );
+
+  check(
+    '4.7.7',
+    { ...controlled, name: 'partnerReference reused more than 24 hours later: still 409 DUPLICATE_PARTNER_REFERENCE' },
+    async (t) => {
+      const control = t.control;
+      if (!control) throw new Error('control adapter missing');
+      const first = await quoteAndBook(t, 'partnerA');
+      try {
+        await control.advanceClock(PAST_IDEMPOTENCY_MEMORY_SECONDS);
+        const q = await quote(t, 'partnerA');
+        const late = await attemptBooking(t, 'partnerA', q.quoteId, {
+          body: plainRequest(t, q.quoteId, { partnerReference: first.body.partnerReference }),
+        });
+        expectError(late.res, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
+      } finally {
+        await control.resetClock();
+      }
+    },
+  );
+
+  check(
+    '4.7.7',
+    {
+      ...twoPartners,
+      name: "Partner B may use partner A's partnerReference (references are per partner): 201, no duplicate",
+    },
+    async (t) => {
+      const a = await quoteAndBook(t, 'partnerA');
+      const reference = a.body.partnerReference as string;
+      const qb = await quote(t, 'partnerB');
+      const b = await attemptBooking(t, 'partnerB', qb.quoteId, {
+        body: plainRequest(t, qb.quoteId, { partnerReference: reference }),
+      });
+      expectCreated(t, b.res);
+      expect((b.res.body as Reservation).partnerReference).toBe(reference);
+      const found = await withReference(t, 'partnerA', reference);
+      expect(
+        found.map((r) => r.reservationId),
+        "A's reservations with the reference",
+      ).toEqual([a.reservation.reservationId]);
+    },
+  );
+
+  check(
+    '4.7.8',
+    { ...booking, name: 'The same quoteId under a new key creates a second, distinct reservation' },
+    async (t) => {
+      const q = await quote(t, 'partnerA');
+      const first = await book(t, 'partnerA', q.quoteId);
+      const second = await book(t, 'partnerA', q.quoteId);
+      expect(second.reservation.reservationId, 'a second reservation').not.toBe(first.reservation.reservationId);
+      for (const booked of [first, second]) {
+        const read = await readReservation(t, 'partnerA', booked.reservation.reservationId);
+        expect(read.partnerReference).toBe(booked.body.partnerReference);
+      }
+    },
+  );
+
+  check(
+    '4.7.9a',
+    { ...controlled, name: 'A quote 30 minutes + 1 s old: 409 QUOTE_EXPIRED, nothing created' },
+    async (t) => {
+      const control = t.control;
+      if (!control) throw new Error('control adapter missing');
+      const q = await quote(t, 'partnerA');
+      try {
+        await control.advanceClock(PAST_QUOTE_VALIDITY_SECONDS);
+        const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
+        expectError(attempt.res, 'QUOTE_EXPIRED', { representation: t.representation });
+        await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
+      } finally {
+        await control.resetClock();
+      }
+    },
+  );
+
+  check(
+    '4.7.9b',
+    { ...controlled, name: 'The quoted vehicle’s price moved after the quote: 409 QUOTE_STALE, nothing created' },
+    async (t) => {
+      const control = t.control;
+      if (!control) throw new Error('control adapter missing');
+      const q = await quote(t, 'partnerA');
+      try {
+        await control.movePrice(q.vehicle.vehicleCode, 10);
+        const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
+        expectError(attempt.res, 'QUOTE_STALE', { representation: t.representation });
+        await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
+      } finally {
+        await control.movePrice(q.vehicle.vehicleCode, 0);
+      }
+    },
+  );
+
+  check(
+    '4.7.9c',
+    { ...booking, name: 'A quoteId with one character changed in the middle: 400 QUOTE_INVALID, nothing created' },
+    async (t) => {
+      const q = await quote(t, 'partnerA');
+      const tampered = alterMiddle(q.quoteId);
+      expect(tampered).not.toBe(q.quoteId);
+      const attempt = await attemptBooking(t, 'partnerA', tampered);
+      expectError(attempt.res, 'QUOTE_INVALID', { representation: t.representation });
+      await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
+    },
+  );
+
+  check(
+    '4.7.9c',
+    { ...booking, name: 'A random string of 8 to 4096 characters as quoteId: 400 QUOTE_INVALID (generated)' },
+    async (t) => {
+      const visible = fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c));
+      const randomId = fc.oneof(
+        { arbitrary: xmlText({ minLength: 8, maxLength: 300, unit: visible }), weight: 4 },
+        { arbitrary: xmlText({ minLength: 8, maxLength: 4096, unit: visible }), weight: 1 },
+      );
+      await fc.assert(
+        fc.asyncProperty(randomId, async (quoteId) => {
+          const attempt = await attemptBooking(t, 'partnerA', quoteId);
+          expectError(attempt.res, 'QUOTE_INVALID', { representation: t.representation });
+        }),
+        { seed: t.seed, numRuns: t.settings.runs },
+      );
+    },
+  );
+
+  check(
+    '4.7.9c',
+    { ...twoPartners, name: "Another partner's quote, either way round: 400 QUOTE_INVALID, nothing created" },
+    async (t) => {
+      const qa = await quote(t, 'partnerA');
+      const qb = await quote(t, 'partnerB');
+      const bWithA = await attemptBooking(t, 'partnerB', qa.quoteId);
+      expectError(bWithA.res, 'QUOTE_INVALID', { representation: t.representation });
+      await expectNothingCreated(t, 'partnerB', bWithA.body.partnerReference);
+      const aWithB = await attemptBooking(t, 'partnerA', qb.quoteId);
+      expectError(aWithB.res, 'QUOTE_INVALID', { representation: t.representation });
+      await expectNothingCreated(t, 'partnerA', aWithB.body.partnerReference);
+    },
+  );
+
+  check(
+    '4.7.9c',
+    {
+      ...twoPartners,
+      name: "Partner B quoting with partner A's accountCode or rateCode: 400 INVALID_ACCOUNT_CODE / INVALID_RATE_CODE",
+    },
+    async (t) => {
+      const plansA = await plansOf(t, 'partnerA');
+      const plansB = await plansOf(t, 'partnerB');
+      const accountsB = new Set(plansB.map((p) => p.accountCode));
+      const foreign = plansA.find((p) => !accountsB.has(p.accountCode));
+      if (!foreign) return t.notApplicable('partner A lists no account code that partner B lacks');
+      const base = await plainQuoteRequest(t, 'partnerB');
+      // A's account with A's rate: the account is unknown to B (either code names the fault: both are foreign).
+      const both = await t.client('partnerB').post('/quotes', {
+        ...base,
+        accountCode: foreign.accountCode,
+        rateCode: foreign.rateCode,
+      });
+      expectError(both, ['INVALID_ACCOUNT_CODE', 'INVALID_RATE_CODE'], { representation: t.representation });
+      const ownPlan = plansB[0];
+      if (ownPlan && !plansB.some((p) => p.rateCode === foreign.rateCode)) {
+        // B's own enabled account with A's rate code: only the rate code is at fault.
+        const rate = await t.client('partnerB').post('/quotes', {
+          ...base,
+          accountCode: ownPlan.accountCode,
+          rateCode: foreign.rateCode,
+        });
+        expectError(rate, 'INVALID_RATE_CODE', { representation: t.representation });
+        // A's account with B's own rate code: the account is at fault (the pair does not exist either).
+        const account = await t.client('partnerB').post('/quotes', {
+          ...base,
+          accountCode: foreign.accountCode,
+          rateCode: ownPlan.rateCode,
+        });
+        expectError(account, ['INVALID_ACCOUNT_CODE', 'INVALID_RATE_CODE'], { representation: t.representation });
+      }
+    },
+  );
+
+  check(
+    '4.7.10',
+    { ...controlled, name: 'The operator declines the booking: 422 RESERVATION_REJECTED, nothing created' },
+    async (t) => {
+      const control = t.control;
+      if (!control) throw new Error('control adapter missing');
+      const q = await quote(t, 'partnerA');
+      try {
+        await control.declineNextBookings(1);
+        const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
+        expectError(attempt.res, 'RESERVATION_REJECTED', { representation: t.representation });
+        await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
+      } finally {
+        await control.declineNextBookings(0);
+      }
+    },
+  );
+
+  check(
+    '4.7.11',
+    { ...booking, name: 'Idempotency-Keys of 8 to 200 characters are accepted (bounds and generated keys)' },
+    async (t) => {
+      const q = await quote(t, 'partnerA');
+      for (const length of [8, 200]) {
+        const key = freshKey(t, length);
+        const booked = await attemptBooking(t, 'partnerA', q.quoteId, { key });
+        expect(booked.res.status, `a key of ${length} characters: ${booked.res.text.slice(0, 300)}`).toBe(201);
+      }
+      await fc.assert(
+        fc.asyncProperty(idempotencyKey(), async (generated) => {
+          const key = uniquify(t, generated);
+          const booked = await attemptBooking(t, 'partnerA', q.quoteId, { key });
+          expect(booked.res.status, `key ${JSON.stringify(key)}: ${booked.res.text.slice(0, 300)}`).toBe(201);
+        }),
+        { seed: t.seed, numRuns: bookingRuns(t) },
+      );
+    },
+  );
+
+  check(
+    '4.7.11',
+    {
+      ...booking,
+      name: 'Idempotency-Key empty, shorter than 8 or longer than 200: 400 (VALIDATION_ERROR or IDEMPOTENCY_KEY_REQUIRED)',
+    },
+    async (t) => {
+      const q = await quote(t, 'partnerA');
+      for (const c of idempotencyKeyCases()) {
+        const key = c.headers[IDEMPOTENCY_HEADER];
+        if (key === null || key === undefined || c.expect === 'unspecified' || !('reject' in c.expect)) continue;
+        const attempt = await attemptBooking(t, 'partnerA', q.quoteId, { key });
+        expect(
+          meetsRejection(c.expect, attempt.res.status, errorCodeOf(attempt.res)),
+          `${c.name}: HTTP ${attempt.res.status} ${attempt.res.text.slice(0, 200)} (${c.expect.basis})`,
+        ).toBe(true);
+        expectSchema(attempt.res, 'ErrorEnvelope');
+        await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
+      }
+      await fc.assert(
+        fc.asyncProperty(badIdempotencyKey(), async (key) => {
+          const attempt = await attemptBooking(t, 'partnerA', q.quoteId, { key });
+          expectError(attempt.res, ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REQUIRED'], {
+            representation: t.representation,
+          });
+        }),
+        { seed: t.seed, numRuns: t.settings.runs },
+      );
+    },
+  );
+
+  check(
+    '4.7.12',
+    {
+      ...booking,
+      name: 'Generated ReservationRequests (drivers, remarks, flight numbers, references) on generated quotes: 201',
+    },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      await fc.assert(
+        // The generated body's quoteId is replaced by the quote's own when the run happens.
+        fc.asyncProperty(quoteRequest(cat), generatedRequest(t, 'quote-id-to-come'), async (qr, generated) => {
+          const q = await quote(t, 'partnerA', qr);
+          const body = freshen(t, { ...generated, quoteId: q.quoteId });
+          const attempt = await attemptBooking(t, 'partnerA', q.quoteId, { body });
+          expectCreated(t, attempt.res);
+          expectBookedFrom(attempt.res.body as Reservation, q, body);
+        }),
+        { seed: t.seed, numRuns: bookingRuns(t) },
+      );
+    },
+  );
+
+  check(
+    '4.7.12',
+    { ...booking, name: 'A ReservationRequest with one schema fault: 400, nothing created (generated faults)' },
+    async (t) => {
+      const q = await quote(t, 'partnerA');
+      const valid = generatedRequest(t, q.quoteId).map((generated) => freshen(t, generated));
+      await fc.assert(
+        fc.asyncProperty(schemaFault('ReservationRequest', valid), async (fault) => {
+          const attempt = await attemptBooking(t, 'partnerA', q.quoteId, {
+            body: fault.value as unknown as ReservationRequest,
+          });
+          expect(
+            meetsRejection(fault.expect, attempt.res.status, errorCodeOf(attempt.res)),
+            `${fault.name}: HTTP ${attempt.res.status} ${attempt.res.text.slice(0, 200)} (${fault.expect.basis})`,
+          ).toBe(true);
+          expectSchema(attempt.res, 'ErrorEnvelope');
+        }),
+        { seed: t.seed, numRuns: t.settings.runs },
+      );
+    },
+  );
+
+  check(
+    '4.7.13',
+    { ...booking, name: 'Without a token: 401; with a token lacking reservations:write: 403; nothing created' },
+    async (t) => {
+      const q = await quote(t, 'partnerA');
+      const body = plainRequest(t, q.quoteId);
+      const headers = { [IDEMPOTENCY_HEADER]: freshKey(t) };
+      const anonymous = await t.anonymous.post('/reservations', body, { headers });
+      expectError(anonymous, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+      const scoped = await t.client('partnerA').post('/reservations', body, {
+        headers,
+        scopes: ['reservations:read', 'reservations:cancel', 'quotes:write'],
+      });
+      expectError(scoped, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      await expectNothingCreated(t, 'partnerA', body.partnerReference);
+      // The key was not used up by the refusals: the same key and body now books.
+      const booked = await t.client('partnerA').post('/reservations', body, { headers });
+      recordIfCreated(t, booked);
+      expect(booked.status, booked.text.slice(0, 300)).toBe(201);
+    },
+  );
+
+  check(
+    '4.7.13',
+    { ...booking, needs: ['partnerA', 'readOnly'], name: 'A client without booking scopes: 403 INSUFFICIENT_SCOPE' },
+    async (t) => {
+      const shopped = await t.client('readOnly').post('/quotes', await plainQuoteRequest(t, 'readOnly'));
+      if (shopped.status !== 201) return t.notApplicable('the readOnly client cannot quote either');
+      const q = shopped.body as Quote;
+      const attempt = await attemptBooking(t, 'readOnly', q.quoteId);
+      expectError(attempt.res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+    },
+  );
+});

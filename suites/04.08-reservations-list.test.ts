@@ -1,0 +1,173 @@
+/**
+ * Spec 4.8 GET /reservations: `limit` 1 to 100 (default 25), newest first, only the caller's reservations, a
+ * ReservationList; with its row of the endpoint table (4.0.13).
+ */
+import { describe, expect } from 'vitest';
+import type { Reservation, ReservationList } from '../contract/types.ts';
+import { type CheckContext, check } from '../harness/check/check.ts';
+import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import type { Role } from '../harness/config/target-config.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { book, listReservations, quote, quoteAndBook } from './support/booking.ts';
+
+const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
+const reading = { needs: ['partnerA' as Role], representations: REPRESENTATIONS };
+const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };
+
+const DEFAULT_LIMIT = 25;
+
+/** At least `count` reservations of the role exist (booked from one quote: a quote is not single-use). */
+async function ensureReservations(t: CheckContext, role: Role, count: number) {
+  const existing = (await listReservations(t, role)).length;
+  if (existing >= count) return;
+  const q = await quote(t, role);
+  for (let i = existing; i < count; i++) await book(t, role, q.quoteId);
+}
+
+/** A 200 ReservationList in the check's representation, valid, with count the number of items (ambiguity #34). */
+function expectList(t: CheckContext, res: Parameters<typeof expectSchema>[0]): ReservationList {
+  expect(res.status, res.text.slice(0, 300)).toBe(200);
+  expectMediaType(res, t.representation);
+  expectSchema(res, 'ReservationList');
+  const list = res.body as ReservationList;
+  expect(list.count, 'count is the number of reservations returned').toBe(list.reservations.length);
+  return list;
+}
+
+describe('4.8 GET /reservations', () => {
+  check(
+    '4.0.13',
+    { ...booking, name: 'GET /reservations with a token holding only reservations:read: 200 ReservationList' },
+    async (t) => {
+      await quoteAndBook(t, 'partnerA');
+      const res = await t.client('partnerA').get('/reservations', { scopes: ['reservations:read'] });
+      expectList(t, res);
+    },
+  );
+
+  check(
+    '4.8.1',
+    { ...booking, name: 'Without limit: 25 reservations and limit 25, when more than 25 exist' },
+    async (t) => {
+      await ensureReservations(t, 'partnerA', DEFAULT_LIMIT + 1);
+      const list = expectList(t, await t.client('partnerA').get('/reservations'));
+      expect(list.limit, 'the default limit').toBe(DEFAULT_LIMIT);
+      expect(list.reservations.length, 'reservations returned by default').toBe(DEFAULT_LIMIT);
+    },
+  );
+
+  check('4.8.1', { ...booking, name: 'limit 1, 26 and 100: at most that many, limit echoed' }, async (t) => {
+    await ensureReservations(t, 'partnerA', DEFAULT_LIMIT + 1);
+    for (const limit of [1, DEFAULT_LIMIT + 1, 100]) {
+      const list = expectList(t, await t.client('partnerA').get(`/reservations?limit=${limit}`));
+      expect(list.limit, `limit of GET /reservations?limit=${limit}`).toBe(limit);
+      expect(list.reservations.length, `reservations returned with limit ${limit}`).toBeLessThanOrEqual(limit);
+      // More than 25 exist: a limit up to 26 is filled.
+      if (limit <= DEFAULT_LIMIT + 1) expect(list.reservations.length).toBe(limit);
+      else expect(list.reservations.length).toBeGreaterThan(DEFAULT_LIMIT);
+    }
+  });
+
+  check(
+    '4.8.1',
+    {
+      ...booking,
+      name: 'limit outside 1 to 100 or not an integer: 400 VALIDATION_ERROR, or 200 with a limit from 1 to 100',
+    },
+    async (t) => {
+      // docs/ambiguities.md #31: 4.8 lists no 400, so a target may also clamp.
+      await quoteAndBook(t, 'partnerA');
+      for (const limit of ['0', '101', '-1', '1.5', 'ten', '']) {
+        const res = await t.client('partnerA').get(`/reservations?limit=${encodeURIComponent(limit)}`);
+        if (res.status === 200) {
+          const list = expectList(t, res);
+          expect(list.limit, `applied limit for limit=${limit}`).toBeGreaterThanOrEqual(1);
+          expect(list.limit, `applied limit for limit=${limit}`).toBeLessThanOrEqual(100);
+          expect(list.reservations.length).toBeLessThanOrEqual(list.limit);
+        } else {
+          expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
+        }
+      }
+    },
+  );
+
+  check(
+    '4.8.2',
+    { ...booking, name: 'Three reservations booked one after another are listed newest first' },
+    async (t) => {
+      const q = await quote(t, 'partnerA');
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) ids.push((await book(t, 'partnerA', q.quoteId)).reservation.reservationId);
+      const list = expectList(t, await t.client('partnerA').get('/reservations?limit=100'));
+      const positions = ids.map((id) => list.reservations.findIndex((r) => r.reservationId === id));
+      expect(
+        positions.every((p) => p >= 0),
+        `all three listed (positions ${positions})`,
+      ).toBe(true);
+      expect(
+        [...positions].sort((a, b) => b - a),
+        'positions: the last booked first',
+      ).toEqual(positions);
+    },
+  );
+
+  check(
+    '4.8.2',
+    { ...booking, name: 'createdAt does not increase down the list (when it is a date-time)', level: 'SHOULD' },
+    async (t) => {
+      await quoteAndBook(t, 'partnerA');
+      const list = expectList(t, await t.client('partnerA').get('/reservations?limit=100'));
+      const times = list.reservations.map((r) => Date.parse(r.createdAt));
+      if (times.some(Number.isNaN)) return t.notApplicable('createdAt is not a date-time (its format is not shown)');
+      for (let i = 1; i < times.length; i++) {
+        expect(times[i], `createdAt of item ${i} against item ${i - 1}`).toBeLessThanOrEqual(times[i - 1] as number);
+      }
+    },
+  );
+
+  check(
+    '4.8.3',
+    { ...twoPartners, name: "Each partner's list holds its own reservations and never the other's" },
+    async (t) => {
+      const a = await quoteAndBook(t, 'partnerA');
+      const b = await quoteAndBook(t, 'partnerB');
+      const listA = expectList(t, await t.client('partnerA').get('/reservations?limit=100'));
+      const listB = expectList(t, await t.client('partnerB').get('/reservations?limit=100'));
+      const idsA = listA.reservations.map((r: Reservation) => r.reservationId);
+      const idsB = listB.reservations.map((r: Reservation) => r.reservationId);
+      expect(idsA, "A's own reservation").toContain(a.reservation.reservationId);
+      expect(idsB, "B's own reservation").toContain(b.reservation.reservationId);
+      expect(idsA, "B's reservation in A's list").not.toContain(b.reservation.reservationId);
+      expect(idsB, "A's reservation in B's list").not.toContain(a.reservation.reservationId);
+      expect(
+        idsA.filter((id) => idsB.includes(id)),
+        'reservations in both lists',
+      ).toEqual([]);
+    },
+  );
+
+  check(
+    '4.8.4',
+    { ...booking, name: 'GET /reservations: 200 ReservationList holding the new reservation' },
+    async (t) => {
+      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const list = expectList(t, await t.client('partnerA').get('/reservations'));
+      const listed = list.reservations.find((r) => r.reservationId === reservation.reservationId);
+      expect(listed, 'the newest reservation is listed on the first page').toBeDefined();
+      expect(listed?.partnerReference).toBe(reservation.partnerReference);
+    },
+  );
+
+  check('4.8.5', { ...reading, name: 'Without a token: 401' }, async (t) => {
+    expectError(await t.anonymous.get('/reservations'), ['INVALID_TOKEN', 'UNAUTHORIZED'], {
+      representation: t.representation,
+    });
+  });
+
+  check('4.8.5', { ...reading, name: 'With a token lacking reservations:read: 403 INSUFFICIENT_SCOPE' }, async (t) => {
+    const res = await t.client('partnerA').get('/reservations', {
+      scopes: ['reservations:write', 'reservations:cancel', 'fleet:read'],
+    });
+    expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+  });
+});

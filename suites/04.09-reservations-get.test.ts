@@ -1,0 +1,77 @@
+/**
+ * Spec 4.9 GET /reservations/{reservationId}: 200 Reservation for one's own (4.0.14); 401, 403, and 404 for an
+ * unknown id and for another partner's reservation, which must be indistinguishable (spec 1.4).
+ */
+import { describe, expect } from 'vitest';
+import type { Reservation } from '../contract/types.ts';
+import { check } from '../harness/check/check.ts';
+import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import type { Role } from '../harness/config/target-config.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { alterMiddle, errorWithoutRequestId, quoteAndBook } from './support/booking.ts';
+
+const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
+const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };
+
+const pathOf = (id: string) => `/reservations/${encodeURIComponent(id)}`;
+
+describe('4.9 GET /reservations/{reservationId}', () => {
+  check(
+    '4.0.14',
+    { ...booking, name: 'GET /reservations/{id} with a token holding only reservations:read: 200 Reservation' },
+    async (t) => {
+      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const res = await t.client('partnerA').get(pathOf(reservation.reservationId), {
+        scopes: ['reservations:read'],
+      });
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      expectMediaType(res, t.representation);
+      expectSchema(res, 'Reservation');
+      expect(res.body as Reservation).toEqual(reservation);
+    },
+  );
+
+  check('4.9.1', { ...booking, name: 'An unknown reservationId: 404 NOT_FOUND' }, async (t) => {
+    const { reservation } = await quoteAndBook(t, 'partnerA');
+    // Shaped like a real id, so a target cannot tell it apart by its format.
+    const res = await t.client('partnerA').get(pathOf(alterMiddle(reservation.reservationId)));
+    expectError(res, 'NOT_FOUND', { representation: t.representation });
+  });
+
+  check(
+    '4.9.1',
+    {
+      ...twoPartners,
+      name: "Partner B reading partner A's reservation: 404, the same body as for an unknown id but the requestId",
+    },
+    async (t) => {
+      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const id = reservation.reservationId;
+      const unknownId = alterMiddle(id);
+      const foreign = await t.client('partnerB').get(pathOf(id));
+      const unknown = await t.client('partnerB').get(pathOf(unknownId));
+      expectError(foreign, 'NOT_FOUND', { representation: t.representation });
+      expectError(unknown, 'NOT_FOUND', { representation: t.representation });
+      expect(errorWithoutRequestId(foreign, id), "the 404 for A's reservation against an unknown id's").toEqual(
+        errorWithoutRequestId(unknown, unknownId),
+      );
+      expect(foreign.text, "the 404 body does not carry A's data").not.toContain(reservation.rocketBookingCode);
+      // A still reads it.
+      const own = await t.client('partnerA').get(pathOf(id));
+      expect(own.status, own.text.slice(0, 300)).toBe(200);
+    },
+  );
+
+  check('4.9.1', { needs: ['partnerA'], representations: REPRESENTATIONS, name: 'Without a token: 401' }, async (t) => {
+    const res = await t.anonymous.get(pathOf('RSV-CERT-PROBE-0001'));
+    expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+  });
+
+  check('4.9.1', { ...booking, name: 'With a token lacking reservations:read: 403 INSUFFICIENT_SCOPE' }, async (t) => {
+    const { reservation } = await quoteAndBook(t, 'partnerA');
+    const res = await t.client('partnerA').get(pathOf(reservation.reservationId), {
+      scopes: ['reservations:write', 'reservations:cancel'],
+    });
+    expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+  });
+});

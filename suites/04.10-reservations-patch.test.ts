@@ -1,0 +1,101 @@
+/**
+ * Spec 4.10 PATCH /reservations/{reservationId}: always 501 MODIFICATION_NOT_SUPPORTED, after authentication
+ * (401) and scope (403); with its row of the endpoint table (4.0.15). 501 for any id and any body
+ * (docs/ambiguities.md #54): another partner's reservation is no exception, so it leaks nothing.
+ */
+import fc from 'fast-check';
+import { describe, expect } from 'vitest';
+import { check } from '../harness/check/check.ts';
+import { expectError } from '../harness/check/expect-api.ts';
+import type { Role } from '../harness/config/target-config.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import {
+  alterMiddle,
+  errorWithoutRequestId,
+  generatedRequest,
+  quoteAndBook,
+  readReservation,
+} from './support/booking.ts';
+
+const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
+const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };
+
+const pathOf = (id: string) => `/reservations/${encodeURIComponent(id)}`;
+
+describe('4.10 PATCH /reservations/{reservationId}', () => {
+  check(
+    '4.0.15',
+    { ...booking, name: 'PATCH with a token holding only reservations:write: 501, never a success' },
+    async (t) => {
+      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const res = await t
+        .client('partnerA')
+        .patch(pathOf(reservation.reservationId), { remarks: 'Child seat please' }, { scopes: ['reservations:write'] });
+      expectError(res, 'MODIFICATION_NOT_SUPPORTED', { representation: t.representation });
+    },
+  );
+
+  check(
+    '4.10.1',
+    { ...booking, name: 'PATCH of own reservation with generated bodies: 501, the reservation unchanged' },
+    async (t) => {
+      const { reservation, body } = await quoteAndBook(t, 'partnerA');
+      const before = await readReservation(t, 'partnerA', reservation.reservationId);
+      const partial = generatedRequest(t, body.quoteId).chain((request) =>
+        fc
+          .subarray(Object.keys(request))
+          .map((keys) => Object.fromEntries(keys.map((k) => [k, request[k as keyof typeof request]]))),
+      );
+      await fc.assert(
+        fc.asyncProperty(partial, async (patch) => {
+          const res = await t.client('partnerA').patch(pathOf(reservation.reservationId), patch);
+          expectError(res, 'MODIFICATION_NOT_SUPPORTED', { representation: t.representation });
+        }),
+        { seed: t.seed, numRuns: t.settings.runs },
+      );
+      expect(await readReservation(t, 'partnerA', reservation.reservationId)).toEqual(before);
+    },
+  );
+
+  check(
+    '4.10.1',
+    {
+      ...twoPartners,
+      name: "PATCH by partner B of partner A's reservation and of an unknown id: the same 501, A's unchanged",
+    },
+    async (t) => {
+      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const id = reservation.reservationId;
+      const unknownId = alterMiddle(id);
+      const change = { remarks: 'Upgrade please' };
+      const foreign = await t.client('partnerB').patch(pathOf(id), change);
+      const unknown = await t.client('partnerB').patch(pathOf(unknownId), change);
+      expectError(foreign, 'MODIFICATION_NOT_SUPPORTED', { representation: t.representation });
+      expectError(unknown, 'MODIFICATION_NOT_SUPPORTED', { representation: t.representation });
+      expect(errorWithoutRequestId(foreign, id)).toEqual(errorWithoutRequestId(unknown, unknownId));
+      expect((await readReservation(t, 'partnerA', id)).status).toBe(reservation.status);
+    },
+  );
+
+  check('4.10.1', { ...booking, name: 'PATCH without a token: 401 before any 501' }, async (t) => {
+    const { reservation } = await quoteAndBook(t, 'partnerA');
+    const res = await t.anonymous.patch(pathOf(reservation.reservationId), { remarks: 'x' });
+    expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+  });
+
+  check(
+    '4.10.1',
+    { ...booking, name: 'PATCH with a token lacking reservations:write: 403 INSUFFICIENT_SCOPE before any 501' },
+    async (t) => {
+      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const res = await t
+        .client('partnerA')
+        .patch(
+          pathOf(reservation.reservationId),
+          { remarks: 'x' },
+          { scopes: ['reservations:read', 'reservations:cancel'] },
+        );
+      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+    },
+  );
+});

@@ -1,0 +1,217 @@
+/**
+ * Spec 4.11 POST /reservations/{reservationId}/cancel: a CancelRequest (reason of 1 to 500 characters), 200 with
+ * the reservation in its new state, the listed errors, and no refund; with its row of the endpoint table
+ * (4.0.16). Only `confirmed` is assumed cancellable (docs/ambiguities.md #14).
+ */
+import fc from 'fast-check';
+import { describe, expect } from 'vitest';
+import type { Reservation } from '../contract/types.ts';
+import { cancelRequest, meetsRejection, schemaFault } from '../generators/index.ts';
+import { type CheckContext, check } from '../harness/check/check.ts';
+import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import type { Role } from '../harness/config/target-config.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import {
+  alterMiddle,
+  book,
+  cancelPath,
+  errorWithoutRequestId,
+  quote,
+  quoteAndBook,
+  readReservation,
+  sameMoney,
+} from './support/booking.ts';
+
+const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
+const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };
+
+/** Each run cancels a fresh reservation. */
+const bookingRuns = (t: CheckContext) => Math.min(t.settings.runs, 5);
+
+/** A 200 with the reservation, now cancelled, in the check's representation. */
+function expectCancelled(t: CheckContext, res: Parameters<typeof expectSchema>[0], id: string): Reservation {
+  expect(res.status, `cancel: ${res.text.slice(0, 300)}`).toBe(200);
+  expectMediaType(res, t.representation);
+  expectSchema(res, 'Reservation');
+  const reservation = res.body as Reservation;
+  expect(reservation.reservationId).toBe(id);
+  expect(reservation.status, 'the new state').toBe('cancelled');
+  return reservation;
+}
+
+/** Every key of a JSON-shaped value, at any depth. */
+function keysOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(keysOf);
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).flatMap(([k, v]) => [k, ...keysOf(v)]);
+  }
+  return [];
+}
+
+describe('4.11 POST /reservations/{reservationId}/cancel', () => {
+  check(
+    '4.0.16',
+    { ...booking, name: 'Cancel with a token holding only reservations:cancel: 200 Reservation' },
+    async (t) => {
+      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const res = await t
+        .client('partnerA')
+        .post(
+          cancelPath(reservation.reservationId),
+          { reason: 'Flight cancelled' },
+          { scopes: ['reservations:cancel'] },
+        );
+      expectCancelled(t, res, reservation.reservationId);
+    },
+  );
+
+  check(
+    '4.11.1',
+    { ...booking, name: 'Reasons of 1 and 500 characters are accepted; generated reasons too' },
+    async (t) => {
+      const q = await quote(t, 'partnerA');
+      for (const reason of ['x', 'r'.repeat(500)]) {
+        const { reservation } = await book(t, 'partnerA', q.quoteId);
+        const res = await t.client('partnerA').post(cancelPath(reservation.reservationId), { reason });
+        expectCancelled(t, res, reservation.reservationId);
+      }
+      await fc.assert(
+        fc.asyncProperty(cancelRequest(), async (body) => {
+          const { reservation } = await book(t, 'partnerA', q.quoteId);
+          const res = await t.client('partnerA').post(cancelPath(reservation.reservationId), body);
+          expectCancelled(t, res, reservation.reservationId);
+        }),
+        { seed: t.seed, numRuns: bookingRuns(t) },
+      );
+    },
+  );
+
+  check(
+    '4.11.1',
+    {
+      ...booking,
+      name: 'Reason of 0 or 501 characters, or another schema fault (generated): 400 VALIDATION_ERROR, unchanged',
+    },
+    async (t) => {
+      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const id = reservation.reservationId;
+      for (const [what, reason] of [
+        ['0', ''],
+        ['501', 'r'.repeat(501)],
+      ]) {
+        const res = await t.client('partnerA').post(cancelPath(id), { reason });
+        expect(res.status, `a reason of ${what} characters: ${res.text.slice(0, 300)}`).toBe(400);
+        expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
+      }
+      await fc.assert(
+        fc.asyncProperty(schemaFault('CancelRequest', cancelRequest()), async (fault) => {
+          const res = await t.client('partnerA').post(cancelPath(id), fault.value);
+          expect(
+            meetsRejection(fault.expect, res.status, errorCodeOf(res)),
+            `${fault.name}: HTTP ${res.status} ${res.text.slice(0, 200)} (${fault.expect.basis})`,
+          ).toBe(true);
+          expectSchema(res, 'ErrorEnvelope');
+        }),
+        { seed: t.seed, numRuns: t.settings.runs },
+      );
+      expect((await readReservation(t, 'partnerA', id)).status, 'still confirmed').toBe('confirmed');
+    },
+  );
+
+  check(
+    '4.11.2',
+    { ...booking, name: 'A successful cancel returns the reservation as it now is (GET agrees)' },
+    async (t) => {
+      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const res = await t.client('partnerA').post(cancelPath(reservation.reservationId), { reason: 'Plans changed' });
+      const cancelled = expectCancelled(t, res, reservation.reservationId);
+      const read = await t.client('partnerA').get(`/reservations/${encodeURIComponent(reservation.reservationId)}`);
+      expect(read.status).toBe(200);
+      expect(read.body, 'GET after the cancel').toEqual(cancelled);
+      const { status: _before, ...unchangedBefore } = reservation;
+      const { status: _after, ...unchangedAfter } = cancelled;
+      expect(unchangedAfter, 'only the status changed').toEqual(unchangedBefore);
+    },
+  );
+
+  check('4.11.3', { ...booking, name: 'Without a token: 401; lacking reservations:cancel: 403' }, async (t) => {
+    const { reservation } = await quoteAndBook(t, 'partnerA');
+    const path = cancelPath(reservation.reservationId);
+    const anonymous = await t.anonymous.post(path, { reason: 'x' });
+    expectError(anonymous, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+    const scoped = await t
+      .client('partnerA')
+      .post(path, { reason: 'x' }, { scopes: ['reservations:read', 'reservations:write'] });
+    expectError(scoped, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+    expect((await readReservation(t, 'partnerA', reservation.reservationId)).status).toBe('confirmed');
+  });
+
+  check('4.11.3', { ...booking, name: 'An unknown reservationId: 404 NOT_FOUND' }, async (t) => {
+    const { reservation } = await quoteAndBook(t, 'partnerA');
+    const res = await t.client('partnerA').post(cancelPath(alterMiddle(reservation.reservationId)), { reason: 'x' });
+    expectError(res, 'NOT_FOUND', { representation: t.representation });
+  });
+
+  check(
+    '4.11.3',
+    {
+      ...twoPartners,
+      name: "Partner B cancelling partner A's reservation: 404 as for an unknown id, A's still confirmed",
+    },
+    async (t) => {
+      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const id = reservation.reservationId;
+      const unknownId = alterMiddle(id);
+      const foreign = await t.client('partnerB').post(cancelPath(id), { reason: 'Probe' });
+      const unknown = await t.client('partnerB').post(cancelPath(unknownId), { reason: 'Probe' });
+      expectError(foreign, 'NOT_FOUND', { representation: t.representation });
+      expectError(unknown, 'NOT_FOUND', { representation: t.representation });
+      expect(errorWithoutRequestId(foreign, id)).toEqual(errorWithoutRequestId(unknown, unknownId));
+      expect((await readReservation(t, 'partnerA', id)).status, "A's reservation untouched").toBe('confirmed');
+    },
+  );
+
+  check(
+    '4.11.3',
+    {
+      ...booking,
+      control: true,
+      name: 'Money attached: 409 CANCELLATION_NEEDS_STAFF; a completed rental: 409 INVALID_STATE_TRANSITION',
+    },
+    async (t) => {
+      const control = t.control;
+      if (!control) throw new Error('control adapter missing');
+      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const id = reservation.reservationId;
+      try {
+        await control.attachMoney(id, true);
+        expectError(await t.client('partnerA').post(cancelPath(id), { reason: 'x' }), 'CANCELLATION_NEEDS_STAFF', {
+          representation: t.representation,
+        });
+        await control.attachMoney(id, false);
+        await control.setReservationStatus(id, 'completed');
+        expectError(await t.client('partnerA').post(cancelPath(id), { reason: 'x' }), 'INVALID_STATE_TRANSITION', {
+          representation: t.representation,
+        });
+      } finally {
+        await control.attachMoney(id, false);
+        await control.setReservationStatus(id, 'cancelled');
+      }
+    },
+  );
+
+  check(
+    '4.11.4',
+    { ...booking, name: 'The cancel answer carries no refund: no refund field, the total as booked' },
+    async (t) => {
+      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const res = await t.client('partnerA').post(cancelPath(reservation.reservationId), { reason: 'Plans changed' });
+      const cancelled = expectCancelled(t, res, reservation.reservationId);
+      expect(
+        keysOf(res.body).filter((k) => /refund/i.test(k)),
+        'refund fields in the cancel answer',
+      ).toEqual([]);
+      expect(sameMoney(cancelled.total, reservation.total), 'total unchanged by the cancel').toBe(true);
+    },
+  );
+});

@@ -1,0 +1,542 @@
+/**
+ * Spec 4.12 Validation behaviours tied to endpoints, on both shopping endpoints (POST /availability and
+ * POST /quotes) and in both representations. Each request is a generated valid one (generators/) with exactly
+ * one fault. Codes are read from the target; a code "unknown" to it is one of the code pattern under a prefix no
+ * operator uses. What only the operator knows (an inactive location, an unpublished or incomplete vehicle, a plan
+ * awaiting approval) comes from the control adapter's probe codes when it has them.
+ */
+import fc from 'fast-check';
+import { describe, expect } from 'vitest';
+import type { ErrorCode } from '../contract/errors.ts';
+import type { Location, QuoteRequest, RatePlan, RentalWindow } from '../contract/types.ts';
+import { addDays, daysBetween, quoteRequest as quoteArbitrary, type TargetCatalogue } from '../generators/index.ts';
+import { type CheckContext, check } from '../harness/check/check.ts';
+import { errorCodeOf, expectError } from '../harness/check/expect-api.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { targetCatalogue } from './support/booking.ts';
+import { probeCodesOf } from './support/limits.ts';
+
+const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
+
+type Endpoint = '/availability' | '/quotes';
+
+/** One faulty request, for one or both shopping endpoints. */
+interface Fault {
+  name: string;
+  availability?: object;
+  quote?: object;
+}
+
+/** The two bodies of a quote request: the availability body is its window and extras, without vehicleCode. */
+function bodiesOf(req: QuoteRequest): { availability: object; quote: QuoteRequest } {
+  const { vehicleCode: _vehicleCode, ...window } = req;
+  return { availability: window, quote: req };
+}
+
+/** The same change on both bodies. */
+function onBoth(name: string, req: QuoteRequest, change: Partial<QuoteRequest>): Fault {
+  const { availability, quote } = bodiesOf(req);
+  return { name, availability: { ...availability, ...change }, quote: { ...quote, ...change } };
+}
+
+function requests(cat: TargetCatalogue): fc.Arbitrary<QuoteRequest> {
+  return quoteArbitrary(cat, { maxRentalDays: 14 });
+}
+
+/** Codes of the shared pattern that no target holds: a prefix no operator uses, then generated characters. */
+const unknownCode = fc.stringMatching(/^ZZ-CERT-[A-Z0-9]{3,12}$/);
+const unknownCommercialCode = fc.stringMatching(/^ZZ_CERT_[A-Z0-9_-]{3,12}$/);
+
+/** Sends each fault to its endpoints and expects one of `codes` in the envelope of spec 7.2. */
+async function expectRefused(t: CheckContext, fault: Fault, codes: ErrorCode | readonly ErrorCode[]): Promise<void> {
+  for (const endpoint of ['/availability', '/quotes'] as Endpoint[]) {
+    const body = endpoint === '/availability' ? fault.availability : fault.quote;
+    if (body === undefined) continue;
+    const res = await t.client('partnerA').post(endpoint, body);
+    try {
+      expectError(res, codes, { representation: t.representation });
+    } catch (error) {
+      // The fault's name and endpoint lead the message, so a report line says which request it was.
+      if (error instanceof Error) error.message = `${endpoint}, ${fault.name}: ${error.message}`;
+      throw error;
+    }
+  }
+}
+
+async function property(t: CheckContext, faults: fc.Arbitrary<Fault>, codes: ErrorCode | readonly ErrorCode[]) {
+  await fc.assert(
+    fc.asyncProperty(faults, (fault) => expectRefused(t, fault, codes)),
+    { seed: t.seed, numRuns: Math.min(t.settings.runs, 12) },
+  );
+}
+
+/** A window of 2 to 10 days (so dropoff is after pickup across any two timezones) between two locations. */
+function windowBetween(cat: TargetCatalogue, pickup: Location, dropoff: Location): fc.Arbitrary<RentalWindow> {
+  return fc
+    .record({ offset: fc.integer({ min: 2, max: 120 }), days: fc.integer({ min: 2, max: 10 }), quarter: fc.nat(95) })
+    .map(({ offset, days, quarter }) => {
+      const time = `${String(Math.floor(quarter / 4)).padStart(2, '0')}:${String((quarter % 4) * 15).padStart(2, '0')}`;
+      return {
+        pickupLocation: pickup.locationCode,
+        dropoffLocation: dropoff.locationCode,
+        pickupDate: addDays(cat.today, offset),
+        pickupTime: time,
+        dropoffDate: addDays(cat.today, offset + days),
+        dropoffTime: time,
+      };
+    });
+}
+
+/** Pickup/dropoff pairs in different branches, split by whether both ends declare the oneWay capability. */
+function crossBranchPairs(cat: TargetCatalogue) {
+  const pairs: { pickup: Location; dropoff: Location; oneWay: boolean }[] = [];
+  for (const pickup of cat.locations) {
+    if (!pickup.capabilities.pickup) continue;
+    for (const dropoff of cat.locations) {
+      if (!dropoff.capabilities.dropoff || dropoff.branchCode === pickup.branchCode) continue;
+      pairs.push({ pickup, dropoff, oneWay: pickup.capabilities.oneWay && dropoff.capabilities.oneWay });
+    }
+  }
+  return pairs;
+}
+
+/** Faults of a cross-branch window: availability always, the quote when a listed vehicle is offered at pickup. */
+function crossBranchFault(cat: TargetCatalogue, pair: { pickup: Location; dropoff: Location }): fc.Arbitrary<Fault> {
+  const vehicles = cat.vehicles.filter((v) => v.locationCodes.includes(pair.pickup.locationCode));
+  const name = `${pair.pickup.locationCode} (${pair.pickup.branchCode}) to ${pair.dropoff.locationCode} (${pair.dropoff.branchCode})`;
+  return fc
+    .tuple(
+      windowBetween(cat, pair.pickup, pair.dropoff),
+      fc.option(fc.constantFrom(...vehicles.map((v) => v.vehicleCode)), { nil: undefined }),
+    )
+    .map(([window, vehicleCode]) =>
+      vehicles.length > 0 && vehicleCode !== undefined
+        ? { name, availability: window, quote: { ...window, vehicleCode } }
+        : { name, availability: window },
+    );
+}
+
+/** A minute earlier on the same day, or undefined at midnight. */
+function minuteBefore(time: string): string | undefined {
+  const minutes = Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5)) - 1;
+  if (minutes < 0) return undefined;
+  return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
+/** A plan's validity window lies at most this far ahead for a window outside it to be sent (a sane horizon). */
+const MAX_VALIDITY_PROBE_DAYS = 3650;
+
+/** Windows wholly outside a listed plan's validity (before validFrom or after validTo), from tomorrow on. */
+function outsideValidity(cat: TargetCatalogue, plan: RatePlan): { pickupDate: string; dropoffDate: string }[] {
+  const out: { pickupDate: string; dropoffDate: string }[] = [];
+  if (plan.validTo) {
+    const after = Math.max(1, daysBetween(cat.today, plan.validTo) + 1);
+    if (after <= MAX_VALIDITY_PROBE_DAYS)
+      out.push({ pickupDate: addDays(cat.today, after), dropoffDate: addDays(cat.today, after + 2) });
+  }
+  if (plan.validFrom) {
+    const before = daysBetween(cat.today, plan.validFrom);
+    // Pickup tomorrow, dropoff the day before validFrom: two days apart at least, whatever the two timezones.
+    if (before >= 4) out.push({ pickupDate: addDays(cat.today, 1), dropoffDate: addDays(cat.today, before - 1) });
+  }
+  return out;
+}
+
+describe('4.12 Validation behaviours tied to endpoints', () => {
+  check('4.12.1a', { ...business, name: 'Unknown pickup or dropoff location: 400 INVALID_LOCATION' }, async (t) => {
+    const cat = await targetCatalogue(t, 'partnerA');
+    const faults = fc
+      .tuple(requests(cat), fc.constantFrom('pickupLocation', 'dropoffLocation', 'both'), unknownCode)
+      .map(([req, which, code]) => {
+        const change =
+          which === 'both'
+            ? { pickupLocation: code, dropoffLocation: code }
+            : ({ [which]: code } as Partial<QuoteRequest>);
+        return onBoth(`unknown ${which} ${code}`, req, change);
+      });
+    await property(t, faults, 'INVALID_LOCATION');
+  });
+
+  check(
+    '4.12.1a',
+    {
+      ...business,
+      control: true,
+      profile: 'full',
+      name: 'Inactive location (named by the operator): 400 INVALID_LOCATION',
+    },
+    async (t) => {
+      const inactive = (await probeCodesOf(t, 'partnerA'))?.inactiveLocations ?? [];
+      if (inactive.length === 0) return t.notApplicable('the control adapter names no inactive location');
+      const cat = await targetCatalogue(t, 'partnerA');
+      const faults = fc
+        .tuple(requests(cat), fc.constantFrom(...inactive), fc.boolean())
+        .map(([req, code, asPickup]) =>
+          onBoth(
+            `inactive ${asPickup ? 'pickup' : 'dropoff'} ${code}`,
+            req,
+            asPickup ? { pickupLocation: code } : { dropoffLocation: code },
+          ),
+        );
+      await property(t, faults, 'INVALID_LOCATION');
+    },
+  );
+
+  check(
+    '4.12.1b',
+    { ...business, name: 'Different branches with one-way unavailable at an end: 400 LOCATION_NOT_ONE_WAY' },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      // capabilities.oneWay false (spec 2.6): that location takes no one-way rental, so a window to or from another
+      // branch there is one where "one-way is not available".
+      const pairs = crossBranchPairs(cat).filter((p) => !p.oneWay);
+      if (pairs.length === 0) return t.notApplicable('no listed location across branches lacks the oneWay capability');
+      await property(
+        t,
+        fc.constantFrom(...pairs).chain((pair) => crossBranchFault(cat, pair)),
+        'LOCATION_NOT_ONE_WAY',
+      );
+    },
+  );
+
+  check(
+    '4.12.1b',
+    { ...business, name: 'Different branches, both one-way capable: offered, or 400 LOCATION_NOT_ONE_WAY' },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      const pairs = crossBranchPairs(cat).filter((p) => p.oneWay);
+      if (pairs.length === 0) return t.notApplicable('no two one-way capable locations in different branches');
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...pairs).chain((pair) => crossBranchFault(cat, pair)),
+          async (fault) => {
+            for (const [endpoint, body] of [
+              ['/availability', fault.availability],
+              ['/quotes', fault.quote],
+            ] as const) {
+              if (body === undefined) continue;
+              const res = await t.client('partnerA').post(endpoint, body);
+              const code = errorCodeOf(res);
+              // Whether a route is one-way available is the operator's (the one-way fee table); the answer is an
+              // offer, nothing offerable, or LOCATION_NOT_ONE_WAY, never another refusal of the window.
+              const allowed =
+                res.status === (endpoint === '/quotes' ? 201 : 200) ||
+                (res.status === 409 && code === 'NO_AVAILABILITY') ||
+                (res.status === 400 && code === 'LOCATION_NOT_ONE_WAY');
+              expect(allowed, `${endpoint}, ${fault.name}: HTTP ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
+              if (res.status >= 400) {
+                expectError(res, code as ErrorCode, { representation: t.representation });
+              }
+            }
+          },
+        ),
+        { seed: t.seed, numRuns: Math.min(t.settings.runs, 12) },
+      );
+    },
+  );
+
+  check('4.12.2', { ...business, name: 'Dropoff equal to or before pickup: 400 INVALID_RENTAL_WINDOW' }, async (t) => {
+    const cat = await targetCatalogue(t, 'partnerA');
+    const zone = new Map(cat.locations.map((l) => [l.locationCode, l.timezone]));
+    const faults = fc
+      .tuple(
+        requests(cat).filter((r) => zone.get(r.pickupLocation) === zone.get(r.dropoffLocation)),
+        fc.constantFrom('equal', 'a minute before', 'a day before', 'a week before'),
+      )
+      .map(([req, how]) => {
+        const earlier = minuteBefore(req.pickupTime);
+        const change: Partial<QuoteRequest> =
+          how === 'equal' || (how === 'a minute before' && earlier === undefined)
+            ? { dropoffDate: req.pickupDate, dropoffTime: req.pickupTime }
+            : how === 'a minute before'
+              ? { dropoffDate: req.pickupDate, dropoffTime: earlier }
+              : { dropoffDate: addDays(req.pickupDate, how === 'a day before' ? -1 : -7), dropoffTime: req.pickupTime };
+        return onBoth(`dropoff ${how} pickup (${req.pickupDate} ${req.pickupTime})`, req, change);
+      });
+    await property(t, faults, 'INVALID_RENTAL_WINDOW');
+  });
+
+  check(
+    '4.12.2',
+    { ...business, name: 'Dates and times that are no local time: 400 INVALID_RENTAL_WINDOW or VALIDATION_ERROR' },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      const faults = fc
+        .tuple(
+          requests(cat),
+          fc.constantFrom('pickupDate 30 February', 'dropoffDate 31 April', 'pickupTime 24:00', 'dropoffTime 10:60'),
+        )
+        .map(([req, what]) => {
+          const year = req.pickupDate.slice(0, 4);
+          const change: Partial<QuoteRequest> =
+            what === 'pickupDate 30 February'
+              ? { pickupDate: `${year}-02-30` }
+              : what === 'dropoffDate 31 April'
+                ? { dropoffDate: `${year}-04-31` }
+                : what === 'pickupTime 24:00'
+                  ? { pickupTime: '24:00' }
+                  : { dropoffTime: '10:60' };
+          return onBoth(what, req, change);
+        });
+      // A date or time no calendar has also breaks the schema's format or pattern: either code (ambiguity #5).
+      await property(t, faults, ['INVALID_RENTAL_WINDOW', 'VALIDATION_ERROR']);
+    },
+  );
+
+  check('4.12.3a', { ...business, name: 'Unknown vehicle code: 400 INVALID_VEHICLE' }, async (t) => {
+    const cat = await targetCatalogue(t, 'partnerA');
+    const faults = fc.tuple(requests(cat), unknownCode, fc.nat()).map(([req, code, at]): Fault => {
+      const { availability, quote } = bodiesOf(req);
+      // In a vehicleCodes filter among vehicles the target lists, or alone; as the quote's vehicle.
+      const listed = cat.vehicles.filter((v) => v.locationCodes.includes(req.pickupLocation)).map((v) => v.vehicleCode);
+      const filter = listed.slice(0, 5);
+      filter.splice(at % (filter.length + 1), 0, code);
+      return {
+        name: `unknown vehicle ${code}`,
+        availability: { ...availability, vehicleCodes: filter },
+        quote: { ...quote, vehicleCode: code },
+      };
+    });
+    await property(t, faults, 'INVALID_VEHICLE');
+  });
+
+  check(
+    '4.12.3a',
+    {
+      ...business,
+      control: true,
+      profile: 'full',
+      name: 'Unpublished vehicle (named by the operator): 400 INVALID_VEHICLE',
+    },
+    async (t) => {
+      const unpublished = (await probeCodesOf(t, 'partnerA'))?.unpublishedVehicles ?? [];
+      if (unpublished.length === 0) return t.notApplicable('the control adapter names no unpublished vehicle');
+      const cat = await targetCatalogue(t, 'partnerA');
+      const faults = fc.tuple(requests(cat), fc.constantFrom(...unpublished)).map(([req, code]): Fault => {
+        const { availability, quote } = bodiesOf(req);
+        return {
+          name: `unpublished ${code}`,
+          availability: { ...availability, vehicleCodes: [code] },
+          quote: { ...quote, vehicleCode: code },
+        };
+      });
+      await property(t, faults, 'INVALID_VEHICLE');
+    },
+  );
+
+  check(
+    '4.12.3b',
+    { ...business, name: 'Incomplete vehicle (named by the operator): 409 FLEET_PROFILE_INCOMPLETE' },
+    async (t) => {
+      const incomplete = (await probeCodesOf(t, 'partnerA'))?.incompleteVehicles ?? [];
+      if (incomplete.length === 0) return t.notApplicable('the control adapter names no incomplete vehicle');
+      const cat = await targetCatalogue(t, 'partnerA');
+      const faults = fc.tuple(requests(cat), fc.constantFrom(...incomplete)).map(([req, code]): Fault => {
+        const { availability, quote } = bodiesOf(req);
+        return {
+          name: `incomplete ${code}`,
+          availability: { ...availability, vehicleCodes: [code] },
+          quote: { ...quote, vehicleCode: code },
+        };
+      });
+      await property(t, faults, 'FLEET_PROFILE_INCOMPLETE');
+    },
+  );
+
+  check(
+    '4.12.3b',
+    {
+      ...business,
+      control: false,
+      profile: 'shop',
+      name: 'A listed vehicle (complete specification) is never refused with FLEET_PROFILE_INCOMPLETE',
+    },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      await fc.assert(
+        fc.asyncProperty(requests(cat), async (req) => {
+          for (const [endpoint, body] of [
+            ['/availability', { ...bodiesOf(req).availability, vehicleCodes: [req.vehicleCode] }],
+            ['/quotes', req],
+          ] as const) {
+            const res = await t.client('partnerA').post(endpoint, body);
+            expect(errorCodeOf(res), `${endpoint} for listed ${req.vehicleCode}: ${res.text.slice(0, 300)}`).not.toBe(
+              'FLEET_PROFILE_INCOMPLETE',
+            );
+          }
+        }),
+        { seed: t.seed, numRuns: Math.min(t.settings.runs, 12) },
+      );
+    },
+  );
+
+  check('4.12.4a', { ...business, name: 'Unknown accountCode: 400 INVALID_ACCOUNT_CODE' }, async (t) => {
+    const cat = await targetCatalogue(t, 'partnerA');
+    const base = quoteArbitrary(cat, { maxRentalDays: 14, rate: 'public' });
+    await property(
+      t,
+      fc
+        .tuple(base, unknownCommercialCode)
+        .map(([req, code]) => onBoth(`unknown accountCode ${code}`, req, { accountCode: code })),
+      'INVALID_ACCOUNT_CODE',
+    );
+    if (cat.rates.length === 0) return;
+    // With a rateCode the partner holds, the pair is also no plan of the partner: either code names it.
+    const withRate = fc.tuple(base, unknownCommercialCode, fc.constantFrom(...cat.rates)).map(([req, code, plan]) =>
+      onBoth(`unknown accountCode ${code} with rateCode ${plan.rateCode}`, req, {
+        accountCode: code,
+        rateCode: plan.rateCode,
+      }),
+    );
+    await property(t, withRate, ['INVALID_ACCOUNT_CODE', 'INVALID_RATE_CODE']);
+  });
+
+  check(
+    '4.12.4a',
+    { ...business, needs: ['partnerA', 'partnerB'], name: "Another partner's accountCode: 400 INVALID_ACCOUNT_CODE" },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      const own = new Set(cat.rates.map((p) => p.accountCode));
+      const foreign = (await targetCatalogue(t, 'partnerB')).rates.filter((p) => !own.has(p.accountCode));
+      if (foreign.length === 0) return t.notApplicable('partner B lists no account code partner A lacks');
+      const faults = fc
+        .tuple(quoteArbitrary(cat, { maxRentalDays: 14, rate: 'public' }), fc.constantFrom(...foreign))
+        .map(([req, plan]) =>
+          onBoth(`partner B's accountCode ${plan.accountCode}`, req, { accountCode: plan.accountCode }),
+        );
+      await property(t, faults, 'INVALID_ACCOUNT_CODE');
+    },
+  );
+
+  check('4.12.4b', { ...business, name: 'Unknown rateCode: 400 INVALID_RATE_CODE' }, async (t) => {
+    const cat = await targetCatalogue(t, 'partnerA');
+    const base = quoteArbitrary(cat, { maxRentalDays: 14, rate: 'public' });
+    const accounts = [...new Set(cat.rates.map((p) => p.accountCode))];
+    const faults = fc
+      .tuple(
+        base,
+        unknownCommercialCode,
+        fc.option(fc.constantFrom(...(accounts.length > 0 ? accounts : [''])), { nil: undefined }),
+      )
+      .map(([req, code, account]) => {
+        // Alone, or with an accountCode the partner holds (so the account is no fault).
+        const change: Partial<QuoteRequest> = account ? { accountCode: account, rateCode: code } : { rateCode: code };
+        return onBoth(`unknown rateCode ${code}${account ? ` under ${account}` : ''}`, req, change);
+      });
+    await property(t, faults, 'INVALID_RATE_CODE');
+  });
+
+  check(
+    '4.12.4b',
+    {
+      ...business,
+      needs: ['partnerA', 'partnerB'],
+      name: "Another partner's rateCode under an own account: 400 INVALID_RATE_CODE",
+    },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      const ownRates = new Set(cat.rates.map((p) => p.rateCode));
+      const accounts = [...new Set(cat.rates.map((p) => p.accountCode))];
+      const foreign = (await targetCatalogue(t, 'partnerB')).rates.filter((p) => !ownRates.has(p.rateCode));
+      if (accounts.length === 0 || foreign.length === 0) {
+        return t.notApplicable('partner A lists no account, or partner B no rate code partner A lacks');
+      }
+      const faults = fc
+        .tuple(
+          quoteArbitrary(cat, { maxRentalDays: 14, rate: 'public' }),
+          fc.constantFrom(...accounts),
+          fc.constantFrom(...foreign),
+        )
+        .map(([req, account, plan]) =>
+          onBoth(`partner B's rateCode ${plan.rateCode} under ${account}`, req, {
+            accountCode: account,
+            rateCode: plan.rateCode,
+          }),
+        );
+      await property(t, faults, 'INVALID_RATE_CODE');
+    },
+  );
+
+  check(
+    '4.12.4b',
+    { ...business, name: 'A listed plan for a window wholly outside its validity: 400 INVALID_RATE_CODE' },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      const cases = cat.rates.flatMap((plan) => outsideValidity(cat, plan).map((dates) => ({ plan, ...dates })));
+      if (cases.length === 0) return t.notApplicable('no listed plan has a validity end or start to step outside of');
+      const faults = fc
+        .tuple(quoteArbitrary(cat, { maxRentalDays: 14, rate: 'public' }), fc.constantFrom(...cases))
+        .map(([req, c]) =>
+          onBoth(
+            `${c.plan.accountCode}/${c.plan.rateCode} (valid ${c.plan.validFrom ?? '…'} to ${c.plan.validTo ?? '…'}) for ${c.pickupDate} to ${c.dropoffDate}`,
+            req,
+            {
+              accountCode: c.plan.accountCode,
+              rateCode: c.plan.rateCode,
+              pickupDate: c.pickupDate,
+              dropoffDate: c.dropoffDate,
+            },
+          ),
+        );
+      await property(t, faults, 'INVALID_RATE_CODE');
+    },
+  );
+
+  check(
+    '4.12.4c',
+    { ...business, name: 'Rate plan awaiting approval (named by the operator): 409 RATE_NOT_APPROVED' },
+    async (t) => {
+      const pending = (await probeCodesOf(t, 'partnerA'))?.pendingRatePlans ?? [];
+      if (pending.length === 0) return t.notApplicable('the control adapter names no plan awaiting approval');
+      const cat = await targetCatalogue(t, 'partnerA');
+      const faults = fc
+        .tuple(quoteArbitrary(cat, { maxRentalDays: 14, rate: 'public' }), fc.constantFrom(...pending))
+        .map(([req, plan]) => onBoth(`pending ${plan.accountCode}/${plan.rateCode}`, req, plan));
+      await property(t, faults, 'RATE_NOT_APPROVED');
+    },
+  );
+
+  check(
+    '4.12.4c',
+    {
+      ...business,
+      control: false,
+      profile: 'shop',
+      name: 'A listed (approved) plan within its validity is never refused with RATE_NOT_APPROVED',
+    },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      if (cat.rates.length === 0) return t.notApplicable('the partner lists no rate plan');
+      await fc.assert(
+        fc.asyncProperty(quoteArbitrary(cat, { maxRentalDays: 14, rate: 'plan' }), async (req) => {
+          const { availability, quote } = bodiesOf(req);
+          for (const [endpoint, body] of [
+            ['/availability', availability],
+            ['/quotes', quote],
+          ] as const) {
+            const res = await t.client('partnerA').post(endpoint, body);
+            expect(
+              errorCodeOf(res),
+              `${endpoint} with ${req.accountCode}/${req.rateCode}: ${res.text.slice(0, 300)}`,
+            ).not.toBe('RATE_NOT_APPROVED');
+          }
+        }),
+        { seed: t.seed, numRuns: Math.min(t.settings.runs, 12) },
+      );
+    },
+  );
+
+  check(
+    '4.12.5',
+    { ...business, name: 'Extras with cdwInsurance and fullProtection both true: 400 VALIDATION_ERROR' },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      const faults = requests(cat).map((req) =>
+        onBoth('cdwInsurance and fullProtection both true', req, {
+          extras: { ...(req.extras ?? {}), cdwInsurance: true, fullProtection: true },
+        }),
+      );
+      await property(t, faults, 'VALIDATION_ERROR');
+    },
+  );
+});

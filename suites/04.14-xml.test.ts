@@ -1,0 +1,954 @@
+/**
+ * Spec 4.14 XML representation. Responses are read here with an independent reader (saxes with namespaces,
+ * below), each rule reported with the clause it breaks, and compared with the JSON answer to the same call.
+ * Requests are generated valid AvailabilityRequests (generators/) rendered as typed XML with one fault each:
+ * the named attacks of generators/hostile-xml.ts, judged by their stated expectation, and the typed-element
+ * faults built here. A listed rejection is 400 MALFORMED_XML (docs/ambiguities.md #27; VALIDATION_ERROR also
+ * for duplicate and reserved property names); the 4,096-node limit cannot be reached inside 32,000 bytes, so
+ * a 4,098-node body may get 400 or 413 (#25). These checks are about the XML representation: XML only.
+ */
+import fc from 'fast-check';
+import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { describe, expect } from 'vitest';
+import { XML_NAMESPACE, XML_VERSION } from '../contract/constants.ts';
+import type { ErrorCode } from '../contract/errors.ts';
+import type { AvailabilityRequest, JsonValue, Reservation } from '../contract/types.ts';
+import {
+  availabilityRequest as availabilityArbitrary,
+  type BodyCase,
+  isAcceptance,
+  isRejection,
+  meetsRejection,
+  schemaFault,
+  type TargetCatalogue,
+  valueElement,
+  xmlAttacks,
+} from '../generators/index.ts';
+import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import { book, plainRequest, quote, targetCatalogue } from './support/booking.ts';
+import { someCodes, unknownCode } from './support/catalogue.ts';
+import {
+  answerOf,
+  expectSomeError,
+  isAvailabilityAnswer,
+  offersWithoutQuotes,
+  postBytes,
+  xmlRequest,
+} from './support/limits.ts';
+
+// ---------------------------------------------------------------------------------------------------------------
+// An independent reading of a typed XML response: the document as a tree of namespaced elements, then each rule
+// of spec 4.14 checked on its own and reported with the clause it breaks, beside the JSON-shaped value the
+// document stands for. The harness parses responses with contract/xml; this reader does not, so the suite does
+// not judge the codec by the codec.
+
+interface XmlElement {
+  uri: string;
+  local: string;
+  /** Attributes without namespace declarations, by qualified name. */
+  attributes: Record<string, string>;
+  children: XmlElement[];
+  /** The character data directly inside the element, references resolved. */
+  text: string;
+}
+
+/** The document's root element; throws when the text is not well-formed namespaced XML. */
+function xmlTree(text: string): XmlElement {
+  const parser = new SaxesParser({ xmlns: true, position: false });
+  const stack: XmlElement[] = [];
+  let root: XmlElement | undefined;
+  parser.on('opentag', (tag: SaxesTagNS) => {
+    const attributes: Record<string, string> = {};
+    for (const [name, attribute] of Object.entries(tag.attributes)) {
+      if (name === 'xmlns' || name.startsWith('xmlns:')) continue;
+      attributes[name] = attribute.value;
+    }
+    const element: XmlElement = { uri: tag.uri, local: tag.local, attributes, children: [], text: '' };
+    const parent = stack.at(-1);
+    if (parent) parent.children.push(element);
+    else root = element;
+    stack.push(element);
+  });
+  parser.on('text', (data: string) => {
+    const top = stack.at(-1);
+    if (top) top.text += data;
+  });
+  parser.on('closetag', () => {
+    stack.pop();
+  });
+  // Without an error handler saxes throws at the first well-formedness error, which is what we want.
+  parser.write(text).close();
+  if (!root) throw new Error('no root element');
+  return root;
+}
+
+/** A rule of spec 4.14 a document breaks, by clause id, with where. */
+interface XmlViolation {
+  clause: string;
+  path: string;
+  message: string;
+}
+
+interface XmlReading {
+  value: JsonValue | undefined;
+  violations: XmlViolation[];
+  /** Typed element names met (object, property, array, item, string, number, boolean, null). */
+  seen: Set<string>;
+}
+
+const VALUE_ELEMENTS = new Set(['object', 'array', 'string', 'number', 'boolean', 'null']);
+/** JSON's number grammar: integer, decimal or exponent notation (spec 4.14 `number`). */
+const NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+const WHITESPACE = /^[ \t\r\n]*$/;
+
+/** Reads a response document (root `response`) and lists every rule of spec 4.14 it breaks. */
+function readTypedResponse(text: string): XmlReading {
+  const violations: XmlViolation[] = [];
+  const seen = new Set<string>();
+  const fault = (clause: string, path: string, message: string) => violations.push({ clause, path, message });
+  let root: XmlElement;
+  try {
+    root = xmlTree(text);
+  } catch (error) {
+    fault('4.14.18a', '/', `not well-formed XML: ${(error as Error).message.slice(0, 200)}`);
+    return { value: undefined, violations, seen };
+  }
+
+  const inNamespace = (el: XmlElement, path: string) => {
+    if (el.uri !== XML_NAMESPACE) fault('4.14.2', path, `element ${el.local} is in namespace "${el.uri}"`);
+  };
+  const noText = (el: XmlElement, clause: string, path: string) => {
+    if (!WHITESPACE.test(el.text))
+      fault(clause, path, `${el.local} holds text ${JSON.stringify(el.text.slice(0, 40))}`);
+  };
+
+  function readValue(el: XmlElement, path: string, holderClause: string): JsonValue | undefined {
+    inNamespace(el, path);
+    if (!VALUE_ELEMENTS.has(el.local)) {
+      fault(holderClause, path, `${el.local} is not a typed value element`);
+      return undefined;
+    }
+    seen.add(el.local);
+    switch (el.local) {
+      case 'object': {
+        noText(el, '4.14.5', path);
+        const out: Record<string, JsonValue> = {};
+        for (const property of el.children) {
+          const name = property.attributes.name;
+          const at = `${path}/${name ?? '?'}`;
+          inNamespace(property, at);
+          if (property.local !== 'property') {
+            fault('4.14.5', at, `object holds ${property.local}, not property`);
+            continue;
+          }
+          seen.add('property');
+          if (name === undefined) {
+            fault('4.14.6', at, 'property without a name attribute');
+            continue;
+          }
+          if (Object.hasOwn(out, name)) fault('4.14.6', at, `property name "${name}" repeated in one object`);
+          noText(property, '4.14.6', at);
+          if (property.children.length !== 1) {
+            fault('4.14.6', at, `property holds ${property.children.length} typed children, not exactly one`);
+          }
+          const [child] = property.children;
+          const value = child ? readValue(child, at, '4.14.6') : undefined;
+          if (value !== undefined)
+            Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+        }
+        return out;
+      }
+      case 'array': {
+        noText(el, '4.14.7', path);
+        const out: JsonValue[] = [];
+        el.children.forEach((item, i) => {
+          const at = `${path}[${i}]`;
+          inNamespace(item, at);
+          if (item.local !== 'item') {
+            fault('4.14.7', at, `array holds ${item.local}, not item`);
+            return;
+          }
+          seen.add('item');
+          noText(item, '4.14.8', at);
+          if (item.children.length !== 1) {
+            fault('4.14.8', at, `item holds ${item.children.length} typed children, not exactly one`);
+          }
+          const [child] = item.children;
+          const value = child ? readValue(child, at, '4.14.8') : undefined;
+          if (value !== undefined) out.push(value);
+        });
+        return out;
+      }
+      case 'string':
+        if (el.children.length > 0) fault('4.14.9', path, 'string holds elements');
+        return el.text;
+      case 'number': {
+        if (el.children.length > 0) fault('4.14.10', path, 'number holds elements');
+        const n = Number(el.text);
+        if (!NUMBER.test(el.text) || !Number.isFinite(n)) {
+          fault('4.14.10', path, `number text ${JSON.stringify(el.text.slice(0, 40))} is no finite number`);
+          return undefined;
+        }
+        return n;
+      }
+      case 'boolean':
+        if (el.children.length > 0) fault('4.14.11', path, 'boolean holds elements');
+        if (el.text !== 'true' && el.text !== 'false') {
+          fault('4.14.11', path, `boolean text ${JSON.stringify(el.text.slice(0, 40))} is not exactly true or false`);
+          return undefined;
+        }
+        return el.text === 'true';
+      default:
+        if (el.children.length > 0) fault('4.14.12', path, 'null holds elements');
+        if (!WHITESPACE.test(el.text))
+          fault('4.14.12', path, `null holds text ${JSON.stringify(el.text.slice(0, 40))}`);
+        return null;
+    }
+  }
+
+  if (root.uri !== XML_NAMESPACE) fault('4.14.1', '/', `root is in namespace "${root.uri}"`);
+  inNamespace(root, '/');
+  if (root.local !== 'response') fault('4.14.3', '/', `response root is ${root.local}`);
+  if (root.attributes.version !== XML_VERSION) {
+    fault('4.14.4', '/', `root version attribute is ${JSON.stringify(root.attributes.version ?? null)}`);
+  }
+  noText(root, '4.14.4', '/');
+  if (root.children.length !== 1) fault('4.14.4', '/', `root holds ${root.children.length} children, not exactly one`);
+  const [top] = root.children;
+  const value = top ? readValue(top, '', '4.14.4') : undefined;
+  return { value, violations, seen };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Requests: typed XML documents with one fault.
+
+const xmlOnly = ['xml'] as const;
+const catalog = { needs: ['partnerA' as const], representations: xmlOnly };
+const shop = { ...catalog, profile: 'shop' as const };
+
+const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
+const ROOT_OPEN = `<request xmlns="${XML_NAMESPACE}" version="${XML_VERSION}">`;
+
+/** A request document around a value element, with the standard declaration and default-namespace root. */
+function documentOf(inner: string, prolog = DECLARATION, open = ROOT_OPEN, close = '</request>'): string {
+  return `${prolog}${open}${inner}${close}`;
+}
+
+/**
+ * The value's object element with `raw` typed XML as the values of some keys (replacing or adding them), and
+ * `extra` markup first inside the object.
+ */
+function objectWith(value: object, raw: Record<string, string>, extra = ''): string {
+  const rest = Object.fromEntries(Object.entries(value).filter(([key]) => !Object.hasOwn(raw, key)));
+  const element = valueElement(rest as JsonValue);
+  const properties = Object.entries(raw)
+    .map(([key, xml]) => `<property name="${key}">${xml}</property>`)
+    .join('');
+  const inner = element === '<object/>' ? '</object>' : element.slice('<object>'.length);
+  return `<object>${extra}${properties}${inner}`;
+}
+
+function requests(cat: TargetCatalogue): fc.Arbitrary<AvailabilityRequest> {
+  return availabilityArbitrary(cat, { maxRentalDays: 14 });
+}
+
+const numRuns = (t: CheckContext, most = 4) => Math.min(t.settings.runs, most);
+
+function sendXml(t: CheckContext, body: string | Uint8Array, contentType?: string): Promise<ApiResult> {
+  return postBytes(t, 'partnerA', '/availability', body, contentType);
+}
+
+function sendJson(t: CheckContext, value: object): Promise<ApiResult> {
+  return t.client('partnerA').post('/availability', value, { representation: 'json' });
+}
+
+/** Spec 4.14: 400 MALFORMED_XML (or another listed answer) in the XML envelope. */
+function expectRejected(res: ApiResult, what: string, codes: readonly ErrorCode[] = ['MALFORMED_XML']): void {
+  try {
+    expectError(res, codes, { representation: 'xml' });
+  } catch (error) {
+    if (error instanceof Error) error.message = `${what}: ${error.message}`;
+    throw error;
+  }
+}
+
+/** The XML answer is the JSON answer to the same value (offers compared without their per-response quote ids). */
+async function expectSameAsJson(t: CheckContext, xml: ApiResult, value: object, what: string): Promise<ApiResult> {
+  const json = await sendJson(t, value);
+  expect(offersWithoutQuotes(xml), `${what}: the XML answer against the JSON answer to the same value`).toEqual(
+    offersWithoutQuotes(json),
+  );
+  return json;
+}
+
+/** One named attack, judged by its expectation: a listed refusal, or the answer to the plain document. */
+async function judge(t: CheckContext, attack: BodyCase, plain: ApiResult): Promise<void> {
+  const res = await sendXml(t, attack.bytes, attack.contentType ?? undefined);
+  const { expect: expectation } = attack;
+  if (isRejection(expectation)) {
+    const code = errorCodeOf(res);
+    expect(
+      meetsRejection(expectation, res.status, code),
+      `${attack.name}: expected ${JSON.stringify(expectation.reject)} (${expectation.basis}), got HTTP ${res.status} ${res.text.slice(0, 300)}`,
+    ).toBe(true);
+    expectSomeError(res, 'xml');
+  } else if (isAcceptance(expectation)) {
+    expect(offersWithoutQuotes(res), `${attack.name}: answered as the plain document (${expectation.basis})`).toEqual(
+      offersWithoutQuotes(plain),
+    );
+  }
+}
+
+/** The named attacks `select` picks, on generated requests; fails when the selection is empty. */
+async function attacks(t: CheckContext, select: (attack: BodyCase) => boolean, level: 'MUST' | 'SHOULD' = 'MUST') {
+  const cat = await targetCatalogue(t, 'partnerA');
+  await fc.assert(
+    fc.asyncProperty(requests(cat), async (req) => {
+      const chosen = xmlAttacks(req).filter((a) => select(a) && a.expect !== 'unspecified' && a.expect.level === level);
+      expect(chosen.length, 'named attacks selected').toBeGreaterThan(0);
+      const plain = await sendXml(t, xmlRequest(req));
+      expect(
+        isAvailabilityAnswer(plain),
+        `the plain XML document: HTTP ${plain.status} ${plain.text.slice(0, 300)}`,
+      ).toBe(true);
+      for (const attack of chosen) await judge(t, attack, plain);
+    }),
+    { seed: t.seed, numRuns: numRuns(t) },
+  );
+}
+
+/** Faulty documents built from a generated request: each must be refused with one of `codes`. */
+async function faults(
+  t: CheckContext,
+  build: (req: AvailabilityRequest, cat: TargetCatalogue) => [name: string, doc: string][],
+  codes: readonly ErrorCode[] = ['MALFORMED_XML'],
+) {
+  const cat = await targetCatalogue(t, 'partnerA');
+  await fc.assert(
+    fc.asyncProperty(requests(cat), async (req) => {
+      for (const [name, doc] of build(req, cat)) expectRejected(await sendXml(t, doc), name, codes);
+    }),
+    { seed: t.seed, numRuns: numRuns(t) },
+  );
+}
+
+/** Documents that stand for a JSON value: each must get the JSON answer to that value. */
+async function equivalents(
+  t: CheckContext,
+  build: (req: AvailabilityRequest, cat: TargetCatalogue) => [name: string, doc: string, value: object][],
+) {
+  const cat = await targetCatalogue(t, 'partnerA');
+  await fc.assert(
+    fc.asyncProperty(requests(cat), async (req) => {
+      for (const [name, doc, value] of build(req, cat)) await expectSameAsJson(t, await sendXml(t, doc), value, name);
+    }),
+    { seed: t.seed, numRuns: numRuns(t) },
+  );
+}
+
+/** A vehicle listed at the request's pickup, for a vehicleCodes filter of one. */
+function listedAt(cat: TargetCatalogue, req: AvailabilityRequest): string {
+  return cat.vehicles.find((v) => v.locationCodes.includes(req.pickupLocation))?.vehicleCode ?? 'ZZ-CERT-NONE';
+}
+
+const named =
+  (...parts: string[]) =>
+  (attack: BodyCase) =>
+    parts.some((p) => attack.name.includes(p));
+
+// ---------------------------------------------------------------------------------------------------------------
+// Responses: the same GETs in XML and in JSON.
+
+interface ResponsePair {
+  call: string;
+  xml: ApiResult;
+  json: ApiResult;
+}
+
+/** Successes and errors of the catalogue reads, each in both representations. */
+async function responsePairs(t: CheckContext): Promise<ResponsePair[]> {
+  const { vehicleCode, locationCode } = await someCodes(t, 'partnerA');
+  const client = t.client('partnerA');
+  const calls: [string, (rep: 'json' | 'xml') => Promise<ApiResult>][] = [
+    ...['/locations', `/locations/${locationCode}`, '/fleet', `/fleet/${vehicleCode}`, '/rates'].map(
+      (path): [string, (rep: 'json' | 'xml') => Promise<ApiResult>] => [
+        `GET ${path}`,
+        (rep) => client.get(path, { representation: rep }),
+      ],
+    ),
+    [`GET /locations/${unknownCode(t)}`, (rep) => client.get(`/locations/${unknownCode(t)}`, { representation: rep })],
+    ['GET /fleet without a token', (rep) => t.anonymous.get('/fleet', { representation: rep })],
+    ['GET /rates lacking rates:read', (rep) => client.get('/rates', { representation: rep, scopes: ['fleet:read'] })],
+  ];
+  const pairs: ResponsePair[] = [];
+  for (const [call, send] of calls) pairs.push({ call, xml: await send('xml'), json: await send('json') });
+  return pairs;
+}
+
+/** Spec 4.14 rules of one clause on every XML response; `kinds` must occur in them for the check to show anything. */
+function responseRule(clause: string, name: string, kinds: string[] = []): void {
+  check(clause, { ...catalog, name }, async (t) => {
+    const seen = new Set<string>();
+    for (const { call, xml } of await responsePairs(t)) {
+      expectMediaType(xml, 'xml');
+      const reading = readTypedResponse(xml.text);
+      for (const kind of reading.seen) seen.add(kind);
+      const broken = reading.violations.filter((v) => v.clause === clause || v.clause === '4.14.18a');
+      expect(broken, `${call}: rules of ${clause} broken`).toEqual([]);
+    }
+    for (const kind of kinds) expect([...seen], `a ${kind} element in the responses read`).toContain(kind);
+  });
+}
+
+describe('4.14 XML representation', () => {
+  // --- Namespace, root and version (responses at profile catalog, requests at shop) ---
+  responseRule('4.14.1', 'Every XML response root is in urn:service:partner-api:v1');
+  responseRule('4.14.2', 'Every element of an XML response is in the namespace');
+  responseRule('4.14.3', 'The XML response root is `response`');
+  responseRule('4.14.4', 'The XML response root has version="1" and exactly one typed child');
+
+  check(
+    '4.14.1',
+    { ...shop, name: 'A request in another namespace or none: 400 MALFORMED_XML; in the namespace: answered' },
+    (t) => attacks(t, named('namespace of another version', 'no namespace')),
+  );
+
+  check(
+    '4.14.2',
+    { ...shop, name: 'Prefixed and default namespaces are both valid; elements outside it are refused' },
+    (t) => attacks(t, named('namespace prefix (allowed)', 'prefixed root, children outside the namespace')),
+  );
+
+  check(
+    '4.14.2',
+    { ...shop, name: 'Any prefix, or a prefix for some elements only, gives the same answer as the default namespace' },
+    (t) =>
+      equivalents(t, (req) => {
+        const inner = valueElement(req as unknown as JsonValue);
+        const prefixed = (p: string) => inner.replace(/<(\/?)([a-z]+)/g, `<$1${p}:$2`);
+        return [
+          [
+            'prefix "partner" on every element',
+            documentOf(
+              prefixed('partner'),
+              DECLARATION,
+              `<partner:request xmlns:partner="${XML_NAMESPACE}" version="1">`,
+              '</partner:request>',
+            ),
+            req,
+          ],
+          [
+            'default-namespace root, prefixed children',
+            documentOf(
+              prefixed('v1'),
+              DECLARATION,
+              `<request xmlns="${XML_NAMESPACE}" xmlns:v1="${XML_NAMESPACE}" version="1">`,
+            ),
+            req,
+          ],
+          [
+            'prefixed root, default-namespace children',
+            documentOf(
+              inner,
+              DECLARATION,
+              `<p:request xmlns:p="${XML_NAMESPACE}" xmlns="${XML_NAMESPACE}" version="1">`,
+              '</p:request>',
+            ),
+            req,
+          ],
+        ];
+      }),
+  );
+
+  check('4.14.3', { ...shop, name: 'A request root other than `request`: 400 MALFORMED_XML' }, (t) =>
+    attacks(t, named('root "response"', 'root "Request"')),
+  );
+
+  check('4.14.4', { ...shop, name: 'A root without version="1": 400 MALFORMED_XML' }, (t) =>
+    attacks(t, named('version "2"', 'version "1.0"', 'version missing')),
+  );
+
+  check('4.14.4', { ...shop, name: 'A root without exactly one typed child: 400 MALFORMED_XML' }, (t) =>
+    faults(t, (req) => {
+      const inner = valueElement(req as unknown as JsonValue);
+      return [
+        ['two typed children', documentOf(`${inner}<null/>`)],
+        ['no child', documentOf('')],
+        ['text instead of a typed child', documentOf('pickupLocation')],
+        ['a property as the child', documentOf(`<property name="x">${inner}</property>`)],
+      ];
+    }),
+  );
+
+  // --- Typed elements ---
+  responseRule('4.14.5', 'XML response objects hold only property elements, one per key', ['object', 'property']);
+  responseRule('4.14.6', 'XML response properties have a unique name and exactly one typed child', ['property']);
+  responseRule('4.14.7', 'XML response arrays hold only item elements', ['array', 'item']);
+  responseRule('4.14.8', 'XML response items hold exactly one typed value (objects included)', ['item', 'object']);
+  responseRule('4.14.9', 'XML response strings are text', ['string']);
+  responseRule('4.14.10', 'XML response numbers are finite, in JSON number notation', ['number']);
+  responseRule('4.14.11', 'XML response booleans are exactly true or false', ['boolean']);
+  responseRule('4.14.12', 'XML response nulls are empty or whitespace', ['null']);
+
+  check('4.14.5', { ...shop, name: 'An object holding anything but property elements: 400 MALFORMED_XML' }, (t) =>
+    faults(t, (req) => [
+      ['a string element in the object', documentOf(objectWith(req, {}, '<string>x</string>'))],
+      ['text in the object', documentOf(objectWith(req, {}, 'stray text'))],
+      ['an item in the object', documentOf(objectWith(req, {}, '<item><null/></item>'))],
+    ]),
+  );
+
+  check(
+    '4.14.6',
+    { ...shop, name: 'A property without a name or without exactly one typed child: 400 MALFORMED_XML' },
+    (t) =>
+      faults(t, (req) => [
+        ['a property without name', documentOf(objectWith(req, {}, '<property><null/></property>'))],
+        [
+          'pickupLocation with two typed children',
+          documentOf(objectWith(req, { pickupLocation: `<string>${req.pickupLocation}</string><null/>` })),
+        ],
+        ['pickupLocation with no typed child', documentOf(objectWith(req, { pickupLocation: '' }))],
+        ['pickupLocation holding bare text', documentOf(objectWith(req, { pickupLocation: req.pickupLocation }))],
+      ]),
+  );
+
+  check('4.14.7', { ...shop, name: 'Arrays of zero or more items read as JSON arrays' }, (t) =>
+    equivalents(t, (req, cat) => {
+      const code = listedAt(cat, req);
+      return [
+        [
+          'vehicleCodes <array/>',
+          documentOf(objectWith(req, { vehicleCodes: '<array/>' })),
+          { ...req, vehicleCodes: [] },
+        ],
+        [
+          'vehicleCodes <array></array>',
+          documentOf(objectWith(req, { vehicleCodes: '<array></array>' })),
+          { ...req, vehicleCodes: [] },
+        ],
+        [
+          'vehicleCodes of one item',
+          documentOf(objectWith(req, { vehicleCodes: `<array><item><string>${code}</string></item></array>` })),
+          { ...req, vehicleCodes: [code] },
+        ],
+      ];
+    }),
+  );
+
+  check('4.14.7', { ...shop, name: 'An array holding anything but item elements: 400 MALFORMED_XML' }, (t) =>
+    faults(t, (req, cat) => {
+      const code = listedAt(cat, req);
+      return [
+        [
+          'a string directly in the array',
+          documentOf(objectWith(req, { vehicleCodes: `<array><string>${code}</string></array>` })),
+        ],
+        ['text in the array', documentOf(objectWith(req, { vehicleCodes: `<array>${code}</array>` }))],
+        [
+          'a property in the array',
+          documentOf(
+            objectWith(req, { vehicleCodes: `<array><property name="0"><string>${code}</string></property></array>` }),
+          ),
+        ],
+      ];
+    }),
+  );
+
+  check('4.14.8', { ...shop, name: 'An item without exactly one typed value: 400 MALFORMED_XML' }, (t) =>
+    faults(t, (req, cat) => {
+      const code = listedAt(cat, req);
+      return [
+        ['an empty item', documentOf(objectWith(req, { vehicleCodes: '<array><item/></array>' }))],
+        [
+          'an item with two values',
+          documentOf(
+            objectWith(req, {
+              vehicleCodes: `<array><item><string>${code}</string><string>${code}</string></item></array>`,
+            }),
+          ),
+        ],
+        [
+          'an item holding bare text',
+          documentOf(objectWith(req, { vehicleCodes: `<array><item>${code}</item></array>` })),
+        ],
+      ];
+    }),
+  );
+
+  check('4.14.9', { ...shop, name: 'Escaped XML special characters in a string read as the characters' }, (t) =>
+    equivalents(t, (req) => {
+      const text = `A&B<C>"D'`;
+      return [
+        [
+          'pickupLocation with &amp; &lt; &gt; &quot; &apos;',
+          documentOf(objectWith(req, { pickupLocation: '<string>A&amp;B&lt;C&gt;&quot;D&apos;</string>' })),
+          { ...req, pickupLocation: text },
+        ],
+      ];
+    }),
+  );
+
+  check('4.14.9', { ...shop, name: 'An unescaped & or < in a string: 400 MALFORMED_XML' }, (t) =>
+    faults(t, (req) => [
+      ['a bare & in pickupLocation', documentOf(objectWith(req, { pickupLocation: '<string>A&B</string>' }))],
+      ['a bare < in pickupLocation', documentOf(objectWith(req, { pickupLocation: '<string>A<B</string>' }))],
+    ]),
+  );
+
+  check(
+    '4.14.9',
+    {
+      ...shop,
+      profile: 'book',
+      bookings: true,
+      name: 'Names with XML special characters come back in the XML reservation as sent',
+    },
+    async (t) => {
+      const q = await quote(t, 'partnerA');
+      const body = plainRequest(t, q.quoteId);
+      body.driver = { ...body.driver, firstName: `Lan "Q" & <Mai>`, lastName: `O'Brien & Nguyễn <Trần>` };
+      const booked = await book(t, 'partnerA', q.quoteId, { body });
+      const reading = readTypedResponse(booked.res.text);
+      expect(reading.violations, 'rules of 4.14 broken by the reservation').toEqual([]);
+      const driver = (reading.value as unknown as Reservation).driver;
+      expect(driver, 'driver names of the XML reservation').toMatchObject({
+        firstName: body.driver.firstName,
+        lastName: body.driver.lastName,
+      });
+    },
+  );
+
+  check('4.14.10', { ...shop, name: 'Numbers in integer, decimal and exponent notation read as the number' }, (t) =>
+    equivalents(t, (req) =>
+      ['2', '2.0', '2e0', '20E-1', '0.2e+1'].map((text): [string, string, object] => [
+        `extras.childSeats <number>${text}</number>`,
+        documentOf(
+          objectWith(req, {
+            extras: `<object><property name="childSeats"><number>${text}</number></property></object>`,
+          }),
+        ),
+        { ...req, extras: { childSeats: 2 } },
+      ]),
+    ),
+  );
+
+  check('4.14.10', { ...shop, name: 'A number that is no finite number: 400 MALFORMED_XML' }, (t) =>
+    faults(t, (req) =>
+      ['NaN', 'Infinity', '0x2', '2,0', '1e400', 'two', ''].map((text): [string, string] => [
+        `extras.childSeats <number>${text}</number>`,
+        documentOf(
+          objectWith(req, {
+            extras: `<object><property name="childSeats"><number>${text}</number></property></object>`,
+          }),
+        ),
+      ]),
+    ),
+  );
+
+  check('4.14.11', { ...shop, name: 'Booleans true and false read as the booleans' }, (t) =>
+    equivalents(t, (req) =>
+      [true, false].map((b): [string, string, object] => [
+        `extras.additionalDriver <boolean>${b}</boolean>`,
+        documentOf(
+          objectWith(req, {
+            extras: `<object><property name="additionalDriver"><boolean>${b}</boolean></property></object>`,
+          }),
+        ),
+        { ...req, extras: { additionalDriver: b } },
+      ]),
+    ),
+  );
+
+  check('4.14.11', { ...shop, name: 'A boolean other than exactly true or false: 400 MALFORMED_XML' }, (t) =>
+    faults(t, (req) =>
+      ['TRUE', 'True', '1', 'yes', ' true', ''].map((text): [string, string] => [
+        `extras.additionalDriver <boolean>${JSON.stringify(text)}</boolean>`,
+        documentOf(
+          objectWith(req, {
+            extras: `<object><property name="additionalDriver"><boolean>${text}</boolean></property></object>`,
+          }),
+        ),
+      ]),
+    ),
+  );
+
+  check('4.14.12', { ...shop, name: '<null/>, an empty and a whitespace-only null read as JSON null' }, (t) =>
+    equivalents(t, (req) =>
+      ['<null/>', '<null></null>', '<null> \n\t </null>'].map((xml): [string, string, object] => [
+        `accountCode ${JSON.stringify(xml)}`,
+        documentOf(objectWith(req, { accountCode: xml })),
+        { ...req, accountCode: null },
+      ]),
+    ),
+  );
+
+  check('4.14.12', { ...shop, name: 'A null with content: 400 MALFORMED_XML' }, (t) =>
+    faults(t, (req) => [
+      ['accountCode <null>x</null>', documentOf(objectWith(req, { accountCode: '<null>x</null>' }))],
+      ['accountCode <null><null/></null>', documentOf(objectWith(req, { accountCode: '<null><null/></null>' }))],
+    ]),
+  );
+
+  check(
+    '4.14.13',
+    { ...shop, name: 'A missing property and a property set to null get different answers' },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      await fc.assert(
+        fc.asyncProperty(availabilityArbitrary(cat, { maxRentalDays: 14, rate: 'public' }), async (req) => {
+          const missing = await sendXml(t, xmlRequest(req));
+          expect(
+            isAvailabilityAnswer(missing),
+            `accountCode missing: HTTP ${missing.status} ${missing.text.slice(0, 300)}`,
+          ).toBe(true);
+          for (const key of ['accountCode', 'rateCode', 'vehicleCodes', 'extras']) {
+            const nulled = await sendXml(t, documentOf(objectWith(req, { [key]: '<null/>' })));
+            // Null is no valid value of these optional keys (spec 2.4, 2.12): refused, where leaving them out was not.
+            expect(nulled.status, `${key} set to null: ${nulled.text.slice(0, 300)}`).toBe(400);
+            expectSomeError(nulled, 'xml');
+            await expectSameAsJson(t, nulled, { ...req, [key]: null }, `${key} set to null`);
+          }
+        }),
+        { seed: t.seed, numRuns: numRuns(t, 3) },
+      );
+    },
+  );
+
+  // --- Rejections ---
+  check('4.14.14a', { ...shop, name: 'Duplicate property names: 400 MALFORMED_XML (or VALIDATION_ERROR)' }, (t) =>
+    attacks(t, named('duplicate property name')),
+  );
+
+  check(
+    '4.14.14a',
+    { ...shop, name: 'A property repeated with another value: 400 MALFORMED_XML (or VALIDATION_ERROR)' },
+    (t) =>
+      faults(
+        t,
+        (req) => [
+          [
+            'pickupLocation twice, the second an unknown code',
+            documentOf(
+              objectWith(req, {}, `<property name="pickupLocation"><string>ZZ-CERT-DUPLICATE</string></property>`),
+            ),
+          ],
+        ],
+        ['MALFORMED_XML', 'VALIDATION_ERROR'],
+      ),
+  );
+
+  check('4.14.14b', { ...shop, name: 'Properties named __proto__, prototype, constructor: 400' }, (t) =>
+    attacks(t, named('property named')),
+  );
+
+  check(
+    '4.14.14c',
+    { ...shop, name: 'Document type declarations (with or without entities): 400 MALFORMED_XML' },
+    (t) => attacks(t, named('DTD', 'document type declaration')),
+  );
+
+  check('4.14.14d', { ...shop, name: 'Comments before or inside the root: 400 MALFORMED_XML' }, (t) =>
+    attacks(t, named('comment')),
+  );
+
+  check('4.14.14e', { ...shop, name: 'A CDATA section: 400 MALFORMED_XML' }, (t) => attacks(t, named('CDATA')));
+
+  check('4.14.14f', { ...shop, name: 'Processing instructions before or inside the root: 400 MALFORMED_XML' }, (t) =>
+    attacks(t, named('processing instruction')),
+  );
+
+  check('4.14.14g', { ...shop, name: 'Custom entities, declared or not: 400 MALFORMED_XML' }, (t) =>
+    attacks(t, named('custom entity', 'billion laughs', 'quadratic')),
+  );
+
+  check('4.14.14h', { ...shop, name: 'Invalid UTF-8 in the body: 400 MALFORMED_XML' }, (t) =>
+    attacks(t, named('invalid UTF-8')),
+  );
+
+  check('4.14.14i', { ...shop, name: 'Malformed XML: 400 MALFORMED_XML' }, (t) =>
+    faults(t, (req) => {
+      const doc = documentOf(valueElement(req as unknown as JsonValue));
+      return [
+        ['truncated document', doc.slice(0, doc.length - 12)],
+        ['mismatched end tag', doc.replace(/<\/object><\/request>$/, '</array></request>')],
+        ['two root elements', `${doc}${ROOT_OPEN}<null/></request>`],
+        ['text after the root', `${doc}trailing`],
+        ['unquoted attribute', doc.replace('version="1"', 'version=1')],
+        [
+          'undeclared namespace prefix',
+          doc.replace('<object>', '<x:object>').replace(/<\/object><\/request>$/, '</x:object></request>'),
+        ],
+        ['not XML at all', `pickupLocation=${req.pickupLocation}`],
+      ];
+    }),
+  );
+
+  check('4.14.14j', { ...shop, name: 'Excess depth or node count: refused' }, (t) =>
+    attacks(t, named('an element at level 33', '4098 elements')),
+  );
+
+  check('4.14.15', { ...shop, name: 'Numeric character references are accepted; other entities refused' }, (t) =>
+    attacks(t, named('numeric character references', 'undeclared custom entity reference')),
+  );
+
+  check(
+    '4.14.15',
+    { ...shop, name: 'Decimal and hexadecimal references and the five predefined ones read as text' },
+    (t) =>
+      equivalents(t, (req) => [
+        [
+          'pickupTime with a decimal reference for ":"',
+          documentOf(
+            objectWith(req, {
+              pickupTime: `<string>${req.pickupTime.slice(0, 2)}&#58;${req.pickupTime.slice(3)}</string>`,
+            }),
+          ),
+          req,
+        ],
+        [
+          'pickupLocation spelled in hexadecimal references',
+          documentOf(
+            objectWith(req, {
+              pickupLocation: `<string>${[...req.pickupLocation].map((c) => `&#x${(c.codePointAt(0) ?? 0).toString(16)};`).join('')}</string>`,
+            }),
+          ),
+          req,
+        ],
+        [
+          'a code holding the five predefined references',
+          documentOf(objectWith(req, { dropoffLocation: '<string>&lt;&gt;&amp;&quot;&apos;</string>' })),
+          { ...req, dropoffLocation: `<>&"'` },
+        ],
+      ]),
+  );
+
+  check('4.14.16', { ...shop, name: 'With or without an XML 1.0 declaration, UTF-8 or none: answered alike' }, (t) =>
+    equivalents(t, (req) => {
+      const inner = valueElement(req as unknown as JsonValue);
+      return [
+        ['no declaration', documentOf(inner, ''), req],
+        ['version only', documentOf(inner, '<?xml version="1.0"?>'), req],
+        ['encoding "utf-8" in lower case', documentOf(inner, '<?xml version="1.0" encoding="utf-8"?>'), req],
+        ['single quotes', documentOf(inner, "<?xml version='1.0' encoding='UTF-8'?>"), req],
+      ];
+    }),
+  );
+
+  check('4.14.16', { ...shop, level: 'SHOULD', name: 'A declaration of another encoding or XML 1.1 is refused' }, (t) =>
+    attacks(t, named('declaration of'), 'SHOULD'),
+  );
+
+  check('4.14.16', { ...shop, name: 'An XML declaration anywhere but at the start: 400 MALFORMED_XML' }, (t) =>
+    faults(t, (req) => [
+      ['declaration after whitespace', documentOf(valueElement(req as unknown as JsonValue), ` ${DECLARATION}`)],
+      ['declaration inside the root', documentOf(`${DECLARATION}${valueElement(req as unknown as JsonValue)}`, '')],
+    ]),
+  );
+
+  // --- Body limits ---
+  check('4.14.17a', { ...shop, name: 'A valid body of exactly 32,000 bytes is answered' }, (t) =>
+    attacks(t, named('bytes (allowed)')),
+  );
+
+  check('4.14.17a', { ...shop, name: '32 levels deep are within the limit (the schema, not the XML, refuses)' }, (t) =>
+    attacks(t, named('32 levels under an unknown property')),
+  );
+
+  check(
+    '4.14.17b',
+    { ...shop, name: 'Level 33 or 4,098 elements: 400 MALFORMED_XML (413 allowed for the nodes)' },
+    (t) => attacks(t, named('an element at level 33', '4098 elements')),
+  );
+
+  check('4.14.17c', { ...shop, name: 'A body over 32,000 bytes: 413 REQUEST_TOO_LARGE' }, (t) =>
+    attacks(t, named('32001 bytes')),
+  );
+
+  check('4.14.17c', { ...shop, name: 'A body of 100 KB: 413 REQUEST_TOO_LARGE' }, async (t) => {
+    const req = (await targetCatalogue(t, 'partnerA')).locations[0]?.locationCode ?? 'ZZ-CERT';
+    const padding = ' '.repeat(100_000);
+    const res = await sendXml(
+      t,
+      documentOf(`${padding}<object><property name="pickupLocation"><string>${req}</string></property></object>`),
+    );
+    expectRejected(res, '100 KB body', ['REQUEST_TOO_LARGE']);
+  });
+
+  // --- Same values, same schemas, same envelope ---
+  check('4.14.18a', { ...catalog, name: 'XML responses carry the same field names and values as JSON' }, async (t) => {
+    for (const { call, xml, json } of await responsePairs(t)) {
+      expect(xml.status, `${call}: status in XML against JSON`).toBe(json.status);
+      const reading = readTypedResponse(xml.text);
+      expect(reading.violations, `${call}: rules of 4.14 broken`).toEqual([]);
+      const strip = (v: unknown) => {
+        const error = (v as { error?: Record<string, unknown> } | undefined)?.error;
+        if (!error) return v;
+        const { requestId: _requestId, ...rest } = error;
+        return { error: rest };
+      };
+      expect(strip(reading.value), `${call}: the XML value against the JSON body`).toEqual(strip(json.body));
+    }
+  });
+
+  check(
+    '4.14.18a',
+    { ...shop, name: 'Generated requests in XML get the JSON answer, by the same schemas' },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      await fc.assert(
+        fc.asyncProperty(
+          fc.oneof(
+            requests(cat).map((value) => ({ name: 'valid request', value: value as object })),
+            schemaFault('AvailabilityRequest', requests(cat)).map((f) => ({ name: f.name, value: f.value as object })),
+          ),
+          async ({ name, value }) => {
+            const xml = await sendXml(t, xmlRequest(value));
+            const json = await expectSameAsJson(t, xml, value, name);
+            if (json.status === 200) expectSchema(xml, 'AvailabilityResponse');
+          },
+        ),
+        { seed: t.seed, numRuns: t.settings.runs },
+      );
+    },
+  );
+
+  check(
+    '4.14.18b',
+    { ...catalog, name: 'Errors in XML: the same envelope, fields and HTTP status as in JSON' },
+    async (t) => {
+      let errors = 0;
+      for (const { call, xml, json } of await responsePairs(t)) {
+        if (json.status < 400) continue;
+        errors += 1;
+        expect(xml.status, `${call}: HTTP status in XML against JSON`).toBe(json.status);
+        expectError(xml, errorCodeOf(json) as ErrorCode, { representation: 'xml' });
+        const x = (xml.body as { error: Record<string, unknown> }).error;
+        const j = (json.body as { error: Record<string, unknown> }).error;
+        expect(Object.keys(x).sort(), `${call}: error fields in XML against JSON`).toEqual(Object.keys(j).sort());
+        expect({ code: x.code, retryable: x.retryable, fields: x.fields }, `${call}: error values`).toEqual({
+          code: j.code,
+          retryable: j.retryable,
+          fields: j.fields,
+        });
+      }
+      expect(errors, 'error responses compared').toBeGreaterThan(0);
+    },
+  );
+
+  check('4.14.18b', { ...shop, name: 'Validation errors in XML carry the same fields as in JSON' }, async (t) => {
+    const cat = await targetCatalogue(t, 'partnerA');
+    await fc.assert(
+      fc.asyncProperty(schemaFault('AvailabilityRequest', requests(cat)), async (fault) => {
+        const xml = await sendXml(t, xmlRequest(fault.value as object));
+        const json = await sendJson(t, fault.value as object);
+        expect(answerOf(xml), `${fault.name}: status and code in XML against JSON`).toEqual(answerOf(json));
+        expectSomeError(xml, 'xml');
+        const fieldsOf = (res: ApiResult) => (res.body as { error: { fields?: unknown } }).error.fields;
+        expect(fieldsOf(xml), `${fault.name}: error.fields in XML against JSON`).toEqual(fieldsOf(json));
+      }),
+      { seed: t.seed, numRuns: t.settings.runs },
+    );
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * Spec 7.1 The token endpoint's error shape: OAuthError, closed, with required string error and
+ * error_description, used by the token endpoint only. Token errors are provoked with generated faults (raw
+ * requests, the token cache bypassed); business errors of every endpoint are shown never to take that shape.
+ */
+import fc from 'fast-check';
+import { describe, expect } from 'vitest';
+import { API_PREFIX, MEDIA_TYPES } from '../contract/constants.ts';
+import { ENDPOINTS } from '../contract/endpoints.ts';
+import { SCOPES } from '../contract/scopes.ts';
+import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import { expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import type { Role } from '../harness/config/target-config.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { credentialsOf, jsonTokenRequest, requestToken, type TokenCall } from './support/auth.ts';
+import { fleetOf, locationsOf } from './support/catalogue.ts';
+
+const A: Role = 'partnerA';
+
+/** One fault of a token request; each makes the token endpoint refuse. */
+type TokenFault =
+  | { kind: 'wrong-secret'; auth: 'basic' | 'post'; secret: string }
+  | { kind: 'unknown-client'; auth: 'basic' | 'post'; suffix: string }
+  | { kind: 'grant-type'; grantType: string | null }
+  | { kind: 'scope'; scope: string }
+  | { kind: 'json-body' };
+
+const alnum = fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789');
+
+function tokenFault(realSecret: string): fc.Arbitrary<TokenFault> {
+  const auth = fc.constantFrom<'basic' | 'post'>('basic', 'post');
+  return fc.oneof(
+    fc.record({
+      kind: fc.constant('wrong-secret' as const),
+      auth,
+      secret: fc.string({ unit: alnum, minLength: 8, maxLength: 48 }).filter((s) => s !== realSecret),
+    }),
+    fc.record({
+      kind: fc.constant('unknown-client' as const),
+      auth,
+      suffix: fc.string({ unit: alnum, minLength: 4, maxLength: 16 }),
+    }),
+    fc.record({
+      kind: fc.constant('grant-type' as const),
+      grantType: fc.constantFrom(null, 'authorization_code', 'password', 'refresh_token', 'implicit', 'client'),
+    }),
+    fc.record({
+      kind: fc.constant('scope' as const),
+      scope: fc.stringMatching(/^[a-z]{3,10}:[a-z]{3,10}$/).filter((s) => !(SCOPES as readonly string[]).includes(s)),
+    }),
+    fc.constant({ kind: 'json-body' as const }),
+  );
+}
+
+/** What the OAuth status of the fault is (spec 5.4): 401 for client authentication, 400 for the rest. */
+function statusOf(fault: TokenFault): number {
+  return fault.kind === 'wrong-secret' || fault.kind === 'unknown-client' ? 401 : 400;
+}
+
+function send(t: CheckContext, fault: TokenFault, accept: string | null): Promise<ApiResult> {
+  if (fault.kind === 'json-body') return jsonTokenRequest(t);
+  const headers: Record<string, string> = accept === null ? {} : { accept };
+  const call: TokenCall = { headers };
+  if (fault.kind === 'wrong-secret') Object.assign(call, { auth: fault.auth, secret: fault.secret });
+  if (fault.kind === 'unknown-client') {
+    Object.assign(call, { auth: fault.auth, clientId: `cert-unknown-${fault.suffix}` });
+  }
+  if (fault.kind === 'grant-type') call.grantType = fault.grantType;
+  if (fault.kind === 'scope') call.scope = fault.scope;
+  return requestToken(t, A, call);
+}
+
+/** An OAuthError-shaped body: a string `error` at the top (spec 7.1). */
+function isOAuthShaped(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const record = body as Record<string, unknown>;
+  return typeof record.error === 'string' || 'error_description' in record;
+}
+
+describe('7.1 Token endpoint error shape', () => {
+  check(
+    '7.1.1',
+    {
+      needs: [A],
+      name: 'Every token-endpoint refusal is a closed OAuthError with string error and error_description',
+    },
+    async (t) => {
+      const { clientSecret } = credentialsOf(t, A);
+      const accept = fc.constantFrom<string | null>(null, MEDIA_TYPES.json, MEDIA_TYPES.xml);
+      await fc.assert(
+        fc.asyncProperty(tokenFault(clientSecret), accept, async (fault, acceptHeader) => {
+          const res = await send(t, fault, acceptHeader);
+          expect(res.status, `${fault.kind}: ${res.text.slice(0, 300)}`).toBe(statusOf(fault));
+          expectMediaType(res, 'json');
+          expectSchema(res, 'OAuthError');
+          const body = res.body as Record<string, unknown>;
+          expect(Object.keys(body).sort(), 'exactly the two fields').toEqual(['error', 'error_description']);
+          expect(typeof body.error, 'error is a string').toBe('string');
+          expect(typeof body.error_description, 'error_description is a string').toBe('string');
+        }),
+        { seed: t.seed, numRuns: t.settings.runs },
+      );
+    },
+  );
+
+  check(
+    '7.1.2',
+    {
+      representations: REPRESENTATIONS,
+      needs: [A],
+      name: 'Refusals of every business endpoint (no, malformed or wrong-scope token) use the envelope, never OAuthError',
+    },
+    async (t) => {
+      const vehicleCode = (await fleetOf(t, A)).vehicles[0]?.vehicleCode ?? 'ZZ-CERT-VEHICLE';
+      const locationCode = (await locationsOf(t, A)).locations[0]?.locationCode ?? 'ZZ-CERT-LOCATION';
+      const values: Record<string, string> = { vehicleCode, locationCode, reservationId: 'CERT-NO-SUCH-RESERVATION' };
+      for (const endpoint of ENDPOINTS.filter((e) => e.scope !== null)) {
+        const path = endpoint.path
+          .slice(API_PREFIX.length)
+          .replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? ''));
+        // An empty object: a refused call never books, whatever the target checks first.
+        const body = endpoint.method === 'GET' ? undefined : {};
+        // A token of another scope than the endpoint's (spec 5.6: 403).
+        const otherScope = endpoint.scope === 'fleet:read' ? 'locations:read' : 'fleet:read';
+        const answers: [string, ApiResult][] = [
+          ['no token', await call(t, endpoint.method, path, body, { token: null })],
+          ['malformed token', await call(t, endpoint.method, path, body, { token: 'certification-not-a-token' })],
+          [`a ${otherScope} token`, await call(t, endpoint.method, path, body, { scopes: [otherScope] })],
+        ];
+        for (const [what, res] of answers) {
+          const where = `${endpoint.method} ${endpoint.path} with ${what}: HTTP ${res.status} ${res.text.slice(0, 200)}`;
+          expect(res.status, where).toBeGreaterThanOrEqual(400);
+          expect(isOAuthShaped(res.body), `${where}: OAuthError shape outside the token endpoint`).toBe(false);
+          expectSchema(res, 'ErrorEnvelope');
+        }
+      }
+    },
+  );
+});
+
+function call(
+  t: CheckContext,
+  method: string,
+  path: string,
+  body: unknown,
+  opts: { token?: string | null; scopes?: string[] },
+): Promise<ApiResult> {
+  const client = t.client(A);
+  if (method === 'GET') return client.get(path, opts);
+  if (method === 'PATCH') return client.patch(path, body, opts);
+  return client.post(path, body, opts);
+}

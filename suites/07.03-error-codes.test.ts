@@ -1,0 +1,832 @@
+/**
+ * Spec 7.3 The code table: one clause per row (code, HTTP status, retryable). Each check provokes the row's
+ * condition for real and judges the answer with expectError: the row's status and code, the closed envelope,
+ * retryable as in the row, requestId equal to X-Request-Id, in the check's representation. Where the spec allows
+ * two codes for one condition both are accepted (docs/ambiguities.md, docs/ambiguities-errors.md). Operator-only
+ * conditions go through the control adapter and are always undone in `finally`: later checks share the target.
+ */
+import fc from 'fast-check';
+import { describe, expect } from 'vitest';
+import { MEDIA_TYPES } from '../contract/constants.ts';
+import { ERROR_CODES, type ErrorCode } from '../contract/errors.ts';
+import type { AvailabilityRequest, Location, QuoteRequest, RateList, RentalWindow } from '../contract/types.ts';
+import { serializeTypedXml } from '../contract/xml/index.ts';
+import { addDays, quoteRequest, schemaFault } from '../generators/index.ts';
+import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import { errorCodeOf, expectError, expectOAuthError } from '../harness/check/expect-api.ts';
+import type { Role } from '../harness/config/target-config.ts';
+import type { ControlAdapter } from '../harness/control/adapter.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { credentialsOf, requestToken } from './support/auth.ts';
+import {
+  alterMiddle,
+  attemptBooking,
+  book,
+  cancel,
+  freshKey,
+  plainQuoteRequest,
+  plainRequest,
+  quote,
+  REPLAY_HEADER,
+} from './support/booking.ts';
+import { fleetOf, locationsOf } from './support/catalogue.ts';
+import { inOwnWindow, MAX_REQUESTS_TO_429, sendUntil429 } from './support/limits.ts';
+import { targetCatalogue } from './support/resources.ts';
+import { shoppingDate } from './support/shopping.ts';
+
+const A: Role = 'partnerA';
+const business = { needs: [A], representations: REPRESENTATIONS };
+const booking = { ...business, bookings: true };
+const controlled = { ...business, control: true };
+const controlledBooking = { ...booking, control: true };
+
+/** Spec 2.8, 3, 8: quotes are valid 30 minutes; one second past it. */
+const PAST_QUOTE_VALIDITY_SECONDS = 30 * 60 + 1;
+/** Concurrent identical requests per round of the in-flight race, and the rounds tried. */
+const RACE_SIZE = 20;
+const RACE_ROUNDS = 5;
+
+/** `CODE: HTTP n, (not) retryable`: the row as each check's name starts. */
+function row(code: ErrorCode): string {
+  const { status, retryable } = ERROR_CODES[code];
+  return `${code}: HTTP ${status}, ${retryable ? 'retryable' : 'not retryable'}`;
+}
+
+function controlOf(t: CheckContext): ControlAdapter {
+  if (!t.control) return t.notApplicable('no control adapter');
+  return t.control;
+}
+
+/** A rental window of the role at a location where a listed vehicle is offered (no vehicle code). */
+async function plainWindow(t: CheckContext, role: Role = A): Promise<RentalWindow> {
+  const { vehicleCode: _, ...window } = await plainQuoteRequest(t, role);
+  return window;
+}
+
+/** The role's client, or not-applicable when the target config lacks it (probes name their role). */
+function roleClient(t: CheckContext, role: Role) {
+  if (!t.settings.target.clients[role]) return t.notApplicable(`the probe's role ${role} is not configured`);
+  return t.client(role);
+}
+
+/** An arbitrary code of the LocationCode / VehicleCode pattern (spec 2.2) that no target holds: marked ZZ-CERT. */
+const unknownCodeArb = fc.stringMatching(/^[A-Z0-9]{1,16}$/).map((s) => `ZZ-CERT-${s}`);
+/** The same for CommercialCode. */
+const unknownCommercialArb = fc.stringMatching(/^[A-Z0-9_]{1,16}$/).map((s) => `ZZ_CERT_${s}`);
+
+/** Runs of one cheap request each. */
+const runs = (t: CheckContext) => t.settings.runs;
+/** Runs whose requests are large or touch the booking path. */
+const fewRuns = (t: CheckContext) => Math.min(t.settings.runs, 5);
+
+describe('7.3 Error code table', () => {
+  // ---------------------------------------------------------------------------------------------------------
+  // Authentication and authorisation
+
+  check(
+    '7.3.1',
+    { representations: REPRESENTATIONS, name: `${row('UNAUTHORIZED')}: no Authorization header (#29)` },
+    async (t) => {
+      // Spec 5.6 and 7.3 name both codes for a missing token (docs/ambiguities.md #29): each is judged by its row.
+      for (const path of ['/fleet', '/locations', '/rates']) {
+        expectError(await t.anonymous.get(path), ['UNAUTHORIZED', 'INVALID_TOKEN'], {
+          representation: t.representation,
+        });
+      }
+    },
+  );
+
+  check(
+    '7.3.2',
+    { needs: [A], name: `${row('INVALID_CLIENT')}: failed client authentication at the token endpoint` },
+    async (t) => {
+      // The token endpoint speaks the OAuth shape (7.1), so its client-authentication failure is invalid_client
+      // with the row's status; the identical request fails again: nothing a retry changes (not retryable).
+      for (let attempt = 1; attempt <= 2; attempt++) {
+        const res = await requestToken(t, A, { secret: 'certification-wrong-secret' });
+        expectOAuthError(res, 'invalid_client');
+        expect(res.status, `attempt ${attempt}: HTTP status of the INVALID_CLIENT row`).toBe(
+          ERROR_CODES.INVALID_CLIENT.status,
+        );
+      }
+    },
+  );
+
+  check(
+    '7.3.2',
+    {
+      ...business,
+      name: `${row('INVALID_CLIENT')}: client credentials instead of a bearer token on a business call (ambiguities-errors #1)`,
+    },
+    async (t) => {
+      // A business call authenticates a token, not a client: a target may answer INVALID_CLIENT, INVALID_TOKEN or
+      // UNAUTHORIZED for client credentials in HTTP Basic; INVALID_CLIENT, when used, must keep its row.
+      const { clientId, clientSecret } = credentialsOf(t, A);
+      for (const secret of [clientSecret, 'certification-wrong-secret']) {
+        const basic = `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
+        const res = await t.anonymous.get('/locations', { headers: { authorization: basic } });
+        expectError(res, ['INVALID_CLIENT', 'INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+      }
+    },
+  );
+
+  check(
+    '7.3.3',
+    { representations: REPRESENTATIONS, name: `${row('INVALID_TOKEN')}: malformed bearer tokens` },
+    async (t) => {
+      // Without dots no token is a JWS or any other structured token: malformed whatever the target issues.
+      const malformed = fc.stringMatching(/^[A-Za-z0-9_~+/-]{8,120}$/);
+      await fc.assert(
+        fc.asyncProperty(malformed, async (token) => {
+          expectError(await t.anonymous.get('/locations', { token }), 'INVALID_TOKEN', {
+            representation: t.representation,
+          });
+        }),
+        { seed: t.seed, numRuns: runs(t) },
+      );
+    },
+  );
+
+  check('7.3.3', { ...controlled, profile: 'full', name: `${row('INVALID_TOKEN')}: an expired token` }, async (t) => {
+    const control = controlOf(t);
+    const token = await t.client(A).token();
+    try {
+      await control.advanceClock(601);
+      expectError(await t.anonymous.get('/fleet', { token }), 'INVALID_TOKEN', { representation: t.representation });
+    } finally {
+      await control.resetClock();
+    }
+  });
+
+  check(
+    '7.3.4',
+    { ...business, name: `${row('INSUFFICIENT_SCOPE')}: catalogue reads with another scope's token` },
+    async (t) => {
+      const cases: [string, string][] = [
+        ['/fleet', 'locations:read'],
+        ['/locations', 'rates:read'],
+        ['/rates', 'fleet:read'],
+      ];
+      for (const [path, scope] of cases) {
+        const res = await t.client(A).get(path, { scopes: [scope] });
+        expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      }
+    },
+  );
+
+  check(
+    '7.3.4',
+    { ...business, profile: 'shop', name: `${row('INSUFFICIENT_SCOPE')}: a valid quote request without quotes:write` },
+    async (t) => {
+      const res = await t.client(A).post('/quotes', await plainQuoteRequest(t, A), { scopes: ['availability:read'] });
+      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+    },
+  );
+
+  check(
+    '7.3.5',
+    { ...controlled, needs: ['partnerB'], name: `${row('PARTNER_DISABLED')}: a partner made inactive after its token` },
+    async (t) => {
+      const control = controlOf(t);
+      const partnerId = await control.partnerIdOf(credentialsOf(t, 'partnerB').clientId);
+      // The token first: the token endpoint refuses an inactive partner's client (5.4).
+      const token = await t.client('partnerB').token();
+      try {
+        await control.setPartnerEnabled(partnerId, false);
+        for (const path of ['/locations', '/rates']) {
+          const res = await t.client('partnerB').get(path, { token });
+          expectError(res, 'PARTNER_DISABLED', { representation: t.representation });
+        }
+      } finally {
+        await control.setPartnerEnabled(partnerId, true);
+      }
+    },
+  );
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Request bodies and negotiation
+
+  check(
+    '7.3.6',
+    { ...business, name: `${row('VALIDATION_ERROR')}: generated schema faults of a quote request` },
+    async (t) => {
+      const cat = await targetCatalogue(t, A);
+      // Only faults whose one answer is VALIDATION_ERROR: a field 4.12 gives its own code may get that code.
+      const faults = schemaFault('QuoteRequest', quoteRequest(cat, { rate: 'public' })).filter((f) =>
+        f.expect.reject.every((a) => a.codes.length === 1 && a.codes[0] === 'VALIDATION_ERROR'),
+      );
+      await fc.assert(
+        fc.asyncProperty(faults, async (fault) => {
+          const res = await t.client(A).post('/quotes', fault.value);
+          expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
+        }),
+        { seed: t.seed, numRuns: runs(t) },
+      );
+    },
+  );
+
+  check(
+    '7.3.7',
+    { ...business, profile: 'shop', name: `${row('MALFORMED_JSON')}: every truncation of a JSON quote request` },
+    async (t) => {
+      const bytes = new TextEncoder().encode(JSON.stringify(await plainQuoteRequest(t, A)));
+      // A strict prefix of a JSON object is never JSON (its closing brace is missing); the empty body is not
+      // judged here (docs/ambiguities.md #45).
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 1, max: bytes.length - 1 }), async (cut) => {
+          const res = await t
+            .client(A)
+            .post('/quotes', bytes.slice(0, cut), { headers: { 'content-type': MEDIA_TYPES.json } });
+          expectError(res, 'MALFORMED_JSON', { representation: t.representation });
+        }),
+        { seed: t.seed, numRuns: runs(t) },
+      );
+    },
+  );
+
+  check(
+    '7.3.8',
+    { ...business, profile: 'shop', name: `${row('MALFORMED_XML')}: every truncation of an XML quote request` },
+    async (t) => {
+      const text = serializeTypedXml(
+        (await plainQuoteRequest(t, A)) as unknown as Parameters<typeof serializeTypedXml>[0],
+        'request',
+      );
+      const bytes = new TextEncoder().encode(text.trimEnd());
+      // A strict prefix never closes the root element: not well-formed (cuts inside a character are invalid UTF-8,
+      // which 4.14 rejects too).
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 1, max: bytes.length - 1 }), async (cut) => {
+          const res = await t
+            .client(A)
+            .post('/quotes', bytes.slice(0, cut), { headers: { 'content-type': MEDIA_TYPES.xml } });
+          expectError(res, 'MALFORMED_XML', { representation: t.representation });
+        }),
+        { seed: t.seed, numRuns: runs(t) },
+      );
+    },
+  );
+
+  check(
+    '7.3.9',
+    { needs: [A], name: `${row('NOT_ACCEPTABLE')}: Accept allowing none of the three types (JSON error body)` },
+    async (t) => {
+      const unacceptable = fc.constantFrom(
+        'text/html',
+        'text/plain',
+        'image/png',
+        'application/pdf',
+        'application/yaml',
+        'text/csv;q=0.9, image/*',
+      );
+      await fc.assert(
+        fc.asyncProperty(unacceptable, async (accept) => {
+          const res = await t.client(A).get('/locations', { headers: { accept } });
+          // 4.13: the 406 body is JSON whatever was asked for.
+          expectError(res, 'NOT_ACCEPTABLE', { representation: 'json' });
+        }),
+        { seed: t.seed, numRuns: Math.min(runs(t), 6) },
+      );
+    },
+  );
+
+  check(
+    '7.3.10',
+    { ...business, profile: 'shop', name: `${row('REQUEST_TOO_LARGE')}: an XML body over 32,000 bytes` },
+    async (t) => {
+      const window = await plainQuoteRequest(t, A);
+      const base = serializeTypedXml(
+        { ...window, certificationPadding: '' } as unknown as Parameters<typeof serializeTypedXml>[0],
+        'request',
+      );
+      const baseBytes = new TextEncoder().encode(base).length;
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 32_001, max: 40_000 }), async (size) => {
+          // ASCII padding inside a string value: exactly `size` bytes (spec 4.14: over 32,000 bytes gets 413).
+          const padding = 'x'.repeat(size - baseBytes);
+          const body = base.replace('<string></string>', `<string>${padding}</string>`);
+          expect(new TextEncoder().encode(body).length).toBe(size);
+          const res = await t
+            .client(A)
+            .post('/quotes', new TextEncoder().encode(body), { headers: { 'content-type': MEDIA_TYPES.xml } });
+          expectError(res, 'REQUEST_TOO_LARGE', { representation: t.representation });
+        }),
+        { seed: t.seed, numRuns: fewRuns(t) },
+      );
+    },
+  );
+
+  check(
+    '7.3.11',
+    { ...business, profile: 'shop', name: `${row('UNSUPPORTED_MEDIA_TYPE')}: a body of another Content-Type` },
+    async (t) => {
+      const bytes = new TextEncoder().encode(JSON.stringify(await plainQuoteRequest(t, A)));
+      const types = fc.constantFrom(
+        'text/plain',
+        'text/html',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=certification',
+        'application/octet-stream',
+      );
+      await fc.assert(
+        fc.asyncProperty(types, async (contentType) => {
+          const res = await t.client(A).post('/quotes', bytes, { headers: { 'content-type': contentType } });
+          expectError(res, 'UNSUPPORTED_MEDIA_TYPE', { representation: t.representation });
+        }),
+        { seed: t.seed, numRuns: Math.min(runs(t), 5) },
+      );
+    },
+  );
+
+  // ---------------------------------------------------------------------------------------------------------
+  // 4.12 rules of a rental window
+
+  check('7.3.12', { ...business, name: `${row('INVALID_ACCOUNT_CODE')}: an unknown accountCode` }, async (t) => {
+    const request = await plainQuoteRequest(t, A);
+    const own = await ownPlans(t, A);
+    await fc.assert(
+      fc.asyncProperty(
+        unknownCommercialArb.filter((c) => !own.some((p) => p.accountCode === c)),
+        async (accountCode) => {
+          const res = await t.client(A).post('/quotes', { ...request, accountCode });
+          expectError(res, 'INVALID_ACCOUNT_CODE', { representation: t.representation });
+        },
+      ),
+      { seed: t.seed, numRuns: fewRuns(t) },
+    );
+  });
+
+  check('7.3.13', { ...business, name: `${row('INVALID_RATE_CODE')}: an unknown rateCode` }, async (t) => {
+    const request = await plainQuoteRequest(t, A);
+    const own = await ownPlans(t, A);
+    // With one of the partner's own account codes when it has one, so the rate code is the only fault.
+    const accountCode = own[0]?.accountCode;
+    await fc.assert(
+      fc.asyncProperty(
+        unknownCommercialArb.filter((c) => !own.some((p) => p.rateCode === c)),
+        async (rateCode) => {
+          const body: QuoteRequest = { ...request, rateCode, ...(accountCode ? { accountCode } : {}) };
+          const res = await t.client(A).post('/quotes', body);
+          expectError(res, 'INVALID_RATE_CODE', { representation: t.representation });
+        },
+      ),
+      { seed: t.seed, numRuns: fewRuns(t) },
+    );
+  });
+
+  for (const [probe, what] of [
+    ['expiredRate', 'a plan outside its validity window'],
+    ['disabledRate', 'a plan that is not enabled'],
+  ] as const) {
+    check('7.3.13', { ...business, name: `${row('INVALID_RATE_CODE')}: ${what} (target probe)` }, async (t) => {
+      const rate = t.settings.target.probes?.[probe];
+      if (!rate) return t.notApplicable(`no probes.${probe} in the target config`);
+      const client = roleClient(t, rate.role);
+      const body = {
+        ...(await plainQuoteRequest(t, rate.role)),
+        accountCode: rate.accountCode,
+        rateCode: rate.rateCode,
+      };
+      expectError(await client.post('/quotes', body), 'INVALID_RATE_CODE', { representation: t.representation });
+    });
+  }
+
+  check(
+    '7.3.14',
+    { ...controlled, name: `${row('RATE_NOT_APPROVED')}: a plan awaiting approval (target probe)` },
+    async (t) => {
+      const rate = t.settings.target.probes?.pendingRate;
+      if (!rate) return t.notApplicable('no probes.pendingRate in the target config');
+      const client = roleClient(t, rate.role);
+      const body = {
+        ...(await plainQuoteRequest(t, rate.role)),
+        accountCode: rate.accountCode,
+        rateCode: rate.rateCode,
+      };
+      expectError(await client.post('/quotes', body), 'RATE_NOT_APPROVED', { representation: t.representation });
+    },
+  );
+
+  check(
+    '7.3.15',
+    { ...business, name: `${row('INVALID_LOCATION')}: an unknown pickup or dropoff location` },
+    async (t) => {
+      const window = await plainWindow(t);
+      await fc.assert(
+        fc.asyncProperty(
+          unknownCodeArb,
+          fc.constantFrom('pickupLocation', 'dropoffLocation', 'both'),
+          async (code, side) => {
+            const body: AvailabilityRequest = {
+              ...window,
+              ...(side !== 'dropoffLocation' ? { pickupLocation: code } : {}),
+              ...(side !== 'pickupLocation' ? { dropoffLocation: code } : {}),
+            };
+            const res = await t.client(A).post('/availability', body);
+            expectError(res, 'INVALID_LOCATION', { representation: t.representation });
+          },
+        ),
+        { seed: t.seed, numRuns: runs(t) },
+      );
+    },
+  );
+
+  check(
+    '7.3.15',
+    { ...business, name: `${row('INVALID_LOCATION')}: a location that is not active (target probe)` },
+    async (t) => {
+      const code = t.settings.target.probes?.inactiveLocationCode;
+      if (!code) return t.notApplicable('no probes.inactiveLocationCode in the target config');
+      const window = await plainWindow(t);
+      const res = await t.client(A).post('/availability', { ...window, pickupLocation: code, dropoffLocation: code });
+      expectError(res, 'INVALID_LOCATION', { representation: t.representation });
+    },
+  );
+
+  check(
+    '7.3.16',
+    { ...business, name: `${row('LOCATION_NOT_ONE_WAY')}: branches without one-way between them` },
+    async (t) => {
+      const pair = await noOneWayPair(t);
+      const window = await plainWindow(t);
+      const res = await t.client(A).post('/availability', { ...window, ...pair });
+      expectError(res, 'LOCATION_NOT_ONE_WAY', { representation: t.representation });
+    },
+  );
+
+  check('7.3.17', { ...business, name: `${row('INVALID_RENTAL_WINDOW')}: dropoff not after pickup` }, async (t) => {
+    const window = await plainWindow(t);
+    const time = fc
+      .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+      .map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
+    const backwards = fc
+      .record({ days: fc.integer({ min: 0, max: 60 }), back: fc.integer({ min: 0, max: 10 }), a: time, b: time })
+      .map(({ days, back, a, b }) => {
+        const pickupDate = addDays(shoppingDate(t), days + 10);
+        // Same day: dropoff at or before pickup; earlier day: any times.
+        const [pickupTime, dropoffTime] = back === 0 ? (a >= b ? [a, b] : [b, a]) : [a, b];
+        return { pickupDate, pickupTime, dropoffDate: addDays(pickupDate, -back), dropoffTime };
+      });
+    await fc.assert(
+      fc.asyncProperty(backwards, async (times) => {
+        const res = await t.client(A).post('/availability', { ...window, ...times });
+        expectError(res, 'INVALID_RENTAL_WINDOW', { representation: t.representation });
+      }),
+      { seed: t.seed, numRuns: runs(t) },
+    );
+  });
+
+  check('7.3.18', { ...business, name: `${row('INVALID_VEHICLE')}: an unknown vehicle code` }, async (t) => {
+    const request = await plainQuoteRequest(t, A);
+    await fc.assert(
+      fc.asyncProperty(unknownCodeArb, async (vehicleCode) => {
+        const res = await t.client(A).post('/quotes', { ...request, vehicleCode });
+        expectError(res, 'INVALID_VEHICLE', { representation: t.representation });
+      }),
+      { seed: t.seed, numRuns: fewRuns(t) },
+    );
+  });
+
+  check(
+    '7.3.18',
+    { ...business, name: `${row('INVALID_VEHICLE')}: a vehicle not published to partners (target probe)` },
+    async (t) => {
+      const vehicleCode = t.settings.target.probes?.unpublishedVehicleCode;
+      if (!vehicleCode) return t.notApplicable('no probes.unpublishedVehicleCode in the target config');
+      const res = await t.client(A).post('/quotes', { ...(await plainQuoteRequest(t, A)), vehicleCode });
+      expectError(res, 'INVALID_VEHICLE', { representation: t.representation });
+    },
+  );
+
+  check(
+    '7.3.19',
+    {
+      ...controlled,
+      name: `${row('FLEET_PROFILE_INCOMPLETE')}: a vehicle without a full specification (target probe)`,
+    },
+    async (t) => {
+      const vehicleCode = t.settings.target.probes?.incompleteVehicleCode;
+      if (!vehicleCode) return t.notApplicable('no probes.incompleteVehicleCode in the target config');
+      const quoteRes = await t.client(A).post('/quotes', { ...(await plainQuoteRequest(t, A)), vehicleCode });
+      expectError(quoteRes, 'FLEET_PROFILE_INCOMPLETE', { representation: t.representation });
+      const fleetRes = await t.client(A).get(`/fleet/${encodeURIComponent(vehicleCode)}`);
+      expectError(fleetRes, 'FLEET_PROFILE_INCOMPLETE', { representation: t.representation });
+    },
+  );
+
+  check('7.3.20', { ...business, name: `${row('NOT_FOUND')}: an unknown location by code` }, async (t) => {
+    await fc.assert(
+      fc.asyncProperty(unknownCodeArb, async (code) => {
+        expectError(await t.client(A).get(`/locations/${code}`), 'NOT_FOUND', { representation: t.representation });
+      }),
+      { seed: t.seed, numRuns: fewRuns(t) },
+    );
+  });
+
+  check('7.3.20', { ...business, profile: 'book', name: `${row('NOT_FOUND')}: an unknown reservation` }, async (t) => {
+    const res = await t.client(A).get(`/reservations/CERT-NO-SUCH-${(t.seed >>> 0).toString(36)}`);
+    expectError(res, 'NOT_FOUND', { representation: t.representation });
+  });
+
+  check(
+    '7.3.21',
+    { ...business, name: `${row('NO_AVAILABILITY')}: a quote for a vehicle not offered at the pickup location` },
+    async (t) => {
+      const vehicles = (await fleetOf(t, A)).vehicles;
+      const locations = (await locationsOf(t, A)).locations.filter(
+        (l) => l.capabilities?.pickup && l.capabilities?.dropoff,
+      );
+      const pairs = vehicles.flatMap((v) =>
+        locations.filter((l) => !v.locationCodes.includes(l.locationCode)).map((l) => ({ v, l })),
+      );
+      if (pairs.length === 0) return t.notApplicable('every listed vehicle is offered at every round-trip location');
+      const window = await plainWindow(t);
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...pairs), async ({ v, l }) => {
+          const body: QuoteRequest = {
+            ...window,
+            pickupLocation: l.locationCode,
+            dropoffLocation: l.locationCode,
+            vehicleCode: v.vehicleCode,
+          };
+          expectError(await t.client(A).post('/quotes', body), 'NO_AVAILABILITY', { representation: t.representation });
+        }),
+        { seed: t.seed, numRuns: fewRuns(t) },
+      );
+    },
+  );
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Quotes and bookings
+
+  check(
+    '7.3.22',
+    { ...controlledBooking, name: `${row('QUOTE_EXPIRED')}: booking a quote 30 minutes and 1 second old` },
+    async (t) => {
+      const control = controlOf(t);
+      const q = await quote(t, A);
+      try {
+        await control.advanceClock(PAST_QUOTE_VALIDITY_SECONDS);
+        const { res } = await attemptBooking(t, A, q.quoteId);
+        expectError(res, 'QUOTE_EXPIRED', { representation: t.representation });
+      } finally {
+        await control.resetClock();
+      }
+    },
+  );
+
+  check('7.3.23', { ...booking, name: `${row('QUOTE_INVALID')}: a tampered quote id` }, async (t) => {
+    const q = await quote(t, A);
+    const { res } = await attemptBooking(t, A, alterMiddle(q.quoteId));
+    expectError(res, 'QUOTE_INVALID', { representation: t.representation });
+  });
+
+  check(
+    '7.3.23',
+    { ...booking, needs: [A, 'partnerB'], name: `${row('QUOTE_INVALID')}: another partner's quote` },
+    async (t) => {
+      const q = await quote(t, A);
+      const { res } = await attemptBooking(t, 'partnerB', q.quoteId);
+      expectError(res, 'QUOTE_INVALID', { representation: t.representation });
+    },
+  );
+
+  check(
+    '7.3.24',
+    { ...controlledBooking, name: `${row('QUOTE_STALE')}: the price moved after the quote` },
+    async (t) => {
+      const control = controlOf(t);
+      const q = await quote(t, A);
+      const vehicleCode = q.vehicle.vehicleCode;
+      try {
+        await control.movePrice(vehicleCode, 25);
+        const { res } = await attemptBooking(t, A, q.quoteId);
+        expectError(res, 'QUOTE_STALE', { representation: t.representation });
+      } finally {
+        await control.movePrice(vehicleCode, 0);
+      }
+    },
+  );
+
+  check(
+    '7.3.25',
+    { ...booking, name: `${row('IDEMPOTENCY_KEY_REQUIRED')}: POST /reservations without Idempotency-Key` },
+    async (t) => {
+      const q = await quote(t, A);
+      const { res } = await attemptBooking(t, A, q.quoteId, { key: null });
+      expectError(res, 'IDEMPOTENCY_KEY_REQUIRED', { representation: t.representation });
+    },
+  );
+
+  check(
+    '7.3.26',
+    { ...booking, name: `${row('IDEMPOTENCY_CONFLICT')}: a used key with a different body` },
+    async (t) => {
+      const q = await quote(t, A);
+      const first = await book(t, A, q.quoteId);
+      const { res } = await attemptBooking(t, A, q.quoteId, { key: first.key, body: plainRequest(t, q.quoteId) });
+      expectError(res, 'IDEMPOTENCY_CONFLICT', { representation: t.representation });
+    },
+  );
+
+  check(
+    '7.3.27',
+    {
+      ...booking,
+      timeoutMs: 60_000,
+      name: `${row('IDEMPOTENT_REPLAY_IN_FLIGHT')}: concurrent identical requests, then the retry succeeds`,
+    },
+    async (t) => {
+      const seen = new Map<string, number>();
+      for (let round = 1; round <= RACE_ROUNDS; round++) {
+        const q = await quote(t, A);
+        const body = plainRequest(t, q.quoteId);
+        const key = freshKey(t);
+        const answers = await Promise.all(
+          Array.from({ length: RACE_SIZE }, () => attemptBooking(t, A, q.quoteId, { body, key })),
+        );
+        const inFlight = answers.find((a) => errorCodeOf(a.res) === 'IDEMPOTENT_REPLAY_IN_FLIGHT');
+        for (const a of answers) {
+          const answer = `${a.res.status} ${errorCodeOf(a.res) ?? ''}`.trim();
+          seen.set(answer, (seen.get(answer) ?? 0) + 1);
+        }
+        if (!inFlight) continue;
+        expectError(inFlight.res, 'IDEMPOTENT_REPLAY_IN_FLIGHT', { representation: t.representation });
+        // Retryable: the identical request, once the first is done, gets the original answer (4.7.3).
+        const retry = await attemptBooking(t, A, q.quoteId, { body, key });
+        expect(retry.res.status, `the retry: ${retry.res.text.slice(0, 300)}`).toBe(200);
+        expect(retry.res.headers[REPLAY_HEADER], 'the retry is a replay').toBe('true');
+        return;
+      }
+      t.notApplicable(
+        `no IDEMPOTENT_REPLAY_IN_FLIGHT in ${RACE_ROUNDS} races of ${RACE_SIZE} (answers: ${JSON.stringify(Object.fromEntries(seen))})`,
+      );
+    },
+  );
+
+  check(
+    '7.3.28',
+    { ...booking, name: `${row('DUPLICATE_PARTNER_REFERENCE')}: a used partnerReference under a new key` },
+    async (t) => {
+      const first = await book(t, A, (await quote(t, A)).quoteId);
+      const q = await quote(t, A);
+      const body = plainRequest(t, q.quoteId, { partnerReference: first.body.partnerReference });
+      const { res } = await attemptBooking(t, A, q.quoteId, { body });
+      expectError(res, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
+    },
+  );
+
+  check(
+    '7.3.29',
+    { ...controlledBooking, name: `${row('RESERVATION_REJECTED')}: the operator declines the booking` },
+    async (t) => {
+      const control = controlOf(t);
+      const q = await quote(t, A);
+      try {
+        await control.declineNextBookings(1);
+        const { res } = await attemptBooking(t, A, q.quoteId);
+        expectError(res, 'RESERVATION_REJECTED', { representation: t.representation });
+      } finally {
+        await control.declineNextBookings(0);
+      }
+    },
+  );
+
+  check(
+    '7.3.30',
+    {
+      ...controlledBooking,
+      name: `${row('INVALID_STATE_TRANSITION')}: cancelling a completed reservation (ambiguities-errors #4)`,
+    },
+    async (t) => {
+      const control = controlOf(t);
+      const { reservation } = await book(t, A, (await quote(t, A)).quoteId);
+      try {
+        await control.setReservationStatus(reservation.reservationId, 'completed');
+        const res = await cancel(t, A, reservation.reservationId);
+        expectError(res, 'INVALID_STATE_TRANSITION', { representation: t.representation });
+      } finally {
+        // Back to confirmed, so the end-of-run cleanup can cancel it.
+        await control.setReservationStatus(reservation.reservationId, 'confirmed');
+      }
+    },
+  );
+
+  check(
+    '7.3.31',
+    { ...controlledBooking, name: `${row('CANCELLATION_NEEDS_STAFF')}: cancelling with a deposit attached` },
+    async (t) => {
+      const control = controlOf(t);
+      const { reservation } = await book(t, A, (await quote(t, A)).quoteId);
+      try {
+        await control.attachMoney(reservation.reservationId, true);
+        const res = await cancel(t, A, reservation.reservationId);
+        expectError(res, 'CANCELLATION_NEEDS_STAFF', { representation: t.representation });
+      } finally {
+        await control.attachMoney(reservation.reservationId, false);
+      }
+    },
+  );
+
+  check(
+    '7.3.32',
+    { ...booking, name: `${row('MODIFICATION_NOT_SUPPORTED')}: PATCH of an own reservation` },
+    async (t) => {
+      const { reservation } = await book(t, A, (await quote(t, A)).quoteId);
+      const res = await t
+        .client(A)
+        .patch(`/reservations/${encodeURIComponent(reservation.reservationId)}`, { remarks: 'Please change' });
+      expectError(res, 'MODIFICATION_NOT_SUPPORTED', { representation: t.representation });
+    },
+  );
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Limits and the service's own state
+
+  check(
+    '7.3.33',
+    {
+      representations: REPRESENTATIONS,
+      needs: ['rateLimit'],
+      timeoutMs: 120_000,
+      name: `${row('RATE_LIMITED')}: the rateLimit client past its ceiling, with Retry-After`,
+    },
+    async (t) => {
+      const { limited } = await inOwnWindow(t, () =>
+        sendUntil429(() => t.client('rateLimit').get('/locations'), MAX_REQUESTS_TO_429),
+      );
+      if (!limited) return t.notApplicable(`no 429 within ${MAX_REQUESTS_TO_429} requests (ceiling not shown, 8.5)`);
+      expectError(limited, 'RATE_LIMITED', { representation: t.representation });
+      expect(limited.headers['retry-after'], 'Retry-After in whole seconds').toMatch(/^\d+$/);
+    },
+  );
+
+  check(
+    '7.3.34',
+    { ...controlled, name: `${row('API_DISABLED')}: the partner API switched off, then on again` },
+    async (t) => {
+      const control = controlOf(t);
+      const token = await t.client(A).token();
+      try {
+        await control.setApiEnabled(false);
+        const res = await t.client(A).get('/locations', { token });
+        expectError(res, 'API_DISABLED', { representation: t.representation });
+      } finally {
+        await control.setApiEnabled(true);
+      }
+      await expectRetrySucceeds(t, token);
+    },
+  );
+
+  for (const [clause, code, fault] of [
+    ['7.3.35', 'DEPENDENCY_UNAVAILABLE', 'dependencyUnavailable'],
+    ['7.3.36', 'INTERNAL_ERROR', 'internalError'],
+  ] as const) {
+    check(
+      clause,
+      { ...controlled, name: `${row(code)}: the ${fault} fault switched on, then off again` },
+      async (t) => {
+        const control = controlOf(t);
+        const token = await t.client(A).token();
+        try {
+          await control.setFaults({ [fault]: true });
+          const res = await t.client(A).get('/locations', { token });
+          expectError(res, code, { representation: t.representation });
+        } finally {
+          await control.setFaults({ [fault]: false });
+        }
+        await expectRetrySucceeds(t, token);
+      },
+    );
+  }
+});
+
+/** Retryable: the identical request once the condition is gone succeeds (spec 7.2 "retrying … may succeed"). */
+async function expectRetrySucceeds(t: CheckContext, token: string): Promise<void> {
+  const retry: ApiResult = await t.client(A).get('/locations', { token });
+  expect(retry.status, `the identical request once the condition is gone: ${retry.text.slice(0, 300)}`).toBe(200);
+}
+
+/** The role's listed rate plans (JSON). */
+async function ownPlans(t: CheckContext, role: Role) {
+  const res = await t.client(role).get('/rates', { representation: 'json' });
+  expect(res.status, `GET /rates: ${res.text.slice(0, 300)}`).toBe(200);
+  return (res.body as RateList).rates;
+}
+
+/**
+ * Two listed locations of different branches between which one-way is not available: the target's probe, or
+ * derived from the list: a pickup location whose capabilities say oneWay false and a dropoff of another branch.
+ */
+async function noOneWayPair(t: CheckContext): Promise<{ pickupLocation: string; dropoffLocation: string }> {
+  const probe = t.settings.target.probes?.noOneWayPair;
+  if (probe) return probe;
+  const locations = (await locationsOf(t, A)).locations;
+  const pickup = locations.find((l) => l.capabilities?.pickup && l.capabilities.oneWay === false);
+  const dropoff =
+    pickup && locations.find((l: Location) => l.capabilities?.dropoff && l.branchCode !== pickup.branchCode);
+  if (!pickup || !dropoff) {
+    return t.notApplicable('no probes.noOneWayPair and no listed location without one-way next to another branch');
+  }
+  return { pickupLocation: pickup.locationCode, dropoffLocation: dropoff.locationCode };
+}

@@ -1,0 +1,207 @@
+/**
+ * Helpers of the limit, shopping and XML suites (spec 4.5, 4.6, 4.12, 4.14, 8): reading the rate-limit headers,
+ * driving a client to its 429, running a check in a rate-limit window of its own, and posting raw XML bodies.
+ */
+import { expect } from 'vitest';
+import { MEDIA_TYPES } from '../../contract/constants.ts';
+import { ERROR_CODES, type ErrorCode } from '../../contract/errors.ts';
+import type { AvailabilityResponse, JsonValue } from '../../contract/types.ts';
+import { serializeTypedXml } from '../../contract/xml/index.ts';
+import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
+import { errorCodeOf, expectError } from '../../harness/check/expect-api.ts';
+import type { Role } from '../../harness/config/target-config.ts';
+import type { ControlAdapter } from '../../harness/control/adapter.ts';
+import type { Representation } from '../../harness/http/representation.ts';
+
+/** Spec 8.2: the three headers of a rate-limited response (undefined when absent). */
+export interface RateLimitHeaders {
+  limit: string | undefined;
+  remaining: string | undefined;
+  reset: string | undefined;
+}
+
+export function rateLimitHeadersOf(res: ApiResult): RateLimitHeaders {
+  return {
+    limit: res.headers['x-ratelimit-limit'],
+    remaining: res.headers['x-ratelimit-remaining'],
+    reset: res.headers['x-ratelimit-reset'],
+  };
+}
+
+/** RFC 3339 / ISO 8601 date-time with a zone designator: what a timestamp header can be read as. */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * Spec 8.2: X-RateLimit-Limit and -Remaining are whole numbers (Remaining at most Limit), X-RateLimit-Reset an
+ * ISO 8601 timestamp and not epoch seconds. Returns Reset in epoch ms.
+ */
+export function expectRateLimitHeaders(res: ApiResult, what: string): number {
+  const h = rateLimitHeadersOf(res);
+  expect(h.limit, `${what}: X-RateLimit-Limit`).toMatch(/^\d+$/);
+  expect(h.remaining, `${what}: X-RateLimit-Remaining`).toMatch(/^\d+$/);
+  expect(Number(h.remaining), `${what}: X-RateLimit-Remaining at most X-RateLimit-Limit`).toBeLessThanOrEqual(
+    Number(h.limit),
+  );
+  expect(h.reset, `${what}: X-RateLimit-Reset is an ISO 8601 timestamp, not epoch seconds`).toMatch(ISO_DATE_TIME);
+  const reset = Date.parse(h.reset as string);
+  expect(Number.isNaN(reset), `${what}: X-RateLimit-Reset ${h.reset} is a real instant`).toBe(false);
+  return reset;
+}
+
+/** The response's Date header in epoch ms (the server's clock), or undefined. */
+export function serverDateOf(res: ApiResult): number | undefined {
+  const value = res.headers.date;
+  if (value === undefined) return undefined;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+const HALF_HOUR_MS = 30 * 60 * 1000;
+/** Tolerance for the 30 minutes, against the server's Date header (second resolution) or our clock. */
+const SERVER_TOLERANCE_MS = 60_000;
+const LOCAL_TOLERANCE_MS = 120_000;
+
+/**
+ * Spec 4.5, 2.9, 8: a quote expires 30 minutes after the answer that issued it, judged against the server's Date
+ * header (second resolution) when it sends one, else against our clock when the request was sent.
+ */
+export function expectThirtyMinutes(expiresAt: string, res: ApiResult, sentAt: number, what: string): void {
+  const expires = Date.parse(expiresAt);
+  expect(Number.isNaN(expires), `${what}: ${expiresAt} is a date-time`).toBe(false);
+  const server = serverDateOf(res);
+  const [reference, tolerance] =
+    server === undefined ? [sentAt, LOCAL_TOLERANCE_MS] : [server, SERVER_TOLERANCE_MS + 1000];
+  const lifetime = expires - reference;
+  expect(
+    Math.abs(lifetime - HALF_HOUR_MS),
+    `${what}: ${expiresAt} is ${Math.round(lifetime / 1000)} s after the answer (${server === undefined ? 'our clock' : 'its Date header'}), not 1800 s`,
+  ).toBeLessThanOrEqual(tolerance);
+}
+
+/** No X-RateLimit-* header at all (spec 8.4, the token endpoint). */
+export function rateLimitHeaderNames(res: ApiResult): string[] {
+  return Object.keys(res.headers).filter((name) => name.toLowerCase().startsWith('x-ratelimit-'));
+}
+
+export interface Exhaustion {
+  /** Answers before the first 429, in order. */
+  before: ApiResult[];
+  /** The first 429, or undefined when none came within the bound. */
+  limited: ApiResult | undefined;
+}
+
+/** Sends until the first 429 or `max` requests: the ceiling is not shown (spec 8.5), so the bound is ours. */
+export async function sendUntil429(send: () => Promise<ApiResult>, max: number): Promise<Exhaustion> {
+  const before: ApiResult[] = [];
+  for (let i = 0; i < max; i++) {
+    const res = await send();
+    if (res.status === 429) return { before, limited: res };
+    before.push(res);
+  }
+  return { before, limited: undefined };
+}
+
+/** Requests a rate-limit check may send to reach a 429: a bound, so a high ceiling makes it not-applicable. */
+export const MAX_REQUESTS_TO_429 = 400;
+
+const DAY_SECONDS = 86_400;
+
+/**
+ * Runs `fn` in a rate-limit window no other check uses: with the control adapter the service clock moves 10 to
+ * 210 days ahead (an offset taken from the check's seed, so two checks never share a window), and back to real
+ * time afterwards. Buckets exhausted there never touch the run's real-time windows (spec 8.2: one-minute
+ * windows), so later checks and other roles are not held up. Without control, `fn` runs in real time.
+ */
+export async function inOwnWindow<T>(t: CheckContext, fn: () => Promise<T>): Promise<T> {
+  const control = t.control;
+  if (!control) return fn();
+  const offset = 10 * DAY_SECONDS + ((t.seed >>> 0) % (200 * DAY_SECONDS));
+  await control.advanceClock(offset);
+  try {
+    return await fn();
+  } finally {
+    await control.resetClock();
+  }
+}
+
+/** A raw business POST of exact bytes, with the role's (cached) token and the check's Accept. */
+export async function postBytes(
+  t: CheckContext,
+  role: Role,
+  path: string,
+  bytes: Uint8Array | string,
+  contentType: string = MEDIA_TYPES.xml,
+): Promise<ApiResult> {
+  const body = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;
+  return t.client(role).post(path, body, { headers: { 'content-type': contentType } });
+}
+
+/** The value as a typed XML request document (spec 4.14), default namespace, with the XML declaration. */
+export function xmlRequest(value: object): string {
+  return serializeTypedXml(value as JsonValue, 'request');
+}
+
+/**
+ * An error in the envelope of spec 7.2 whatever its code, as long as the code is one of the table (7.3) and the
+ * status, retryable and requestId go with it: for answers where several codes are acceptable.
+ */
+export function expectSomeError(res: ApiResult, representation: Representation): ErrorCode {
+  const code = errorCodeOf(res);
+  expect(Object.keys(ERROR_CODES), `error.code of HTTP ${res.status}: ${res.text.slice(0, 300)}`).toContain(code);
+  expectError(res, code as ErrorCode, { representation });
+  return code as ErrorCode;
+}
+
+/** Status and error code: what "the same answer" compares for errors. */
+export function answerOf(res: ApiResult): { status: number; code: string | null } {
+  return { status: res.status, code: errorCodeOf(res) ?? null };
+}
+
+/**
+ * An availability answer without what is per response (quote ids and their expiry), so two answers to the same
+ * request compare equal.
+ */
+export function offersWithoutQuotes(res: ApiResult): unknown {
+  if (res.status !== 200) return answerOf(res);
+  const body = res.body as AvailabilityResponse;
+  return {
+    ...body,
+    offers: (body.offers ?? []).map(({ quoteId: _quoteId, quoteExpiresAt: _expires, ...offer }) => offer),
+  };
+}
+
+/** 200 with offers, or 409 NO_AVAILABILITY: both answer a valid availability request (spec 4.5, ambiguity #9). */
+export function isAvailabilityAnswer(res: ApiResult): boolean {
+  return res.status === 200 || (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY');
+}
+
+/** A code of the LocationCode / VehicleCode / CommercialCode patterns that no target should hold. */
+export function probeCode(t: CheckContext, tag: string): string {
+  return `ZZ-CERT-${tag}-${(t.seed >>> 0).toString(36).toUpperCase()}`.slice(0, 32);
+}
+
+/**
+ * What only the operator knows and no API call shows (spec 4.12): an inactive location, an unpublished vehicle,
+ * a vehicle without a complete partner specification, a rate plan of the partner awaiting approval.
+ */
+export interface ProbeCodes {
+  inactiveLocations: string[];
+  unpublishedVehicles: string[];
+  incompleteVehicles: string[];
+  pendingRatePlans: { accountCode: string; rateCode: string }[];
+}
+
+type ProbingAdapter = ControlAdapter & { probeCodes?: (clientId: string) => Promise<ProbeCodes> };
+
+/**
+ * The probe codes of the role's partner from the control adapter, or undefined when the adapter cannot name
+ * them. The adapter method (`probeCodes(clientId)`) is a proposed addition to harness/control: until it exists
+ * the checks that need it are not-applicable.
+ */
+export async function probeCodesOf(t: CheckContext, role: Role): Promise<ProbeCodes | undefined> {
+  const control = t.control as ProbingAdapter | undefined;
+  if (!control?.probeCodes) return undefined;
+  const clientId = t.settings.target.clients[role]?.clientId;
+  if (clientId === undefined) return undefined;
+  return control.probeCodes(clientId);
+}
