@@ -126,7 +126,7 @@ describe('4.6 POST /quotes', () => {
 
   check(
     '4.6.2',
-    { ...business, name: 'A price sent by the client is refused: 400 VALIDATION_ERROR (server-authoritative)' },
+    { ...business, name: 'A price sent by the client is refused: 400 (server-authoritative)' },
     async (t) => {
       const req = await plainQuoteRequest(t, 'partnerA');
       const priced = await quote(t, 'partnerA', req);
@@ -137,8 +137,9 @@ describe('4.6 POST /quotes', () => {
       ];
       for (const [name, body] of sent) {
         const res = await t.client('partnerA').post('/quotes', body);
+        // An unknown field: 400; which code beyond VALIDATION_ERROR is not shown (spec 7.3).
         expect(res.status, `${name} in the request: ${res.text.slice(0, 300)}`).toBe(400);
-        expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
+        expectSomeError(res, t.representation);
       }
     },
   );

@@ -247,7 +247,6 @@ describe('4.7 POST /reservations', () => {
     },
     async (t) => {
       const q = await quote(t, 'partnerA');
-      const rounds: Record<string, number>[] = [];
       // A server that finishes each request before the next arrives never answers IN_FLIGHT: that is no fault, so
       // a few rounds are tried to meet one, and every answer is judged either way.
       for (let round = 0; round < RACE_ROUNDS; round++) {
@@ -260,7 +259,6 @@ describe('4.7 POST /reservations', () => {
         for (const res of answers) recordIfCreated(t, res);
         const counts: Record<string, number> = {};
         for (const res of answers) counts[outcomeOf(res)] = (counts[outcomeOf(res)] ?? 0) + 1;
-        rounds.push(counts);
         const created = answers.filter((res) => res.status === 201);
         expect(created.length, `answers ${JSON.stringify(counts)}: exactly one 201`).toBe(1);
         const original = created[0]?.body as Reservation;
@@ -284,7 +282,6 @@ describe('4.7 POST /reservations', () => {
         expect(retry.body).toEqual(original);
         if (counts['409 IDEMPOTENT_REPLAY_IN_FLIGHT']) break;
       }
-      if (process.env.CERT_RACE_LOG) console.info(`[race identical ${t.representation}] ${JSON.stringify(rounds)}`);
     },
   );
 
@@ -322,7 +319,6 @@ describe('4.7 POST /reservations', () => {
         mine.map((r) => r.partnerReference),
         `one reservation among the ${CONFLICT_RACE_SIZE} bodies (${JSON.stringify(counts)})`,
       ).toEqual([winner.partnerReference]);
-      if (process.env.CERT_RACE_LOG) console.info(`[race conflicting ${t.representation}] ${JSON.stringify(counts)}`);
     },
   );
 

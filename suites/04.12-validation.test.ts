@@ -416,7 +416,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
       .tuple(
         base,
         unknownCommercialCode,
-        fc.option(fc.constantFrom(...(accounts.length > 0 ? accounts : [''])), { nil: undefined }),
+        accounts.length > 0 ? fc.option(fc.constantFrom(...accounts), { nil: undefined }) : fc.constant(undefined),
       )
       .map(([req, code, account]) => {
         // Alone, or with an accountCode the partner holds (so the account is no fault).
@@ -453,7 +453,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
             rateCode: plan.rateCode,
           }),
         );
-      await property(t, faults, 'INVALID_RATE_CODE');
+      // A plan of the caller's awaiting approval could carry the same codes (not listed): RATE_NOT_APPROVED then.
+      await property(t, faults, ['INVALID_RATE_CODE', 'RATE_NOT_APPROVED']);
     },
   );
 

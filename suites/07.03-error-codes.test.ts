@@ -116,11 +116,12 @@ describe('7.3 Error code table', () => {
     '7.3.2',
     {
       ...business,
-      name: `${row('INVALID_CLIENT')}: client credentials instead of a bearer token on a business call (ambiguities-errors #1)`,
+      name: `${row('INVALID_CLIENT')}: client credentials instead of a bearer token on a business call`,
     },
     async (t) => {
       // A business call authenticates a token, not a client: a target may answer INVALID_CLIENT, INVALID_TOKEN or
-      // UNAUTHORIZED for client credentials in HTTP Basic; INVALID_CLIENT, when used, must keep its row.
+      // UNAUTHORIZED for client credentials in HTTP Basic; INVALID_CLIENT, when used, must keep its row
+      // (docs/ambiguities-errors.md: INVALID_CLIENT).
       const { clientId, clientSecret } = credentialsOf(t, A);
       for (const secret of [clientSecret, 'certification-wrong-secret']) {
         const basic = `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
@@ -696,11 +697,13 @@ describe('7.3 Error code table', () => {
     '7.3.30',
     {
       ...controlledBooking,
-      name: `${row('INVALID_STATE_TRANSITION')}: cancelling a completed reservation (ambiguities-errors #4)`,
+      name: `${row('INVALID_STATE_TRANSITION')}: cancelling a completed reservation`,
     },
     async (t) => {
       const control = controlOf(t);
       const { reservation } = await book(t, A, (await quote(t, A)).quoteId);
+      // Cancellable states are not shown (3): a completed rental is taken as not cancellable
+      // (docs/ambiguities-errors.md: INVALID_STATE_TRANSITION).
       try {
         await control.setReservationStatus(reservation.reservationId, 'completed');
         const res = await cancel(t, A, reservation.reservationId);

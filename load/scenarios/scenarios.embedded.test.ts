@@ -22,13 +22,10 @@ const validate = ajv.compile({ $ref: `${schema.$id}#/$defs/loadResult` });
 
 /** Each scenario against a fresh reference implementation (its own server environment), with the CI settings. */
 async function runAgainstReference(scenario: AnyScenario): Promise<LoadScenarioResult> {
-  const target = await startEmbeddedTarget(
-    {
-      transport: 'http',
-      ...(scenario.embeddedEnv ? { env: scenario.embeddedEnv } : {}),
-    },
-    TIMEOUT_MS,
-  );
+  const target = await startEmbeddedTarget({
+    transport: 'http',
+    ...(scenario.embeddedEnv ? { env: scenario.embeddedEnv } : {}),
+  });
   try {
     return await runNative(scenario, { target: target.config, embedded: true, options: scenario.ci });
   } finally {

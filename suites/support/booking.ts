@@ -16,7 +16,7 @@ import type {
   ReservationList,
   ReservationRequest,
 } from '../../contract/types.ts';
-import { driver, reservationRequest, type TargetCatalogue, yearsBefore } from '../../generators/index.ts';
+import { reservationRequest, type TargetCatalogue, yearsBefore } from '../../generators/index.ts';
 import type { ApiResult, CallOptions, CheckContext } from '../../harness/check/check.ts';
 import { errorCodeOf } from '../../harness/check/expect-api.ts';
 import type { Role } from '../../harness/config/target-config.ts';
@@ -65,10 +65,6 @@ export function uniquify(t: CheckContext, generatedKey: string): string {
  * clock (30 days by default) and the age is judged on the day of booking (docs/ambiguities.md #3).
  */
 export const MIN_DRIVER_AGE = 19;
-
-export function driverArbitrary(t: CheckContext): fc.Arbitrary<Driver> {
-  return driver(t.settings.date, { minAge: MIN_DRIVER_AGE });
-}
 
 /** A plain adult driver (35 on the run's date). */
 export function plainDriver(t: CheckContext): Driver {

@@ -23,6 +23,7 @@ import type {
 import { validate } from '../../contract/validation.ts';
 import {
   availabilityRequest,
+  daysBetween,
   driver,
   meetsRejection,
   quoteRequest,
@@ -408,10 +409,15 @@ export function idempotencyKey(t: CheckContext): string {
   return `${t.settings.bookingPrefix}key-${uniqueSuffix(t)}`;
 }
 
-/** A driver well over 18 and over the vehicle's minimum age, whatever day the target judges age on (#3). */
+/**
+ * A driver well over 18 and over the vehicle's minimum age whatever day the target judges age on (#3): drawn on
+ * the run's anchor date, with a year of margin for every year the anchor lies ahead of the local date (a --date
+ * years ahead must not yield a driver under 18 today).
+ */
 export function driverFor(t: CheckContext, vehicle?: FleetVehicle, salt = 0): Driver {
-  const minAge = Math.max(21, (vehicle?.minDriverAge ?? 0) + 2);
-  return sampleOf(t, driver(t.settings.date, { minAge, maxAge: 75 }), salt);
+  const ahead = Math.max(0, Math.ceil(daysBetween(new Date().toISOString().slice(0, 10), t.settings.date) / 365));
+  const minAge = Math.max(21, (vehicle?.minDriverAge ?? 0) + 2) + ahead;
+  return sampleOf(t, driver(t.settings.date, { minAge, maxAge: minAge + 50 }), salt);
 }
 
 /** A minimal valid ReservationRequest for a quote: the run's partnerReference and a generated driver. */

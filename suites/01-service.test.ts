@@ -1,0 +1,681 @@
+/**
+ * Spec 1 What the service does: the rules that hold across the service. Each is judged where it shows on the
+ * wire (model-level availability, Money everywhere, confirmed bookings, partner isolation, no modification,
+ * SIPP, IATA only on airports, a proprietary XML, read-only integration credentials); the statements about the
+ * service itself (no unit-level option, no claim of certification, no SOAP) also on the published contract.
+ * The sandbox and settlement sentences of 1.3 and 1.7 bind the agreement, not the service: they are
+ * NON_SERVICE_STATEMENTS of contract/clauses, not clauses.
+ */
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect } from 'vitest';
+import { MEDIA_TYPES, XML_NAMESPACE } from '../contract/constants.ts';
+import type {
+  AvailabilityOffer,
+  AvailabilityResponse,
+  FleetList,
+  LocationList,
+  Quote,
+  QuoteRequest,
+  Reservation,
+  ReservationList,
+} from '../contract/types.ts';
+import { availabilityRequest, quoteRequest } from '../generators/index.ts';
+import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import { errorCodeOf, expectError, expectSchema } from '../harness/check/expect-api.ts';
+import type { Role } from '../harness/config/target-config.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { freshToken, scopeSet } from './support/auth.ts';
+import {
+  bareAmounts,
+  bookReservation,
+  cheapRuns,
+  costlyRuns,
+  expectSamples,
+  invalidSippPositions,
+  isMoneyShaped,
+  levelOptions,
+  postReservation,
+  reservationBody,
+  SAMPLE_LEVELS,
+  SIPP_MANUAL,
+  SIPP_WITH_AIR,
+  sampleOf,
+  samplesOf,
+  siblingId,
+  targetCatalogue,
+  withoutRequestId,
+  xmlRootOf,
+} from './support/resources.ts';
+
+const A: Role[] = ['partnerA'];
+const business = { needs: A, representations: REPRESENTATIONS };
+const shop = { ...business, profile: 'shop' as const };
+const book = { ...business, profile: 'book' as const, bookings: true };
+const twoPartners = { ...book, needs: ['partnerA', 'partnerB'] as Role[] };
+
+/** The machine-readable contract this suite ships (spec 9.2), read as data. */
+const OPENAPI_TEXT = readFileSync(new URL('../contract/openapi/partner-api-v1.openapi.json', import.meta.url), 'utf8');
+const OPENAPI = JSON.parse(OPENAPI_TEXT) as { components: { schemas: Record<string, { properties?: object }> } };
+
+/** What an offer says about a class: price and days, without the quote id and its expiry. */
+function offerTerms(offers: readonly AvailabilityOffer[]): Record<string, unknown> {
+  return Object.fromEntries(
+    offers.map((o) => [
+      o.vehicle.vehicleCode,
+      { rentalDays: o.rentalDays, dailyRate: o.dailyRate, estimatedTotal: o.estimatedTotal, currency: o.currency },
+    ]),
+  );
+}
+
+async function availability(t: CheckContext, body: unknown): Promise<AvailabilityResponse> {
+  const res = await t.client('partnerA').post('/availability', body);
+  expect(res.status, `POST /availability: ${res.text.slice(0, 300)}`).toBe(200);
+  expectSchema(res, 'AvailabilityResponse');
+  return res.body as AvailabilityResponse;
+}
+
+/** The availability request of a quote request's window, limited to its vehicle. */
+function windowOf(request: QuoteRequest) {
+  const { vehicleCode, extras: _x, ...window } = request;
+  return { ...window, vehicleCodes: [vehicleCode] };
+}
+
+/** Claims of membership or certification by the classification, airport or travel-messaging bodies. */
+const CLAIM =
+  /\b(member(ship)?|certified|certification|accredited|accreditation|approved|endorsed)\b[^.]{0,60}\b(ACRISS|IATA|OpenTravel|OTA|SITA|HEDNA)\b|\b(ACRISS|IATA|OpenTravel|OTA|SITA|HEDNA)\b[^.]{0,40}\b(member|certified|accredited|approved|endorsed)\b/i;
+
+/** Namespaces of SOAP 1.1 and 1.2, WSDL 1.1 and 2.0, and OpenTravel. */
+const FOREIGN_NAMESPACES = [
+  'http://schemas.xmlsoap.org/soap/envelope/',
+  'http://www.w3.org/2003/05/soap-envelope',
+  'http://schemas.xmlsoap.org/wsdl/',
+  'http://www.w3.org/ns/wsdl',
+  'http://www.opentravel.org/OTA/2003/05',
+];
+
+describe('1 What the service does', () => {
+  check(
+    '1.1a',
+    { ...book, name: 'One quote booked three times over the same window: all confirmed, availability unchanged' },
+    async (t) => {
+      const { quote, request } = await bookReservation(t, 'partnerA', { rate: 'public' });
+      const probe = windowOf(request);
+      const before = await availability(t, probe);
+      for (let i = 0; i < 3; i++) {
+        const res = await postReservation(t, 'partnerA', reservationBody(t, quote.quoteId, quote.vehicle));
+        expect(res.status, `booking ${i + 2} of the same vehicle and window: ${res.text.slice(0, 300)}`).toBe(201);
+        expect((res.body as Reservation).status).toBe('confirmed');
+      }
+      const after = await availability(t, probe);
+      expect(offerTerms(after.offers), 'offers after four overlapping bookings (no allotment decremented)').toEqual(
+        offerTerms(before.offers),
+      );
+    },
+  );
+
+  check(
+    '1.1b',
+    { ...shop, name: 'An offer is the class at the pickup location, for the window, at the offered price' },
+    async (t) => {
+      const cat = await targetCatalogue(t);
+      let compared = 0;
+      await fc.assert(
+        fc.asyncProperty(availabilityRequest(cat, { rate: 'public' }), async (request) => {
+          const res = await t.client('partnerA').post('/availability', request);
+          if (res.status !== 200) return;
+          const response = res.body as AvailabilityResponse;
+          for (const offer of response.offers.slice(0, 2)) {
+            expect(
+              offer.vehicle.locationCodes,
+              `${offer.vehicle.vehicleCode} offered at the pickup location`,
+            ).toContain(request.pickupLocation);
+            const { vehicleCodes: _v, ...window } = request;
+            const quoted = await t
+              .client('partnerA')
+              .post('/quotes', { ...window, vehicleCode: offer.vehicle.vehicleCode });
+            expect(
+              quoted.status,
+              `a quote for the offered ${offer.vehicle.vehicleCode}: ${quoted.text.slice(0, 300)}`,
+            ).toBe(201);
+            const quote = quoted.body as Quote;
+            expect(quote.charges.dailyRate, 'the quoted daily rate is the offered one').toEqual(offer.dailyRate);
+            expect(quote.rental.rentalDays, 'the quoted rental days are the offered ones').toBe(offer.rentalDays);
+            compared += 1;
+          }
+        }),
+        { seed: t.seed, numRuns: costlyRuns(t) },
+      );
+      if (compared === 0) t.notApplicable('no generated availability request got an offer');
+    },
+  );
+
+  check(
+    '1.1b',
+    { ...shop, level: 'SHOULD', name: "An offer's estimated total is the total of the same quote" },
+    async (t) => {
+      const cat = await targetCatalogue(t);
+      const request = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
+      const response = await availability(t, request);
+      const offer = response.offers[0];
+      if (!offer) return t.notApplicable('the generated availability request got no offer');
+      const { vehicleCodes: _v, ...window } = request;
+      const quoted = await t.client('partnerA').post('/quotes', { ...window, vehicleCode: offer.vehicle.vehicleCode });
+      expect(quoted.status, quoted.text.slice(0, 300)).toBe(201);
+      expect((quoted.body as Quote).charges.total).toEqual(offer.estimatedTotal);
+    },
+  );
+
+  check(
+    '1.1c',
+    { ...shop, name: 'Shopping and quoting hold nothing: repeated quotes leave the offers unchanged' },
+    async (t) => {
+      const cat = await targetCatalogue(t);
+      const request = sampleOf(t, quoteRequest(cat, { rate: 'public' }));
+      const probe = windowOf(request);
+      const before = await availability(t, probe);
+      for (let i = 0; i < 5; i++) {
+        const res = await t.client('partnerA').post('/quotes', request);
+        expect(res.status, res.text.slice(0, 300)).toBe(201);
+      }
+      const after = await availability(t, probe);
+      expect(offerTerms(after.offers), 'offers after five quotes').toEqual(offerTerms(before.offers));
+    },
+  );
+
+  check(
+    '1.1c',
+    { ...book, name: 'A reservation holds no unit: the class stays offered and a second booking succeeds' },
+    async (t) => {
+      const { quote, request } = await bookReservation(t, 'partnerA', { rate: 'public' });
+      const after = await availability(t, windowOf(request));
+      expect(
+        after.offers.map((o) => o.vehicle.vehicleCode),
+        'the booked class is still offered for the booked window',
+      ).toContain(quote.vehicle.vehicleCode);
+      const again = await postReservation(t, 'partnerA', reservationBody(t, quote.quoteId, quote.vehicle));
+      expect(again.status, again.text.slice(0, 300)).toBe(201);
+    },
+  );
+
+  check(
+    '1.1d',
+    { needs: A, name: 'The contract has no unit-level option: availability is model_level_on_request only' },
+    async () => {
+      const schemas = OPENAPI.components.schemas;
+      for (const name of ['AvailabilityRequest', 'QuoteRequest', 'ReservationRequest']) {
+        const keys = Object.keys(schemas[name]?.properties ?? {});
+        expect(
+          keys.filter((k) => /unit|inventory|allot|hold|vin|plate/i.test(k)),
+          `${name} properties of the shipped OpenAPI`,
+        ).toEqual([]);
+      }
+      expect(JSON.stringify(schemas.AvailabilityResponse?.properties), 'availabilityModel').toContain(
+        '"const":"model_level_on_request"',
+      );
+    },
+  );
+
+  check(
+    '1.1d',
+    { ...shop, name: 'Asking for unit-level availability is refused (400); every answer is model-level' },
+    async (t) => {
+      const cat = await targetCatalogue(t);
+      const request = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
+      for (const extra of [{ availabilityModel: 'unit_level' }, { unitLevel: true }]) {
+        expectError(await t.client('partnerA').post('/availability', { ...request, ...extra }), 'VALIDATION_ERROR', {
+          representation: t.representation,
+        });
+      }
+      await fc.assert(
+        fc.asyncProperty(availabilityRequest(cat), async (body) => {
+          const res = await t.client('partnerA').post('/availability', body);
+          if (res.status === 200)
+            expect((res.body as AvailabilityResponse).availabilityModel).toBe('model_level_on_request');
+        }),
+        { seed: t.seed, numRuns: cheapRuns(t) },
+      );
+    },
+  );
+
+  for (const level of SAMPLE_LEVELS) {
+    check(
+      '1.2',
+      {
+        ...business,
+        ...levelOptions(level),
+        name: `No bare amount in any response: every amount is a Money (${level})`,
+      },
+      async (t) => {
+        const samples = await samplesOf(t, level);
+        expectSamples(samples);
+        const bare = samples.flatMap((s) => bareAmounts(s.res.body).map((b) => `${s.label}: ${b}`));
+        expect(bare, 'numbers outside Money under money names, or fractional numbers').toEqual([]);
+        const money = samples.flatMap((s) => JSON.stringify(s.res.body).match(/"amount":/g) ?? []);
+        if (money.length === 0) t.notApplicable(`no ${level} response carried an amount`);
+      },
+    );
+  }
+
+  check('1.2', { ...shop, name: 'Every priced field of offers and quotes is a Money object' }, async (t) => {
+    const samples = await samplesOf(t, 'shop');
+    expectSamples(samples);
+    for (const s of samples) {
+      if (s.schema === 'AvailabilityResponse') {
+        for (const offer of (s.res.body as AvailabilityResponse).offers) {
+          for (const key of ['dailyRate', 'estimatedTotal'] as const) expect(isMoneyShaped(offer[key]), key).toBe(true);
+        }
+      }
+      if (s.schema === 'Quote') {
+        const quote = s.res.body as Quote;
+        for (const [key, value] of Object.entries(quote.charges)) {
+          if (key === 'extras' || value === null) continue;
+          expect(isMoneyShaped(value), `charges.${key}`).toBe(true);
+        }
+        expect(isMoneyShaped(quote.securityDeposit), 'securityDeposit').toBe(true);
+      }
+    }
+  });
+
+  check('1.3a', { ...book, name: 'A booking needs no payment data and is created confirmed (201)' }, async (t) => {
+    const { res, reservation, body } = await bookReservation(t, 'partnerA');
+    expect(res.status).toBe(201);
+    expect(reservation.status, 'status of a new reservation').toBe('confirmed');
+    expect(Object.keys(body).sort(), 'the request carried no payment data').toEqual([
+      'driver',
+      'partnerReference',
+      'quoteId',
+    ]);
+  });
+
+  check(
+    '1.3a',
+    { ...shop, level: 'SHOULD', name: 'Quotes ask for no online prepayment (settled with the partner)' },
+    async (t) => {
+      const cat = await targetCatalogue(t);
+      await fc.assert(
+        fc.asyncProperty(quoteRequest(cat), async (request) => {
+          const res = await t.client('partnerA').post('/quotes', request);
+          if (res.status !== 201) return;
+          const quote = res.body as Quote;
+          expect(quote.payment.model).toBe('settled_with_partner');
+          expect(quote.payment.prepaymentRequired.amount, 'prepaymentRequired').toBe(0);
+        }),
+        { seed: t.seed, numRuns: costlyRuns(t) },
+      );
+    },
+  );
+
+  check(
+    '1.3b',
+    { ...shop, name: 'Quotes show the security deposit apart from the rental charge, which excludes it' },
+    async (t) => {
+      const cat = await targetCatalogue(t);
+      await fc.assert(
+        fc.asyncProperty(quoteRequest(cat), async (request) => {
+          const res = await t.client('partnerA').post('/quotes', request);
+          if (res.status !== 201) return;
+          const quote = res.body as Quote;
+          expect(isMoneyShaped(quote.securityDeposit), 'securityDeposit is shown').toBe(true);
+          const { baseTotal, extrasTotal, oneWayFee, discount, total } = quote.charges;
+          if (quote.securityDeposit.amount === 0 || quote.securityDeposit.exponent !== total.exponent) return;
+          const charge = baseTotal.amount + extrasTotal.amount + oneWayFee.amount - discount.amount;
+          expect(total.amount, 'charges.total does not include the deposit').not.toBe(
+            charge + quote.securityDeposit.amount,
+          );
+        }),
+        { seed: t.seed, numRuns: costlyRuns(t) },
+      );
+    },
+  );
+
+  check('1.3b', { ...book, name: 'A reservation shows the security deposit apart from its total' }, async (t) => {
+    const { reservation, quote } = await bookReservation(t, 'partnerA');
+    expect(isMoneyShaped(reservation.securityDeposit), 'securityDeposit').toBe(true);
+    expect(reservation.total, 'total is the rental charge quoted').toEqual(quote.charges.total);
+    expect(reservation.securityDeposit, 'deposit as quoted').toEqual(quote.securityDeposit);
+  });
+
+  check(
+    '1.4a',
+    {
+      ...business,
+      needs: ['partnerA', 'partnerB'],
+      name: "A partner's rate list holds none of another partner's codes",
+    },
+    async (t) => {
+      const codes = async (role: Role) => {
+        const res = await t.client(role).get('/rates');
+        expect(res.status, `GET /rates as ${role}`).toBe(200);
+        return (res.body as { rates: Array<{ accountCode: string; rateCode: string }> }).rates;
+      };
+      const a = await codes('partnerA');
+      const b = await codes('partnerB');
+      const accountsOfB = new Set(b.map((p) => p.accountCode));
+      const shared = a.filter((p) => accountsOfB.has(p.accountCode)).map((p) => `${p.accountCode}/${p.rateCode}`);
+      expect(shared, 'account codes listed to both partners').toEqual([]);
+    },
+  );
+
+  check('1.4a', { ...twoPartners, name: "A partner's reservation list holds only its own reservations" }, async (t) => {
+    const { reservation } = await bookReservation(t, 'partnerA');
+    const listOf = async (role: Role) => {
+      const res = await t.client(role).get('/reservations?limit=100');
+      expect(res.status, `GET /reservations as ${role}: ${res.text.slice(0, 200)}`).toBe(200);
+      return (res.body as ReservationList).reservations;
+    };
+    const ofB = await listOf('partnerB');
+    expect(
+      ofB.filter(
+        (r) => r.reservationId === reservation.reservationId || r.partnerReference === reservation.partnerReference,
+      ),
+      "partner A's reservation in partner B's list",
+    ).toEqual([]);
+    expect(
+      (await listOf('partnerA')).map((r) => r.reservationId),
+      "A's own list",
+    ).toContain(reservation.reservationId);
+    // Every reservation B lists is readable by B: none of them is another partner's.
+    for (const r of ofB.slice(0, 5)) {
+      const one = await t.client('partnerB').get(`/reservations/${encodeURIComponent(r.reservationId)}`);
+      expect(one.status, `B reads its listed ${r.reservationId}`).toBe(200);
+    }
+  });
+
+  check(
+    '1.4b',
+    { ...twoPartners, name: "Another partner's reservation: 404, the body of a nonexistent id's but for requestId" },
+    async (t) => {
+      const { reservation } = await bookReservation(t, 'partnerA');
+      const id = reservation.reservationId;
+      const missing = siblingId(id);
+      const pairs: Array<[string, () => Promise<ApiResult>, () => Promise<ApiResult>]> = [
+        [
+          'GET',
+          () => t.client('partnerB').get(`/reservations/${encodeURIComponent(id)}`),
+          () => t.client('partnerB').get(`/reservations/${encodeURIComponent(missing)}`),
+        ],
+        [
+          'POST cancel',
+          () => t.client('partnerB').post(`/reservations/${encodeURIComponent(id)}/cancel`, { reason: 'Probe' }),
+          () => t.client('partnerB').post(`/reservations/${encodeURIComponent(missing)}/cancel`, { reason: 'Probe' }),
+        ],
+      ];
+      for (const [what, foreign, nonexistent] of pairs) {
+        const a = await foreign();
+        const b = await nonexistent();
+        expectError(a, 'NOT_FOUND', { representation: t.representation });
+        expectError(b, 'NOT_FOUND', { representation: t.representation });
+        expect(withoutRequestId(a.body), `${what}: another partner's id against a nonexistent one`).toEqual(
+          withoutRequestId(b.body),
+        );
+        expect(a.mediaType, `${what}: media type`).toBe(b.mediaType);
+      }
+      const own = await t.client('partnerA').get(`/reservations/${encodeURIComponent(id)}`);
+      expect((own.body as Reservation).status, "partner B's cancel left A's reservation as it was").toBe('confirmed');
+    },
+  );
+
+  check(
+    '1.5',
+    { ...book, name: 'PATCH of a reservation: 501 MODIFICATION_NOT_SUPPORTED, nothing changed' },
+    async (t) => {
+      const { reservation } = await bookReservation(t, 'partnerA');
+      const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
+      const change = fc.record(
+        {
+          dropoffTime: fc.constantFrom('09:00', '18:30'),
+          partnerReference: fc.constant(`${t.settings.bookingPrefix}PATCHED`),
+          driver: fc.record({ firstName: fc.constantFrom('Minh', 'Anna') }),
+          status: fc.constantFrom('cancelled', 'completed'),
+        },
+        { requiredKeys: [] },
+      );
+      await fc.assert(
+        fc.asyncProperty(change, async (body) => {
+          expectError(await t.client('partnerA').patch(path, body), 'MODIFICATION_NOT_SUPPORTED', {
+            representation: t.representation,
+          });
+        }),
+        { seed: t.seed, numRuns: costlyRuns(t) },
+      );
+      const after = await t.client('partnerA').get(path);
+      expect(after.body, 'the reservation after the PATCH attempts').toEqual(reservation);
+    },
+  );
+
+  check('1.5', { ...book, name: 'Change by cancel and re-book: both succeed' }, async (t) => {
+    const { reservation, quote } = await bookReservation(t, 'partnerA');
+    const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
+    const cancelled = await t.client('partnerA').post(`${path}/cancel`, { reason: 'Re-booking with other dates' });
+    expect(cancelled.status, cancelled.text.slice(0, 300)).toBe(200);
+    expect((cancelled.body as Reservation).status).toBe('cancelled');
+    const rebooked = await postReservation(t, 'partnerA', reservationBody(t, quote.quoteId, quote.vehicle));
+    expect(rebooked.status, rebooked.text.slice(0, 300)).toBe(201);
+  });
+
+  check(
+    '1.6a',
+    { ...business, name: 'Every listed vehicle is classified by a valid SIPP (ACRISS) code' },
+    async (t) => {
+      const res = await t.client('partnerA').get('/fleet');
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      const vehicles = (res.body as FleetList).vehicles;
+      if (vehicles.length === 0) t.notApplicable('the fleet list is empty');
+      for (const v of vehicles) {
+        expect(v.sippCode, v.vehicleCode).toMatch(/^[A-Z]{4}$/);
+        expect(invalidSippPositions(v.sippCode ?? ''), `${v.vehicleCode} ${v.sippCode}: positions not ACRISS`).toEqual(
+          [],
+        );
+      }
+    },
+  );
+
+  check('1.6a', { ...shop, name: 'Offered and quoted vehicles carry valid SIPP codes' }, async (t) => {
+    const samples = await samplesOf(t, 'shop');
+    expectSamples(samples);
+    for (const s of samples) {
+      const vehicles =
+        s.schema === 'AvailabilityResponse'
+          ? (s.res.body as AvailabilityResponse).offers.map((o) => o.vehicle)
+          : [(s.res.body as Quote).vehicle];
+      for (const v of vehicles) {
+        expect(invalidSippPositions(v.sippCode ?? ''), `${s.label} ${v.vehicleCode} ${v.sippCode}`).toEqual([]);
+      }
+    }
+  });
+
+  check(
+    '1.6a',
+    { ...business, level: 'SHOULD', name: 'The SIPP code agrees with transmission and air conditioning' },
+    async (t) => {
+      const res = await t.client('partnerA').get('/fleet');
+      for (const v of (res.body as FleetList).vehicles) {
+        const code = v.sippCode ?? '';
+        if (v.transmission !== null) {
+          expect(SIPP_MANUAL.includes(code.charAt(2)) ? 'manual' : 'automatic', `${v.vehicleCode} ${code}`).toBe(
+            v.transmission,
+          );
+        }
+        if (v.airConditioning !== null) {
+          expect(SIPP_WITH_AIR.includes(code.charAt(3)), `${v.vehicleCode} ${code} air conditioning`).toBe(
+            v.airConditioning,
+          );
+        }
+      }
+    },
+  );
+
+  check('1.6b', { ...business, name: 'An IATA code appears only as iataCode of an airport location' }, async (t) => {
+    const samples = await samplesOf(t, 'catalog');
+    expectSamples(samples);
+    const locations =
+      (samples.find((s) => s.schema === 'LocationList')?.res.body as LocationList | undefined)?.locations ?? [];
+    for (const l of locations) {
+      if (l.locationType !== 'airport') expect(l.iataCode, `${l.locationCode} (${l.locationType})`).toBeNull();
+    }
+    const iataKeys = samples.flatMap((s) =>
+      [...JSON.stringify(s.res.body).matchAll(/"([^"]*iata[^"]*)":/gi)]
+        .map((m) => m[1])
+        .filter((key) => key !== 'iataCode')
+        .map((key) => `${s.label}: ${key}`),
+    );
+    expect(iataKeys, 'IATA fields outside Location.iataCode').toEqual([]);
+  });
+
+  check('1.6b', { ...shop, name: 'Shopping answers carry no IATA field' }, async (t) => {
+    const samples = await samplesOf(t, 'shop');
+    expectSamples(samples);
+    for (const s of samples) expect(JSON.stringify(s.res.body), s.label).not.toMatch(/"[^"]*iata[^"]*":/i);
+  });
+
+  check(
+    '1.6c',
+    { needs: A, name: 'The published contract claims no membership or certification of ACRISS, IATA or OpenTravel' },
+    async () => {
+      expect(OPENAPI_TEXT.match(CLAIM)?.[0] ?? null, 'a claim in the shipped OpenAPI').toBeNull();
+    },
+  );
+
+  check(
+    '1.6c',
+    { ...business, name: 'No response claims membership or certification of ACRISS, IATA or OpenTravel' },
+    async (t) => {
+      const samples = await samplesOf(t, 'catalog');
+      expectSamples(samples);
+      for (const s of samples) expect(s.res.text.match(CLAIM)?.[0] ?? null, s.label).toBeNull();
+    },
+  );
+
+  check(
+    '1.6d',
+    {
+      needs: A,
+      representations: ['xml'],
+      name: 'XML answers are the proprietary typed XML: no SOAP, WSDL or OpenTravel',
+    },
+    async (t) => {
+      const samples = await samplesOf(t, 'catalog');
+      expectSamples(samples);
+      for (const s of samples) {
+        const root = xmlRootOf(s.res.text);
+        expect(root, `${s.label}: well-formed XML`).toBeDefined();
+        expect({ local: root?.local, uri: root?.uri }, s.label).toEqual({ local: 'response', uri: XML_NAMESPACE });
+        expect(
+          root?.namespaces.filter((ns) => FOREIGN_NAMESPACES.includes(ns)),
+          `${s.label}: namespaces`,
+        ).toEqual([]);
+      }
+    },
+  );
+
+  check(
+    '1.6d',
+    { ...business, name: 'There is no WSDL: ?wsdl is not answered with a service description' },
+    async (t) => {
+      const token = await t.client('partnerA').token();
+      for (const path of ['?wsdl', '/?wsdl', '/fleet?wsdl', '/reservations?wsdl']) {
+        const res = await t.client('partnerA').raw({
+          method: 'GET',
+          path,
+          headers: { authorization: `Bearer ${token}`, accept: 'application/xml, text/xml;q=0.9, */*;q=0.1' },
+        });
+        const root = res.mediaType?.includes('xml') ? xmlRootOf(res.text) : undefined;
+        expect(root?.local === 'definitions' || root?.local === 'description', `GET ${path}: a WSDL document`).toBe(
+          false,
+        );
+        expect(res.text, `GET ${path}`).not.toMatch(/schemas\.xmlsoap\.org\/wsdl|www\.w3\.org\/ns\/wsdl/);
+      }
+    },
+  );
+
+  check('1.6d', { ...shop, name: 'A SOAP envelope is not accepted as a request (400 MALFORMED_XML)' }, async (t) => {
+    const cat = await targetCatalogue(t);
+    const request = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
+    const fields = Object.entries(request)
+      .filter(([, v]) => typeof v === 'string')
+      .map(([k, v]) => `<${k}>${v}</${k}>`)
+      .join('');
+    const envelope =
+      '<?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">' +
+      `<soap:Body><Availability xmlns="${XML_NAMESPACE}">${fields}</Availability></soap:Body></soap:Envelope>`;
+    for (const contentType of [MEDIA_TYPES.textXml, MEDIA_TYPES.xml]) {
+      const res = await t.client('partnerA').post('/availability', new TextEncoder().encode(envelope), {
+        headers: { 'content-type': contentType, soapaction: '"Availability"' },
+      });
+      expectError(res, 'MALFORMED_XML', { representation: t.representation });
+    }
+  });
+
+  check(
+    '1.7',
+    {
+      needs: ['readOnly'],
+      representations: REPRESENTATIONS,
+      name: 'Integration (read-only) credentials carry no reservation scope',
+    },
+    async (t) => {
+      const token = await freshToken(t, 'readOnly');
+      const scopes = scopeSet(token.scope);
+      expect(
+        scopes.filter((s) => s.startsWith('reservations:')),
+        'reservation scopes granted',
+      ).toEqual([]);
+      expectError(await t.client('readOnly').get('/reservations'), 'INSUFFICIENT_SCOPE', {
+        representation: t.representation,
+      });
+      for (const [path, schema] of [
+        ['/fleet', 'FleetList'],
+        ['/locations', 'LocationList'],
+        ['/rates', 'RateList'],
+      ] as const) {
+        const res = await t.client('readOnly').get(path);
+        expect(res.status, `GET ${path} with integration credentials: ${res.text.slice(0, 200)}`).toBe(200);
+        expectSchema(res, schema);
+      }
+    },
+  );
+
+  check(
+    '1.7',
+    {
+      needs: ['readOnly'],
+      representations: REPRESENTATIONS,
+      profile: 'shop',
+      name: 'Integration credentials read live pricing',
+    },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'readOnly');
+      const request = sampleOf(t, quoteRequest(cat, { rate: 'public' }));
+      const quoted = await t.client('readOnly').post('/quotes', request);
+      expect(quoted.status, `POST /quotes with integration credentials: ${quoted.text.slice(0, 300)}`).toBe(201);
+      expectSchema(quoted, 'Quote');
+      const { vehicleCode: _v, ...window } = request;
+      const shopped = await t.client('readOnly').post('/availability', window);
+      expect(
+        shopped.status === 200 || errorCodeOf(shopped) === 'NO_AVAILABILITY',
+        `POST /availability: ${shopped.text.slice(0, 300)}`,
+      ).toBe(true);
+    },
+  );
+
+  check(
+    '1.7',
+    {
+      needs: ['readOnly'],
+      representations: REPRESENTATIONS,
+      profile: 'book',
+      bookings: true,
+      name: 'Integration credentials cannot book: 403 INSUFFICIENT_SCOPE',
+    },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'readOnly');
+      const quoted = await t.client('readOnly').post('/quotes', sampleOf(t, quoteRequest(cat, { rate: 'public' })));
+      expect(quoted.status, quoted.text.slice(0, 300)).toBe(201);
+      const quote = quoted.body as Quote;
+      // A refused booking creates nothing; the id is recorded anyway should the target accept it.
+      const res = await postReservation(t, 'readOnly', reservationBody(t, quote.quoteId, quote.vehicle));
+      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+    },
+  );
+});

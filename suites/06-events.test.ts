@@ -1,0 +1,160 @@
+/**
+ * Spec 6 Events: there are none. No webhook, subscription or history resource is served or published, a request
+ * cannot register a callback, and the read operations return the current state of a reservation, the same on
+ * every read. "Clients process repeated observations idempotently" binds the client (NON_SERVICE_STATEMENTS).
+ * Unknown paths get a 4xx in the envelope; 404 is what the reference answers (docs/ambiguities.md #40).
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect } from 'vitest';
+import { API_PREFIX } from '../contract/constants.ts';
+import { ENDPOINTS } from '../contract/endpoints.ts';
+import type { Reservation, ReservationList } from '../contract/types.ts';
+import { availabilityRequest } from '../generators/index.ts';
+import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import { expectError, expectSchema } from '../harness/check/expect-api.ts';
+import type { Role } from '../harness/config/target-config.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { bookReservation, sampleOf, targetCatalogue } from './support/resources.ts';
+
+const A: Role[] = ['partnerA'];
+const business = { needs: A, representations: REPRESENTATIONS };
+const book = { ...business, profile: 'book' as const, bookings: true };
+
+const OPENAPI = JSON.parse(
+  readFileSync(new URL('../contract/openapi/partner-api-v1.openapi.json', import.meta.url), 'utf8'),
+) as Record<string, unknown> & { paths: Record<string, Record<string, unknown>> };
+
+/** Not a resource of the API: a 4xx in the error envelope, never a success. */
+function expectNoSuchResource(res: ApiResult, what: string): void {
+  expect(res.status, `${what}: ${res.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+  expect(res.status, `${what}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
+  expectSchema(res, 'ErrorEnvelope');
+}
+
+/** Whether an object tree has a key anywhere. */
+function hasKey(value: unknown, key: string): boolean {
+  if (Array.isArray(value)) return value.some((v) => hasKey(v, key));
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.entries(value).some(([k, v]) => k === key || hasKey(v, key));
+}
+
+const EVENT_PATHS = [
+  '/webhooks',
+  '/webhooks/subscriptions',
+  '/subscriptions',
+  '/events',
+  '/callbacks',
+  '/notifications',
+];
+
+async function reservationAt(t: CheckContext, path: string): Promise<Reservation> {
+  const res = await t.client('partnerA').get(path);
+  expect(res.status, `GET ${path}: ${res.text.slice(0, 300)}`).toBe(200);
+  expectSchema(res, 'Reservation');
+  return res.body as Reservation;
+}
+
+async function listed(t: CheckContext, id: string): Promise<Reservation | undefined> {
+  const res = await t.client('partnerA').get('/reservations?limit=100');
+  expect(res.status, `GET /reservations: ${res.text.slice(0, 300)}`).toBe(200);
+  expectSchema(res, 'ReservationList');
+  return (res.body as ReservationList).reservations.find((r) => r.reservationId === id);
+}
+
+describe('6 Events', () => {
+  check('6.1', { needs: A, name: 'The published contract has no webhooks and no callbacks' }, async () => {
+    expect(Object.keys(OPENAPI), 'top-level keys of the shipped OpenAPI').not.toContain('webhooks');
+    expect(hasKey(OPENAPI.paths, 'callbacks'), 'callbacks on an operation').toBe(false);
+  });
+
+  check('6.1', { ...business, name: 'No webhook or subscription resource is served' }, async (t) => {
+    for (const path of EVENT_PATHS) {
+      expectNoSuchResource(await t.client('partnerA').get(path), `GET ${API_PREFIX}${path}`);
+      const registration = { url: 'https://partner.example.com/hooks/reservations', events: ['reservation.cancelled'] };
+      expectNoSuchResource(await t.client('partnerA').post(path, registration), `POST ${API_PREFIX}${path}`);
+    }
+  });
+
+  check(
+    '6.1',
+    { ...business, profile: 'shop', name: 'A request cannot register a callback: such a property is refused (400)' },
+    async (t) => {
+      const cat = await targetCatalogue(t);
+      const request = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
+      for (const key of ['callbackUrl', 'webhookUrl']) {
+        const res = await t
+          .client('partnerA')
+          .post('/availability', { ...request, [key]: 'https://partner.example.com/hook' });
+        expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
+      }
+    },
+  );
+
+  check('6.2', { needs: A, name: 'The published contract has no history or event resource' }, async () => {
+    const published = Object.keys(OPENAPI.paths).sort();
+    const table = [...new Set(ENDPOINTS.map((e) => e.path))].sort();
+    expect(published, 'paths of the shipped OpenAPI against the endpoint table of spec 4').toEqual(table);
+    expect(published.filter((p) => /history|event|transition|audit/i.test(p))).toEqual([]);
+  });
+
+  check(
+    '6.2',
+    { ...book, name: 'A reservation carries no transition history and has no history resource' },
+    async (t) => {
+      const { reservation } = await bookReservation(t, 'partnerA');
+      const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
+      const cancelled = await t.client('partnerA').post(`${path}/cancel`, { reason: 'Certification: spec 6' });
+      expect(cancelled.status, cancelled.text.slice(0, 300)).toBe(200);
+      const read = await reservationAt(t, path);
+      const keys = Object.keys(read).filter((k) => /history|event|transition|previous|statuses|audit/i.test(k));
+      expect(keys, 'history-like keys on the reservation').toEqual([]);
+      expect(read.status, 'only the current status').toBe('cancelled');
+      for (const sub of ['/history', '/events', '/transitions']) {
+        expectNoSuchResource(await t.client('partnerA').get(`${path}${sub}`), `GET ${path}${sub}`);
+      }
+    },
+  );
+
+  check(
+    '6.3',
+    { ...book, name: 'GET by id and the list return the current state: confirmed, then cancelled' },
+    async (t) => {
+      const { reservation } = await bookReservation(t, 'partnerA');
+      const id = reservation.reservationId;
+      const path = `/reservations/${encodeURIComponent(id)}`;
+      expect((await reservationAt(t, path)).status, 'GET after booking').toBe('confirmed');
+      expect((await listed(t, id))?.status, 'listed after booking').toBe('confirmed');
+      const cancelled = await t.client('partnerA').post(`${path}/cancel`, { reason: 'Certification: polling' });
+      expect(cancelled.status, cancelled.text.slice(0, 300)).toBe(200);
+      const read = await reservationAt(t, path);
+      expect(read.status, 'GET after cancelling').toBe('cancelled');
+      const inList = await listed(t, id);
+      expect(inList, 'the list still holds the cancelled reservation').toBeDefined();
+      expect(inList, 'the list shows the same current state as GET by id').toEqual(read);
+    },
+  );
+
+  check('6.3', { ...book, name: 'Repeated reads give the same state' }, async (t) => {
+    const { reservation } = await bookReservation(t, 'partnerA');
+    const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
+    const reads = [await reservationAt(t, path), await reservationAt(t, path), await reservationAt(t, path)];
+    for (const read of reads) expect(read, 'a repeated read against the reservation as created').toEqual(reservation);
+  });
+
+  check(
+    '6.3',
+    { ...book, profile: 'full', control: true, name: 'A change made by the operator is what the next read returns' },
+    async (t) => {
+      const control = t.control;
+      if (!control) return t.notApplicable('no control adapter');
+      const { reservation } = await bookReservation(t, 'partnerA');
+      const id = reservation.reservationId;
+      await control.setReservationStatus(id, 'in_progress');
+      const path = `/reservations/${encodeURIComponent(id)}`;
+      expect((await reservationAt(t, path)).status, 'GET after the operator moved it').toBe('in_progress');
+      expect((await listed(t, id))?.status, 'listed after the operator moved it').toBe('in_progress');
+      // Back to a state the run's cleanup can cancel.
+      await control.setReservationStatus(id, 'confirmed');
+    },
+  );
+});

@@ -1,0 +1,705 @@
+/**
+ * Spec 8 Limits: every fixed limit at its boundary, inside and one past, and the rate-limit rules. Ceilings of
+ * the rate limits are not shown (8.5): only the `rateLimit` role is driven to its 429, at profile `full`, within a
+ * bound of requests (not-applicable when no 429 comes). With the control adapter, a check that exhausts a bucket
+ * does it in a window of its own on the service clock (support/limits.ts inOwnWindow), so no other check waits
+ * for a window to pass. Out-of-range values may get VALIDATION_ERROR or the code 4.12 gives the field
+ * (hostile-schema's expectations); out-of-range list limits and Idempotency-Keys are ambiguities #31 and #32.
+ */
+import fc from 'fast-check';
+import { describe, expect } from 'vitest';
+import { LIMITS } from '../contract/limits.ts';
+import type {
+  AvailabilityResponse,
+  Quote,
+  QuoteRequest,
+  Reservation,
+  ReservationList,
+  ReservationRequest,
+} from '../contract/types.ts';
+import { quoteRequest as quoteArbitrary, xmlAttacks } from '../generators/index.ts';
+import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import { errorCodeOf, expectError, expectOAuthError, expectSchema } from '../harness/check/expect-api.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { freshToken, requestToken } from './support/auth.ts';
+import {
+  attemptBooking,
+  book,
+  cancelPath,
+  freshKey,
+  freshReference,
+  listReservations,
+  plainQuoteRequest,
+  plainRequest,
+  quote,
+  REPLAY_HEADER,
+  targetCatalogue,
+} from './support/booking.ts';
+import {
+  expectRateLimitHeaders,
+  expectThirtyMinutes,
+  inOwnWindow,
+  isAvailabilityAnswer,
+  MAX_REQUESTS_TO_429,
+  offersWithoutQuotes,
+  rateLimitHeaderNames,
+  sendUntil429,
+  serverDateOf,
+  xmlRequest,
+} from './support/limits.ts';
+import { availabilityRequest as plainAvailabilityRequest } from './support/shopping.ts';
+
+const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
+const booking = { ...business, profile: 'book' as const, bookings: true };
+
+const WHOLE_SECONDS = /^\d+$/;
+
+/** A string of exactly `length` characters (ASCII letters, so length is the same in characters and bytes). */
+function text(length: number, filler = 'Remark '): string {
+  return filler.repeat(Math.ceil(length / filler.length) + 1).slice(0, length);
+}
+
+/** A refusal of a field out of its range: VALIDATION_ERROR (spec 7.3), in the check's representation. */
+function expectFieldRefused(res: ApiResult, t: CheckContext, what: string): void {
+  try {
+    expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
+  } catch (error) {
+    if (error instanceof Error) error.message = `${what}: ${error.message}`;
+    throw error;
+  }
+}
+
+/** A booking that must be refused; a reservation it creates anyway is recorded by attemptBooking for cleanup. */
+async function refusedBooking(t: CheckContext, quoteId: string, body: ReservationRequest, what: string) {
+  const { res } = await attemptBooking(t, 'partnerA', quoteId, { body });
+  expectFieldRefused(res, t, what);
+}
+
+/** Sends business calls as the `rateLimit` client (a fresh raw token) until the first 429. */
+async function exhaustRateLimit(t: CheckContext, path = '/locations') {
+  const token = (await freshToken(t, 'rateLimit')).access_token;
+  const exhaustion = await sendUntil429(() => t.client('rateLimit').get(path, { token }), MAX_REQUESTS_TO_429);
+  if (!exhaustion.limited) {
+    return t.notApplicable(`no 429 within ${MAX_REQUESTS_TO_429} requests: the ceiling (not shown, 8.5) is higher`);
+  }
+  return { ...exhaustion, limited: exhaustion.limited, token };
+}
+
+/** The longest Retry-After a check waits out (a larger value would stall the run). */
+const MAX_WAIT_SECONDS = 61;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+describe('8 Limits', () => {
+  // --- Access token lifetime ---
+  check('8.1', { needs: ['partnerA'], name: 'Tokens are issued with expires_in 600' }, async (t) => {
+    for (const scope of [undefined, 'fleet:read', 'fleet:read locations:read']) {
+      const token = await freshToken(t, 'partnerA', scope);
+      expect(token.expires_in, `expires_in of a token for scope ${scope ?? '(all held)'}`).toBe(
+        LIMITS.accessTokenLifetimeSeconds,
+      );
+    }
+  });
+
+  check(
+    '8.1',
+    { ...business, control: true, profile: 'full', name: 'A token is accepted at 595 s and refused after 601 s' },
+    async (t) => {
+      const control = t.control;
+      if (!control) return t.notApplicable('no control adapter');
+      const token = (await freshToken(t, 'partnerA')).access_token;
+      try {
+        // 5 s short of the lifetime: issue time is whole seconds, and the calls take some time of their own.
+        await control.advanceClock(LIMITS.accessTokenLifetimeSeconds - 5);
+        const inside = await t.client('partnerA').get('/locations', { token });
+        expect(inside.status, `after 595 s: ${inside.text.slice(0, 300)}`).toBe(200);
+        await control.advanceClock(6);
+        const past = await t.client('partnerA').get('/locations', { token });
+        expectError(past, 'INVALID_TOKEN', { representation: t.representation });
+      } finally {
+        await control.resetClock();
+      }
+    },
+  );
+
+  // --- Quote validity ---
+  check(
+    '8.2',
+    { ...business, profile: 'shop', name: 'Offers and quotes expire 30 minutes after they are issued' },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      await fc.assert(
+        fc.asyncProperty(quoteArbitrary(cat, { maxRentalDays: 14 }), async (req) => {
+          const { vehicleCode: _vehicleCode, ...window } = req;
+          let sentAt = Date.now();
+          const offers = await t.client('partnerA').post('/availability', window);
+          if (offers.status === 200) {
+            for (const offer of (offers.body as AvailabilityResponse).offers) {
+              expectThirtyMinutes(offer.quoteExpiresAt, offers, sentAt, `offer ${offer.vehicle.vehicleCode}`);
+            }
+          }
+          sentAt = Date.now();
+          const quoted = await t.client('partnerA').post('/quotes', req);
+          if (quoted.status === 201) expectThirtyMinutes((quoted.body as Quote).expiresAt, quoted, sentAt, 'quote');
+        }),
+        { seed: t.seed, numRuns: Math.min(t.settings.runs, 8) },
+      );
+    },
+  );
+
+  check(
+    '8.2',
+    {
+      ...booking,
+      control: true,
+      profile: 'full',
+      name: 'A quote books 10 s before 30 minutes and is QUOTE_EXPIRED 1 s after',
+    },
+    async (t) => {
+      const control = t.control;
+      if (!control) return t.notApplicable('no control adapter');
+      const fromQuote = (await quote(t, 'partnerA')).quoteId;
+      const offers = await t.client('partnerA').post('/availability', await plainAvailabilityRequest(t, 'partnerA'));
+      const fromOffer = (offers.body as AvailabilityResponse | undefined)?.offers?.[0]?.quoteId;
+      const quoteIds: [string, string][] = [['quote', fromQuote]];
+      if (fromOffer) quoteIds.push(['availability offer', fromOffer]);
+      const halfHour = LIMITS.quoteValidityMinutes * 60;
+      try {
+        await control.advanceClock(halfHour - 10);
+        for (const [source, quoteId] of quoteIds) {
+          const inside = await attemptBooking(t, 'partnerA', quoteId);
+          expect(inside.res.status, `${source} at 29 min 50 s: ${inside.res.text.slice(0, 300)}`).toBe(201);
+        }
+        await control.advanceClock(11);
+        for (const [source, quoteId] of quoteIds) {
+          const past = await attemptBooking(t, 'partnerA', quoteId);
+          try {
+            expectError(past.res, 'QUOTE_EXPIRED', { representation: t.representation });
+          } catch (error) {
+            if (error instanceof Error) error.message = `${source} at 30 min 1 s: ${error.message}`;
+            throw error;
+          }
+        }
+      } finally {
+        await control.resetClock();
+      }
+    },
+  );
+
+  // --- Idempotency-Key length ---
+  check('8.3', { ...booking, name: 'Idempotency-Keys of 8 and 200 characters book' }, async (t) => {
+    const q = await quote(t, 'partnerA');
+    for (const length of [LIMITS.idempotencyKeyLength.min, LIMITS.idempotencyKeyLength.max]) {
+      const res = (await attemptBooking(t, 'partnerA', q.quoteId, { key: freshKey(t, length) })).res;
+      expect(res.status, `a key of ${length} characters: ${res.text.slice(0, 300)}`).toBe(201);
+    }
+  });
+
+  check(
+    '8.3',
+    {
+      ...booking,
+      name: 'Idempotency-Keys of 7 and 201 characters: 400 (VALIDATION_ERROR or IDEMPOTENCY_KEY_REQUIRED)',
+    },
+    async (t) => {
+      const q = await quote(t, 'partnerA');
+      for (const length of [LIMITS.idempotencyKeyLength.min - 1, LIMITS.idempotencyKeyLength.max + 1]) {
+        const res = (await attemptBooking(t, 'partnerA', q.quoteId, { key: freshKey(t, length) })).res;
+        try {
+          expectError(res, ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REQUIRED'], { representation: t.representation });
+        } catch (error) {
+          if (error instanceof Error) error.message = `a key of ${length} characters: ${error.message}`;
+          throw error;
+        }
+      }
+    },
+  );
+
+  // --- Idempotency memory ---
+  check(
+    '8.4',
+    { ...booking, profile: 'full', name: 'A key is replayed 60 s before 24 hours and new 1 s after' },
+    async (t) => {
+      const control = t.control;
+      if (!control) return t.notApplicable('no control adapter');
+      const first = await book(t, 'partnerA', (await quote(t, 'partnerA')).quoteId);
+      const day = LIMITS.idempotencyMemoryHours * 3600;
+      try {
+        await control.advanceClock(day - 60);
+        const replay = await attemptBooking(t, 'partnerA', first.body.quoteId, { key: first.key, body: first.body });
+        expect(replay.res.status, `same key and body at 23 h 59 min: ${replay.res.text.slice(0, 300)}`).toBe(200);
+        expect(replay.res.headers[REPLAY_HEADER], 'Idempotent-Replay').toBe('true');
+        expect((replay.res.body as Reservation).reservationId, 'the original reservation').toBe(
+          first.reservation.reservationId,
+        );
+        await control.advanceClock(61);
+        // Another body under the old key: a conflict while remembered, a new request once forgotten.
+        const fresh = await quote(t, 'partnerA');
+        const again = await attemptBooking(t, 'partnerA', fresh.quoteId, {
+          key: first.key,
+          body: plainRequest(t, fresh.quoteId),
+        });
+        expect(again.res.status, `the key with another body at 24 h 1 s: ${again.res.text.slice(0, 300)}`).toBe(201);
+        expect(again.res.headers[REPLAY_HEADER], 'Idempotent-Replay on a new request').toBeUndefined();
+        expect((again.res.body as Reservation).reservationId, 'a new reservation').not.toBe(
+          first.reservation.reservationId,
+        );
+      } finally {
+        await control.resetClock();
+      }
+    },
+  );
+
+  // --- Reservation list limit ---
+  check('8.5', { ...business, profile: 'book', name: 'limit 1 and 100 are honoured; no limit means 25' }, async (t) => {
+    const cases: [query: string, limit: number][] = [
+      ['?limit=1', 1],
+      ['?limit=100', 100],
+      ['', LIMITS.reservationListLimit.default],
+    ];
+    for (const [query, limit] of cases) {
+      const res = await t.client('partnerA').get(`/reservations${query}`);
+      expect(res.status, `GET /reservations${query}: ${res.text.slice(0, 300)}`).toBe(200);
+      expectSchema(res, 'ReservationList');
+      const list = res.body as ReservationList;
+      expect(list.limit, `limit of GET /reservations${query}`).toBe(limit);
+      expect(list.reservations.length, `reservations of GET /reservations${query}`).toBeLessThanOrEqual(limit);
+    }
+  });
+
+  check(
+    '8.5',
+    { ...business, profile: 'book', name: 'limit 0 and 101: 400 VALIDATION_ERROR, or a limit applied within 1 to 100' },
+    async (t) => {
+      for (const limit of [LIMITS.reservationListLimit.min - 1, LIMITS.reservationListLimit.max + 1]) {
+        const res = await t.client('partnerA').get(`/reservations?limit=${limit}`);
+        if (res.status === 200) {
+          // Ambiguity #31: 4.8 lists no 400, so a clamped limit is accepted when it stays within the range.
+          expectSchema(res, 'ReservationList');
+          const applied = (res.body as ReservationList).limit;
+          expect(applied, `limit applied for ?limit=${limit}`).toBeGreaterThanOrEqual(LIMITS.reservationListLimit.min);
+          expect(applied, `limit applied for ?limit=${limit}`).toBeLessThanOrEqual(LIMITS.reservationListLimit.max);
+          expect((res.body as ReservationList).reservations.length).toBeLessThanOrEqual(applied);
+        } else {
+          expectFieldRefused(res, t, `?limit=${limit}`);
+        }
+      }
+    },
+  );
+
+  check(
+    '8.5',
+    { ...booking, name: 'With two reservations or more, limit 1 returns exactly the newest one' },
+    async (t) => {
+      let all = await listReservations(t, 'partnerA', 2);
+      for (let i = all.length; i < 2; i++) await book(t, 'partnerA', (await quote(t, 'partnerA')).quoteId);
+      all = await listReservations(t, 'partnerA', 2);
+      const res = await t.client('partnerA').get('/reservations?limit=1');
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      const one = (res.body as ReservationList).reservations;
+      expect(one.length, 'reservations of ?limit=1').toBe(1);
+      expect(one[0]?.reservationId, 'the newest reservation').toBe(all[0]?.reservationId);
+    },
+  );
+
+  // --- vehicleCodes items ---
+  check(
+    '8.6',
+    { ...business, profile: 'shop', name: 'vehicleCodes of 50 items are answered; 51 items: 400' },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      const window = await plainAvailabilityRequest(t, 'partnerA');
+      const listed = cat.vehicles.map((v) => v.vehicleCode);
+      if (listed.length === 0) return t.notApplicable('the fleet list is empty');
+      // Listed codes, repeated when the fleet has fewer than 51 (the schema does not ask for unique items).
+      const codes = (n: number) => Array.from({ length: n }, (_, i) => listed[i % listed.length] as string);
+      const max = LIMITS.vehicleCodesMaxItems;
+      const inside = await t.client('partnerA').post('/availability', { ...window, vehicleCodes: codes(max) });
+      expect(
+        isAvailabilityAnswer(inside),
+        `${max} vehicleCodes: HTTP ${inside.status} ${inside.text.slice(0, 300)}`,
+      ).toBe(true);
+      const past = await t.client('partnerA').post('/availability', { ...window, vehicleCodes: codes(max + 1) });
+      try {
+        expectError(past, ['VALIDATION_ERROR', 'INVALID_VEHICLE'], { representation: t.representation });
+      } catch (error) {
+        if (error instanceof Error) error.message = `${max + 1} vehicleCodes: ${error.message}`;
+        throw error;
+      }
+    },
+  );
+
+  // --- childSeats ---
+  check(
+    '8.7',
+    { ...business, profile: 'shop', name: 'childSeats 0 to 3 are priced; -1 and 4: 400 VALIDATION_ERROR' },
+    async (t) => {
+      const cat = await targetCatalogue(t, 'partnerA');
+      const { min, max } = LIMITS.childSeats;
+      await fc.assert(
+        fc.asyncProperty(
+          quoteArbitrary(cat, { maxRentalDays: 14 }),
+          fc.integer({ min, max }),
+          fc.constantFrom(min - 1, max + 1),
+          async (req: QuoteRequest, inside, outside) => {
+            const { vehicleCode: _vehicleCode, ...window } = req;
+            for (const [endpoint, body] of [
+              ['/availability', window],
+              ['/quotes', req],
+            ] as const) {
+              const ok = await t
+                .client('partnerA')
+                .post(endpoint, { ...body, extras: { ...body.extras, childSeats: inside } });
+              const answered =
+                ok.status === (endpoint === '/quotes' ? 201 : 200) ||
+                (ok.status === 409 && errorCodeOf(ok) === 'NO_AVAILABILITY');
+              expect(answered, `${endpoint} childSeats ${inside}: HTTP ${ok.status} ${ok.text.slice(0, 300)}`).toBe(
+                true,
+              );
+              const refused = await t
+                .client('partnerA')
+                .post(endpoint, { ...body, extras: { ...body.extras, childSeats: outside } });
+              expectFieldRefused(refused, t, `${endpoint} childSeats ${outside}`);
+            }
+          },
+        ),
+        { seed: t.seed, numRuns: Math.min(t.settings.runs, 10) },
+      );
+    },
+  );
+
+  // --- Reservation text fields ---
+  const textLimits: [clause: string, field: 'partnerReference' | 'remarks' | 'flightNumber', max: number][] = [
+    ['8.8', 'partnerReference', LIMITS.partnerReferenceMaxLength],
+    ['8.9', 'remarks', LIMITS.remarksMaxLength],
+    ['8.10', 'flightNumber', LIMITS.flightNumberMaxLength],
+  ];
+  for (const [clause, field, max] of textLimits) {
+    check(
+      clause,
+      { ...booking, name: `${field} of ${max} characters books; ${max + 1}: 400 VALIDATION_ERROR` },
+      async (t) => {
+        const q = await quote(t, 'partnerA');
+        const ofLength = (length: number): ReservationRequest => {
+          const body = plainRequest(t, q.quoteId);
+          // partnerReference keeps the run's prefix (cleanup finds it by that) and is padded after it.
+          const value =
+            field === 'partnerReference'
+              ? freshReference(t).padEnd(length, 'X').slice(0, length)
+              : text(length, field === 'flightNumber' ? 'VN1234 ' : 'Remark ');
+          return { ...body, [field]: value };
+        };
+        const inside = await attemptBooking(t, 'partnerA', q.quoteId, { body: ofLength(max) });
+        expect(inside.res.status, `${field} of ${max} characters: ${inside.res.text.slice(0, 300)}`).toBe(201);
+        if (field === 'partnerReference') {
+          expect((inside.res.body as Reservation).partnerReference, 'partnerReference kept whole').toBe(
+            inside.body.partnerReference,
+          );
+        }
+        await refusedBooking(t, q.quoteId, ofLength(max + 1), `${field} of ${max + 1} characters`);
+      },
+    );
+  }
+
+  // --- Cancel reason ---
+  check('8.11', { ...booking, name: 'Cancel reasons of 0 and 501 characters: 400; of 1 and 500: 200' }, async (t) => {
+    const { min, max } = LIMITS.cancelReasonLength;
+    const first = (await book(t, 'partnerA', (await quote(t, 'partnerA')).quoteId)).reservation;
+    const second = (await book(t, 'partnerA', (await quote(t, 'partnerA')).quoteId)).reservation;
+    for (const length of [min - 1, max + 1]) {
+      const res = await t.client('partnerA').post(cancelPath(first.reservationId), { reason: text(length) });
+      expectFieldRefused(res, t, `reason of ${length} characters`);
+    }
+    for (const [reservation, length] of [
+      [first, min],
+      [second, max],
+    ] as const) {
+      const res = await t.client('partnerA').post(cancelPath(reservation.reservationId), { reason: text(length, 'x') });
+      expect(res.status, `reason of ${length} characters: ${res.text.slice(0, 300)}`).toBe(200);
+      expect((res.body as Reservation).status, 'status after the cancel').toBe('cancelled');
+    }
+  });
+
+  // --- XML body ---
+  check(
+    '8.12',
+    {
+      needs: ['partnerA'],
+      representations: ['xml'],
+      profile: 'shop',
+      name: 'XML bodies: 32,000 bytes and 32 levels within the limits; 32,001 bytes, level 33, 4,098 nodes refused',
+    },
+    async (t) => {
+      const req = await plainAvailabilityRequest(t, 'partnerA');
+      const send = (bytes: Uint8Array) =>
+        t.client('partnerA').post('/availability', bytes, { headers: { 'content-type': 'application/xml' } });
+      const plain = await send(new TextEncoder().encode(xmlRequest(req)));
+      const byName = new Map(xmlAttacks(req).map((a) => [a.name, a]));
+      const attack = (name: string) => {
+        const found = byName.get(`xml: ${name}`);
+        if (!found) throw new Error(`generators/hostile-xml has no case "${name}"`);
+        return found.bytes;
+      };
+      const { maxBytes, maxDepth, maxNodes } = LIMITS.xml;
+      const atMost = await send(attack(`exactly ${maxBytes} bytes (allowed)`));
+      expect(offersWithoutQuotes(atMost), `${maxBytes} bytes: the answer to the plain document`).toEqual(
+        offersWithoutQuotes(plain),
+      );
+      const deep = await send(
+        attack(`${maxDepth} levels under an unknown property (depth allowed; the schema refuses the property)`),
+      );
+      expectError(deep, 'VALIDATION_ERROR', { representation: 'xml' });
+      expectError(await send(attack(`${maxBytes + 1} bytes`)), 'REQUEST_TOO_LARGE', { representation: 'xml' });
+      expectError(await send(attack(`an element at level ${maxDepth + 1}`)), 'MALFORMED_XML', {
+        representation: 'xml',
+      });
+      // Ambiguity #25: 4,098 elements cannot fit in 32,000 bytes, so 413 is as right as 400.
+      expectError(await send(attack(`${maxNodes + 2} elements`)), ['MALFORMED_XML', 'REQUEST_TOO_LARGE'], {
+        representation: 'xml',
+      });
+    },
+  );
+
+  // --- Rate limiting ---
+  check(
+    '8.13',
+    {
+      ...business,
+      needs: ['partnerA', 'rateLimit'],
+      name: 'One client at its limit leaves another client from the same address unlimited',
+    },
+    async (t) => {
+      await inOwnWindow(t, async () => {
+        const { limited, token } = await exhaustRateLimit(t);
+        const limitedAt = Date.now();
+        expectError(limited, 'RATE_LIMITED', { representation: t.representation });
+        const other = await t
+          .client('partnerA')
+          .get('/locations', { token: (await freshToken(t, 'partnerA')).access_token });
+        expect(other.status, `partner A from the same address: ${other.text.slice(0, 300)}`).toBe(200);
+        // The limited client is still limited, so the answer above was not a window passing: asserted only while
+        // the 429's Retry-After has clearly not run out.
+        const still = await t.client('rateLimit').get('/locations', { token });
+        const retryAfter = Number(limited.headers['retry-after']);
+        if (Date.now() - limitedAt < (retryAfter - 1) * 1000) {
+          expect(still.status, `the rateLimit client again: ${still.text.slice(0, 300)}`).toBe(429);
+        }
+      });
+    },
+  );
+
+  check(
+    '8.14',
+    { ...business, name: 'Catalogue reads, successes and errors, carry X-RateLimit-* with an ISO 8601 Reset' },
+    async (t) => {
+      const client = t.client('partnerA');
+      const calls: [string, () => Promise<ApiResult>][] = [
+        ['GET /fleet', () => client.get('/fleet')],
+        ['GET /locations', () => client.get('/locations')],
+        ['GET /rates', () => client.get('/rates')],
+        ['GET /locations/{unknown} (404)', () => client.get('/locations/ZZ-CERT-UNKNOWN')],
+        ['GET /fleet/{unknown} (404)', () => client.get('/fleet/ZZ-CERT-UNKNOWN')],
+        ['GET /rates lacking rates:read (403)', () => client.get('/rates', { scopes: ['fleet:read'] })],
+      ];
+      for (const [what, call] of calls) {
+        const sentAt = Date.now();
+        const res = await call();
+        const reset = expectRateLimitHeaders(res, what);
+        // Remaining counts "the current one-minute window": the window ends within a minute of the answer.
+        const now = serverDateOf(res) ?? sentAt;
+        const slack = serverDateOf(res) === undefined ? 30_000 : 1_000;
+        expect(
+          reset - now,
+          `${what}: X-RateLimit-Reset ${new Date(reset).toISOString()} is within the minute`,
+        ).toBeLessThanOrEqual(60_000 + slack);
+        expect(reset - now, `${what}: X-RateLimit-Reset is not in the past`).toBeGreaterThan(-slack);
+      }
+    },
+  );
+
+  check('8.14', { ...business, name: 'X-RateLimit-Remaining counts down within a window' }, async (t) => {
+    const client = t.client('partnerA');
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const first = await client.get('/locations');
+      const second = await client.get('/locations');
+      expectRateLimitHeaders(first, 'first call');
+      expectRateLimitHeaders(second, 'second call');
+      // A window may end between the two calls: then try again.
+      if (first.headers['x-ratelimit-reset'] !== second.headers['x-ratelimit-reset']) continue;
+      expect(Number(second.headers['x-ratelimit-remaining']), 'Remaining after one more request').toBeLessThan(
+        Number(first.headers['x-ratelimit-remaining']),
+      );
+      expect(second.headers['x-ratelimit-limit'], 'Limit within one window').toBe(first.headers['x-ratelimit-limit']);
+      return;
+    }
+    throw new Error('three pairs of calls each straddled a window boundary');
+  });
+
+  check(
+    '8.14',
+    { ...business, profile: 'shop', name: 'Shopping answers, successes and errors, carry X-RateLimit-*' },
+    async (t) => {
+      const req = await plainQuoteRequest(t, 'partnerA');
+      const { vehicleCode: _vehicleCode, ...window } = req;
+      const client = t.client('partnerA');
+      const calls: [string, () => Promise<ApiResult>][] = [
+        ['POST /availability', () => client.post('/availability', window)],
+        ['POST /quotes', () => client.post('/quotes', req)],
+        [
+          'POST /availability, invalid body (400)',
+          () => client.post('/availability', { ...window, pickupTime: '25:00' }),
+        ],
+        [
+          'POST /quotes, unknown vehicle (400)',
+          () => client.post('/quotes', { ...req, vehicleCode: 'ZZ-CERT-UNKNOWN' }),
+        ],
+      ];
+      for (const [what, call] of calls) expectRateLimitHeaders(await call(), what);
+    },
+  );
+
+  check(
+    '8.14',
+    { ...business, profile: 'book', name: 'Reservation endpoints (but PATCH, ambiguity #33) carry X-RateLimit-*' },
+    async (t) => {
+      const client = t.client('partnerA');
+      const unknown = 'ZZ-CERT-UNKNOWN-RESERVATION';
+      const calls: [string, () => Promise<ApiResult>][] = [
+        ['GET /reservations', () => client.get('/reservations?limit=1')],
+        ['GET /reservations/{unknown} (404)', () => client.get(`/reservations/${unknown}`)],
+        ['POST /reservations without Idempotency-Key (400)', () => client.post('/reservations', {})],
+        ['POST /reservations/{unknown}/cancel (404)', () => client.post(cancelPath(unknown), { reason: 'probe' })],
+      ];
+      for (const [what, call] of calls) expectRateLimitHeaders(await call(), what);
+    },
+  );
+
+  check(
+    '8.14',
+    { ...business, needs: ['rateLimit'], profile: 'full', name: 'A 429 carries X-RateLimit-* with Remaining 0' },
+    async (t) => {
+      await inOwnWindow(t, async () => {
+        const { limited, before } = await exhaustRateLimit(t);
+        expectRateLimitHeaders(limited, 'the 429');
+        expect(limited.headers['x-ratelimit-remaining'], 'X-RateLimit-Remaining of the 429').toBe('0');
+        const last = before.at(-1);
+        if (last) {
+          expectRateLimitHeaders(last, 'the last success');
+          expect(limited.headers['x-ratelimit-limit'], 'the same Limit as the last success').toBe(
+            last.headers['x-ratelimit-limit'],
+          );
+        }
+      });
+    },
+  );
+
+  check(
+    '8.15',
+    { ...business, needs: ['rateLimit'], profile: 'full', name: 'A 429 carries Retry-After in whole seconds' },
+    async (t) => {
+      await inOwnWindow(t, async () => {
+        const { limited } = await exhaustRateLimit(t);
+        expectError(limited, 'RATE_LIMITED', { representation: t.representation });
+        expect(limited.headers['retry-after'], 'Retry-After of the 429').toMatch(WHOLE_SECONDS);
+      });
+    },
+  );
+
+  check(
+    '8.16a',
+    {
+      needs: ['rateLimit', 'partnerA'],
+      name: 'Per client: token requests of one client beyond its limit get slow_down; another client does not',
+      timeoutMs: 150_000,
+    },
+    async (t) => {
+      await inOwnWindow(t, async () => {
+        const { limited } = await sendUntil429(() => requestToken(t, 'rateLimit'), MAX_TOKEN_REQUESTS);
+        if (!limited) return t.notApplicable(`no 429 within ${MAX_TOKEN_REQUESTS} token requests of one client`);
+        expectOAuthError(limited, 'slow_down');
+        expect(limited.headers['retry-after'], 'Retry-After of the slow_down').toMatch(WHOLE_SECONDS);
+        const other = await requestToken(t, 'partnerA');
+        if (!t.control) await waitOut(limited);
+        // A target whose address ceiling is the lower one refuses everybody first: then the client bucket is not shown.
+        if (other.status === 429) return t.notApplicable('the address bucket filled before the client bucket');
+        expect(other.status, `partner A's token request from the same address: ${other.text.slice(0, 300)}`).toBe(200);
+      });
+    },
+  );
+
+  check(
+    '8.16a',
+    {
+      needs: ['partnerA'],
+      profile: 'full',
+      name: 'Per address: token requests from one address beyond its limit get slow_down, for every client',
+      timeoutMs: 150_000,
+    },
+    async (t) => {
+      await inOwnWindow(t, async () => {
+        // Token requests without client authentication: each is refused (invalid_client) before any secret is
+        // checked, so the flood is cheap for the target, and no per-client bucket can fill
+        // (docs/ambiguities-shopping.md S22).
+        const { limited } = await sendUntil429(
+          () => requestToken(t, 'partnerA', { auth: 'none' }),
+          MAX_ADDRESS_REQUESTS,
+        );
+        if (!limited) return t.notApplicable(`no 429 within ${MAX_ADDRESS_REQUESTS} token requests from one address`);
+        try {
+          expectOAuthError(limited, 'slow_down');
+          expect(limited.headers['retry-after'], 'Retry-After of the slow_down').toMatch(WHOLE_SECONDS);
+          const valid = await requestToken(t, 'partnerA');
+          expectOAuthError(valid, 'slow_down');
+        } finally {
+          // Without control the harness's own address is locked out until the window passes: wait it out.
+          if (!t.control) await waitOut(limited);
+        }
+      });
+    },
+  );
+
+  check('8.16b', { needs: ['partnerA'], name: 'Token endpoint answers carry no X-RateLimit-* headers' }, async (t) => {
+    const answers: [string, ApiResult][] = [
+      ['200', await requestToken(t, 'partnerA')],
+      ['400 unsupported_grant_type', await requestToken(t, 'partnerA', { grantType: 'password' })],
+      ['401 invalid_client', await requestToken(t, 'partnerA', { secret: 'not-the-secret' })],
+    ];
+    for (const [what, res] of answers) {
+      expect(res.status, `${what}: ${res.text.slice(0, 200)}`).toBe(Number(what.slice(0, 3)));
+      expect(rateLimitHeaderNames(res), `${what}: X-RateLimit-* headers`).toEqual([]);
+    }
+  });
+
+  check(
+    '8.16b',
+    {
+      needs: ['rateLimit'],
+      profile: 'full',
+      name: 'A token endpoint 429 carries Retry-After and no X-RateLimit-*',
+      timeoutMs: 150_000,
+    },
+    async (t) => {
+      await inOwnWindow(t, async () => {
+        const { limited } = await sendUntil429(() => requestToken(t, 'rateLimit'), MAX_TOKEN_REQUESTS);
+        if (!limited) return t.notApplicable(`no 429 within ${MAX_TOKEN_REQUESTS} token requests of one client`);
+        expectOAuthError(limited, 'slow_down');
+        expect(limited.headers['retry-after'], 'Retry-After').toMatch(WHOLE_SECONDS);
+        expect(rateLimitHeaderNames(limited), 'X-RateLimit-* headers of the 429').toEqual([]);
+        if (!t.control) await waitOut(limited);
+      });
+    },
+  );
+});
+
+/** Token requests of one client a check may send to reach its 429. */
+const MAX_TOKEN_REQUESTS = 1000;
+/** Token requests from the harness's address a check may send to reach the address's 429. */
+const MAX_ADDRESS_REQUESTS = 2000;
+
+/** Waits a 429's Retry-After (bounded), so the bucket it reports is usable again for the checks after. */
+async function waitOut(limited: ApiResult): Promise<void> {
+  const seconds = Number(limited.headers['retry-after'] ?? MAX_WAIT_SECONDS);
+  await sleep(Math.min(Number.isFinite(seconds) ? seconds : MAX_WAIT_SECONDS, MAX_WAIT_SECONDS) * 1000 + 500);
+}

@@ -1,0 +1,337 @@
+/**
+ * Spec 9 Versioning: the major version in the path, the contract release and its OpenAPI document, stable error
+ * codes, the spec's field names, and the versioned XML namespace and root. The "static" clauses (9.2, 9.3a) are
+ * judged on the published machine-readable contract: the target's own, when it serves one at
+ * /api/partner/v1/openapi.json, else the one this suite ships (contract/openapi), which is the contract the
+ * suite certifies against. Deprecation policy (9.5) is open and never asserted.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect } from 'vitest';
+import {
+  API_PREFIX,
+  CONTRACT_INFO_VERSION,
+  MEDIA_TYPES,
+  OPENAPI_VERSION,
+  SPEC_RELEASE,
+  XML_NAMESPACE,
+  XML_VERSION,
+} from '../contract/constants.ts';
+import { ERROR_CODES, isErrorCode } from '../contract/errors.ts';
+import type { Reservation } from '../contract/types.ts';
+import { availabilityRequest, xmlAttacks } from '../generators/index.ts';
+import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import { errorCodeOf, expectError } from '../harness/check/expect-api.ts';
+import type { Role } from '../harness/config/target-config.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { unknownCode } from './support/catalogue.ts';
+import {
+  bookReservation,
+  expectSamples,
+  levelOptions,
+  moneyNodes,
+  SAMPLE_LEVELS,
+  type Sample,
+  sampleOf,
+  samplesOf,
+  targetCatalogue,
+  unknownKeys,
+  xmlRootOf,
+} from './support/resources.ts';
+
+const A: Role[] = ['partnerA'];
+const business = { needs: A, representations: REPRESENTATIONS };
+
+interface OpenApiDocument {
+  openapi?: unknown;
+  jsonSchemaDialect?: unknown;
+  info?: { version?: unknown; description?: unknown; title?: unknown };
+  paths?: Record<string, unknown>;
+}
+
+const SHIPPED: OpenApiDocument = JSON.parse(
+  readFileSync(new URL('../contract/openapi/partner-api-v1.openapi.json', import.meta.url), 'utf8'),
+);
+
+/** The target's published OpenAPI document if it serves one at the conventional path, else the shipped one. */
+async function publishedContract(t: CheckContext): Promise<{ source: string; doc: OpenApiDocument }> {
+  const res = await t.client('partnerA').get('/openapi.json', { representation: 'json' });
+  const served = res.status === 200 ? (res.body as OpenApiDocument | undefined) : undefined;
+  if (served && typeof served.openapi === 'string') return { source: `${API_PREFIX}/openapi.json`, doc: served };
+  return { source: 'contract/openapi/partner-api-v1.openapi.json (shipped)', doc: SHIPPED };
+}
+
+/** Errors the suite can provoke without side effects, in the check's representation. */
+async function provokedErrors(t: CheckContext): Promise<Array<{ what: string; res: ApiResult }>> {
+  const client = t.client('partnerA');
+  const out = [
+    { what: 'no token', res: await t.anonymous.get('/fleet') },
+    { what: 'malformed token', res: await t.anonymous.get('/fleet', { token: 'not-a-token' }) },
+    { what: 'scope lacking', res: await client.get('/rates', { scopes: ['fleet:read'] }) },
+    { what: 'unknown location', res: await client.get(`/locations/${unknownCode(t)}`) },
+    { what: 'not acceptable', res: await client.get('/fleet', { headers: { accept: 'image/png' } }) },
+  ];
+  return out;
+}
+
+async function shoppingErrors(t: CheckContext): Promise<Array<{ what: string; res: ApiResult }>> {
+  const client = t.client('partnerA');
+  const cat = await targetCatalogue(t);
+  const valid = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
+  return [
+    { what: 'invalid pickupTime', res: await client.post('/availability', { ...valid, pickupTime: '24:00' }) },
+    { what: 'unknown location', res: await client.post('/availability', { ...valid, pickupLocation: unknownCode(t) }) },
+    {
+      what: 'dropoff before pickup',
+      res: await client.post('/availability', {
+        ...valid,
+        dropoffDate: valid.pickupDate,
+        dropoffTime: valid.pickupTime,
+        dropoffLocation: valid.pickupLocation,
+      }),
+    },
+    {
+      what: 'malformed JSON',
+      res: await client.post('/availability', new TextEncoder().encode('{"pickupLocation": '), {
+        headers: { 'content-type': MEDIA_TYPES.json },
+      }),
+    },
+    {
+      what: 'unsupported media type',
+      res: await client.post('/availability', valid, { headers: { 'content-type': 'text/csv' } }),
+    },
+  ];
+}
+
+/** Every provoked error: a code of the 7.3 table with that code's status and retryable, in a valid envelope. */
+function expectTableCodes(errors: Array<{ what: string; res: ApiResult }>, t: CheckContext): void {
+  for (const { what, res } of errors) {
+    const code = errorCodeOf(res) ?? '';
+    expect(isErrorCode(code), `${what}: code ${code || res.text.slice(0, 200)} is in the 7.3 table`).toBe(true);
+    if (!isErrorCode(code)) continue;
+    expect(res.status, `${what}: ${code} keeps its status`).toBe(ERROR_CODES[code].status);
+    expectError(res, code, code === 'NOT_ACCEPTABLE' ? {} : { representation: t.representation });
+  }
+}
+
+describe('9 Versioning', () => {
+  check('9.1', { ...business, name: 'The v1 resources answer under /api/partner/v1' }, async (t) => {
+    const res = await t.client('partnerA').get('/fleet');
+    expect(res.status, `GET ${API_PREFIX}/fleet: ${res.text.slice(0, 200)}`).toBe(200);
+    expect(API_PREFIX.endsWith('/v1'), 'the prefix carries the major version').toBe(true);
+  });
+
+  check('9.1', { ...business, name: 'Another major version in the path is not v1: no success' }, async (t) => {
+    const token = await t.client('partnerA').token();
+    for (const path of [
+      '/api/partner/v2/fleet',
+      '/api/partner/v0/fleet',
+      '/api/partner/v1.4/fleet',
+      '/api/partner/fleet',
+    ]) {
+      const res = await t.client('partnerA').raw({
+        method: 'GET',
+        path: `${t.settings.target.baseUrl}${path}`,
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: t.representation === 'xml' ? 'application/xml' : 'application/json',
+        },
+      });
+      expect(res.status, `GET ${path}: ${res.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+      expect(res.status, `GET ${path}`).toBeLessThan(500);
+    }
+  });
+
+  check(
+    '9.1',
+    { ...business, level: 'SHOULD', name: 'Another major version in the path: 404 in the envelope' },
+    async (t) => {
+      const token = await t.client('partnerA').token();
+      const res = await t.client('partnerA').raw({
+        method: 'GET',
+        path: `${t.settings.target.baseUrl}/api/partner/v2/fleet`,
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: t.representation === 'xml' ? 'application/xml' : 'application/json',
+        },
+      });
+      expectError(res, 'NOT_FOUND', { representation: t.representation });
+    },
+  );
+
+  check('9.2a', { needs: A, name: 'The published contract is release 1.4.0' }, async (t) => {
+    expect(SPEC_RELEASE, 'the release this suite certifies').toBe('1.4.0');
+    const { source, doc } = await publishedContract(t);
+    expect(
+      `${String(doc.info?.description ?? '')} ${JSON.stringify(doc.info ?? {})}`,
+      `${source}: info names the contract release`,
+    ).toContain(SPEC_RELEASE);
+  });
+
+  check(
+    '9.2b',
+    { needs: A, name: 'The machine-readable contract is OpenAPI 3.1.2, JSON Schema 2020-12, info.version 1.0.0' },
+    async (t) => {
+      const { source, doc } = await publishedContract(t);
+      expect(doc.openapi, `${source}: openapi`).toBe(OPENAPI_VERSION);
+      expect(doc.info?.version, `${source}: info.version`).toBe(CONTRACT_INFO_VERSION);
+      expect(
+        doc.jsonSchemaDialect ?? 'https://spec.openapis.org/oas/3.1/dialect/base',
+        `${source}: the schema dialect`,
+      ).toMatch(/json-schema\.org\/draft\/2020-12\/schema|spec\.openapis\.org\/oas\/3\.1\/dialect/);
+      expect(
+        Object.keys(doc.paths ?? {}).every((p) => p.startsWith(API_PREFIX)),
+        `${source}: every path under ${API_PREFIX}`,
+      ).toBe(true);
+    },
+  );
+
+  check(
+    '9.3a',
+    { ...business, name: 'Provoked errors carry table codes with their 7.3 status and retryable (catalogue reads)' },
+    async (t) => {
+      expectTableCodes(await provokedErrors(t), t);
+    },
+  );
+
+  check(
+    '9.3a',
+    {
+      ...business,
+      profile: 'shop',
+      name: 'Provoked errors carry table codes with their 7.3 status and retryable (request bodies)',
+    },
+    async (t) => {
+      expectTableCodes(await shoppingErrors(t), t);
+    },
+  );
+
+  check(
+    '9.3a',
+    {
+      ...business,
+      profile: 'book',
+      bookings: true,
+      name: 'Reservation errors carry table codes with their 7.3 status and retryable',
+    },
+    async (t) => {
+      const { reservation, quote } = await bookReservation(t, 'partnerA');
+      const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
+      const client = t.client('partnerA');
+      expectTableCodes(
+        [
+          { what: 'PATCH', res: await client.patch(path, { dropoffTime: '09:00' }) },
+          { what: 'missing Idempotency-Key', res: await client.post('/reservations', { quoteId: quote.quoteId }) },
+          { what: 'unknown reservation', res: await client.get(`/reservations/${unknownCode(t)}`) },
+        ],
+        t,
+      );
+    },
+  );
+
+  for (const level of SAMPLE_LEVELS) {
+    check(
+      '9.3b',
+      {
+        ...business,
+        ...levelOptions(level),
+        name: `Field names are the spec's: every response validates, no other key (${level})`,
+      },
+      async (t) => {
+        const samples = await samplesOf(t, level);
+        expectSamples(samples);
+        const unknown = samples.flatMap((s) => unknownKeys(s.schema, s.res.body).map((k) => `${s.label}: ${k}`));
+        expect(unknown, 'keys the spec does not name').toEqual([]);
+        for (const s of samples) {
+          for (const money of moneyNodes(s.schema, s.res.body)) {
+            expect(Object.keys(money.value as object).sort(), `${s.label}: ${money.path}`).toEqual([
+              'amount',
+              'currency',
+              'display',
+              'exponent',
+            ]);
+          }
+        }
+      },
+    );
+  }
+
+  /** The root of an XML body: `response` in the v1 namespace with version="1". */
+  function expectVersionedRoot(label: string, res: ApiResult): void {
+    expect(res.mediaType, `${label}: an XML media type`).toMatch(/^(application|text)\/xml$/);
+    const root = xmlRootOf(res.text);
+    expect(root, `${label}: well-formed XML`).toBeDefined();
+    expect({ local: root?.local, uri: root?.uri, version: root?.version }, label).toEqual({
+      local: 'response',
+      uri: XML_NAMESPACE,
+      version: XML_VERSION,
+    });
+    expect(root?.uri.endsWith(':v1'), `${label}: the namespace carries the major version`).toBe(true);
+  }
+
+  for (const level of SAMPLE_LEVELS) {
+    check(
+      '9.4',
+      {
+        needs: A,
+        representations: ['xml'],
+        ...levelOptions(level),
+        name: `Every XML answer has root version="1" in the v1 namespace (${level})`,
+      },
+      async (t) => {
+        const samples: Sample[] = await samplesOf(t, level);
+        expectSamples(samples);
+        for (const s of samples) expectVersionedRoot(s.label, s.res);
+      },
+    );
+  }
+
+  check(
+    '9.4',
+    {
+      needs: A,
+      representations: ['xml'],
+      profile: 'shop',
+      name: 'A request in another version\'s namespace or with version="2" is refused (400 MALFORMED_XML)',
+    },
+    async (t) => {
+      const cat = await targetCatalogue(t);
+      const valid = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
+      const cases = xmlAttacks(valid).filter((c) => /another version|version "2"|version missing/.test(c.name));
+      expect(cases.length, 'version cases from generators/').toBeGreaterThanOrEqual(3);
+      for (const c of cases) {
+        const res = await t.client('partnerA').post('/availability', c.bytes, {
+          headers: { 'content-type': c.contentType ?? MEDIA_TYPES.xml },
+        });
+        expectError(res, 'MALFORMED_XML', { representation: t.representation });
+      }
+    },
+  );
+
+  check(
+    '9.4',
+    { needs: A, representations: ['xml'], name: 'XML error answers have root version="1" in the v1 namespace' },
+    async (t) => {
+      const errors = (await provokedErrors(t)).filter((e) => e.what !== 'not acceptable');
+      for (const { what, res } of errors) expectVersionedRoot(what, res);
+    },
+  );
+
+  check(
+    '9.4',
+    {
+      needs: A,
+      representations: ['xml'],
+      profile: 'book',
+      bookings: true,
+      name: 'A cancelled reservation read as XML keeps the versioned root',
+    },
+    async (t) => {
+      const { reservation } = await bookReservation(t, 'partnerA');
+      const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
+      const cancelled = await t.client('partnerA').post(`${path}/cancel`, { reason: 'Certification: spec 9.4' });
+      expect((cancelled.body as Reservation | undefined)?.status).toBe('cancelled');
+      expectVersionedRoot(`POST ${path}/cancel`, cancelled);
+      expectVersionedRoot(`PATCH ${path}`, await t.client('partnerA').patch(path, { remarks: 'x' }));
+    },
+  );
+});
