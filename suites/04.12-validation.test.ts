@@ -161,13 +161,11 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     '4.12.1a',
     {
       ...business,
-      control: true,
-      profile: 'full',
       name: 'Inactive location (named by the operator): 400 INVALID_LOCATION',
     },
     async (t) => {
-      const inactive = (await probeCodesOf(t, 'partnerA'))?.inactiveLocations ?? [];
-      if (inactive.length === 0) return t.notApplicable('the control adapter names no inactive location');
+      const inactive = probeCodesOf(t, 'partnerA').inactiveLocations ?? [];
+      if (inactive.length === 0) return t.notApplicable('the target config names no inactive location');
       const cat = await targetCatalogue(t, 'partnerA');
       const faults = fc
         .tuple(requests(cat), fc.constantFrom(...inactive), fc.boolean())
@@ -304,13 +302,11 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     '4.12.3a',
     {
       ...business,
-      control: true,
-      profile: 'full',
       name: 'Unpublished vehicle (named by the operator): 400 INVALID_VEHICLE',
     },
     async (t) => {
-      const unpublished = (await probeCodesOf(t, 'partnerA'))?.unpublishedVehicles ?? [];
-      if (unpublished.length === 0) return t.notApplicable('the control adapter names no unpublished vehicle');
+      const unpublished = probeCodesOf(t, 'partnerA').unpublishedVehicles ?? [];
+      if (unpublished.length === 0) return t.notApplicable('the target config names no unpublished vehicle');
       const cat = await targetCatalogue(t, 'partnerA');
       const faults = fc.tuple(requests(cat), fc.constantFrom(...unpublished)).map(([req, code]): Fault => {
         const { availability, quote } = bodiesOf(req);
@@ -328,8 +324,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     '4.12.3b',
     { ...business, name: 'Incomplete vehicle (named by the operator): 409 FLEET_PROFILE_INCOMPLETE' },
     async (t) => {
-      const incomplete = (await probeCodesOf(t, 'partnerA'))?.incompleteVehicles ?? [];
-      if (incomplete.length === 0) return t.notApplicable('the control adapter names no incomplete vehicle');
+      const incomplete = probeCodesOf(t, 'partnerA').incompleteVehicles ?? [];
+      if (incomplete.length === 0) return t.notApplicable('the target config names no incomplete vehicle');
       const cat = await targetCatalogue(t, 'partnerA');
       const faults = fc.tuple(requests(cat), fc.constantFrom(...incomplete)).map(([req, code]): Fault => {
         const { availability, quote } = bodiesOf(req);
@@ -487,8 +483,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     '4.12.4c',
     { ...business, name: 'Rate plan awaiting approval (named by the operator): 409 RATE_NOT_APPROVED' },
     async (t) => {
-      const pending = (await probeCodesOf(t, 'partnerA'))?.pendingRatePlans ?? [];
-      if (pending.length === 0) return t.notApplicable('the control adapter names no plan awaiting approval');
+      const pending = probeCodesOf(t, 'partnerA').pendingRatePlans ?? [];
+      if (pending.length === 0) return t.notApplicable('the target config names no plan awaiting approval');
       const cat = await targetCatalogue(t, 'partnerA');
       const faults = fc
         .tuple(quoteArbitrary(cat, { maxRentalDays: 14, rate: 'public' }), fc.constantFrom(...pending))

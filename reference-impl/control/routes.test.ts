@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QuoteRequest } from '../../contract/types.ts';
 import { newIdempotencyKey, PartnerApiClient, quoteRequest, reservationBody } from '../testing/booking-helpers.ts';
@@ -16,7 +17,6 @@ const ROUTES: [method: string, path: string, body?: unknown][] = [
   ['POST', '/clock/reset', {}],
   ['PUT', '/api', { enabled: true }],
   ['GET', '/clients/pa-client-partner-a'],
-  ['GET', '/clients/pa-client-partner-a/probes'],
   ['PUT', '/partners/PARTNER-A', { enabled: true }],
   ['PUT', '/prices/TOYOTA-VIOS-AT', { movePercent: 0 }],
   ['POST', '/bookings/decline-next', { count: 0 }],
@@ -149,25 +149,24 @@ describe.each(BACKENDS)('control API on $name', ({ options }) => {
     expect((await api.call('GET', '/locations', { token })).status).toBe(200);
   });
 
-  it('GET /clients/{clientId}/probes: 404 for an unknown client; each probe code answers as spec 4.12 states', async () => {
-    expect((await api.control('GET', '/clients/no-such-client/probes')).status).toBe(404);
-    const res = await api.control('GET', '/clients/pa-client-partner-a/probes');
-    expect(res.status).toBe(200);
-    expect(res.json).toEqual({
-      inactiveLocations: ['DAD-HOI-AN'],
-      unpublishedVehicles: ['MERCEDES-C200-AT'],
-      incompleteVehicles: ['KIA-CARNIVAL-AT'],
-      pendingRatePlans: [{ accountCode: 'PA-ACC-01', rateCode: 'PA-CORP-PENDING' }],
-    });
+  it('the probes of fixtures/reference-target.json answer as spec 4.12 states (the suite relies on them)', async () => {
+    const probes = JSON.parse(
+      readFileSync(new URL('../../fixtures/reference-target.json', import.meta.url), 'utf8'),
+    ).probes;
     const codeOf = async (change: Partial<QuoteRequest>) =>
       (await api.call('POST', '/quotes', { as: 'partnerA', json: quoteRequest(change) })).json.error?.code;
-    expect(await codeOf({ pickupLocation: 'DAD-HOI-AN' })).toBe('INVALID_LOCATION');
-    expect(await codeOf({ vehicleCode: 'MERCEDES-C200-AT' })).toBe('INVALID_VEHICLE');
-    expect(await codeOf({ vehicleCode: 'KIA-CARNIVAL-AT' })).toBe('FLEET_PROFILE_INCOMPLETE');
-    expect(await codeOf({ accountCode: 'PA-ACC-01', rateCode: 'PA-CORP-PENDING' })).toBe('RATE_NOT_APPROVED');
-    // Another partner's probes hold its own plans only.
-    const other = (await api.control('GET', '/clients/pb-client-partner-b/probes')).json;
-    expect(other.pendingRatePlans.every((p: { accountCode: string }) => p.accountCode.startsWith('PB-'))).toBe(true);
+    expect(await codeOf({ pickupLocation: probes.inactiveLocationCode })).toBe('INVALID_LOCATION');
+    expect(await codeOf({ vehicleCode: probes.unpublishedVehicleCode })).toBe('INVALID_VEHICLE');
+    expect(await codeOf({ vehicleCode: probes.incompleteVehicleCode })).toBe('FLEET_PROFILE_INCOMPLETE');
+    const { accountCode, rateCode } = probes.pendingRate;
+    expect(await codeOf({ accountCode, rateCode })).toBe('RATE_NOT_APPROVED');
+    expect(await codeOf({ accountCode: probes.expiredRate.accountCode, rateCode: probes.expiredRate.rateCode })).toBe(
+      'INVALID_RATE_CODE',
+    );
+    expect(await codeOf({ accountCode: probes.disabledRate.accountCode, rateCode: probes.disabledRate.rateCode })).toBe(
+      'INVALID_RATE_CODE',
+    );
+    expect(await codeOf(probes.noOneWayPair)).toBe('LOCATION_NOT_ONE_WAY');
   });
 
   it('PUT /partners/{partnerId}: 404 for an unknown partner, validated; a disabled partner gets 403 PARTNER_DISABLED', async () => {

@@ -85,28 +85,6 @@ export function controlRoutes(app: FastifyInstance, deps: ControlDeps) {
         return { clientId: client.clientId, partnerId: client.partnerId, role: client.role };
       });
 
-      // What only the operator knows and no partner call shows (spec 4.12): the conformance suite's probe codes
-      // for the client's partner. Read-only.
-      control.get<{ Params: { clientId: string } }>('/clients/:clientId/probes', async (request) => {
-        const client = deps.clients.byId(request.params.clientId);
-        if (!client) throw apiError('NOT_FOUND', 'No such client.');
-        const { catalogue } = deps;
-        return {
-          inactiveLocations: catalogue.data.locations.filter((l) => !l.active).map((l) => l.locationCode),
-          unpublishedVehicles: catalogue.data.vehicles
-            .filter((v) => catalogue.standing(v.vehicleCode) === 'unpublished')
-            .map((v) => v.vehicleCode),
-          incompleteVehicles: catalogue.data.vehicles
-            .filter((v) => catalogue.standing(v.vehicleCode) === 'incomplete')
-            .map((v) => v.vehicleCode),
-          // Enabled but awaiting approval: RATE_NOT_APPROVED rather than INVALID_RATE_CODE.
-          pendingRatePlans: catalogue
-            .plansOf(client.partnerId)
-            .filter((p) => p.enabled && p.approval !== 'approved')
-            .map((p) => ({ accountCode: p.accountCode, rateCode: p.rateCode })),
-        };
-      });
-
       control.put<{ Params: { partnerId: string } }>('/partners/:partnerId', async (request) => {
         const { partnerId } = request.params;
         if (!deps.catalogue.partners.has(partnerId)) throw apiError('NOT_FOUND', 'No such partner.');

@@ -10,7 +10,6 @@ import { serializeTypedXml } from '../../contract/xml/index.ts';
 import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
 import { errorCodeOf, expectError } from '../../harness/check/expect-api.ts';
 import type { Role } from '../../harness/config/target-config.ts';
-import type { ControlAdapter } from '../../harness/control/adapter.ts';
 import type { Representation } from '../../harness/http/representation.ts';
 
 /** Spec 8.2: the three headers of a rate-limited response (undefined when absent). */
@@ -195,17 +194,19 @@ export interface ProbeCodes {
   pendingRatePlans: { accountCode: string; rateCode: string }[];
 }
 
-type ProbingAdapter = ControlAdapter & { probeCodes?: (clientId: string) => Promise<ProbeCodes> };
-
 /**
- * The probe codes of the role's partner from the control adapter, or undefined when the adapter cannot name
- * them. The adapter method (`probeCodes(clientId)`) is a proposed addition to harness/control: until it exists
- * the checks that need it are not-applicable.
+ * The probe codes the target config names for the role's partner (`probes` of the config: harness/config).
+ * Each list is empty when the config names none, and the checks that need it are then not-applicable.
  */
-export async function probeCodesOf(t: CheckContext, role: Role): Promise<ProbeCodes | undefined> {
-  const control = t.control as ProbingAdapter | undefined;
-  if (!control?.probeCodes) return undefined;
-  const clientId = t.settings.target.clients[role]?.clientId;
-  if (clientId === undefined) return undefined;
-  return control.probeCodes(clientId);
+export function probeCodesOf(t: CheckContext, role: Role): ProbeCodes {
+  const probes = t.settings.target.probes ?? {};
+  const list = (code: string | undefined) => (code === undefined ? [] : [code]);
+  const pending = probes.pendingRate;
+  return {
+    inactiveLocations: list(probes.inactiveLocationCode),
+    unpublishedVehicles: list(probes.unpublishedVehicleCode),
+    incompleteVehicles: list(probes.incompleteVehicleCode),
+    pendingRatePlans:
+      pending && pending.role === role ? [{ accountCode: pending.accountCode, rateCode: pending.rateCode }] : [],
+  };
 }
