@@ -30,6 +30,8 @@ interface ParsedFlags {
   strict?: boolean;
   expectedFailures?: string;
   date?: string;
+  embeddedDatabase?: string;
+  embeddedRedis?: string;
   replay?: string;
   from?: string;
   debug?: boolean;
@@ -61,6 +63,11 @@ export function buildProgram(io: CliIo): Command {
       '--expected-failures <file>',
       'waivers: JSON [{ "clause": "4.7.3", "reason": "…", "expires": "YYYY-MM-DD" }]',
     )
+    .option(
+      '--embedded-database <url>',
+      'store of the embedded target: a postgres:// URL (e.g. to certify the PostgreSQL setup; default: a fresh SQLite file)',
+    )
+    .option('--embedded-redis <url>', "Redis for the embedded target's rate-limit buckets (default: in-process)")
     .option('--date <YYYY-MM-DD>', 'anchor of generated dates (default: 30 days from today, UTC)')
     .option('--replay <check-id>', 're-run one check of an earlier report (with its seed and date); needs --from')
     .option('--from <report.json>', 'the report --replay takes the check from')
@@ -139,6 +146,11 @@ function toOptions(flags: ParsedFlags, io: CliIo): CertifyOptions {
   if (flags.strict !== undefined) options.strict = flags.strict;
   if (flags.expectedFailures !== undefined) options.expectedFailures = flags.expectedFailures;
   if (flags.date !== undefined) options.date = flags.date;
+  if (flags.embeddedDatabase !== undefined || flags.embeddedRedis !== undefined) {
+    options.embedded = {};
+    if (flags.embeddedDatabase !== undefined) options.embedded.databaseUrl = flags.embeddedDatabase;
+    if (flags.embeddedRedis !== undefined) options.embedded.redisUrl = flags.embeddedRedis;
+  }
   if (flags.replay !== undefined && flags.from !== undefined)
     options.replay = { checkId: flags.replay, from: flags.from };
   return options;

@@ -35,7 +35,7 @@ import {
 } from './options.ts';
 import { PROJECT_ROOT } from './paths.ts';
 import { loadReplayPlan, type ReplayPlan } from './replay.ts';
-import { resolveTarget } from './target.ts';
+import { type EmbeddedStores, parseEmbeddedStores, resolveTarget } from './target.ts';
 import { runSuites } from './vitest-run.ts';
 import { loadWaivers, type Waiver } from './waivers.ts';
 import { prepareReportDir, writeReports } from './write-reports.ts';
@@ -83,6 +83,11 @@ export interface CertifyOptions {
   today?: string;
   /** Show vitest's own output (debugging the harness). */
   verbose?: boolean;
+  /**
+   * Stores of the embedded reference implementation: a PostgreSQL (or sqlite:) URL instead of a fresh SQLite
+   * file, and Redis for its rate-limit buckets (with a key prefix of this run's own).
+   */
+  embedded?: EmbeddedStores;
 }
 
 export interface CertifyResult {
@@ -111,6 +116,7 @@ interface Plan {
   date: string;
   waivers: Waiver[];
   replay: ReplayPlan | undefined;
+  embedded: EmbeddedStores | undefined;
 }
 
 function plan(options: CertifyOptions): Plan {
@@ -132,6 +138,7 @@ function plan(options: CertifyOptions): Plan {
     date: options.date !== undefined ? parseDate('--date', options.date) : (replay?.date ?? defaultDate()),
     waivers: options.expectedFailures !== undefined ? loadWaivers(options.expectedFailures) : [],
     replay,
+    embedded: options.embedded ? parseEmbeddedStores(options.embedded) : undefined,
   };
 }
 
@@ -162,7 +169,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   prepareReportDir(p.reportDir);
   const startedAt = new Date();
 
-  const target = await resolveTarget(p.targetSpec, p.config, env, warn);
+  const target = await resolveTarget(p.targetSpec, p.config, env, warn, p.embedded);
   // The runner's own calls (the control adapter during cleanup) trust what the checks trust.
   configureHttp({ tls: target.config.tls });
   const registry = new SecretRegistry();

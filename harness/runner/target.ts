@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { HarnessConfigError, readTargetConfig, type TargetConfig } from '../config/target-config.ts';
 import { startEmbeddedTarget } from '../target/embedded.ts';
 import { CertifyError } from './errors.ts';
@@ -44,11 +45,34 @@ export function loadUrlTarget(
   return config;
 }
 
+/** Stores of the embedded target (--embedded-database, --embedded-redis). */
+export interface EmbeddedStores {
+  databaseUrl?: string;
+  redisUrl?: string;
+}
+
+/** Validates the store URLs without echoing them (they may carry passwords). */
+export function parseEmbeddedStores(stores: EmbeddedStores): EmbeddedStores {
+  const out: EmbeddedStores = {};
+  if (stores.databaseUrl !== undefined) {
+    if (!/^(postgres(ql)?:\/\/|sqlite:)/.test(stores.databaseUrl)) {
+      throw new CertifyError('--embedded-database must be a postgres:// (or postgresql://) or sqlite: URL');
+    }
+    out.databaseUrl = stores.databaseUrl;
+  }
+  if (stores.redisUrl !== undefined) {
+    if (!/^rediss?:\/\//.test(stores.redisUrl)) throw new CertifyError('--embedded-redis must be a redis:// URL');
+    out.redisUrl = stores.redisUrl;
+  }
+  return out;
+}
+
 export async function resolveTarget(
   spec: TargetSpec | undefined,
   configFile: string | undefined,
   env: NodeJS.ProcessEnv,
   warn: (message: string) => void,
+  stores?: EmbeddedStores,
 ): Promise<ResolvedTarget> {
   if (spec?.kind === 'embedded' || (spec === undefined && configFile === undefined)) {
     if (configFile !== undefined) {
@@ -58,11 +82,21 @@ export async function resolveTarget(
     }
     let started: Awaited<ReturnType<typeof startEmbeddedTarget>>;
     try {
-      started = await startEmbeddedTarget();
+      const storeEnv: Record<string, string> = {};
+      if (stores?.databaseUrl) storeEnv.DATABASE_URL = stores.databaseUrl;
+      if (stores?.redisUrl) {
+        storeEnv.REDIS_URL = stores.redisUrl;
+        // A prefix of this run's own: its rate-limit windows never meet another run's.
+        storeEnv.REDIS_KEY_PREFIX = `partner-cert:${randomBytes(6).toString('hex')}:`;
+      }
+      started = await startEmbeddedTarget({ env: storeEnv });
     } catch (error) {
       throw new CertifyError(`the embedded reference implementation did not start: ${(error as Error).message}`);
     }
     return { config: started.config, embedded: true, stop: () => started.stop() };
+  }
+  if (stores?.databaseUrl || stores?.redisUrl) {
+    throw new CertifyError('--embedded-database and --embedded-redis apply to the embedded target only');
   }
   const config = loadUrlTarget(spec?.kind === 'url' ? spec : undefined, configFile, env, warn);
   return { config, embedded: false, stop: async () => {} };
