@@ -3,7 +3,7 @@
  * of the tables judged on its own (so a failure names the rule), on what the target lists and answers. Request
  * shapes (2.3, 2.4, 2.10, 2.12) are judged by generated valid bodies (accepted) and one-fault variants of them
  * from generators/ (refused). What the spec leaves open (price computation, the rentalDays rule, identifier
- * formats) is not asserted; see docs/ambiguities.md and docs/ambiguities-resources.md.
+ * formats) is not asserted; see docs/ambiguities.md.
  */
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
@@ -380,7 +380,7 @@ describe('2 Conventions', () => {
         const absent = samples.flatMap((s) =>
           absentKeys(s.schema, s.res.body, 'nullable').map((k) => `${s.label}: ${k}`),
         );
-        expect(absent, 'nullable keys left out instead of null (docs/ambiguities-resources.md RS1)').toEqual([]);
+        expect(absent, 'nullable keys left out instead of null (docs/ambiguities.md RS1)').toEqual([]);
       },
     );
 
@@ -1098,7 +1098,7 @@ describe('2.5 FleetVehicle', () => {
     { ...business, level: 'SHOULD', name: 'Listed vehicles have an empty dataQuality.missingFields' },
     async (t) => {
       for (const { label, value } of await listedVehicles(t)) {
-        expect(value.dataQuality.missingFields, `${label} (docs/ambiguities-resources.md RS3)`).toEqual([]);
+        expect(value.dataQuality.missingFields, `${label} (docs/ambiguities.md RS3)`).toEqual([]);
       }
     },
   );

@@ -3,7 +3,7 @@
  * one to cancelled, needs staff when money is attached, repeats as a success, and refuses a non-cancellable one;
  * PATCH changes nothing. States only the operator sets are reached through the control adapter, and observed
  * by polling the read operations (spec 6). Which states are cancellable is not shown: only `confirmed` is
- * assumed cancellable and `completed` not (docs/ambiguities.md #14, docs/ambiguities-reservations.md R1).
+ * assumed cancellable and `completed` not (docs/ambiguities.md #14 and R1).
  */
 import { describe, expect } from 'vitest';
 import { RESERVATION_STATUSES, type Reservation, type ReservationStatus } from '../contract/types.ts';

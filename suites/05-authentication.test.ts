@@ -357,7 +357,7 @@ describe('5 Authentication', () => {
     },
   );
 
-  // Not-applicable on an http:// target (applicability 'plain-http'): see docs/ambiguities-tls.md.
+  // Not-applicable on an http:// target (applicability 'plain-http'): see docs/ambiguities.md.
   check(
     '5.7a',
     { name: 'HTTPS only: TLS 1.2 or later negotiated, TLS 1.0 and 1.1 refused, plain HTTP serves no 2xx' },

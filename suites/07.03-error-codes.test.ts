@@ -2,7 +2,7 @@
  * Spec 7.3 The code table: one clause per row (code, HTTP status, retryable). Each check provokes the row's
  * condition for real and judges the answer with expectError: the row's status and code, the closed envelope,
  * retryable as in the row, requestId equal to X-Request-Id, in the check's representation. Where the spec allows
- * two codes for one condition both are accepted (docs/ambiguities.md, docs/ambiguities-errors.md). Operator-only
+ * two codes for one condition both are accepted (docs/ambiguities.md). Operator-only
  * conditions go through the control adapter and are always undone in `finally`: later checks share the target.
  */
 import fc from 'fast-check';
@@ -121,7 +121,7 @@ describe('7.3 Error code table', () => {
     async (t) => {
       // A business call authenticates a token, not a client: a target may answer INVALID_CLIENT, INVALID_TOKEN or
       // UNAUTHORIZED for client credentials in HTTP Basic; INVALID_CLIENT, when used, must keep its row
-      // (docs/ambiguities-errors.md: INVALID_CLIENT).
+      // (docs/ambiguities.md, E: INVALID_CLIENT).
       const { clientId, clientSecret } = credentialsOf(t, A);
       for (const secret of [clientSecret, 'certification-wrong-secret']) {
         const basic = `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
@@ -703,7 +703,7 @@ describe('7.3 Error code table', () => {
       const control = controlOf(t);
       const { reservation } = await book(t, A, (await quote(t, A)).quoteId);
       // Cancellable states are not shown (3): a completed rental is taken as not cancellable
-      // (docs/ambiguities-errors.md: INVALID_STATE_TRANSITION).
+      // (docs/ambiguities.md, E: INVALID_STATE_TRANSITION).
       try {
         await control.setReservationStatus(reservation.reservationId, 'completed');
         const res = await cancel(t, A, reservation.reservationId);

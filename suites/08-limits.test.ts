@@ -641,7 +641,7 @@ describe('8 Limits', () => {
       await inOwnWindow(t, async () => {
         // Token requests without client authentication: each is refused (invalid_client) before any secret is
         // checked, so the flood is cheap for the target, and no per-client bucket can fill
-        // (docs/ambiguities-shopping.md S22).
+        // (docs/ambiguities.md S22).
         const { limited } = await sendUntil429(
           () => requestToken(t, 'partnerA', { auth: 'none' }),
           MAX_ADDRESS_REQUESTS,
