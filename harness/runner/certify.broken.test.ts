@@ -91,7 +91,7 @@ describe('certify a deliberately broken server', () => {
       reportDir: join(dir, 'other'),
       formats: 'json',
     });
-    expect(server.log.length).toBe(first.log.length);
+    // Another seed may also send a different number of requests: failing properties shrink along seed-dependent paths.
     expect(server.log).not.toEqual(first.log);
   }, 600_000);
 
