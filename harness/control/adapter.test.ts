@@ -1,9 +1,8 @@
 /** The reference implementation's control adapter, against an embedded reference server. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../../contract/constants.ts';
-import { basicAuthorization } from '../auth/token-cache.ts';
-import { configureHttp, send } from '../http/client.ts';
+import { configureHttp } from '../http/client.ts';
 import { type EmbeddedTarget, startEmbeddedTarget } from '../target/embedded.ts';
+import { getLocations, tokenOf } from '../target/test-support/target-calls.ts';
 import { type ControlAdapter, ControlError, referenceControlAdapter } from './adapter.ts';
 
 let target: EmbeddedTarget;
@@ -19,27 +18,8 @@ afterAll(async () => {
   await target?.stop();
 });
 
-async function token(role: 'partnerA' | 'partnerB'): Promise<string> {
-  const { clientId, clientSecret } = target.config.clients[role] ?? { clientId: '', clientSecret: '' };
-  const res = await send({
-    method: 'POST',
-    url: `${target.config.baseUrl}${API_PREFIX}/oauth/token`,
-    headers: {
-      authorization: basicAuthorization(clientId, clientSecret),
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: 'grant_type=client_credentials',
-  });
-  expect(res.status).toBe(200);
-  return JSON.parse(new TextDecoder().decode(res.body)).access_token;
-}
-
-const locations = (bearer: string) =>
-  send({
-    method: 'GET',
-    url: `${target.config.baseUrl}${API_PREFIX}/locations`,
-    headers: { authorization: `Bearer ${bearer}` },
-  });
+const token = (role: 'partnerA' | 'partnerB') => tokenOf(target.config, role);
+const locations = (bearer: string) => getLocations(target.config, bearer);
 
 describe('referenceControlAdapter', () => {
   it('switches the API off and on (spec 5.8)', async () => {

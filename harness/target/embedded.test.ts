@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../../contract/constants.ts';
-import { basicAuthorization } from '../auth/token-cache.ts';
 import { configureHttp, send } from '../http/client.ts';
 import { type EmbeddedTarget, startEmbeddedTarget } from './embedded.ts';
+import { getLocations, tokenOf } from './test-support/target-calls.ts';
 
 let target: EmbeddedTarget;
 
@@ -16,27 +16,8 @@ afterAll(async () => {
   configureHttp({ tls: undefined });
 });
 
-async function token(role: 'partnerA'): Promise<string> {
-  const { clientId, clientSecret } = target.config.clients[role] ?? { clientId: '', clientSecret: '' };
-  const res = await send({
-    method: 'POST',
-    url: `${target.config.baseUrl}${API_PREFIX}/oauth/token`,
-    headers: {
-      authorization: basicAuthorization(clientId, clientSecret),
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: 'grant_type=client_credentials',
-  });
-  expect(res.status).toBe(200);
-  return JSON.parse(new TextDecoder().decode(res.body)).access_token;
-}
-
-const locations = (bearer: string) =>
-  send({
-    method: 'GET',
-    url: `${target.config.baseUrl}${API_PREFIX}/locations`,
-    headers: { authorization: `Bearer ${bearer}` },
-  });
+const token = (role: 'partnerA') => tokenOf(target.config, role);
+const locations = (bearer: string) => getLocations(target.config, bearer);
 
 describe('the embedded target', () => {
   it('serves the fixture clients over HTTPS on a loopback port with the control API configured', async () => {
