@@ -1,6 +1,7 @@
 // The named export: the default export's typings do not resolve to a constructor under NodeNext.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { CLOSED_OBJECTS_CLAUSE, SCHEMA_CLAUSES } from './schemas/clause-map.ts';
 import { SCHEMA_BUNDLE, type SchemaName, schemaId } from './schemas/index.ts';
 import type { FieldError } from './types.ts';
 
@@ -49,6 +50,127 @@ export function validate(name: SchemaName, value: unknown): ValidationResult {
     // Ajv does not throw on data; this guards exotic non-JSON input (e.g. a throwing getter).
     return { valid: false, fields: [{ field: ROOT_FIELD, message: 'could not be validated' }] };
   }
+}
+
+/** A violation of a schema, filed under the clause that states the violated rule (schemas/clause-map.ts). */
+export interface ClauseViolation extends FieldError {
+  clauseId: string;
+}
+
+/**
+ * Validates like validate() and files every violation under its clause; an empty list means valid. One entry per
+ * clause and field, at most MAX_FIELDS.
+ */
+export function schemaViolations(name: SchemaName, value: unknown): ClauseViolation[] {
+  const fn = validatorFor(name);
+  let errors: readonly ErrorObject[];
+  try {
+    if (fn(value)) return [];
+    errors = fn.errors ?? [];
+  } catch {
+    return [
+      { clauseId: SCHEMA_CLAUSES[name] ?? CLOSED_OBJECTS_CLAUSE, field: ROOT_FIELD, message: 'could not be validated' },
+    ];
+  }
+  const nullableAnyOfPaths = new Set<string>();
+  for (const error of errors) {
+    if (error.keyword === 'anyOf' && isNullableAnyOf(error.schema)) nullableAnyOfPaths.add(error.instancePath);
+  }
+  const out: ClauseViolation[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    const mapped = toFieldError(error, value, nullableAnyOfPaths);
+    if (!mapped) continue;
+    const clauseId = clauseOfError(name, error);
+    const key = `${clauseId}\u0000${mapped.field}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ clauseId, ...mapped });
+    if (out.length === MAX_FIELDS) break;
+  }
+  if (out.length === 0)
+    out.push({ clauseId: SCHEMA_CLAUSES[name] ?? CLOSED_OBJECTS_CLAUSE, field: ROOT_FIELD, message: 'is invalid' });
+  return out;
+}
+
+type SchemaNode = { readonly [keyword: string]: unknown };
+const DEFS = SCHEMA_BUNDLE.$defs as unknown as Record<string, SchemaNode>;
+
+/**
+ * Follows `$ref`s and the non-null branch of a nullable `anyOf`, recording each definition entered: the keys of
+ * SCHEMA_CLAUSES are written relative to definitions.
+ */
+function resolve(node: SchemaNode, keys: string[]): { node: SchemaNode; key: string } | undefined {
+  let current = node;
+  let key: string | undefined;
+  for (let hops = 0; hops < 8; hops++) {
+    const ref = current.$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/$defs/')) {
+      const defName = ref.slice('#/$defs/'.length);
+      const def = DEFS[defName];
+      if (!def) return undefined;
+      key = defName;
+      keys.push(defName);
+      current = def;
+      continue;
+    }
+    const anyOf = current.anyOf;
+    if (Array.isArray(anyOf)) {
+      const branch = (anyOf as SchemaNode[]).find((b) => b.type !== 'null');
+      if (!branch) break;
+      current = branch;
+      continue;
+    }
+    break;
+  }
+  return { node: current, key: key ?? '' };
+}
+
+/** The clause of one Ajv error: the deepest listed key on its instance path (see SCHEMA_CLAUSES). */
+function clauseOfError(name: SchemaName, error: ErrorObject): string {
+  const keys: string[] = [name];
+  let prefix: string = name;
+  let node: SchemaNode | undefined = DEFS[name];
+  for (const segment of pointerSegments(error.instancePath)) {
+    if (!node) break;
+    const resolved = resolve(node, keys);
+    if (!resolved) break;
+    if (resolved.key) prefix = resolved.key;
+    node = resolved.node;
+    const properties = node.properties as Record<string, SchemaNode> | undefined;
+    if (properties && Object.hasOwn(properties, segment)) {
+      prefix = `${prefix}.${segment}`;
+      keys.push(prefix);
+      node = properties[segment];
+      continue;
+    }
+    const items = node.items as SchemaNode | undefined;
+    if (items && /^(0|[1-9][0-9]*)$/.test(segment)) {
+      node = items;
+      continue;
+    }
+    node = undefined;
+  }
+  if (node) {
+    const resolved = resolve(node, keys);
+    if (resolved?.key) prefix = resolved.key;
+  }
+  const suffix =
+    error.keyword === 'required'
+      ? '#required'
+      : error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties'
+        ? '#closed'
+        : undefined;
+  if (suffix) {
+    const own = SCHEMA_CLAUSES[`${prefix}${suffix}`];
+    if (own) return own;
+    if (suffix === '#closed') return CLOSED_OBJECTS_CLAUSE;
+  }
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const clauseId = SCHEMA_CLAUSES[keys[i] as string];
+    if (clauseId) return clauseId;
+  }
+  return CLOSED_OBJECTS_CLAUSE;
 }
 
 function toFieldErrors(errors: readonly ErrorObject[], value: unknown): FieldError[] {

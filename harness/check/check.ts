@@ -1,3 +1,4 @@
+import type fc from 'fast-check';
 import { test } from 'vitest';
 import { type Clause, clauseById } from '../../contract/clauses/index.ts';
 import type { Role } from '../config/target-config.ts';
@@ -9,7 +10,9 @@ import { type RunSettings, readRunSettings } from '../run-settings.ts';
 import { isSelected, notApplicableReason } from './applicability.ts';
 import { buildEvidence, isAssertionFailure, scrubError } from './evidence.ts';
 import { type HarnessState, harnessState } from './harness-state.ts';
-import type { CheckMeta, Level, NotApplicableReason, Profile } from './meta.ts';
+import { type CaseResult, FewCasesSignal, forAll } from './judge.ts';
+import type { CheckMeta, JudgedBy, Level, NotApplicableReason, Observation, Profile } from './meta.ts';
+import { BlockedSignal, inCheckScope } from './scope.ts';
 
 export type { ApiResult, CallOptions, PartnerClient, RawRequest } from '../http/partner-client.ts';
 
@@ -26,6 +29,8 @@ export interface CheckOptions {
   bookings?: boolean;
   /** Default: the clause's level. */
   level?: Level;
+  /** How the check judges (default: 'hooks' when it needs them, 'static' for a static clause, else 'live'). */
+  judgedBy?: JudgedBy;
   /** Default ['json']; business checks pass REPRESENTATIONS → one test each. */
   representations?: readonly Representation[];
   timeoutMs?: number;
@@ -46,6 +51,15 @@ export interface CheckContext {
   recordReservation(id: string): void;
   /** The target cannot show this clause (e.g. it offers no data to test with): not-applicable with this detail. */
   notApplicable(detail: string): never;
+  /**
+   * A property over generated cases, seeded by the check (judge.ts): a case returns SKIP when the target gave it
+   * nothing to judge; fewer than a third judged ends the check not-applicable. Default runs: the run's --runs.
+   */
+  forAll<T>(
+    arbitrary: fc.Arbitrary<T>,
+    predicate: (value: T) => Promise<CaseResult | undefined> | CaseResult | undefined,
+    options?: { numRuns?: number },
+  ): Promise<{ runs: number; judged: number }>;
 }
 
 export type CheckFn = (t: CheckContext) => Promise<void>;
@@ -115,7 +129,10 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
   const { settings } = state;
   const level = options.level ?? clause.level;
   const profile = options.profile ?? clause.minProfile;
-  const meta: CheckMeta = { clauseId: clause.id, name: input.name, level, profile, representation };
+  const needsControl = options.control ?? clause.verification === 'control';
+  const judgedBy: JudgedBy =
+    options.judgedBy ?? (needsControl ? 'hooks' : clause.verification === 'static' ? 'static' : 'live');
+  const meta: CheckMeta = { clauseId: clause.id, name: input.name, level, profile, representation, judgedBy };
   input.setMeta(meta);
 
   const notApplicable = (reason: NotApplicableReason): never => {
@@ -127,7 +144,7 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
     {
       needs: options.needs ?? [],
       profile,
-      control: options.control ?? clause.verification === 'control',
+      control: needsControl,
       bookings: options.bookings ?? false,
       https: clause.verification === 'https',
     },
@@ -170,15 +187,33 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
     notApplicable(detail) {
       throw new NotApplicableSignal({ kind: 'target', detail });
     },
+    forAll(arbitrary, predicate, opts = {}) {
+      return forAll(arbitrary, predicate, { seed, numRuns: opts.numRuns ?? settings.runs });
+    },
   };
 
+  let observations: Observation[] = [];
   try {
-    await recording(() => input.fn(context));
+    await recording(async () => {
+      const scoped = await inCheckScope(clause.id, () => input.fn(context));
+      observations = scoped.observations;
+      if (scoped.cases.runs > 0) meta.cases = scoped.cases;
+      if (scoped.error !== undefined) throw scoped.error;
+    });
+    if (observations.length > 0) meta.observations = observations;
     meta.outcome = 'pass';
   } catch (wrapped) {
     const error = wrapped instanceof RecordedError ? wrapped.cause : wrapped;
     const exchanges = wrapped instanceof RecordedError ? wrapped.exchanges : [];
+    if (observations.length > 0) meta.observations = observations;
     if (error instanceof NotApplicableSignal) return notApplicable(error.reason);
+    if (error instanceof FewCasesSignal) return notApplicable({ kind: 'few-cases', detail: error.message });
+    const blocked = blockedBy(error, observations);
+    if (blocked) {
+      meta.evidence = buildEvidence(error, exchanges);
+      scrubError(error);
+      return notApplicable(blocked);
+    }
     meta.evidence = buildEvidence(error, exchanges);
     scrubError(error);
     if (isAssertionFailure(error)) {
@@ -192,6 +227,34 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
     }
     throw error;
   }
+}
+
+/**
+ * The check could not judge its clause: a step it needed failed on another clause (BlockedSignal, also inside a
+ * property), or it crashed on a response after filing a deviation of another clause (the response lacked what
+ * that clause promises). Undefined for anything else: an assertion of its own clause, or a harness error.
+ */
+function blockedBy(error: unknown, observations: readonly Observation[]): NotApplicableReason | undefined {
+  const signal = blockedSignalIn(error);
+  if (signal) {
+    return { kind: 'blocked', clauseId: signal.clauseId, detail: `blocked by ${signal.clauseId}: ${signal.message}` };
+  }
+  const first = observations[0];
+  if (first && !isAssertionFailure(error)) {
+    const what = error instanceof Error ? error.message : String(error);
+    return {
+      kind: 'blocked',
+      clauseId: first.clauseId,
+      detail: `blocked by ${first.clauseId}: ${first.message}; the check could not go on (${what.slice(0, 200)})`,
+    };
+  }
+  return undefined;
+}
+
+function blockedSignalIn(error: unknown, depth = 0): BlockedSignal | undefined {
+  if (error instanceof BlockedSignal) return error;
+  if (depth > 4 || typeof error !== 'object' || error === null) return undefined;
+  return blockedSignalIn((error as { cause?: unknown }).cause, depth + 1);
 }
 
 /** FNV-1a of the title mixed into the run's seed: stable per check, independent of which other checks run. */

@@ -1,29 +1,97 @@
-import { expect } from 'vitest';
+import { ERROR_CODE_CLAUSE, RESPONSE_CLAUSES, xmlReasonClause } from '../../contract/clause-refs.ts';
 import { MEDIA_TYPES } from '../../contract/constants.ts';
 import { ERROR_CODES, type ErrorCode, OAUTH_ERRORS, type OAuthErrorCode } from '../../contract/errors.ts';
 import type { SchemaName } from '../../contract/schemas/index.ts';
-import { validate } from '../../contract/validation.ts';
+import { schemaViolations } from '../../contract/validation.ts';
 import type { ApiResult } from '../http/partner-client.ts';
 import type { Representation } from '../http/representation.ts';
+import { claim, currentClauseId, requireStep } from './scope.ts';
+
+/**
+ * The assertions every check makes about responses. Each judges one clause: the check's own requirement (status
+ * and code) fails the check; what the response shows about another clause (the envelope, X-Request-Id, the media
+ * type, a field of the body) is filed under that clause (scope.ts), so one deviation fails one clause.
+ */
 
 /** Spec 4.13: the media type a response of the representation must carry (the selected one). */
 export const MEDIA_TYPE_OF: Record<Representation, string> = { json: MEDIA_TYPES.json, xml: MEDIA_TYPES.xml };
 
-/** The body was parsed (JSON, or typed XML of spec 4.14) and validates against the contract's schema. */
-export function expectSchema(result: ApiResult, schema: SchemaName): void {
-  expect(
-    result.body,
-    `HTTP ${result.status} ${result.mediaType ?? 'without Content-Type'}: body not readable as ${schema}` +
-      (result.parseError ? ` (${result.parseError})` : ''),
-  ).toBeDefined();
-  const validation = validate(schema, result.body);
-  expect(validation.valid ? [] : validation.fields, `body does not match the ${schema} schema`).toEqual([]);
+const JSON_TYPES = new Set<string>([MEDIA_TYPES.json]);
+const XML_TYPES = new Set<string>([MEDIA_TYPES.xml, MEDIA_TYPES.textXml]);
+
+function statusText(result: ApiResult): string {
+  return `HTTP ${result.status} ${result.mediaType ?? 'without Content-Type'}`;
 }
 
-/** The response's Content-Type is the representation's media type (or exactly `mediaType` when a string). */
-export function expectMediaType(result: ApiResult, expected: Representation | string): void {
+/** The check's own clause (or, outside a check, a placeholder that makes claim() assert). */
+function own(): string {
+  return currentClauseId() ?? 'own';
+}
+
+/**
+ * The clause a body that cannot be read breaks: the XML rule its parser names, the envelope for an error (7.2),
+ * JSON by default (4) for a success, or the negotiated media type (4.13) when it is neither JSON nor XML.
+ */
+function unreadableClause(result: ApiResult, error: boolean): string {
+  if (result.parseFailure?.representation === 'xml') return xmlReasonClause(result.parseFailure.reason);
+  if (error) return RESPONSE_CLAUSES.envelope;
+  if (result.parseFailure?.representation === 'json') return RESPONSE_CLAUSES.json;
+  return RESPONSE_CLAUSES.jsonMediaType;
+}
+
+/**
+ * The parsed body of a response the check goes on with. A body that cannot be read (not JSON, broken typed XML,
+ * another media type) is filed under the clause it breaks and ends the check blocked.
+ */
+export function readableBody(result: ApiResult, what = 'the response body', error = false): unknown {
+  if (result.body !== undefined) return result.body;
+  const reason = result.parseError ?? (result.text === '' ? 'the body is empty' : 'not JSON or typed XML');
+  requireStep(unreadableClause(result, error), false, `${what} cannot be read (${statusText(result)}: ${reason})`, {
+    actual: result.text.slice(0, 300),
+  });
+  return undefined;
+}
+
+/**
+ * Spec 4.13: the response's Content-Type is the representation's media type (or exactly `expected` when it is a
+ * media type). Filed under 4.13.1a for JSON and 4.13.4 for XML unless the check judges another clause about it.
+ */
+export function expectMediaType(result: ApiResult, expected: Representation | string, clauseId?: string): void {
   const mediaType = expected === 'json' || expected === 'xml' ? MEDIA_TYPE_OF[expected] : expected;
-  expect(result.mediaType, `Content-Type of the HTTP ${result.status} response`).toBe(mediaType);
+  const acceptable = expected === 'xml' ? XML_TYPES.has(result.mediaType ?? '') : result.mediaType === mediaType;
+  const clause =
+    clauseId ?? (XML_TYPES.has(mediaType) ? RESPONSE_CLAUSES.xmlMediaType : RESPONSE_CLAUSES.jsonMediaType);
+  claim(clause, acceptable, `Content-Type of the HTTP ${result.status} response is ${mediaType}`, {
+    expected: mediaType,
+    actual: result.mediaType,
+  });
+}
+
+/**
+ * The body validates against the contract's schema. Each violation is judged under the clause of the violated
+ * field (contract/schemas/clause-map.ts): the check's own clause fails it, others are filed there. A body that
+ * cannot be read blocks the check. Returns the body.
+ */
+export function expectSchema(result: ApiResult, schema: SchemaName, what?: string): unknown {
+  const body = readableBody(result, what ?? `the ${schema} body`, schema === 'ErrorEnvelope');
+  for (const violation of schemaViolations(schema, body)) {
+    claim(violation.clauseId, false, `${schema} ${violation.field} ${violation.message}`, {
+      actual: fieldValue(body, violation.field),
+    });
+  }
+  return body;
+}
+
+/** The value at a field path of validate() (`driver.email`, `vehicles[3].doors`), for evidence. */
+function fieldValue(body: unknown, field: string): unknown {
+  if (field === 'body') return undefined;
+  let current: unknown = body;
+  for (const part of field.match(/[^.[\]"]+|\[(\d+)\]/g) ?? []) {
+    if (current === null || typeof current !== 'object') return undefined;
+    const key = part.startsWith('[') ? part.slice(1, -1) : part;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
 }
 
 /** `error.code` of an envelope body, if there is one. */
@@ -33,10 +101,28 @@ export function errorCodeOf(result: ApiResult): string | undefined {
 }
 
 /**
- * Spec 7.2 and 7.3: status and code as in the code table (any of `codes` when the spec allows several), a
- * closed valid envelope, retryable as in the table, requestId equal to X-Request-Id, and the media type of
- * `representation` when given. `status` replaces the table's status where a section states another (4.2's
- * "404 INVALID_VEHICLE-type").
+ * The X-Request-Id header (spec 4) and, on an error, the envelope's requestId equal to it (7.2): filed under their
+ * clauses.
+ */
+export function observeRequestId(result: ApiResult): void {
+  const header = result.requestId;
+  claim(RESPONSE_CLAUSES.requestIdHeader, typeof header === 'string' && header !== '', 'X-Request-Id header is sent', {
+    actual: header,
+  });
+  const envelopeId = (result.body as { error?: { requestId?: unknown } } | undefined)?.error?.requestId;
+  if (header && typeof envelopeId === 'string') {
+    claim(RESPONSE_CLAUSES.envelopeRequestId, envelopeId === header, 'error.requestId equals X-Request-Id', {
+      expected: header,
+      actual: envelopeId,
+    });
+  }
+}
+
+/**
+ * Spec 7.2 and 7.3: the check's own requirement is the status and code (any of `codes` when the spec allows
+ * several); `status` replaces the table's where a section states another (4.2's "404 INVALID_VEHICLE-type"). The
+ * envelope's shape, retryable as in the code table, the request id and the media type are filed under their own
+ * clauses.
  */
 export function expectError(
   result: ApiResult,
@@ -47,17 +133,38 @@ export function expectError(
     status: options.status ?? ERROR_CODES[code].status,
     code,
   }));
-  const actual = { status: result.status, code: errorCodeOf(result) ?? null };
-  expect(allowed, `HTTP status and error code (body: ${result.text.slice(0, 300)})`).toContainEqual(actual);
+  const statusAllowed = allowed.some((a) => a.status === result.status);
+  claim(own(), statusAllowed, `HTTP status is ${[...new Set(allowed.map((a) => a.status))].join(' or ')}`, {
+    expected: allowed,
+    actual: { status: result.status, code: errorCodeOf(result) ?? null, body: result.text.slice(0, 300) },
+  });
   if (options.representation) expectMediaType(result, options.representation);
-  expectSchema(result, 'ErrorEnvelope');
-  const error = (result.body as { error: { code: ErrorCode; retryable: unknown; requestId: unknown } }).error;
-  expect(error.retryable, `error.retryable of ${error.code} (spec 7.3)`).toBe(ERROR_CODES[error.code].retryable);
-  expect(result.requestId, 'X-Request-Id header').toEqual(expect.any(String));
-  expect(error.requestId, 'error.requestId equals X-Request-Id (spec 7.2)').toBe(result.requestId);
+  expectSchema(result, 'ErrorEnvelope', `the HTTP ${result.status} error body`);
+  const code = errorCodeOf(result);
+  requireStep(RESPONSE_CLAUSES.envelope, code !== undefined, 'the error body carries error.code', {
+    actual: result.text.slice(0, 300),
+  });
+  claim(
+    own(),
+    allowed.some((a) => a.status === result.status && a.code === code),
+    `error code is ${allowed.map((a) => a.code).join(' or ')}`,
+    { expected: allowed, actual: { status: result.status, code } },
+  );
+  const row = ERROR_CODES[code as ErrorCode];
+  const retryable = (result.body as { error: { retryable?: unknown } }).error.retryable;
+  if (row && typeof retryable === 'boolean') {
+    claim(ERROR_CODE_CLAUSE[code as ErrorCode], retryable === row.retryable, `error.retryable of ${code}`, {
+      expected: row.retryable,
+      actual: retryable,
+    });
+  }
+  observeRequestId(result);
 }
 
-/** Spec 4.1, 5.4 and 7.1: an OAuth error of the token endpoint, JSON, closed, with the status of its code. */
+/**
+ * Spec 4.1, 5.4 and 7.1: an OAuth error of the token endpoint with the status of its code. The OAuth shape (7.1)
+ * and its JSON media type (4.1) are filed under their clauses.
+ */
 export function expectOAuthError(result: ApiResult, errors: OAuthErrorCode | readonly OAuthErrorCode[]): void {
   const allowed = (typeof errors === 'string' ? [errors] : [...errors]).map((error) => ({
     status: OAUTH_ERRORS[error].status,
@@ -65,7 +172,35 @@ export function expectOAuthError(result: ApiResult, errors: OAuthErrorCode | rea
   }));
   const body = result.body as { error?: unknown } | undefined;
   const actual = { status: result.status, error: typeof body?.error === 'string' ? body.error : null };
-  expect(allowed, `HTTP status and OAuth error (body: ${result.text.slice(0, 300)})`).toContainEqual(actual);
-  expectMediaType(result, 'json');
-  expectSchema(result, 'OAuthError');
+  claim(
+    own(),
+    allowed.some((a) => a.status === actual.status && a.error === actual.error),
+    'HTTP status and OAuth error',
+    { expected: allowed, actual: { ...actual, body: result.text.slice(0, 300) } },
+  );
+  expectMediaType(result, 'json', RESPONSE_CLAUSES.tokenJson);
+  expectSchema(result, 'OAuthError', 'the token endpoint error body');
+}
+
+/** A token endpoint error with any of `statuses` (spec 5.4 names the status; the OAuth value may vary). */
+export function expectOAuthStatus(result: ApiResult, statuses: readonly number[]): void {
+  claim(own(), statuses.includes(result.status), `HTTP status is ${statuses.join(' or ')}`, {
+    expected: statuses,
+    actual: { status: result.status, body: result.text.slice(0, 300) },
+  });
+  expectMediaType(result, 'json', RESPONSE_CLAUSES.tokenJson);
+  expectSchema(result, 'OAuthError', 'the token endpoint error body');
+}
+
+/**
+ * A step the check needs the target to succeed at (a quote to book from, the list to read): anything but `status`
+ * is filed under `clauseId` (the endpoint's row, or the clause of that behaviour) and blocks the check.
+ * Returns the readable body.
+ */
+export function requireSuccess(result: ApiResult, status: number, clauseId: string, what: string): unknown {
+  requireStep(clauseId, result.status === status, `${what} answers ${status}`, {
+    expected: status,
+    actual: { status: result.status, body: result.text.slice(0, 300) },
+  });
+  return readableBody(result, what);
 }

@@ -12,9 +12,31 @@ export type NotApplicableReason =
   | { kind: 'profile'; detail: string }
   | { kind: 'missing-credential'; detail: string }
   | { kind: 'missing-control'; detail: string }
+  /** A probe code of the target config (codes only the operator knows) is missing. */
+  | { kind: 'missing-probe'; detail: string }
+  /** The target never showed the state the clause is about (no 429 within its own advertised limit, say). */
+  | { kind: 'not-reached'; detail: string }
   | { kind: 'plain-http'; detail: string }
   | { kind: 'bookings-not-allowed'; detail: string }
-  | { kind: 'target'; detail: string };
+  | { kind: 'target'; detail: string }
+  /** A step the check needed failed on another clause (filed there): this clause could not be judged here. */
+  | { kind: 'blocked'; detail: string; clauseId: string }
+  /** A property judged fewer than a third of its generated cases (the rest did not apply on this target). */
+  | { kind: 'few-cases'; detail: string };
+
+/**
+ * What a check saw about a clause other than its own (design.md "Check model"): filed under that clause, where it
+ * counts as a failure of the clause, with the exchange it was seen in. The same deviation seen again in the same
+ * check only raises `count`.
+ */
+export interface Observation {
+  clauseId: string;
+  message: string;
+  expected?: string;
+  actual?: string;
+  exchange?: EvidenceExchange;
+  count: number;
+}
 
 /** One HTTP exchange as evidence, secrets already redacted. */
 export interface EvidenceExchange {
@@ -42,7 +64,7 @@ export interface Evidence {
 export interface CheckMeta {
   clauseId: string;
   /**
-   * Added by engineer A (check wrapper): the check's name without clause id and representation, i.e. the
+   * The check's name without clause id and representation, i.e. the
    * `<name>` of the test title `[<clauseId>] <name> (<representation>)`. Optional for readers of older metas.
    */
   name?: string;
@@ -53,11 +75,19 @@ export interface CheckMeta {
   outcome?: Outcome;
   notApplicable?: NotApplicableReason;
   evidence?: Evidence;
-  /** Added by engineer A: the check's own seed (run seed mixed with the title), for generated cases and replay. */
+  /** The check's own seed (run seed mixed with the title), for generated cases and replay. */
   seed?: number;
   /** Reservations the check created on the target (book profile), for the end-of-run cleanup report. */
   createdReservations?: string[];
+  /** Deviations of other clauses the check saw (filed under those clauses by the report). */
+  observations?: Observation[];
+  /** Generated cases of a property-based check: how many ran and how many the target let it judge. */
+  cases?: { runs: number; judged: number };
+  /** How the check judges its clause: on the wire, through the target's test hooks, by waiting, or statically. */
+  judgedBy?: JudgedBy;
 }
+
+export type JudgedBy = 'live' | 'hooks' | 'patient' | 'static';
 
 declare module 'vitest' {
   interface TaskMeta {

@@ -42,6 +42,8 @@ export interface ApiResult {
   requestId: string | null;
   /** Why `body` is undefined when the response had a body of a JSON or XML media type. */
   parseError?: string;
+  /** The same, as the representation that failed and the parser's fixed reason (an XML reason of contract/xml). */
+  parseFailure?: { representation: 'json' | 'xml'; reason: string };
 }
 
 export interface PartnerClient {
@@ -154,18 +156,20 @@ function mediaTypeOf(headers: Record<string, string>): string | null {
 
 const lossyUtf8 = new TextDecoder('utf-8');
 
-function parseBody(bytes: Uint8Array, mediaType: string | null): { value: unknown; error?: string } {
+type Parsed = { value: unknown; failure?: { representation: 'json' | 'xml'; reason: string } };
+
+function parseBody(bytes: Uint8Array, mediaType: string | null): Parsed {
   if (bytes.byteLength === 0) return { value: undefined };
   if (mediaType === MEDIA_TYPES.json || mediaType?.endsWith('+json')) {
     try {
       return { value: JSON.parse(lossyUtf8.decode(bytes)) };
     } catch (error) {
-      return { value: undefined, error: `not valid JSON: ${(error as Error).message.slice(0, 200)}` };
+      return { value: undefined, failure: { representation: 'json', reason: (error as Error).message.slice(0, 200) } };
     }
   }
   if (mediaType === MEDIA_TYPES.xml || mediaType === MEDIA_TYPES.textXml) {
     const parsed = parseTypedXml(bytes, 'response', RESPONSE_XML_LIMITS);
-    return parsed.ok ? { value: parsed.value } : { value: undefined, error: `not valid typed XML: ${parsed.reason}` };
+    return parsed.ok ? { value: parsed.value } : { value: undefined, failure: { representation: 'xml', reason: parsed.reason } };
   }
   return { value: undefined };
 }
@@ -182,6 +186,12 @@ export function toApiResult(res: HttpResponse): ApiResult {
     mediaType,
     requestId: res.headers['x-request-id'] ?? null,
   };
-  if (parsed.error !== undefined) result.parseError = parsed.error;
+  if (parsed.failure) {
+    result.parseFailure = parsed.failure;
+    result.parseError =
+      parsed.failure.representation === 'json'
+        ? `not valid JSON: ${parsed.failure.reason}`
+        : `not valid typed XML: ${parsed.failure.reason}`;
+  }
   return result;
 }

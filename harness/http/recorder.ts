@@ -44,6 +44,12 @@ export function record(exchange: EvidenceExchange): void {
   }
 }
 
+/** The last exchange of the current recording (the one a claim about a response is about). */
+export function lastRecordedExchange(): EvidenceExchange | undefined {
+  const rec = storage.getStore();
+  return rec?.exchanges[rec.exchanges.length - 1];
+}
+
 export function isRecording(): boolean {
   return storage.getStore() !== undefined;
 }

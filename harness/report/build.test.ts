@@ -108,11 +108,11 @@ describe('buildReport: counts, coverage and verdict', () => {
   it('covers clauses with at least one check that ran, over the whole catalogue', () => {
     const model = buildReport(sampleInput());
     // 4.2.1, 4.2.2, 4.7.3, 4.7.4, 5.7b ran; 4.3.1 was only not-applicable.
-    expect(model.coverage.clausesWithRunCheck).toBe(5);
+    expect(model.coverage.clausesJudged).toBe(5);
     expect(model.coverage.clausesTotal).toBe(CLAUSES.length);
     expect(model.coverage.ratio).toBeCloseTo(5 / CLAUSES.length, 4);
     const empty = buildReport(sampleInput({ checks: [] }));
-    expect(empty.coverage.clausesWithRunCheck).toBe(0);
+    expect(empty.coverage.clausesJudged).toBe(0);
     expect(empty.coverage.ratio).toBe(0);
   });
 

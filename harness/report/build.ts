@@ -1,10 +1,18 @@
 import { CLAUSES, type Clause, SECTIONS } from '../../contract/clauses/index.ts';
 import { SPEC_RELEASE } from '../../contract/constants.ts';
-import type { Outcome, Profile } from '../check/meta.ts';
+import type { JudgedBy, NotApplicableReason, Outcome, Profile } from '../check/meta.ts';
 import type { CheckRecord, HarnessError } from './check-record.ts';
-import type { ReportCheck, ReportClause, ReportModel, ReportSection } from './model.ts';
-import { emptyCounts, isFailure, ran, worstOutcome } from './outcome.ts';
-import { safeEvidence } from './sanitize.ts';
+import type {
+  ClauseOutcome,
+  ReportCheck,
+  ReportClause,
+  ReportModel,
+  ReportObservation,
+  ReportSection,
+} from './model.ts';
+import { emptyClauseCounts, emptyCounts, isFailure, judged, worstOutcome } from './outcome.ts';
+import { safeEvidence, safeExchange } from './sanitize.ts';
+import { notApplicableText } from './text.ts';
 import { resolveWaivers, type Waiver } from './waivers.ts';
 
 export interface BuildReportInput {
@@ -55,10 +63,14 @@ export function buildReport(input: BuildReportInput): ReportModel {
     byClause.set(record.clauseId, list);
   }
 
+  const observations = observationsByClause(byClause, known);
   const today = input.today ?? input.timing.startedAt.slice(0, 10);
-  const outcomesByClause = new Map(
-    [...byClause].map(([clauseId, list]) => [clauseId, list.map(({ record }) => record.outcome)]),
-  );
+  const outcomesByClause = new Map<string, Outcome[]>();
+  for (const clause of CLAUSES) {
+    const outcomes = (byClause.get(clause.id) ?? []).map(({ record }) => record.outcome);
+    if (observations.has(clause.id)) outcomes.push('fail');
+    if (outcomes.length > 0) outcomesByClause.set(clause.id, outcomes);
+  }
   const waivers = resolveWaivers(input.waivers ?? [], outcomesByClause, today);
 
   const clauseReport = (clause: Clause): ReportClause => {
@@ -77,18 +89,42 @@ export function buildReport(input: BuildReportInput): ReportModel {
         if (waiver && isFailure(record.outcome)) check.waived = { reason: waiver.reason, expires: waiver.expires };
         if (record.notApplicable) check.notApplicable = record.notApplicable;
         if (record.evidence) check.evidence = safeEvidence(record.evidence);
+        if (record.judgedBy) check.judgedBy = record.judgedBy;
+        if (record.cases) check.cases = { ...record.cases };
+        const observed = [...new Set((record.observations ?? []).map((o) => o.clauseId))].filter((c) => known.has(c));
+        if (observed.length > 0) check.observed = observed;
         return check;
       })
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const seen = observations.get(clause.id);
+    // A deviation other checks saw fails the clause (a SHOULD clause: warns, unless --strict).
+    const observedOutcome: Outcome | undefined = seen
+      ? clause.level === 'SHOULD' && !input.options.strict
+        ? 'warn'
+        : 'fail'
+      : undefined;
+    const outcomes = checks.map((check) => check.outcome);
+    if (observedOutcome) outcomes.push(observedOutcome);
     const report: ReportClause = {
       id: clause.id,
       title: clause.title,
       text: clause.text,
       level: clause.level,
-      outcome: worstOutcome(checks.map((check) => check.outcome)) ?? 'not-checked',
+      outcome: worstOutcome(outcomes) ?? 'not-checked',
       checks,
     };
-    if (checks.some((check) => check.waived)) {
+    const methods = [...new Set(checks.filter((c) => judged(c.outcome)).map((c) => c.judgedBy ?? 'live'))];
+    if (methods.length > 0) report.judgedBy = methods.sort() as JudgedBy[];
+    else {
+      const reasons = [
+        ...new Set(checks.filter((c) => c.notApplicable).map((c) => notApplicableText(c.notApplicable))),
+      ];
+      if (reasons.length > 0) report.notJudged = reasons;
+      else if (checks.length > 0) report.notJudged = ['no check of the clause could judge it (see the errors)'];
+    }
+    if (seen) report.observations = seen;
+    if (waiver && isFailure(report.outcome)) report.waived = true;
+    else if (checks.some((check) => check.waived)) {
       report.waived = checks.every((check) => !isFailure(check.outcome) || check.waived !== undefined);
     }
     return report;
@@ -112,24 +148,34 @@ export function buildReport(input: BuildReportInput): ReportModel {
     sections.push({ id: sectionId, title: sectionTitles.get(sectionId) ?? sectionId, counts, waived, clauses });
   }
 
-  const allChecks = sections.flatMap((section) => section.clauses.flatMap((clause) => clause.checks));
+  const allClauses = sections.flatMap((section) => section.clauses);
+  const allChecks = allClauses.flatMap((clause) => clause.checks);
   const counts = emptyCounts();
   let waived = 0;
   for (const check of allChecks) {
     if (check.waived) waived += 1;
     else counts[check.outcome] += 1;
   }
+  const clauseCounts = emptyClauseCounts();
+  for (const clause of allClauses) clauseCounts[clause.outcome] += 1;
   const strict = input.options.strict;
-  const breaksVerdict = (check: ReportCheck): boolean => {
-    if (check.waived) return false;
-    if (strict) return isFailure(check.outcome) || check.outcome === 'warn';
-    return isFailure(check.outcome) && check.level === 'MUST';
+  const breaksVerdict = (clause: ReportClause): boolean => {
+    if (clause.waived) return false;
+    if (isFailure(clause.outcome)) return clause.level === 'MUST' || strict;
+    if (!strict) return false;
+    if (clause.outcome === 'warn') return true;
+    // --strict: a MUST clause left unjudged only because the target config lacked something.
+    return (
+      clause.level === 'MUST' &&
+      clause.judgedBy === undefined &&
+      clause.checks.some((check) => check.notApplicable && configurable(check.notApplicable))
+    );
   };
-  const passed = !allChecks.some(breaksVerdict) && harnessErrors.length === 0;
+  const passed = !allClauses.some(breaksVerdict) && harnessErrors.length === 0;
 
-  const clausesWithRunCheck = sections
-    .flatMap((section) => section.clauses)
-    .filter((clause) => clause.checks.some((check) => ran(check.outcome))).length;
+  const byMethod: Record<JudgedBy, number> = { live: 0, hooks: 0, patient: 0, static: 0 };
+  for (const clause of allClauses) for (const method of clause.judgedBy ?? []) byMethod[method] += 1;
+  const clausesJudged = allClauses.filter((clause) => clause.judgedBy !== undefined).length;
   const clausesTotal = CLAUSES.length;
 
   const model: ReportModel = {
@@ -140,11 +186,12 @@ export function buildReport(input: BuildReportInput): ReportModel {
     profile: input.profile,
     options: { ...input.options, only: [...input.options.only] },
     timing: { ...input.timing },
-    verdict: { passed, counts, waived },
+    verdict: { passed, counts, clauses: clauseCounts, waived },
     coverage: {
-      clausesWithRunCheck,
+      clausesJudged,
       clausesTotal,
-      ratio: clausesTotal === 0 ? 0 : Math.round((clausesWithRunCheck / clausesTotal) * 10_000) / 10_000,
+      ratio: clausesTotal === 0 ? 0 : Math.round((clausesJudged / clausesTotal) * 10_000) / 10_000,
+      byMethod,
     },
     sections,
     waivers: waivers.statuses,
@@ -152,6 +199,48 @@ export function buildReport(input: BuildReportInput): ReportModel {
   };
   if (harnessErrors.length > 0) model.harnessErrors = harnessErrors;
   return model;
+}
+
+/** Not-applicable reasons a more complete target config (credentials, hooks, probe codes) would lift. */
+function configurable(reason: NotApplicableReason): boolean {
+  return reason.kind === 'missing-credential' || reason.kind === 'missing-control' || reason.kind === 'missing-probe';
+}
+
+const MAX_OBSERVATIONS_PER_CLAUSE = 5;
+const MAX_SEEN_IN = 5;
+
+/** What checks saw of other clauses, grouped per clause and message, the most frequent first. */
+function observationsByClause(
+  byClause: ReadonlyMap<string, { record: CheckRecord; id: string }[]>,
+  known: ReadonlySet<string>,
+): Map<string, ReportObservation[]> {
+  const grouped = new Map<string, Map<string, ReportObservation>>();
+  for (const list of byClause.values()) {
+    for (const { record, id } of list) {
+      for (const observation of record.observations ?? []) {
+        if (!known.has(observation.clauseId) || observation.clauseId === record.clauseId) continue;
+        const messages = grouped.get(observation.clauseId) ?? new Map<string, ReportObservation>();
+        grouped.set(observation.clauseId, messages);
+        const entry = messages.get(observation.message);
+        if (entry) {
+          entry.count += observation.count;
+          if (entry.seenIn.length < MAX_SEEN_IN && !entry.seenIn.includes(id)) entry.seenIn.push(id);
+          continue;
+        }
+        const created: ReportObservation = { message: observation.message, count: observation.count, seenIn: [id] };
+        if (observation.expected !== undefined) created.expected = observation.expected;
+        if (observation.actual !== undefined) created.actual = observation.actual;
+        if (observation.exchange) created.exchange = safeExchange(observation.exchange);
+        messages.set(observation.message, created);
+      }
+    }
+  }
+  const out = new Map<string, ReportObservation[]>();
+  for (const [clauseId, messages] of grouped) {
+    const sorted = [...messages.values()].sort((a, b) => b.count - a.count || (a.message < b.message ? -1 : 1));
+    out.set(clauseId, sorted.slice(0, MAX_OBSERVATIONS_PER_CLAUSE));
+  }
+  return out;
 }
 
 /** Every check of a model, in report order. */

@@ -1,4 +1,4 @@
-import type { Evidence, Level, NotApplicableReason, Outcome } from '../check/meta.ts';
+import type { Evidence, JudgedBy, Level, NotApplicableReason, Observation, Outcome } from '../check/meta.ts';
 import type { Representation } from '../http/representation.ts';
 import type { ReportHarnessError } from './model.ts';
 
@@ -21,6 +21,10 @@ export interface CheckRecord {
   evidence?: Evidence;
   /** Reservations the check created (for the runner's end-of-run cleanup; not part of the report model). */
   createdReservations?: string[];
+  /** Deviations of other clauses the check saw. */
+  observations?: Observation[];
+  judgedBy?: JudgedBy;
+  cases?: { runs: number; judged: number };
 }
 
 export type HarnessError = ReportHarnessError;

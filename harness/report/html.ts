@@ -298,7 +298,7 @@ function bannerHtml(model: ReportModel): string {
     ['Checks', `${counts}${verdict.waived > 0 ? ` · waived ${verdict.waived}` : ''}`],
     [
       'Coverage',
-      `${coverage.clausesWithRunCheck} of ${coverage.clausesTotal} clauses have a check that ran (${(coverage.ratio * 100).toFixed(1)}%)`,
+      `${coverage.clausesJudged} of ${coverage.clausesTotal} clauses have a check that ran (${(coverage.ratio * 100).toFixed(1)}%)`,
     ],
     ['Seed', String(options.seed)],
     ['Options', flags],

@@ -60,7 +60,7 @@ export function renderMarkdown(model: ReportModel): string {
     `| Options | ${mdInline(flags.join(', '))} |`,
     `| Started | ${mdInline(model.timing.startedAt)} (${(model.timing.durationMs / 1000).toFixed(1)} s) |`,
     `| Checks | ${counts}${verdict.waived > 0 ? ` · waived ${verdict.waived}` : ''} |`,
-    `| Coverage | ${coverage.clausesWithRunCheck}/${coverage.clausesTotal} clauses with a check that ran (${percent(coverage.ratio)}) |`,
+    `| Coverage | ${coverage.clausesJudged}/${coverage.clausesTotal} clauses with a check that ran (${percent(coverage.ratio)}) |`,
     '',
   );
 

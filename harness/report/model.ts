@@ -1,4 +1,12 @@
-import type { Evidence, Level, NotApplicableReason, Outcome, Profile } from '../check/meta.ts';
+import type {
+  Evidence,
+  EvidenceExchange,
+  JudgedBy,
+  Level,
+  NotApplicableReason,
+  Outcome,
+  Profile,
+} from '../check/meta.ts';
 import type { Representation } from '../http/representation.ts';
 
 /**
@@ -15,17 +23,26 @@ export interface ReportModel {
   options: { allowBookings: boolean; strict: boolean; seed: number; runs: number; date: string; only: string[] };
   timing: { startedAt: string; finishedAt: string; durationMs: number };
   verdict: {
-    /** true when no MUST check failed or errored (and with --strict, no SHOULD check warned). */
+    /**
+     * true when no MUST clause failed or errored (by its checks or by what other checks saw of it) and no harness
+     * error occurred; with --strict, no SHOULD clause warned and no MUST clause went unjudged for want of
+     * configuration (credentials, hooks, probes).
+     */
     passed: boolean;
+    /** Checks by outcome. */
     counts: Record<Outcome, number>;
+    /** Clauses by outcome: the unit the verdict is about. */
+    clauses: Record<ClauseOutcome, number>;
     /** Failures covered by a waiver (listed apart, not counted as failures). */
     waived: number;
   };
   coverage: {
-    /** Clauses with at least one check that ran (pass, fail, warn or error), over all clauses of the catalogue. */
-    clausesWithRunCheck: number;
+    /** Clauses judged on this target (a check of theirs passed, failed or warned), over all clauses. */
+    clausesJudged: number;
     clausesTotal: number;
     ratio: number;
+    /** Judged clauses by how they were judged (a clause judged two ways counts under each). */
+    byMethod: Record<JudgedBy, number>;
   };
   /** One entry per section of the spec (e.g. '4.7'), in spec order. */
   sections: ReportSection[];
@@ -59,16 +76,40 @@ export interface ReportSection {
   clauses: ReportClause[];
 }
 
+export type ClauseOutcome = Outcome | 'not-checked';
+
 export interface ReportClause {
   id: string;
   title: string;
   text: string;
   level: Level;
-  /** Worst outcome of its checks, or 'not-checked' when the catalogue clause has no check yet. */
-  outcome: Outcome | 'not-checked';
+  /**
+   * Worst outcome of its checks and of what other checks saw of it (a failed observation is a fail, a warn on a
+   * SHOULD clause), or 'not-checked' when the catalogue clause has no check.
+   */
+  outcome: ClauseOutcome;
+  /** How the clause was judged on this target: the methods of its checks that ran. Absent when none ran. */
+  judgedBy?: JudgedBy[];
+  /** Why the clause was not judged (the distinct reasons of its not-applicable checks), when no check ran. */
+  notJudged?: string[];
+  /** Deviations of this clause seen by checks of other clauses, grouped by message. */
+  observations?: ReportObservation[];
   /** Added by the report module: true when every failed or errored check of the clause is waived. */
   waived?: boolean;
   checks: ReportCheck[];
+}
+
+/** A deviation of a clause seen by a check of another clause (design.md "Check model"). */
+export interface ReportObservation {
+  message: string;
+  expected?: string;
+  actual?: string;
+  /** How many times it was seen, in all checks. */
+  count: number;
+  /** Ids of the checks that saw it (the first ones). */
+  seenIn: string[];
+  /** The first exchange it was seen in. */
+  exchange?: EvidenceExchange;
 }
 
 export interface ReportCheck {
@@ -84,6 +125,12 @@ export interface ReportCheck {
   notApplicable?: NotApplicableReason;
   durationMs: number;
   evidence?: Evidence;
+  /** How the check judged its clause. */
+  judgedBy?: JudgedBy;
+  /** Generated cases of a property: how many ran and how many were judged. */
+  cases?: { runs: number; judged: number };
+  /** Clauses this check saw deviate and filed an observation under. */
+  observed?: string[];
 }
 
 export interface ReportWaiver {

@@ -1,4 +1,5 @@
 import type { Outcome } from '../check/meta.ts';
+import type { ClauseOutcome } from './model.ts';
 
 /** Every outcome, worst first: the order a clause's checks are summarised in (error > fail > warn > pass > n/a). */
 export const OUTCOMES_WORST_FIRST: readonly Outcome[] = ['error', 'fail', 'warn', 'pass', 'not-applicable'];
@@ -21,12 +22,21 @@ export function emptyCounts(): Record<Outcome, number> {
   return { pass: 0, fail: 0, warn: 0, error: 0, 'not-applicable': 0 };
 }
 
-/** An outcome that means the check ran against the target (coverage counts these). */
+export function emptyClauseCounts(): Record<ClauseOutcome, number> {
+  return { ...emptyCounts(), 'not-checked': 0 };
+}
+
+/** An outcome that means the check ran against the target (an error ran too, but judged nothing). */
 export function ran(outcome: Outcome): boolean {
   return outcome !== 'not-applicable';
 }
 
+/** An outcome that judged the clause on the target: coverage counts these. */
+export function judged(outcome: Outcome): boolean {
+  return outcome === 'pass' || outcome === 'fail' || outcome === 'warn';
+}
+
 /** An outcome a waiver can cover. */
-export function isFailure(outcome: Outcome): boolean {
+export function isFailure(outcome: ClauseOutcome): boolean {
   return outcome === 'fail' || outcome === 'error';
 }

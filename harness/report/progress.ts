@@ -79,7 +79,7 @@ export function formatSummary(model: ReportModel, reportFiles: readonly string[]
   lines.push(`Verdict: ${verdict.passed ? 'PASSED' : 'FAILED'} (spec ${model.spec.release}, profile ${model.profile})`);
   lines.push(`Checks: ${formatCounts(verdict.counts)}${verdict.waived > 0 ? ` · waived ${verdict.waived}` : ''}`);
   lines.push(
-    `Coverage: ${coverage.clausesWithRunCheck}/${coverage.clausesTotal} clauses (${(coverage.ratio * 100).toFixed(1)}%)`,
+    `Coverage: ${coverage.clausesJudged}/${coverage.clausesTotal} clauses (${(coverage.ratio * 100).toFixed(1)}%)`,
   );
   const failing = allChecks(model).filter(
     ({ check }) => (check.outcome === 'fail' || check.outcome === 'error') && !check.waived,

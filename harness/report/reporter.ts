@@ -108,6 +108,9 @@ export function checkRecordOf(
   if (meta?.createdReservations && meta.createdReservations.length > 0) {
     record.createdReservations = [...meta.createdReservations];
   }
+  if (meta?.observations && meta.observations.length > 0) record.observations = meta.observations;
+  if (meta?.judgedBy) record.judgedBy = meta.judgedBy;
+  if (meta?.cases) record.cases = meta.cases;
 
   const declared: Outcome | undefined = meta?.outcome;
   if (result.state === 'skipped') {

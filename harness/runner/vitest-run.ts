@@ -73,6 +73,9 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
         watch: false,
         run: true,
         pool: 'forks',
+        // One module graph for every suite file: the harness's state (token cache, connection pool) is per run anyway,
+        // and re-importing it per file costs about a third of a run.
+        isolate: false,
         fileParallelism: false,
         maxWorkers: 1,
         sequence: { shuffle: false, concurrent: false },

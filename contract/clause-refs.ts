@@ -1,0 +1,132 @@
+import type { ErrorCode } from './errors.ts';
+import { REASONS } from './xml/reasons.ts';
+
+/**
+ * Where the rules a check meets in passing are stated, so what it sees about them is filed under their clause
+ * (design.md "Check model"). Every id here is a clause of the catalogue (clause-refs.test.ts).
+ */
+
+/** Spec 7.3: the clause of each row of the code table (status and retryability of that code). */
+export const ERROR_CODE_CLAUSE: Readonly<Record<ErrorCode, string>> = {
+  UNAUTHORIZED: '7.3.1',
+  INVALID_CLIENT: '7.3.2',
+  INVALID_TOKEN: '7.3.3',
+  INSUFFICIENT_SCOPE: '7.3.4',
+  PARTNER_DISABLED: '7.3.5',
+  VALIDATION_ERROR: '7.3.6',
+  MALFORMED_JSON: '7.3.7',
+  MALFORMED_XML: '7.3.8',
+  NOT_ACCEPTABLE: '7.3.9',
+  REQUEST_TOO_LARGE: '7.3.10',
+  UNSUPPORTED_MEDIA_TYPE: '7.3.11',
+  INVALID_ACCOUNT_CODE: '7.3.12',
+  INVALID_RATE_CODE: '7.3.13',
+  RATE_NOT_APPROVED: '7.3.14',
+  INVALID_LOCATION: '7.3.15',
+  LOCATION_NOT_ONE_WAY: '7.3.16',
+  INVALID_RENTAL_WINDOW: '7.3.17',
+  INVALID_VEHICLE: '7.3.18',
+  FLEET_PROFILE_INCOMPLETE: '7.3.19',
+  NOT_FOUND: '7.3.20',
+  NO_AVAILABILITY: '7.3.21',
+  QUOTE_EXPIRED: '7.3.22',
+  QUOTE_INVALID: '7.3.23',
+  QUOTE_STALE: '7.3.24',
+  IDEMPOTENCY_KEY_REQUIRED: '7.3.25',
+  IDEMPOTENCY_CONFLICT: '7.3.26',
+  IDEMPOTENT_REPLAY_IN_FLIGHT: '7.3.27',
+  DUPLICATE_PARTNER_REFERENCE: '7.3.28',
+  RESERVATION_REJECTED: '7.3.29',
+  INVALID_STATE_TRANSITION: '7.3.30',
+  CANCELLATION_NEEDS_STAFF: '7.3.31',
+  MODIFICATION_NOT_SUPPORTED: '7.3.32',
+  RATE_LIMITED: '7.3.33',
+  API_DISABLED: '7.3.34',
+  DEPENDENCY_UNAVAILABLE: '7.3.35',
+  INTERNAL_ERROR: '7.3.36',
+};
+
+/** Spec 4: the row of the endpoint table of each operation (its scope and success status). */
+export const ENDPOINT_CLAUSE = {
+  issueToken: '4.0.4',
+  listFleet: '4.0.5',
+  getFleetVehicle: '4.0.6',
+  listLocations: '4.0.7',
+  getLocation: '4.0.8',
+  listRates: '4.0.9',
+  searchAvailability: '4.0.10',
+  createQuote: '4.0.11',
+  createReservation: '4.0.12',
+  listReservations: '4.0.13',
+  getReservation: '4.0.14',
+  modifyReservation: '4.0.15',
+  cancelReservation: '4.0.16',
+} as const;
+
+export type OperationId = keyof typeof ENDPOINT_CLAUSE;
+
+/** Rules a response meets whatever the operation. */
+export const RESPONSE_CLAUSES = {
+  /** 4: each business response carries X-Request-Id. */
+  requestIdHeader: '4.0.2',
+  /** 4, 8: rate-limited endpoints carry X-RateLimit-*. */
+  rateLimitHeaders: '4.0.3',
+  /** 4.13: the response type follows Accept (JSON by default). */
+  jsonMediaType: '4.13.1a',
+  /** 4.13: XML responses are UTF-8 and use the selected media type. */
+  xmlMediaType: '4.13.4',
+  /** 7.2: every error but the token endpoint's is the closed envelope (a body that is not one at all). */
+  envelope: '7.2.1',
+  /** 7.2: error.requestId equals the X-Request-Id header. */
+  envelopeRequestId: '7.2.4',
+  /** 7.1: the token endpoint's error shape. */
+  oauthError: '7.1.1',
+  /** 4.1: token responses are always JSON. */
+  tokenJson: '4.1.8',
+  /** 4: business endpoints send JSON by default (a JSON body that does not parse). */
+  json: '4.0.1',
+} as const;
+
+/** Spec 4.14: the clause of each reason a typed-XML response cannot be read for. */
+export const XML_REASON_CLAUSE: Readonly<Record<string, string>> = {
+  [REASONS.tooLarge]: '4.14.17a',
+  [REASONS.invalidUtf8]: '4.13.4',
+  [REASONS.xmlEncoding]: '4.13.4',
+  [REASONS.notWellFormed]: '4.14.9',
+  [REASONS.invalidCharacter]: '4.14.9',
+  [REASONS.cdataEnd]: '4.14.9',
+  [REASONS.entity]: '4.14.15',
+  [REASONS.charRef]: '4.14.15',
+  [REASONS.doctype]: '4.14.14c',
+  [REASONS.comment]: '4.14.14d',
+  [REASONS.cdata]: '4.14.14e',
+  [REASONS.processingInstruction]: '4.14.14f',
+  [REASONS.xmlDeclaration]: '4.14.16',
+  [REASONS.xmlVersion]: '4.14.16',
+  [REASONS.namespaceSyntax]: '4.14.2',
+  [REASONS.tooDeep]: '4.14.17a',
+  [REASONS.tooManyNodes]: '4.14.17a',
+  [REASONS.wrongNamespace]: '4.14.1',
+  [REASONS.wrongRoot]: '4.14.3',
+  [REASONS.missingVersion]: '4.14.4',
+  [REASONS.wrongVersion]: '4.14.4',
+  [REASONS.rootChildCount]: '4.14.4',
+  [REASONS.unexpectedAttribute]: '4.14.5',
+  [REASONS.unknownElement]: '4.14.5',
+  [REASONS.misplacedElement]: '4.14.5',
+  [REASONS.propertyChildCount]: '4.14.6',
+  [REASONS.missingPropertyName]: '4.14.6',
+  [REASONS.duplicatePropertyName]: '4.14.6',
+  [REASONS.reservedPropertyName]: '4.14.6',
+  [REASONS.itemChildCount]: '4.14.8',
+  [REASONS.childInScalar]: '4.14.9',
+  [REASONS.textOutsideScalar]: '4.14.9',
+  [REASONS.invalidNumber]: '4.14.10',
+  [REASONS.invalidBoolean]: '4.14.11',
+  [REASONS.invalidNull]: '4.14.12',
+};
+
+/** The clause an unreadable typed-XML response breaks; 4.14.9 (text escaping) for a reason not listed. */
+export function xmlReasonClause(reason: string): string {
+  return XML_REASON_CLAUSE[reason] ?? '4.14.9';
+}

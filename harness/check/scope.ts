@@ -1,0 +1,135 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { inspect } from 'node:util';
+import { lastRecordedExchange } from '../http/recorder.ts';
+import { redactText, redactValue } from '../http/redact.ts';
+import type { EvidenceExchange, Observation } from './meta.ts';
+
+/**
+ * What a running check knows about itself: the clause it judges, and what it saw about other clauses.
+ *
+ * A check judges the requirement of its own clause. Anything else it happens to observe (the envelope of an
+ * error, X-Request-Id, a field of a body it validated, the media type) is filed as an observation under that
+ * other clause, so one deviation of the target fails one clause, not every check that met it (design.md "Check
+ * model"). A step the check cannot go on without (a quote to book from) that fails is filed the same way and
+ * ends the check as blocked: it could not judge its clause on this target.
+ */
+interface CheckScope {
+  clauseId: string;
+  /** Keyed by clause and message: the same deviation seen twice in one check is one observation. */
+  observations: Map<string, Observation>;
+  /** Generated cases of the check's properties: how many ran, how many were judged. */
+  cases: { runs: number; judged: number };
+}
+
+const storage = new AsyncLocalStorage<CheckScope>();
+
+/** Runs a check's body in its scope; returns what it observed about other clauses (also when it throws). */
+export async function inCheckScope<T>(
+  clauseId: string,
+  fn: () => Promise<T>,
+): Promise<{ result?: T; error?: unknown; observations: Observation[]; cases: { runs: number; judged: number } }> {
+  const scope: CheckScope = { clauseId, observations: new Map(), cases: { runs: 0, judged: 0 } };
+  try {
+    const result = await storage.run(scope, fn);
+    return { result, observations: [...scope.observations.values()], cases: scope.cases };
+  } catch (error) {
+    return { error, observations: [...scope.observations.values()], cases: scope.cases };
+  }
+}
+
+/** The clause of the check running now, if any. */
+export function currentClauseId(): string | undefined {
+  return storage.getStore()?.clauseId;
+}
+
+/** Counts generated cases of the current check (see judge.ts). */
+export function countCase(judged: boolean): void {
+  const scope = storage.getStore();
+  if (!scope) return;
+  scope.cases.runs += 1;
+  if (judged) scope.cases.judged += 1;
+}
+
+export interface ClaimDetail {
+  expected?: unknown;
+  actual?: unknown;
+  /** The exchange the claim is about (default: the last one the check made). */
+  exchange?: EvidenceExchange;
+}
+
+/** An assertion failure in the shape vitest and the evidence builder read (name, message, expected, actual). */
+export class ClauseAssertionError extends Error {
+  override readonly name = 'AssertionError';
+  readonly expected?: unknown;
+  readonly actual?: unknown;
+  readonly showDiff: boolean;
+
+  constructor(message: string, detail: ClaimDetail = {}) {
+    super(message);
+    if ('expected' in detail) this.expected = detail.expected;
+    if ('actual' in detail) this.actual = detail.actual;
+    this.showDiff = 'expected' in detail && 'actual' in detail;
+  }
+}
+
+/** The check could not judge its clause because a step it needed failed on another clause. */
+export class BlockedSignal extends Error {
+  override readonly name = 'BlockedSignal';
+  constructor(
+    readonly clauseId: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const MAX_VALUE_CHARS = 2_000;
+
+function show(value: unknown): string {
+  const redacted = redactValue(value);
+  const text = typeof redacted === 'string' ? JSON.stringify(redacted) : inspect(redacted, { depth: 6 });
+  return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS)}…` : text;
+}
+
+function file(scope: CheckScope, clauseId: string, message: string, detail: ClaimDetail): void {
+  const key = `${clauseId}\u0000${message}`;
+  const existing = scope.observations.get(key);
+  if (existing) {
+    existing.count += 1;
+    return;
+  }
+  const observation: Observation = { clauseId, message: redactText(message), count: 1 };
+  if ('expected' in detail) observation.expected = show(detail.expected);
+  if ('actual' in detail) observation.actual = show(detail.actual);
+  const exchange = detail.exchange ?? lastRecordedExchange();
+  if (exchange) observation.exchange = exchange;
+  scope.observations.set(key, observation);
+}
+
+/**
+ * Judges one requirement of `clauseId`. When it is the current check's own clause, a false `ok` fails the check
+ * (an assertion failure); when it is another clause's, it is filed under that clause and the check goes on.
+ * Outside a check (unit tests of helpers) it asserts. Returns `ok`.
+ */
+export function claim(clauseId: string, ok: boolean, message: string, detail: ClaimDetail = {}): boolean {
+  if (ok) return true;
+  const scope = storage.getStore();
+  if (!scope || scope.clauseId === clauseId) throw new ClauseAssertionError(`${message} (spec ${clauseId})`, detail);
+  file(scope, clauseId, message, detail);
+  return false;
+}
+
+/**
+ * A step the check cannot go on without: when `ok` is false the failure is filed under `clauseId` (or fails the
+ * check, when that is its own clause) and the check ends blocked, reported not-applicable with the reason.
+ */
+export function requireStep(clauseId: string, ok: boolean, message: string, detail: ClaimDetail = {}): void {
+  if (ok) return;
+  claim(clauseId, false, message, detail);
+  throw new BlockedSignal(clauseId, message);
+}
+
+/** Observations of the current check so far (for a check that decides from them). */
+export function observationsSoFar(): readonly Observation[] {
+  return [...(storage.getStore()?.observations.values() ?? [])];
+}
