@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { ServerOptions as HttpsServerOptions } from 'node:https';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpsServer, type ServerOptions as HttpsServerOptions } from 'node:https';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { API_PREFIX } from '../contract/constants.ts';
 import { LIMITS } from '../contract/limits.ts';
@@ -10,6 +11,7 @@ import type { ClientRegistry } from './domain/credentials.ts';
 import { apiError } from './domain/failure.ts';
 import type { Reservations } from './domain/reservations.ts';
 import type { Shopping } from './domain/shopping.ts';
+import type { FaultSwitch } from './faults/switch.ts';
 import { businessGuard } from './http/business-guard.ts';
 import { handleError, handleFrameworkError } from './http/error-handler.ts';
 import { negotiate } from './http/negotiation.ts';
@@ -34,6 +36,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** HTTPS only (spec 5.7): key, cert and minVersion for node:https. Plain HTTP when absent. */
   https?: HttpsServerOptions;
+  /** Named faults and benign variants (README "Faults"); their seams are installed on every app. */
+  faults: FaultSwitch;
 }
 
 /** Request logs carry method, path and status only: no query string, header or body can leak a secret. */
@@ -56,9 +60,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     frameworkErrors: handleFrameworkError,
   };
-  if (deps.https) options.https = deps.https;
+  // Our own server, so each request runs in the context the fault seams read (one AsyncLocalStorage entry).
+  const https = deps.https;
+  const serverFactory = ((handler: Parameters<typeof createHttpServer>[1] & {}) =>
+    https
+      ? createHttpsServer(https, deps.faults.wrapHandler(handler))
+      : createHttpServer(deps.faults.wrapHandler(handler))) as unknown as FastifyServerOptions['serverFactory'];
   // Typed through Fastify's http overload: the routes and hooks use nothing of the server that differs under https.
-  const app = Fastify(options);
+  const app = Fastify({ ...options, serverFactory });
 
   // Bodies are decoded by the routes themselves (spec 4.13/4.14 rules on content type, UTF-8 and XML).
   app.removeAllContentTypeParsers();
@@ -74,6 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     request.ctx.control = control;
     request.ctx.nowMs = Date.now() + control.clockOffsetMs;
   });
+  deps.faults.install(app);
 
   const guard = businessGuard(deps);
   app.addHook('onRequest', async (request, reply) => {
@@ -87,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     throw apiError('NOT_FOUND', 'No such path: the partner API lives under /api/partner/v1.');
   });
 
+  app.decorate('faults', deps.faults);
   tokenRoute(app, { ...deps, limits: deps.tokenLimits });
   catalogueRoutes(app, deps.catalogue);
   shoppingRoutes(app, deps.shopping);

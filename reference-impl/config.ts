@@ -19,6 +19,8 @@ export interface ServerConfig {
   /** PEM files; when both are set the server listens with HTTPS only, TLS 1.2 minimum (spec 5.7). */
   tlsCertFile: string | undefined;
   tlsKeyFile: string | undefined;
+  /** Named faults and benign variants switched on at start (FAULTS=name,name; README "Faults"). */
+  faults: string[];
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -51,5 +53,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     logLevel: env.LOG_LEVEL ?? 'info',
     tlsCertFile,
     tlsKeyFile,
+    faults: (env.FAULTS ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== ''),
   };
 }

@@ -11,6 +11,8 @@ import { ClientRegistry } from './domain/credentials.ts';
 import { QuoteTokens } from './domain/quote-tokens.ts';
 import { Reservations } from './domain/reservations.ts';
 import { Shopping } from './domain/shopping.ts';
+import { FAULTS } from './faults/catalogue/index.ts';
+import { FaultSwitch } from './faults/switch.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './http/rate-limit/index.ts';
 import { openStore } from './store/index.ts';
 import type { Store } from './store/types.ts';
@@ -50,13 +52,15 @@ export async function startServer(
       ? await createRedisRateLimiter({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix })
       : createMemoryRateLimiter();
     const catalogue = new Catalogue(CATALOGUE);
+    const faults = new FaultSwitch(FAULTS);
+    faults.set(config.faults);
     const [clients, tokenKey, quoteKey] = await Promise.all([
       ClientRegistry.create(CATALOGUE.clients, secretResolver(env)),
       store.getOrCreateSecret('access-token-key', newKey),
       store.getOrCreateSecret('quote-key', newKey),
     ]);
-    const quoteTokens = new QuoteTokens(quoteKey);
-    const shopping = new Shopping(catalogue, quoteTokens);
+    const quoteTokens = new QuoteTokens(quoteKey, faults);
+    const shopping = new Shopping(catalogue, quoteTokens, faults);
     const app = await buildApp({
       store,
       rateLimiter,
@@ -64,7 +68,8 @@ export async function startServer(
       clients,
       accessTokens: new AccessTokens(tokenKey),
       shopping,
-      reservations: new Reservations(store, shopping, quoteTokens),
+      reservations: new Reservations(store, shopping, quoteTokens, faults),
+      faults,
       apiDisabledAtStart: config.apiDisabled,
       controlToken: controlTokenFrom(config),
       tokenLimits: config.tokenLimits,

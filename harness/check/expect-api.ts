@@ -16,7 +16,6 @@ import { claim, currentClauseId, requireStep } from './scope.ts';
 /** Spec 4.13: the media type a response of the representation must carry (the selected one). */
 export const MEDIA_TYPE_OF: Record<Representation, string> = { json: MEDIA_TYPES.json, xml: MEDIA_TYPES.xml };
 
-const JSON_TYPES = new Set<string>([MEDIA_TYPES.json]);
 const XML_TYPES = new Set<string>([MEDIA_TYPES.xml, MEDIA_TYPES.textXml]);
 
 function statusText(result: ApiResult): string {

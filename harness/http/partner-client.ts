@@ -169,7 +169,9 @@ function parseBody(bytes: Uint8Array, mediaType: string | null): Parsed {
   }
   if (mediaType === MEDIA_TYPES.xml || mediaType === MEDIA_TYPES.textXml) {
     const parsed = parseTypedXml(bytes, 'response', RESPONSE_XML_LIMITS);
-    return parsed.ok ? { value: parsed.value } : { value: undefined, failure: { representation: 'xml', reason: parsed.reason } };
+    return parsed.ok
+      ? { value: parsed.value }
+      : { value: undefined, failure: { representation: 'xml', reason: parsed.reason } };
   }
   return { value: undefined };
 }

@@ -2,14 +2,7 @@ import { CLAUSES, type Clause, SECTIONS } from '../../contract/clauses/index.ts'
 import { SPEC_RELEASE } from '../../contract/constants.ts';
 import type { JudgedBy, NotApplicableReason, Outcome, Profile } from '../check/meta.ts';
 import type { CheckRecord, HarnessError } from './check-record.ts';
-import type {
-  ClauseOutcome,
-  ReportCheck,
-  ReportClause,
-  ReportModel,
-  ReportObservation,
-  ReportSection,
-} from './model.ts';
+import type { ReportCheck, ReportClause, ReportModel, ReportObservation, ReportSection } from './model.ts';
 import { emptyClauseCounts, emptyCounts, isFailure, judged, worstOutcome } from './outcome.ts';
 import { safeEvidence, safeExchange } from './sanitize.ts';
 import { notApplicableText } from './text.ts';

@@ -4,6 +4,7 @@ import { RESERVATION_STATUSES, type ReservationStatus } from '../../contract/typ
 import type { Catalogue } from '../domain/catalogue.ts';
 import type { ClientRegistry } from '../domain/credentials.ts';
 import { apiError } from '../domain/failure.ts';
+import { type FaultSwitch, UnknownFaultError } from '../faults/switch.ts';
 import type { Store } from '../store/types.ts';
 
 export const CONTROL_PREFIX = '/control/v1';
@@ -13,6 +14,7 @@ export interface ControlDeps {
   catalogue: Catalogue;
   clients: ClientRegistry;
   controlToken: string;
+  faults: FaultSwitch;
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -127,18 +129,49 @@ export function controlRoutes(app: FastifyInstance, deps: ControlDeps) {
         return { declineNextBookings: state.declineNextBookings };
       });
 
+      control.get('/faults', async () => {
+        const state = await deps.store.getControlState();
+        return {
+          ...state.faults,
+          enabled: deps.faults.enabled(),
+          catalogue: deps.faults.catalogue.map(({ name, kind, clause, description }) => ({
+            name,
+            kind,
+            clause,
+            description,
+          })),
+        };
+      });
+
+      // The two failure switches live in the store (every instance answers 503 or 500); named faults and benign
+      // variants are switched on this instance only ("enabled": the full list that is on from now).
       control.put('/faults', async (request) => {
         const body = jsonBody(request);
-        const known = ['dependencyUnavailable', 'internalError'] as const;
+        const known = ['dependencyUnavailable', 'internalError', 'enabled'] as const;
+        const switches: Record<string, boolean> = {};
         for (const key of Object.keys(body)) {
           if (!(known as readonly string[]).includes(key)) throw invalid(key, `is not a fault (${known.join(', ')})`);
+          if (key === 'enabled') continue;
           if (typeof body[key] !== 'boolean') throw invalid(key, 'must be a boolean');
+          switches[key] = body[key] as boolean;
+        }
+        if ('enabled' in body) {
+          const names = body.enabled;
+          if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) {
+            throw invalid('enabled', 'must be an array of fault names');
+          }
+          try {
+            deps.faults.set(names as string[]);
+          } catch (error) {
+            if (error instanceof UnknownFaultError) throw invalid('enabled', error.message);
+            throw error;
+          }
         }
         const state = await deps.store.updateControlState((s) => ({
           ...s,
-          faults: { ...s.faults, ...(body as Partial<typeof s.faults>) },
+          faults: { ...s.faults, ...(switches as Partial<typeof s.faults>) },
         }));
-        return state.faults;
+        return { ...state.faults, enabled: deps.faults.enabled() };
       });
 
       control.put<{ Params: { reservationId: string } }>('/reservations/:reservationId/money', async (request) => {

@@ -60,6 +60,11 @@ export class Catalogue {
     return l?.active ? l : undefined;
   }
 
+  /** Any location of the catalogue, inactive ones included (for a fault that forgets the difference). */
+  anyLocation(code: string): LocationFixture | undefined {
+    return this.locationsByCode.get(code);
+  }
+
   listLocations(): Location[] {
     return [...this.publicLocations.values()];
   }

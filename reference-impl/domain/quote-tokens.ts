@@ -2,6 +2,7 @@ import { createSecretKey, type KeyObject } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { LIMITS } from '../../contract/limits.ts';
 import type { Extras } from '../../contract/types.ts';
+import type { FaultSwitch } from '../faults/switch.ts';
 import { isCanonicalJws } from './canonical-jws.ts';
 
 /** What a quote id carries: the request it priced, for whom, and the total it promised. */
@@ -39,7 +40,10 @@ const TYPE = 'quote+jwt';
 export class QuoteTokens {
   private readonly key: KeyObject;
 
-  constructor(secret: string) {
+  constructor(
+    secret: string,
+    private readonly faults?: FaultSwitch,
+  ) {
     this.key = createSecretKey(Buffer.from(secret, 'base64url'));
   }
 
@@ -48,7 +52,8 @@ export class QuoteTokens {
     nowMs: number,
   ): Promise<QuoteClaims & { quoteId: string }> {
     const issuedAtMs = Math.floor(nowMs / 1000) * 1000;
-    const expiresAtMs = issuedAtMs + LIMITS.quoteValidityMinutes * 60_000;
+    const validityMs = LIMITS.quoteValidityMinutes * 60_000;
+    const expiresAtMs = issuedAtMs + (this.faults?.adjust('quote.validityMs', validityMs, {}) ?? validityMs);
     const full: QuoteClaims = { ...claims, issuedAtMs, expiresAtMs };
     const { partnerId, issuedAtMs: _i, expiresAtMs: _e, ...request } = full;
     const quoteId = await new SignJWT({ q: request })

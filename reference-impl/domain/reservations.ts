@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { LIMITS } from '../../contract/limits.ts';
 import type { JsonValue, Reservation, ReservationRequest, ReservationStatus } from '../../contract/types.ts';
+import type { FaultSwitch } from '../faults/switch.ts';
 import type { Store, StoredReservation } from '../store/types.ts';
 import { apiError } from './failure.ts';
 import { localPartsOf } from './local-time.ts';
@@ -58,6 +59,7 @@ export class Reservations {
     private readonly store: Store,
     private readonly shopping: Shopping,
     private readonly quotes: QuoteTokens,
+    private readonly faults: FaultSwitch,
   ) {}
 
   /** Spec 4.7: idempotent creation. The key is claimed in the store before any work, released on failure. */
@@ -75,11 +77,21 @@ export class Reservations {
     });
     switch (claim.kind) {
       case 'replay':
-        return { status: 200, reservation: claim.body as Reservation, replay: true };
+        if (this.faults.enforce('idempotency.replay')) {
+          return { status: 200, reservation: claim.body as Reservation, replay: true };
+        }
+        return this.createUnclaimed(ctx, body);
       case 'conflict':
-        throw apiError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request body.');
+        if (this.faults.enforce('idempotency.conflict')) {
+          throw apiError(
+            'IDEMPOTENCY_CONFLICT',
+            'This Idempotency-Key was already used with a different request body.',
+          );
+        }
+        return this.createUnclaimed(ctx, body);
       case 'in_flight':
-        throw inFlight();
+        if (this.faults.enforce('idempotency.inFlight')) throw inFlight();
+        return this.createUnclaimed(ctx, body);
     }
     try {
       const reservation = await this.book(ctx, body);
@@ -90,6 +102,7 @@ export class Reservations {
         moneyAttached: false,
         createdAtMs: ctx.nowMs,
       };
+      if (!this.faults.enforce('partnerReference.unique')) stored.uniqueReference = null;
       const done = await this.store.completeReservation({
         partnerId: ctx.partnerId,
         key,
@@ -108,31 +121,74 @@ export class Reservations {
     }
   }
 
+  /** What a server without idempotency does: book whatever the key says (only a fault takes this path). */
+  private async createUnclaimed(ctx: CallContext, body: ReservationRequest): Promise<CreateOutcome> {
+    // A key of its own per attempt: the store keeps every reservation under some key.
+    const key = `unclaimed:${randomUUID()}`;
+    const claimToken = randomUUID();
+    await this.store.claimIdempotencyKey({
+      partnerId: ctx.partnerId,
+      key,
+      claimToken,
+      requestHash: requestHash(body),
+      nowMs: ctx.nowMs,
+      leaseMs: IN_FLIGHT_LEASE_MS,
+      retentionMs: RETENTION_MS,
+    });
+    const reservation = await this.book(ctx, body);
+    const done = await this.store.completeReservation({
+      partnerId: ctx.partnerId,
+      key,
+      claimToken,
+      reservation: {
+        reservationId: reservation.reservationId,
+        partnerId: ctx.partnerId,
+        reservation,
+        moneyAttached: false,
+        createdAtMs: ctx.nowMs,
+        ...(this.faults.enforce('partnerReference.unique') ? {} : { uniqueReference: null }),
+      },
+      responseStatus: 201,
+      responseBody: reservation,
+    });
+    if (done.kind === 'duplicate_partner_reference') throw duplicateReference();
+    return { status: 201, reservation, replay: false };
+  }
+
   private async book(ctx: CallContext, body: ReservationRequest): Promise<Reservation> {
     const today = localPartsOf(ctx.nowMs, OPERATOR_ZONE).date;
-    if (!isAdultOn(body.driver.dateOfBirth, today)) {
+    if (!isAdultOn(body.driver.dateOfBirth, today) && this.faults.enforce('driver.adult')) {
       throw apiError('VALIDATION_ERROR', 'The request body failed validation.', {
         fields: [{ field: 'driver.dateOfBirth', message: 'the driver must be 18 or over' }],
       });
     }
     if (
       body.partnerReference !== undefined &&
+      this.faults.enforce('partnerReference.unique') &&
       (await this.store.partnerReferenceExists(ctx.partnerId, body.partnerReference))
     ) {
       throw duplicateReference();
     }
     const verified = await this.quotes.verify(body.quoteId, ctx.nowMs);
-    if (verified.kind === 'invalid' || verified.claims.partnerId !== ctx.partnerId) {
+    if (
+      verified.kind === 'invalid' ||
+      (verified.claims.partnerId !== ctx.partnerId && this.faults.enforce('quote.partner'))
+    ) {
       throw apiError('QUOTE_INVALID', 'The quote reference is not valid for this partner.');
     }
-    if (verified.kind === 'expired') throw apiError('QUOTE_EXPIRED', 'The quote has expired; request a new one.');
+    if (verified.kind === 'expired' && this.faults.enforce('quote.expiry')) {
+      throw apiError('QUOTE_EXPIRED', 'The quote has expired; request a new one.');
+    }
     const claims = verified.claims;
     // Spec 4.6: the price is computed again; the quote is evidence of what was asked, not a price on trust.
     const { window, price } = this.shopping.priceRequest(ctx, Shopping.requestOf(claims));
-    if (price.total.amount !== claims.totalAmount || price.total.currency !== claims.currency) {
+    if (
+      (price.total.amount !== claims.totalAmount || price.total.currency !== claims.currency) &&
+      this.faults.enforce('quote.price')
+    ) {
       throw apiError('QUOTE_STALE', 'The price has changed since the quote was issued; request a new quote.');
     }
-    if (await this.store.takeDeclineNextBooking()) {
+    if ((await this.store.takeDeclineNextBooking()) && this.faults.enforce('booking.decline')) {
       throw apiError(
         'RESERVATION_REJECTED',
         'The operator declined this reservation; contact support with the requestId.',
@@ -162,12 +218,23 @@ export class Reservations {
 
   async list(partnerId: string, limit: number) {
     const rows = await this.store.listReservations(partnerId, limit);
-    return { reservations: rows.map((r) => r.reservation), count: rows.length, limit };
+    const reservations = this.faults.adjust(
+      'reservations.list',
+      rows.map((r) => r.reservation),
+      { partnerId, limit },
+    );
+    const count = this.faults.adjust('reservations.count', reservations.length, {
+      partnerId,
+      listed: reservations.length,
+    });
+    return { reservations, count, limit };
   }
 
   /** Spec 1.4, 4.9: another partner's reservation is indistinguishable from a nonexistent one. */
   async get(partnerId: string, reservationId: string): Promise<Reservation> {
-    const row = await this.store.getReservation(partnerId, reservationId);
+    const row = this.faults.enforce('reservations.ownOnly')
+      ? await this.store.getReservation(partnerId, reservationId)
+      : await this.store.getReservationById(reservationId);
     if (!row) throw notFound();
     return row.reservation;
   }
@@ -178,10 +245,11 @@ export class Reservations {
     if (!row) throw notFound();
     const status = row.reservation.status;
     if (status === 'cancelled') return row.reservation;
-    if (!CANCELLABLE_STATES.includes(status)) {
+    const cancellable = this.faults.adjust('cancellable', CANCELLABLE_STATES, { status });
+    if (!cancellable.includes(status)) {
       throw apiError('INVALID_STATE_TRANSITION', `A reservation in state ${status} cannot be cancelled.`);
     }
-    if (row.moneyAttached) {
+    if (row.moneyAttached && this.faults.enforce('cancel.money')) {
       await this.store.recordStaffAlert({
         alertId: randomUUID(),
         kind: 'cancellation_needs_staff',
@@ -196,8 +264,8 @@ export class Reservations {
       );
     }
     // Status and money are judged again in the store's atomic step: money attached meanwhile is never missed.
-    const result = await this.store.transitionReservation(reservationId, CANCELLABLE_STATES, 'cancelled', {
-      onlyWithoutMoney: true,
+    const result = await this.store.transitionReservation(reservationId, cancellable, 'cancelled', {
+      onlyWithoutMoney: this.faults.enforce('cancel.money'),
     });
     if (!result) throw notFound();
     const now = result.reservation.reservation.status;

@@ -8,6 +8,7 @@ import type {
   RentalWindow,
 } from '../../contract/types.ts';
 import type { LocationFixture, RatePlanFixture, VehicleFixture } from '../../fixtures/types.ts';
+import type { FaultSwitch } from '../faults/switch.ts';
 import type { ControlState } from '../store/types.ts';
 import { type Catalogue, withinValidity } from './catalogue.ts';
 import { apiError } from './failure.ts';
@@ -50,22 +51,30 @@ const EXCLUSIONS = [
 ];
 
 /** Spec 4.12 checks of a rental window, in the order a partner fixes them: locations, one-way, times. */
-export function resolveWindow(catalogue: Catalogue, w: RentalWindow, nowMs: number): ResolvedWindow {
-  const pickup = catalogue.activeLocation(w.pickupLocation);
+export function resolveWindow(
+  catalogue: Catalogue,
+  w: RentalWindow,
+  nowMs: number,
+  faults: FaultSwitch,
+): ResolvedWindow {
+  const activeOnly = faults.enforce('location.active');
+  const locate = (code: string) => (activeOnly ? catalogue.activeLocation(code) : catalogue.anyLocation(code));
+  const pickup = locate(w.pickupLocation);
   if (!pickup?.capabilities.pickup) {
     throw apiError('INVALID_LOCATION', 'The pickup location is unknown or not active.', {
       fields: [{ field: 'pickupLocation', message: 'unknown or not active location' }],
     });
   }
-  const dropoff = catalogue.activeLocation(w.dropoffLocation);
+  const dropoff = locate(w.dropoffLocation);
   if (!dropoff?.capabilities.dropoff) {
     throw apiError('INVALID_LOCATION', 'The dropoff location is unknown or not active.', {
       fields: [{ field: 'dropoffLocation', message: 'unknown or not active location' }],
     });
   }
-  const fee = catalogue.oneWayFee(pickup.branchCode, dropoff.branchCode);
   const crossesBranches = pickup.branchCode !== dropoff.branchCode;
-  if (fee === null || (crossesBranches && !(pickup.capabilities.oneWay && dropoff.capabilities.oneWay))) {
+  const fee = catalogue.oneWayFee(pickup.branchCode, dropoff.branchCode);
+  const oneWayOk = fee !== null && (!crossesBranches || (pickup.capabilities.oneWay && dropoff.capabilities.oneWay));
+  if (!oneWayOk && faults.enforce('location.oneWay')) {
     throw apiError('LOCATION_NOT_ONE_WAY', 'One-way rental is not available between these locations.');
   }
   const pickupMs = localToEpochMs(w.pickupDate, w.pickupTime, pickup.timezone);
@@ -73,7 +82,9 @@ export function resolveWindow(catalogue: Catalogue, w: RentalWindow, nowMs: numb
   if (pickupMs === null || dropoffMs === null) {
     throw apiError('INVALID_RENTAL_WINDOW', 'Pickup and dropoff must be valid local dates and times.');
   }
-  if (dropoffMs <= pickupMs) throw apiError('INVALID_RENTAL_WINDOW', 'Dropoff must be after pickup.');
+  if (dropoffMs <= pickupMs && faults.enforce('window.order')) {
+    throw apiError('INVALID_RENTAL_WINDOW', 'Dropoff must be after pickup.');
+  }
   if (pickupMs < nowMs) throw apiError('INVALID_RENTAL_WINDOW', 'Pickup must not be in the past.');
   return {
     pickup,
@@ -81,15 +92,24 @@ export function resolveWindow(catalogue: Catalogue, w: RentalWindow, nowMs: numb
     pickupMs,
     dropoffMs,
     rentalDays: rentalDaysBetween(pickupMs, dropoffMs),
-    oneWayFeeVnd: fee,
+    oneWayFeeVnd: fee ?? 0,
   };
 }
 
 /** Spec 4.12: account and rate codes of the calling partner only; another partner's codes are unknown. */
-export function resolveRate(catalogue: Catalogue, partnerId: string, w: RentalWindow): ResolvedRate {
+export function resolveRate(
+  catalogue: Catalogue,
+  partnerId: string,
+  w: RentalWindow,
+  faults: FaultSwitch,
+): ResolvedRate {
   const plans = catalogue.plansOf(partnerId);
   const accountCode = w.accountCode ?? null;
-  if (accountCode !== null && !plans.some((p) => p.accountCode === accountCode && p.enabled)) {
+  if (
+    accountCode !== null &&
+    !plans.some((p) => p.accountCode === accountCode && p.enabled) &&
+    faults.enforce('account.enabled')
+  ) {
     throw apiError('INVALID_ACCOUNT_CODE', 'The account code is unknown or not enabled.', {
       fields: [{ field: 'accountCode', message: 'unknown or not enabled' }],
     });
@@ -101,21 +121,21 @@ export function resolveRate(catalogue: Catalogue, partnerId: string, w: RentalWi
       fields: [{ field: 'rateCode', message: 'unknown, not enabled or outside validity' }],
     });
   if (!plan?.enabled) throw invalidRate();
-  if (plan.approval !== 'approved')
+  if (plan.approval !== 'approved' && faults.enforce('rate.approved'))
     throw apiError('RATE_NOT_APPROVED', 'The rate plan is awaiting commercial approval.');
-  if (!withinValidity(plan, w.pickupDate)) throw invalidRate();
+  if (!withinValidity(plan, w.pickupDate) && faults.enforce('rate.valid')) throw invalidRate();
   return { accountCode: plan.accountCode, rateCode: plan.rateCode, plan };
 }
 
 /** Spec 4.12: unknown or unpublished is INVALID_VEHICLE; published without a full specification is 409. */
-export function resolveVehicle(catalogue: Catalogue, code: string, field: string): VehicleFixture {
+export function resolveVehicle(catalogue: Catalogue, code: string, field: string, faults: FaultSwitch): VehicleFixture {
   const standing = catalogue.standing(code);
-  if (standing === 'unknown' || standing === 'unpublished') {
+  if (standing === 'unknown' || (standing === 'unpublished' && faults.enforce('vehicle.published'))) {
     throw apiError('INVALID_VEHICLE', 'The vehicle code is unknown or not published to partners.', {
       fields: [{ field, message: 'unknown or not published' }],
     });
   }
-  if (standing === 'incomplete') {
+  if (standing === 'incomplete' && faults.enforce('vehicle.complete')) {
     throw apiError('FLEET_PROFILE_INCOMPLETE', 'The vehicle lacks a complete partner specification.');
   }
   const vehicle = catalogue.vehicle(code);
@@ -127,6 +147,7 @@ export class Shopping {
   constructor(
     private readonly catalogue: Catalogue,
     private readonly quotes: QuoteTokens,
+    private readonly faults: FaultSwitch,
   ) {}
 
   private price(ctx: CallContext, vehicle: VehicleFixture, window: ResolvedWindow, rate: ResolvedRate, extras: Extras) {
@@ -173,12 +194,12 @@ export class Shopping {
 
   /** Spec 4.5: model-level offers; every offer carries its own quote id. */
   async availability(ctx: CallContext, req: AvailabilityRequest): Promise<AvailabilityResponse> {
-    const window = resolveWindow(this.catalogue, req, ctx.nowMs);
+    const window = resolveWindow(this.catalogue, req, ctx.nowMs, this.faults);
     const filter = req.vehicleCodes ? new Set(req.vehicleCodes) : null;
     for (const [i, code] of (req.vehicleCodes ?? []).entries()) {
-      resolveVehicle(this.catalogue, code, `vehicleCodes[${i}]`);
+      resolveVehicle(this.catalogue, code, `vehicleCodes[${i}]`, this.faults);
     }
-    const rate = resolveRate(this.catalogue, ctx.partnerId, req);
+    const rate = resolveRate(this.catalogue, ctx.partnerId, req, this.faults);
     const extras = req.extras ?? {};
     const offered = this.catalogue.data.vehicles.filter(
       (v) =>
@@ -210,15 +231,15 @@ export class Shopping {
       rentalDays: window.rentalDays,
       accountCode: rate.accountCode,
       rateCode: rate.rateCode,
-      offers,
+      offers: this.faults.adjust('offers', offers, { partnerId: ctx.partnerId }),
     };
   }
 
   /** Prices a quote request: shared by POST /quotes and by booking, which re-prices (spec 4.6). */
   priceRequest(ctx: CallContext, req: QuoteRequest) {
-    const window = resolveWindow(this.catalogue, req, ctx.nowMs);
-    const vehicle = resolveVehicle(this.catalogue, req.vehicleCode, 'vehicleCode');
-    const rate = resolveRate(this.catalogue, ctx.partnerId, req);
+    const window = resolveWindow(this.catalogue, req, ctx.nowMs, this.faults);
+    const vehicle = resolveVehicle(this.catalogue, req.vehicleCode, 'vehicleCode', this.faults);
+    const rate = resolveRate(this.catalogue, ctx.partnerId, req, this.faults);
     if (!vehicle.locationCodes.includes(window.pickup.locationCode)) {
       throw apiError('NO_AVAILABILITY', 'The vehicle is not offered at the pickup location.');
     }

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { LIMITS } from '../../contract/limits.ts';
 import type { JsonValue } from '../../contract/types.ts';
 import { parseTypedXml } from '../../contract/xml/index.ts';
 import { apiError } from '../domain/failure.ts';
@@ -19,7 +20,7 @@ export function decodeBusinessBody(request: FastifyRequest): JsonValue | undefin
   if (kind === 'unsupported') throw apiError('UNSUPPORTED_MEDIA_TYPE');
   if (!hasBody) return undefined;
   if (kind === 'xml') {
-    const parsed = parseTypedXml(raw, 'request');
+    const parsed = parseTypedXml(raw, 'request', request.server.faults.adjust('xml.limits', LIMITS.xml, {}));
     if (parsed.ok) return parsed.value;
     if (parsed.error === 'too_large') throw apiError('REQUEST_TOO_LARGE');
     throw apiError('MALFORMED_XML', `The request body is not valid XML of the representation: ${parsed.reason}.`);

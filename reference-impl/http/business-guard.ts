@@ -3,6 +3,7 @@ import type { AccessTokens } from '../domain/access-tokens.ts';
 import type { Catalogue } from '../domain/catalogue.ts';
 import type { ClientRegistry } from '../domain/credentials.ts';
 import { apiError } from '../domain/failure.ts';
+import type { FaultSwitch } from '../faults/switch.ts';
 import { negotiate } from './negotiation.ts';
 import { type RateLimiter, rateLimitHeaders, retryAfterHeaders } from './rate-limit/index.ts';
 
@@ -12,6 +13,7 @@ export interface GuardDeps {
   catalogue: Catalogue;
   rateLimiter: RateLimiter;
   apiDisabledAtStart: boolean;
+  faults: FaultSwitch;
 }
 
 // The scheme name is case-insensitive (RFC 9110 11.1); the token is RFC 6750's b64token.
@@ -28,7 +30,9 @@ export function businessGuard(deps: GuardDeps) {
     const representation = negotiate(request.headers.accept);
     if (!representation) throw apiError('NOT_ACCEPTABLE');
     ctx.representation = representation;
-    if (deps.apiDisabledAtStart || ctx.control.apiDisabled) throw apiError('API_DISABLED');
+    if ((deps.apiDisabledAtStart || ctx.control.apiDisabled) && deps.faults.enforce('api.enabled')) {
+      throw apiError('API_DISABLED');
+    }
 
     const authorization = request.headers.authorization;
     if (authorization === undefined || authorization.trim() === '') {
@@ -36,19 +40,37 @@ export function businessGuard(deps: GuardDeps) {
       throw apiError('UNAUTHORIZED');
     }
     const match = BEARER.exec(authorization);
-    const subject = match?.[1] ? await deps.accessTokens.verify(match[1], ctx.nowMs) : null;
+    const verifyAt = deps.faults.adjust('token.verifyAt', ctx.nowMs, {});
+    const subject = match?.[1] ? await deps.accessTokens.verify(match[1], verifyAt) : null;
     const client = subject ? deps.clients.byId(subject.clientId) : undefined;
     if (!subject || !client) {
       reply.header('WWW-Authenticate', 'Bearer realm="partner-api", error="invalid_token"');
       throw apiError('INVALID_TOKEN');
     }
 
-    const decision = await deps.rateLimiter.hit(`client:${client.clientId}`, client.rateLimitPerMinute, ctx.nowMs);
+    const bucket = deps.faults.adjust('rateLimit.key', `client:${client.clientId}`, {
+      clientId: client.clientId,
+      ip: request.ip,
+    });
+    const decision = deps.faults.adjust(
+      'rateLimit',
+      await deps.rateLimiter.hit(
+        bucket,
+        deps.faults.adjust('rateLimit.limit', client.rateLimitPerMinute, { clientId: client.clientId }),
+        ctx.nowMs,
+      ),
+      { key: bucket, limit: client.rateLimitPerMinute },
+    );
     reply.headers(rateLimitHeaders(decision));
-    if (!decision.allowed) throw apiError('RATE_LIMITED', undefined, { headers: retryAfterHeaders(decision) });
+    if (!decision.allowed && deps.faults.enforce('rateLimit')) {
+      throw apiError('RATE_LIMITED', undefined, { headers: retryAfterHeaders(decision) });
+    }
 
     const partner = deps.catalogue.partners.get(subject.partnerId);
-    if (!partner?.active || !client.active || ctx.control.disabledPartnerIds.includes(subject.partnerId)) {
+    if (
+      (!partner?.active || !client.active || ctx.control.disabledPartnerIds.includes(subject.partnerId)) &&
+      deps.faults.enforce('partner.active')
+    ) {
       throw apiError('PARTNER_DISABLED');
     }
     ctx.caller = { client, partnerId: subject.partnerId, scopes: subject.scopes };
@@ -57,7 +79,7 @@ export function businessGuard(deps: GuardDeps) {
     if (ctx.control.faults.internalError) throw new Error('injected fault: internalError');
 
     const scope = request.routeOptions.config.scope;
-    if (scope && !subject.scopes.includes(scope)) {
+    if (scope && !subject.scopes.includes(scope) && deps.faults.enforce('scope')) {
       reply.header('WWW-Authenticate', `Bearer realm="partner-api", error="insufficient_scope", scope="${scope}"`);
       throw apiError('INSUFFICIENT_SCOPE');
     }

@@ -1,5 +1,6 @@
 import type { Scope } from '../../contract/scopes.ts';
 import type { ClientFixture } from '../../fixtures/types.ts';
+import type { FaultSwitch } from '../faults/switch.ts';
 import type { ControlState } from '../store/types.ts';
 import type { Representation } from './negotiation.ts';
 
@@ -22,6 +23,10 @@ export interface RequestContext {
 declare module 'fastify' {
   interface FastifyRequest {
     ctx: RequestContext;
+  }
+  interface FastifyInstance {
+    /** The instance's named faults (README "Faults"): the seams of routes that have no other way to them. */
+    faults: FaultSwitch;
   }
   interface FastifyContextConfig {
     /** Scope the route requires (spec 4, 5.5); null for the token endpoint. */

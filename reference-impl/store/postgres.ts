@@ -209,7 +209,7 @@ export class PostgresStore implements Store {
         [
           stored.reservationId,
           stored.partnerId,
-          stored.reservation.partnerReference,
+          stored.uniqueReference === undefined ? stored.reservation.partnerReference : stored.uniqueReference,
           stored.reservation.status,
           stored.moneyAttached,
           stored.createdAtMs,

@@ -181,7 +181,7 @@ export class SqliteStore implements Store {
         .run(
           stored.reservationId,
           stored.partnerId,
-          stored.reservation.partnerReference,
+          stored.uniqueReference === undefined ? stored.reservation.partnerReference : stored.uniqueReference,
           stored.reservation.status,
           stored.moneyAttached ? 1 : 0,
           stored.createdAtMs,

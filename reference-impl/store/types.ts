@@ -15,6 +15,8 @@ export interface StoredReservation {
   /** Rental payment or security deposit attached by the operator (spec 3: cancel then needs staff). */
   moneyAttached: boolean;
   createdAtMs: number;
+  /** The partnerReference held unique per partner; default `reservation.partnerReference` (a fault may lift it). */
+  uniqueReference?: string | null;
 }
 
 export type IdempotencyClaim =

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../../../contract/constants.ts';
 import { LIMITS } from '../../../contract/limits.ts';
@@ -11,11 +12,11 @@ import { validatedBody } from '../validated-body.ts';
 type IdParams = { Params: { reservationId: string } };
 
 /** Spec 4.7: the header, when present, must be 8 to 200 characters. */
-function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
+function idempotencyKeyOf(header: string | string[] | undefined, checkLength: boolean): string | undefined {
   if (header === undefined) return undefined;
   const key = Array.isArray(header) ? undefined : header;
   const { min, max } = LIMITS.idempotencyKeyLength;
-  if (key === undefined || key.length < min || key.length > max) {
+  if (key === undefined || (checkLength && (key.length < min || key.length > max))) {
     throw apiError('VALIDATION_ERROR', `The Idempotency-Key header must be one value of ${min} to ${max} characters.`, {
       fields: [{ field: 'Idempotency-Key', message: `must be ${min} to ${max} characters` }],
     });
@@ -43,12 +44,17 @@ export function reservationRoutes(app: FastifyInstance, reservations: Reservatio
   app.post(base, { config: { business: true, scope: 'reservations:write' } }, async (request, reply) => {
     const { ctx } = request;
     const caller = requireCaller(ctx);
-    const key = idempotencyKeyOf(request.headers['idempotency-key']);
-    if (key === undefined) throw apiError('IDEMPOTENCY_KEY_REQUIRED', 'The Idempotency-Key header is required.');
+    const key = idempotencyKeyOf(
+      request.headers['idempotency-key'],
+      request.server.faults.enforce('idempotency.keyLength'),
+    );
+    if (key === undefined && request.server.faults.enforce('idempotency.required')) {
+      throw apiError('IDEMPOTENCY_KEY_REQUIRED', 'The Idempotency-Key header is required.');
+    }
     const body = validatedBody<ReservationRequest>(request, 'ReservationRequest');
     const outcome = await reservations.create(
       { partnerId: caller.partnerId, nowMs: ctx.nowMs, control: ctx.control },
-      key,
+      key ?? `absent:${randomUUID()}`,
       body,
     );
     if (outcome.replay) reply.header('idempotent-replay', 'true');

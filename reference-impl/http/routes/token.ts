@@ -5,6 +5,7 @@ import { isScope, type Scope } from '../../../contract/scopes.ts';
 import type { AccessTokens } from '../../domain/access-tokens.ts';
 import type { Catalogue } from '../../domain/catalogue.ts';
 import type { ClientRegistry } from '../../domain/credentials.ts';
+import type { FaultSwitch } from '../../faults/switch.ts';
 import { type RateLimiter, retryAfterHeaders } from '../rate-limit/index.ts';
 
 export interface TokenRouteDeps {
@@ -14,6 +15,7 @@ export interface TokenRouteDeps {
   rateLimiter: RateLimiter;
   apiDisabledAtStart: boolean;
   limits: { perClientPerMinute: number; perAddressPerMinute: number };
+  faults: FaultSwitch;
 }
 
 /** A token-endpoint failure in the OAuth shape of spec 7.1 (never the business envelope). */
@@ -92,7 +94,7 @@ export function tokenRoute(app: FastifyInstance, deps: TokenRouteDeps) {
         ctx.nowMs,
       );
       if (!byAddress.allowed) throw slowDown(retryAfterHeaders(byAddress));
-      if (deps.apiDisabledAtStart || ctx.control.apiDisabled) {
+      if ((deps.apiDisabledAtStart || ctx.control.apiDisabled) && deps.faults.enforce('api.enabled')) {
         throw new OAuthFailure('temporarily_unavailable', 'The partner API is not enabled on this environment.');
       }
       const form = formOf(request);
@@ -137,7 +139,11 @@ export function tokenRoute(app: FastifyInstance, deps: TokenRouteDeps) {
         if (!byClient.allowed) throw slowDown(retryAfterHeaders(byClient));
       }
       const partner = client ? deps.catalogue.partners.get(client.partnerId) : undefined;
-      if (!client?.active || !partner?.active || ctx.control.disabledPartnerIds.includes(partner.partnerId)) {
+      const partnerActive =
+        partner?.active && !ctx.control.disabledPartnerIds.includes(partner.partnerId)
+          ? true
+          : !deps.faults.enforce('token.partnerActive');
+      if (!client?.active || !partner || !partnerActive) {
         const headers: Record<string, string> = authorization
           ? { 'www-authenticate': 'Basic realm="partner-api"' }
           : {};
@@ -148,15 +154,21 @@ export function tokenRoute(app: FastifyInstance, deps: TokenRouteDeps) {
       }
 
       // Spec 5.5: exactly the scopes held by both the client and the partner, limited to those requested.
-      const granted = client.scopes.filter((s) => (partner.scopes as string[]).includes(s)).filter(isScope);
+      const granted = deps.faults.adjust(
+        'token.scopes',
+        client.scopes.filter((s) => (partner.scopes as string[]).includes(s)).filter(isScope),
+        { clientScopes: client.scopes, partnerScopes: partner.scopes },
+      );
       const requestedRaw = form.get('scope');
       let scopes: Scope[] = granted;
       if (requestedRaw !== null && requestedRaw.trim() !== '') {
         const requested = requestedRaw.split(' ').filter((s) => s !== '');
         if (requested.some((s) => !(granted as string[]).includes(s))) {
-          throw new OAuthFailure('invalid_scope', 'The requested scope exceeds the grant.');
-        }
-        scopes = granted.filter((s) => requested.includes(s));
+          if (deps.faults.enforce('token.scopeWithinGrant')) {
+            throw new OAuthFailure('invalid_scope', 'The requested scope exceeds the grant.');
+          }
+          scopes = requested.filter(isScope);
+        } else scopes = granted.filter((s) => requested.includes(s));
       }
       if (scopes.length === 0) throw new OAuthFailure('invalid_scope', 'The client holds no scope.');
 
