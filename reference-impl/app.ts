@@ -60,6 +60,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     frameworkErrors: handleFrameworkError,
   };
+  // Fastify still reads `https` to know its own protocol (the listen address it reports) with a server factory.
+  if (deps.https) options.https = deps.https;
   // Our own server, so each request runs in the context the fault seams read (one AsyncLocalStorage entry).
   const https = deps.https;
   const serverFactory = ((handler: Parameters<typeof createHttpServer>[1] & {}) =>
