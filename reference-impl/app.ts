@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { API_PREFIX } from '../contract/constants.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { controlRoutes } from './control/routes.ts';
+import { testHookRoutes } from './control/test-hooks.ts';
 import type { AccessTokens } from './domain/access-tokens.ts';
 import type { Catalogue } from './domain/catalogue.ts';
 import type { ClientRegistry } from './domain/credentials.ts';
@@ -104,7 +105,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   catalogueRoutes(app, deps.catalogue);
   shoppingRoutes(app, deps.shopping);
   reservationRoutes(app, deps.reservations);
-  if (deps.controlToken) controlRoutes(app, { ...deps, controlToken: deps.controlToken });
+  if (deps.controlToken) {
+    controlRoutes(app, { ...deps, controlToken: deps.controlToken });
+    testHookRoutes(app, { ...deps, controlToken: deps.controlToken });
+  }
 
   return app;
 }

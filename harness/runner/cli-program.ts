@@ -32,6 +32,7 @@ interface ParsedFlags {
   date?: string;
   embeddedDatabase?: string;
   embeddedRedis?: string;
+  embeddedFaults?: string;
   replay?: string;
   from?: string;
   debug?: boolean;
@@ -68,6 +69,10 @@ export function buildProgram(io: CliIo): Command {
       'store of the embedded target: a postgres:// URL (e.g. to certify the PostgreSQL setup; default: a fresh SQLite file)',
     )
     .option('--embedded-redis <url>', "Redis for the embedded target's rate-limit buckets (default: in-process)")
+    .option(
+      '--embedded-faults <names>',
+      'start the embedded target with these named faults or benign variants (comma-separated; npm run mutation)',
+    )
     .option('--date <YYYY-MM-DD>', 'anchor of generated dates (default: 30 days from today, UTC)')
     .option('--replay <check-id>', 're-run one check of an earlier report (with its seed and date); needs --from')
     .option('--from <report.json>', 'the report --replay takes the check from')
@@ -146,10 +151,16 @@ function toOptions(flags: ParsedFlags, io: CliIo): CertifyOptions {
   if (flags.strict !== undefined) options.strict = flags.strict;
   if (flags.expectedFailures !== undefined) options.expectedFailures = flags.expectedFailures;
   if (flags.date !== undefined) options.date = flags.date;
-  if (flags.embeddedDatabase !== undefined || flags.embeddedRedis !== undefined) {
+  if (flags.embeddedDatabase !== undefined || flags.embeddedRedis !== undefined || flags.embeddedFaults !== undefined) {
     options.embedded = {};
     if (flags.embeddedDatabase !== undefined) options.embedded.databaseUrl = flags.embeddedDatabase;
     if (flags.embeddedRedis !== undefined) options.embedded.redisUrl = flags.embeddedRedis;
+    if (flags.embeddedFaults !== undefined) {
+      options.embedded.faults = flags.embeddedFaults
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== '');
+    }
   }
   if (flags.replay !== undefined && flags.from !== undefined)
     options.replay = { checkId: flags.replay, from: flags.from };

@@ -49,6 +49,8 @@ export function loadUrlTarget(
 export interface EmbeddedStores {
   databaseUrl?: string;
   redisUrl?: string;
+  /** Named faults or benign variants the embedded reference starts with (its FAULTS; the mutation harness). */
+  faults?: string[];
 }
 
 /** Validates the store URLs without echoing them (they may carry passwords). */
@@ -63,6 +65,11 @@ export function parseEmbeddedStores(stores: EmbeddedStores): EmbeddedStores {
   if (stores.redisUrl !== undefined) {
     if (!/^rediss?:\/\//.test(stores.redisUrl)) throw new CertifyError('--embedded-redis must be a redis:// URL');
     out.redisUrl = stores.redisUrl;
+  }
+  if (stores.faults !== undefined) {
+    const bad = stores.faults.filter((name) => !/^[a-z0-9][a-z0-9-]{1,80}$/.test(name));
+    if (bad.length > 0) throw new CertifyError(`--embedded-faults: not fault names: ${bad.join(', ')}`);
+    if (stores.faults.length > 0) out.faults = [...stores.faults];
   }
   return out;
 }
@@ -89,14 +96,17 @@ export async function resolveTarget(
         // A prefix of this run's own: its rate-limit windows never meet another run's.
         storeEnv.REDIS_KEY_PREFIX = `partner-cert:${randomBytes(6).toString('hex')}:`;
       }
+      if (stores?.faults) storeEnv.FAULTS = stores.faults.join(',');
       started = await startEmbeddedTarget({ env: storeEnv });
     } catch (error) {
       throw new CertifyError(`the embedded reference implementation did not start: ${(error as Error).message}`);
     }
     return { config: started.config, embedded: true, stop: () => started.stop() };
   }
-  if (stores?.databaseUrl || stores?.redisUrl) {
-    throw new CertifyError('--embedded-database and --embedded-redis apply to the embedded target only');
+  if (stores?.databaseUrl || stores?.redisUrl || stores?.faults) {
+    throw new CertifyError(
+      '--embedded-database, --embedded-redis and --embedded-faults apply to the embedded target only',
+    );
   }
   const config = loadUrlTarget(spec?.kind === 'url' ? spec : undefined, configFile, env, warn);
   return { config, embedded: false, stop: async () => {} };

@@ -17,7 +17,7 @@ const LISTENING = /Server listening at (https?:\/\/127\.0\.0\.1:\d+)/;
 
 /** Server settings the parent environment must not leak into the embedded target (it must be the fixture's). */
 const INHERITED_SERVER_ENV =
-  /^(PORT|HOST|DATABASE_URL|REDIS_URL|REDIS_KEY_PREFIX|CONTROL_TOKEN|API_DISABLED|LOG_LEVEL|TLS_CERT_FILE|TLS_KEY_FILE|TOKEN_LIMIT_.*|CLIENT_SECRET_.*)$/;
+  /^(PORT|HOST|DATABASE_URL|REDIS_URL|REDIS_KEY_PREFIX|CONTROL_TOKEN|API_DISABLED|LOG_LEVEL|TLS_CERT_FILE|TLS_KEY_FILE|TOKEN_LIMIT_.*|CLIENT_SECRET_.*|FAULTS)$/;
 
 export interface EmbeddedTarget {
   config: TargetConfig;
@@ -129,6 +129,28 @@ export async function startEmbeddedTarget(options: EmbeddedTargetOptions = {}): 
       return stopping;
     },
   };
+}
+
+/** A named fault or benign variant of the reference implementation (its `--list-faults`). */
+export interface ReferenceFault {
+  name: string;
+  kind: 'fault' | 'benign';
+  clause: string;
+  description: string;
+}
+
+/** The reference implementation's catalogue of faults, asked of its entry point (never imported). */
+export function listReferenceFaults(): ReferenceFault[] {
+  const result = spawnSync(process.execPath, ['--import', TSX_LOADER, MAIN, '--list-faults'], {
+    cwd: REPO,
+    encoding: 'utf8',
+    timeout: 60_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (result.status !== 0) {
+    throw new Error(`the reference implementation could not list its faults: ${(result.stderr ?? '').slice(-500)}`);
+  }
+  return JSON.parse(result.stdout) as ReferenceFault[];
 }
 
 /**

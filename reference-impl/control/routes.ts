@@ -19,7 +19,18 @@ export interface ControlDeps {
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
-function jsonBody(request: FastifyRequest): Record<string, unknown> {
+/** The bearer check of the operator APIs: digests make the comparison constant-time whatever the lengths. */
+export function bearerGuard(token: string, what: string) {
+  const expected = digest(token);
+  return async (request: FastifyRequest) => {
+    const header = request.headers.authorization ?? '';
+    const presented = header.startsWith('Bearer ') ? header.slice(7) : '';
+    if (!timingSafeEqual(digest(presented), expected))
+      throw apiError('UNAUTHORIZED', `${what}: bearer secret required.`);
+  };
+}
+
+export function jsonBody(request: FastifyRequest): Record<string, unknown> {
   const raw = request.body;
   if (!Buffer.isBuffer(raw) || raw.length === 0) return {};
   try {
@@ -31,7 +42,7 @@ function jsonBody(request: FastifyRequest): Record<string, unknown> {
   throw apiError('MALFORMED_JSON', 'The control API takes a JSON object body.');
 }
 
-function invalid(field: string, message: string) {
+export function invalid(field: string, message: string) {
   return apiError('VALIDATION_ERROR', `${field} ${message}.`, { fields: [{ field, message }] });
 }
 
@@ -40,17 +51,9 @@ function invalid(field: string, message: string) {
  * partner paths and authenticated by its own bearer secret. JSON only. Documented in the README.
  */
 export function controlRoutes(app: FastifyInstance, deps: ControlDeps) {
-  const expected = digest(deps.controlToken);
-
   app.register(
     async (control) => {
-      control.addHook('onRequest', async (request) => {
-        const header = request.headers.authorization ?? '';
-        const token = header.startsWith('Bearer ') ? header.slice(7) : '';
-        // Digests make the comparison constant-time whatever the lengths.
-        if (!timingSafeEqual(digest(token), expected))
-          throw apiError('UNAUTHORIZED', 'Control API: bearer secret required.');
-      });
+      control.addHook('onRequest', bearerGuard(deps.controlToken, 'Control API'));
 
       control.get('/state', async () => {
         const state = await deps.store.getControlState();

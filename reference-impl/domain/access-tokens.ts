@@ -10,6 +10,11 @@ export interface TokenSubject {
   scopes: Scope[];
 }
 
+export interface VerifiedToken extends TokenSubject {
+  /** When the token was issued (service clock, ms). */
+  issuedAtMs: number;
+}
+
 const ISSUER = 'partner-api-reference';
 const AUDIENCE = 'partner-api-v1';
 const TYPE = 'at+jwt';
@@ -45,7 +50,7 @@ export class AccessTokens {
   }
 
   /** The token's subject, or null for a malformed, forged or expired token (all INVALID_TOKEN, spec 5.6). */
-  async verify(token: string, nowMs: number): Promise<TokenSubject | null> {
+  async verify(token: string, nowMs: number): Promise<VerifiedToken | null> {
     if (!isCanonicalJws(token)) return null;
     try {
       const { payload } = await jwtVerify(token, this.key, {
@@ -59,7 +64,12 @@ export class AccessTokens {
       });
       if (typeof payload.pid !== 'string' || typeof payload.scope !== 'string' || typeof payload.sub !== 'string')
         return null;
-      return { clientId: payload.sub, partnerId: payload.pid, scopes: payload.scope.split(' ').filter(isScope) };
+      return {
+        clientId: payload.sub,
+        partnerId: payload.pid,
+        scopes: payload.scope.split(' ').filter(isScope),
+        issuedAtMs: (payload.iat ?? 0) * 1000,
+      };
     } catch {
       return null;
     }

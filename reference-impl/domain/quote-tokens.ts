@@ -1,4 +1,4 @@
-import { createSecretKey, type KeyObject } from 'node:crypto';
+import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { LIMITS } from '../../contract/limits.ts';
 import type { Extras } from '../../contract/types.ts';
@@ -83,6 +83,11 @@ export class QuoteTokens {
       return { kind: 'invalid' };
     }
   }
+}
+
+/** How the test hooks remember an expired quote id without keeping the id itself. */
+export function quoteDigest(quoteId: string): string {
+  return createHash('sha256').update(quoteId).digest('hex');
 }
 
 function claimsOf(payload: Record<string, unknown>): QuoteClaims {

@@ -5,7 +5,7 @@ import type { FaultSwitch } from '../faults/switch.ts';
 import type { Store, StoredReservation } from '../store/types.ts';
 import { apiError } from './failure.ts';
 import { localPartsOf } from './local-time.ts';
-import type { QuoteTokens } from './quote-tokens.ts';
+import { type QuoteTokens, quoteDigest } from './quote-tokens.ts';
 import { type CallContext, Shopping } from './shopping.ts';
 
 /**
@@ -169,7 +169,12 @@ export class Reservations {
     ) {
       throw duplicateReference();
     }
-    const verified = await this.quotes.verify(body.quoteId, ctx.nowMs);
+    const checked = await this.quotes.verify(body.quoteId, ctx.nowMs);
+    // Test hook "expire a quote": an authentic quote the hooks expired is past its 30 minutes.
+    const verified =
+      checked.kind === 'valid' && ctx.control.expiredQuotes.includes(quoteDigest(body.quoteId))
+        ? { kind: 'expired' as const, claims: checked.claims }
+        : checked;
     if (
       verified.kind === 'invalid' ||
       (verified.claims.partnerId !== ctx.partnerId && this.faults.enforce('quote.partner'))

@@ -47,7 +47,6 @@ export type Rule =
 /** Values the reference computes that a fault may change: the value and what it was computed from. */
 export interface Adjustments {
   'token.scopes': { value: Scope[]; input: { clientScopes: readonly string[]; partnerScopes: readonly string[] } };
-  'token.verifyAt': { value: number; input: { clientId?: string } };
   offers: { value: AvailabilityOffer[]; input: { partnerId: string } };
   cancellable: { value: readonly ReservationStatus[]; input: { status: ReservationStatus } };
   'reservations.list': { value: Reservation[]; input: { partnerId: string; limit: number } };

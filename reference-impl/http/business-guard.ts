@@ -40,8 +40,13 @@ export function businessGuard(deps: GuardDeps) {
       throw apiError('UNAUTHORIZED');
     }
     const match = BEARER.exec(authorization);
-    const verifyAt = deps.faults.adjust('token.verifyAt', ctx.nowMs, {});
-    const subject = match?.[1] ? await deps.accessTokens.verify(match[1], verifyAt) : null;
+    const expiry = deps.faults.enforce('token.expiry');
+    // A token verified at its own issue time never expires (a fault's server); otherwise at the service clock.
+    const verified = match?.[1] ? await deps.accessTokens.verify(match[1], expiry ? ctx.nowMs : 0) : null;
+    // Test hook "expire tokens": tokens issued to the client before that moment are expired too.
+    const expiredByHook =
+      verified !== null && expiry && verified.issuedAtMs < (ctx.control.tokensExpiredBefore[verified.clientId] ?? 0);
+    const subject = expiredByHook ? null : verified;
     const client = subject ? deps.clients.byId(subject.clientId) : undefined;
     if (!subject || !client) {
       reply.header('WWW-Authenticate', 'Bearer realm="partner-api", error="invalid_token"');

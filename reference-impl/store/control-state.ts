@@ -6,6 +6,8 @@ export const DEFAULT_CONTROL_STATE: Readonly<ControlState> = Object.freeze({
   disabledPartnerIds: [],
   priceMovesPercent: {},
   declineNextBookings: 0,
+  expiredQuotes: [],
+  tokensExpiredBefore: {},
   faults: Object.freeze({ dependencyUnavailable: false, internalError: false }),
 });
 
@@ -25,6 +27,12 @@ export function normalizeControlState(value: unknown): ControlState {
       if (typeof percent === 'number' && Number.isFinite(percent)) moves[code] = percent;
     }
   }
+  const expiredBefore: Record<string, number> = {};
+  if (typeof raw.tokensExpiredBefore === 'object' && raw.tokensExpiredBefore !== null) {
+    for (const [clientId, ms] of Object.entries(raw.tokensExpiredBefore)) {
+      if (typeof ms === 'number' && Number.isFinite(ms)) expiredBefore[clientId] = ms;
+    }
+  }
   return {
     clockOffsetMs: finite(raw.clockOffsetMs, DEFAULT_CONTROL_STATE.clockOffsetMs),
     apiDisabled: typeof raw.apiDisabled === 'boolean' ? raw.apiDisabled : DEFAULT_CONTROL_STATE.apiDisabled,
@@ -33,6 +41,10 @@ export function normalizeControlState(value: unknown): ControlState {
       : [],
     priceMovesPercent: moves,
     declineNextBookings: Math.max(0, Math.trunc(finite(raw.declineNextBookings, 0))),
+    expiredQuotes: Array.isArray(raw.expiredQuotes)
+      ? raw.expiredQuotes.filter((h): h is string => typeof h === 'string')
+      : [],
+    tokensExpiredBefore: expiredBefore,
     faults: {
       dependencyUnavailable: faults.dependencyUnavailable === true,
       internalError: faults.internalError === true,

@@ -188,6 +188,13 @@ export class PostgresStore implements Store {
     );
   }
 
+  async forgetIdempotencyKeys(createdAtOrBeforeMs: number): Promise<number> {
+    const result = await this.pool.query("DELETE FROM idempotency_keys WHERE state = 'done' AND created_at_ms <= $1", [
+      createdAtOrBeforeMs,
+    ]);
+    return result.rowCount ?? 0;
+  }
+
   async completeReservation(input: CompleteReservationInput): Promise<CompleteReservationResult> {
     const stored = input.reservation;
     return this.transaction(async (client): Promise<CompleteReservationResult> => {

@@ -161,6 +161,12 @@ export class SqliteStore implements Store {
       .run(partnerId, key, claimToken);
   }
 
+  async forgetIdempotencyKeys(createdAtOrBeforeMs: number): Promise<number> {
+    return this.database
+      .prepare("DELETE FROM idempotency_keys WHERE state = 'done' AND created_at_ms <= ?")
+      .run(createdAtOrBeforeMs).changes;
+  }
+
   async completeReservation(input: CompleteReservationInput): Promise<CompleteReservationResult> {
     const db = this.database;
     const stored = input.reservation;

@@ -85,6 +85,10 @@ export interface ControlState {
   priceMovesPercent: Record<string, number>;
   /** Number of upcoming bookings the operator will decline (422 RESERVATION_REJECTED). */
   declineNextBookings: number;
+  /** SHA-256 (hex) of quote ids the test hooks expired (spec 3.9: QUOTE_EXPIRED from then on); newest last. */
+  expiredQuotes: string[];
+  /** clientId -> epoch ms: access tokens issued to the client before it are expired (test hook). */
+  tokensExpiredBefore: Record<string, number>;
   /** Named faults partner developers switch on to rehearse failures (design.md "Reference implementation"). */
   faults: Faults;
 }
@@ -115,6 +119,11 @@ export interface Store {
   claimIdempotencyKey(input: ClaimIdempotencyKeyInput): Promise<IdempotencyClaim>;
   /** Gives a claimed key back (the request failed without creating anything). A done key is kept. */
   releaseIdempotencyKey(partnerId: string, key: string, claimToken: string): Promise<void>;
+  /**
+   * Forgets every done key first used at or before `createdAtOrBeforeMs` (test hook "forget idempotency keys
+   * older than an age"); keys in flight are kept. Returns how many were forgotten.
+   */
+  forgetIdempotencyKeys(createdAtOrBeforeMs: number): Promise<number>;
   /**
    * In one transaction: inserts the reservation and marks the key done with the response to replay.
    * A partnerReference already used by the partner yields `duplicate_partner_reference` and writes nothing

@@ -1,0 +1,82 @@
+#!/usr/bin/env -S node --import tsx
+import { randomInt } from 'node:crypto';
+// `npm run mutation`: certifies the reference once per named fault and benign variant (issue 9).
+import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import type { MutationThresholds } from './matrix.ts';
+import { formatMutationSummary } from './render.ts';
+import { runMutation } from './run.ts';
+import { SUBSETS } from './subsets.ts';
+
+const THRESHOLDS = JSON.parse(
+  readFileSync(new URL('./thresholds.json', import.meta.url), 'utf8'),
+) as MutationThresholds;
+
+const program = new Command('partner-api-mutation')
+  .description(
+    'Certify the reference implementation once per named fault and benign variant and report the matrix.\nExit code: 0 thresholds met, 1 not met, 2 harness error.',
+  )
+  .option('--faults <names>', 'only these faults or variants (comma-separated)')
+  .option('--subset <name>', `a named subset: ${Object.keys(SUBSETS).join(', ')}`)
+  .option('--kind <kind>', 'only faults or only benign variants (fault | benign)')
+  .option('--jobs <n>', 'certifications side by side', '1')
+  .option('--seed <n>', 'seed of every certification (default: random)')
+  .option('--runs <n>', 'fast-check runs per property')
+  .option('--stability <n>', 'also certify the plain reference n times with other seeds and compare verdicts')
+  .option('--busy', 'keep one core busy during the stability runs')
+  .option('--report-dir <dir>', 'where mutation.json and mutation.md go', 'reports')
+  .parse();
+
+const flags = program.opts<{
+  faults?: string;
+  subset?: string;
+  kind?: string;
+  jobs: string;
+  seed?: string;
+  runs?: string;
+  stability?: string;
+  busy?: boolean;
+  reportDir: string;
+}>();
+
+function fail(message: string): never {
+  process.stderr.write(`mutation: ${message}\n`);
+  process.exit(2);
+}
+
+const names = flags.faults
+  ?.split(',')
+  .map((n) => n.trim())
+  .filter(Boolean);
+if (flags.subset && !SUBSETS[flags.subset]) fail(`no subset ${flags.subset} (${Object.keys(SUBSETS).join(', ')})`);
+const subset = flags.subset ? new Set(SUBSETS[flags.subset]) : undefined;
+const wanted = names ? new Set(names) : undefined;
+if (flags.kind && flags.kind !== 'fault' && flags.kind !== 'benign') fail('--kind is fault or benign');
+const controller = new AbortController();
+process.on('SIGINT', () => controller.abort());
+
+try {
+  const report = await runMutation({
+    select: (f) =>
+      (!wanted || wanted.has(f.name)) && (!subset || subset.has(f.name)) && (!flags.kind || f.kind === flags.kind),
+    seed: flags.seed !== undefined ? Number(flags.seed) : randomInt(0, 2_147_483_647),
+    ...(flags.runs !== undefined ? { runs: Number(flags.runs) } : {}),
+    jobs: Math.max(1, Number(flags.jobs) || 1),
+    thresholds: THRESHOLDS,
+    ...(flags.stability !== undefined ? { stability: Number(flags.stability) } : {}),
+    busy: flags.busy ?? false,
+    reportDir: flags.reportDir,
+    output: (text) => process.stdout.write(text),
+    signal: controller.signal,
+  });
+  if (wanted) {
+    const known = new Set(report.rows.map((r) => r.name));
+    const unknown = [...wanted].filter((n) => !known.has(n));
+    if (unknown.length > 0) fail(`unknown fault(s): ${unknown.join(', ')}`);
+  }
+  process.stdout.write(formatMutationSummary(report));
+  process.stdout.write(`Report: ${flags.reportDir}/mutation.json, ${flags.reportDir}/mutation.md\n`);
+  process.exitCode = report.breaches.length === 0 ? 0 : 1;
+} catch (error) {
+  fail((error as Error).message);
+}

@@ -1,0 +1,141 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { listReferenceFaults, type ReferenceFault } from '../target/embedded.ts';
+import { certifyInChild } from './certify-child.ts';
+import {
+  breachesOf,
+  type FaultRow,
+  type MutationReport,
+  type MutationThresholds,
+  type RunOutcome,
+  rowOf,
+  type StabilityResult,
+  summarize,
+} from './matrix.ts';
+import { renderMutationMarkdown } from './render.ts';
+
+export interface MutationOptions {
+  /** Which faults and variants to run (default: all of the reference's catalogue). */
+  select?: (fault: ReferenceFault) => boolean;
+  seed: number;
+  /** fast-check runs per property in each certification (default: the runner's). */
+  runs?: number;
+  /** Certifications side by side. */
+  jobs: number;
+  thresholds: MutationThresholds;
+  /** Also certify the plain reference this many times with other seeds and compare the verdicts. */
+  stability?: number;
+  /** Keep one core busy during the stability runs. */
+  busy?: boolean;
+  reportDir: string;
+  output: (text: string) => void;
+  signal?: AbortSignal;
+}
+
+async function pool<T, R>(items: readonly T[], jobs: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, worker));
+  return results;
+}
+
+function line(row: FaultRow): string {
+  const run = row.run;
+  const seconds = `${(run.durationMs / 1000).toFixed(0)} s`;
+  if (run.problem) return `  ! ${row.name}: ${run.problem.split('\n')[0]}`;
+  const errors = run.errors.length > 0 ? ` · ${run.errors.length} error(s)` : '';
+  if (row.kind === 'benign') {
+    return `  ${row.ok ? '✓' : '✗'} benign ${row.name}: ${row.ok ? 'passed' : `failed ${row.extra.join(', ')}`}${errors} (${seconds})`;
+  }
+  const extra = row.extra.length > 0 ? `; also ${row.extra.join(', ')}` : '';
+  return `  ${row.ok ? '✓' : '✗'} ${row.name} [${row.clause}]: ${row.ok ? 'caught' : run.flagged.length > 0 ? 'caught elsewhere' : 'missed'}${extra}${errors} (${seconds})`;
+}
+
+/** A process that keeps one core at 100% until killed (the stability run under load). */
+function burnCore(): () => void {
+  const child = spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' });
+  return () => child.kill('SIGKILL');
+}
+
+async function stabilityRuns(options: MutationOptions, count: number): Promise<StabilityResult> {
+  const stop = options.busy ? burnCore() : () => {};
+  try {
+    const seeds = Array.from({ length: count }, (_, i) => (options.seed + 7919 * (i + 1)) % 2_147_483_647);
+    const outcomes = await pool(seeds, options.jobs, async (seed) => {
+      const outcome = await certifyInChild({
+        faults: [],
+        seed,
+        ...(options.runs ? { runs: options.runs } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      options.output(
+        `  stability seed ${seed}: ${outcome.passed ? 'passed' : `failed ${outcome.flagged.join(', ')}`}${outcome.errors.length > 0 ? ` · ${outcome.errors.length} error(s)` : ''}\n`,
+      );
+      return { seed, outcome };
+    });
+    const key = (o: RunOutcome) => `${o.passed}|${o.flagged.join(',')}|${o.errors.length}`;
+    const first = outcomes[0] ? key(outcomes[0].outcome) : '';
+    return {
+      runs: count,
+      identical: outcomes.filter((o) => key(o.outcome) === first).length,
+      busy: options.busy ?? false,
+      verdicts: outcomes.map(({ seed, outcome }) => ({
+        seed,
+        passed: outcome.passed,
+        flagged: outcome.flagged,
+        errors: outcome.errors.length,
+      })),
+    };
+  } finally {
+    stop();
+  }
+}
+
+/** Certifies the plain reference, then each selected fault and variant; writes mutation.json and mutation.md. */
+export async function runMutation(options: MutationOptions): Promise<MutationReport> {
+  const startedAt = new Date();
+  const catalogue = listReferenceFaults();
+  const selected = catalogue.filter(options.select ?? (() => true));
+  const common = {
+    seed: options.seed,
+    ...(options.runs ? { runs: options.runs } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  options.output(
+    `Mutation matrix: ${selected.filter((f) => f.kind === 'fault').length} fault(s), ${selected.filter((f) => f.kind === 'benign').length} benign variant(s), seed ${options.seed}, ${options.jobs} at a time\n`,
+  );
+  const baseline = await certifyInChild({ faults: [], ...common });
+  options.output(
+    `  baseline: ${baseline.passed ? 'passed' : `FAILED ${baseline.flagged.join(', ')}`} (${(baseline.durationMs / 1000).toFixed(0)} s)\n`,
+  );
+  const rows = await pool(selected, options.jobs, async (fault) => {
+    const row = rowOf(fault, await certifyInChild({ faults: [fault.name], ...common }));
+    options.output(`${line(row)}\n`);
+    return row;
+  });
+  const stability = options.stability ? await stabilityRuns(options, options.stability) : undefined;
+  const summary = summarize(baseline, rows);
+  const report: MutationReport = {
+    schemaVersion: 1,
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    seed: options.seed,
+    baseline,
+    rows,
+    summary,
+    thresholds: options.thresholds,
+    breaches: breachesOf(summary, options.thresholds, stability),
+    ...(stability ? { stability } : {}),
+  };
+  mkdirSync(options.reportDir, { recursive: true });
+  writeFileSync(join(options.reportDir, 'mutation.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(options.reportDir, 'mutation.md'), renderMutationMarkdown(report));
+  return report;
+}
