@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Profile } from './check/meta.ts';
 import type { TargetConfig } from './config/target-config.ts';
+import type { HookName } from './hooks/adapter.ts';
 
 /** Environment variable naming the run-settings file the suites read (set by the runner for the vitest workers). */
 export const RUN_SETTINGS_ENV = 'PARTNER_CERT_RUN';
@@ -27,6 +28,8 @@ export interface RunSettings {
   bookingPrefix: string;
   /** Clause ids or section prefixes to run; empty = all. */
   only: string[];
+  /** The test hooks the target lists (discovered before the run); empty without hooks. */
+  hooks: HookName[];
 }
 
 export const PROFILES: readonly Profile[] = ['catalog', 'shop', 'book', 'full'];
@@ -82,6 +85,7 @@ function assertRunSettings(settings: RunSettings, file: string): void {
     if (!Number.isInteger(settings.runs) || settings.runs < 1) problems.push('runs');
     if (!/^\d{4}-\d{2}-\d{2}$/.test(String(settings.date))) problems.push('date');
     if (!Array.isArray(settings.only)) problems.push('only');
+    if (!Array.isArray(settings.hooks)) problems.push('hooks');
   }
   if (problems.length > 0) throw new Error(`run settings ${file} are invalid: ${problems.join(', ')}`);
 }

@@ -34,7 +34,7 @@ function secretResolver(env: NodeJS.ProcessEnv) {
 }
 
 export function controlTokenFrom(config: ServerConfig): string | undefined {
-  return config.controlToken ?? loadReferenceTarget().control?.token;
+  return config.controlToken ?? loadReferenceTarget().hooks?.token;
 }
 
 const newKey = () => randomBytes(32).toString('base64url');

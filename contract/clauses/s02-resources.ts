@@ -859,7 +859,7 @@ const reservation = inSection('2.11', [
     id: '2.11.9b',
     title: 'Reservation.total is frozen at booking time (a later price move does not change it)',
     text: 'frozen at booking time',
-    verification: 'control',
+    verification: 'hooks',
     minProfile: 'full',
   },
   {

@@ -21,7 +21,7 @@ export const STATE_CLAUSES: readonly Clause[] = inSection('3', [
     id: '3.3',
     title: 'A booking declined by the operator: 422 RESERVATION_REJECTED, no reservation described',
     text: '(none) | POST reservations | declined by the operator | no reservation described | 422 RESERVATION_REJECTED',
-    verification: 'control',
+    verification: 'hooks',
     minProfile: 'full',
   },
   {
@@ -35,7 +35,7 @@ export const STATE_CLAUSES: readonly Clause[] = inSection('3', [
     id: '3.5',
     title: 'Cancelling with money associated: 409 CANCELLATION_NEEDS_STAFF, state unchanged, request recorded',
     text: 'a cancellable state | POST cancel | money associated | unchanged | 409 CANCELLATION_NEEDS_STAFF; request recorded; staff alerted; staff apply the published cancellation-fee and refund policy',
-    verification: 'control',
+    verification: 'hooks',
     minProfile: 'full',
   },
   {
@@ -49,7 +49,7 @@ export const STATE_CLAUSES: readonly Clause[] = inSection('3', [
     id: '3.7',
     title: 'Cancelling a non-cancellable reservation: 409 INVALID_STATE_TRANSITION, state unchanged',
     text: 'a non-cancellable state | POST cancel | | unchanged | 409 INVALID_STATE_TRANSITION',
-    verification: 'control',
+    verification: 'hooks',
     minProfile: 'full',
   },
   {
@@ -63,7 +63,7 @@ export const STATE_CLAUSES: readonly Clause[] = inSection('3', [
     id: '3.9',
     title: 'Quotes expire 30 minutes after issue; QUOTE_EXPIRED afterwards',
     text: 'Quotes are not a reservation state but expire 30 minutes after issue (QUOTE_EXPIRED afterwards).',
-    verification: 'control',
+    verification: 'hooks',
     minProfile: 'full',
   },
   {

@@ -209,7 +209,7 @@ const fleet = inSection('4.2', [
     id: '4.2.4',
     title: 'GET /fleet/{vehicleCode} of a vehicle with incomplete specification: 409 FLEET_PROFILE_INCOMPLETE',
     text: '409 FLEET_PROFILE_INCOMPLETE',
-    verification: 'control',
+    verification: 'hooks',
     minProfile: 'full',
   },
   {
@@ -351,7 +351,7 @@ const reservationsCreate = inSection('4.7', [
     id: '4.7.6',
     title: 'A key reused after 24 hours is treated as new',
     text: 'A key reused after 24 hours is treated as new.',
-    verification: 'control',
+    verification: 'hooks',
     minProfile: 'full',
   },
   {
@@ -372,14 +372,14 @@ const reservationsCreate = inSection('4.7', [
     id: '4.7.9a',
     title: 'Expired quote: 409 QUOTE_EXPIRED',
     text: 'Quote expired: 409 QUOTE_EXPIRED',
-    verification: 'control',
+    verification: 'hooks',
     minProfile: 'full',
   },
   {
     id: '4.7.9b',
     title: 'Price moved since the quote: 409 QUOTE_STALE',
     text: 'price moved: 409 QUOTE_STALE',
-    verification: 'control',
+    verification: 'hooks',
     minProfile: 'full',
   },
   {
@@ -393,7 +393,7 @@ const reservationsCreate = inSection('4.7', [
     id: '4.7.10',
     title: 'Declined by the operator: 422 RESERVATION_REJECTED',
     text: 'Declined: 422 RESERVATION_REJECTED.',
-    verification: 'control',
+    verification: 'hooks',
     minProfile: 'full',
   },
   {
@@ -541,7 +541,7 @@ const validation = inSection('4.12', [
     id: '4.12.3b',
     title: 'Vehicle without complete partner specification: 409 FLEET_PROFILE_INCOMPLETE',
     text: 'vehicle without complete partner specification: 409 FLEET_PROFILE_INCOMPLETE.',
-    verification: 'control',
+    verification: 'hooks',
     minProfile: 'full',
   },
   {
@@ -562,7 +562,7 @@ const validation = inSection('4.12', [
     id: '4.12.4c',
     title: 'Rate plan awaiting approval: 409 RATE_NOT_APPROVED',
     text: 'rate plan awaiting approval: 409 RATE_NOT_APPROVED.',
-    verification: 'control',
+    verification: 'hooks',
     minProfile: 'full',
   },
   {

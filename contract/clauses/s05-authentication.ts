@@ -70,7 +70,7 @@ export const AUTHENTICATION_CLAUSES: readonly Clause[] = inSection('5', [
     id: '5.4d',
     title: 'Token endpoint: 503 temporarily_unavailable',
     text: '503 temporarily_unavailable.',
-    verification: 'control',
+    verification: 'hooks',
     minProfile: 'full',
   },
   {
@@ -105,7 +105,7 @@ export const AUTHENTICATION_CLAUSES: readonly Clause[] = inSection('5', [
     id: '5.6c',
     title: 'Inactive partner on a business call: 403 PARTNER_DISABLED',
     text: 'inactive partner gives 403 PARTNER_DISABLED.',
-    verification: 'control',
+    verification: 'hooks',
     minProfile: 'full',
   },
   {
@@ -128,7 +128,7 @@ export const AUTHENTICATION_CLAUSES: readonly Clause[] = inSection('5', [
     id: '5.8',
     title: 'The partner API can be disabled per environment: 503 API_DISABLED',
     text: 'The partner API can be disabled per environment (503 API_DISABLED) until credentials are provisioned.',
-    verification: 'control',
+    verification: 'hooks',
     minProfile: 'full',
   },
 ]);

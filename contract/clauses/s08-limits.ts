@@ -28,7 +28,7 @@ export const LIMIT_CLAUSES: readonly Clause[] = inSection('8', [
     id: '8.4',
     title: 'Idempotency memory is 24 hours',
     text: 'Idempotency memory | 24 hours | POST /reservations',
-    verification: 'control',
+    verification: 'hooks',
     minProfile: 'full',
   },
   {

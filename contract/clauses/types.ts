@@ -24,7 +24,7 @@ export type Verification =
   | 'wire'
   /** only with the operator's control of the target (attach payment, decline a booking, move a price,
    * disable a partner or the API, advance the clock, or know a fixture only the operator knows) */
-  | 'control'
+  | 'hooks'
   /** only against an https target */
   | 'https'
   /** a statement about the contract or document itself (checked on the published contract or on responses) */

@@ -1,22 +1,22 @@
 import type { Clause } from '../../contract/clauses/index.ts';
-import type { Role } from '../config/target-config.ts';
+import type { Role, TargetProbes } from '../config/target-config.ts';
+import type { HookName } from '../hooks/adapter.ts';
 import { profileRank, type RunSettings } from '../run-settings.ts';
 import type { NotApplicableReason, Profile } from './meta.ts';
 
 export interface Requirements {
   needs: readonly Role[];
   profile: Profile;
-  control: boolean;
+  /** Test hooks the check calls (docs/test-hooks.md). */
+  hooks: readonly HookName[];
+  /** Probe codes of the target config the check uses. */
+  probes: readonly (keyof TargetProbes)[];
   bookings: boolean;
   https: boolean;
 }
 
 /** Why a check cannot run on this target with these settings; undefined when it can. One reason, the first. */
-export function notApplicableReason(
-  req: Requirements,
-  settings: RunSettings,
-  hasControl: boolean = settings.target.control !== undefined,
-): NotApplicableReason | undefined {
+export function notApplicableReason(req: Requirements, settings: RunSettings): NotApplicableReason | undefined {
   if (profileRank(req.profile) > profileRank(settings.profile)) {
     return { kind: 'profile', detail: `needs profile ${req.profile}; the run's profile is ${settings.profile}` };
   }
@@ -27,8 +27,22 @@ export function notApplicableReason(
       detail: `needs credentials for ${missing.join(', ')} in the target config`,
     };
   }
-  if (req.control && !hasControl) {
-    return { kind: 'missing-control', detail: 'needs the target control adapter (control in the target config)' };
+  const missingProbes = req.probes.filter((probe) => settings.target.probes?.[probe] === undefined);
+  if (missingProbes.length > 0) {
+    return {
+      kind: 'missing-probe',
+      detail: `needs the probe code(s) ${missingProbes.join(', ')} in the target config (probes)`,
+    };
+  }
+  const missingHooks = req.hooks.filter((hook) => !settings.hooks.includes(hook));
+  if (missingHooks.length > 0) {
+    return {
+      kind: 'missing-hooks',
+      detail:
+        settings.hooks.length === 0
+          ? `needs the target's test hooks (${missingHooks.join(', ')}; hooks in the target config, docs/test-hooks.md)`
+          : `needs the test hook(s) ${missingHooks.join(', ')}, which the target does not offer`,
+    };
   }
   if (req.bookings && !settings.allowBookings) {
     return { kind: 'bookings-not-allowed', detail: 'creates reservations: run with --allow-bookings' };

@@ -1,8 +1,8 @@
 import type fc from 'fast-check';
 import { test } from 'vitest';
 import { type Clause, clauseById } from '../../contract/clauses/index.ts';
-import type { Role } from '../config/target-config.ts';
-import type { ControlAdapter } from '../control/adapter.ts';
+import type { Role, TargetProbes } from '../config/target-config.ts';
+import type { HookName, TestHooks } from '../hooks/adapter.ts';
 import { createPartnerClient, type PartnerClient } from '../http/partner-client.ts';
 import { RecordedError, recording } from '../http/recorder.ts';
 import type { Representation } from '../http/representation.ts';
@@ -23,8 +23,10 @@ export interface CheckOptions {
   needs?: Role[];
   /** Default: the clause's minProfile; above the run's profile → not-applicable. */
   profile?: Profile;
-  /** Needs the control adapter (default: the clause's verification is 'control'). */
-  control?: boolean;
+  /** The target's test hooks the check calls (docs/test-hooks.md); not-applicable without them. */
+  hooks?: HookName[];
+  /** Probe codes of the target config the check uses; not-applicable, by name, without them. */
+  probes?: (keyof TargetProbes)[];
   /** Creates reservations → not-applicable without allowBookings. */
   bookings?: boolean;
   /** Default: the clause's level. */
@@ -46,7 +48,8 @@ export interface CheckContext {
   client(role: Role): PartnerClient;
   /** No Authorization header. */
   anonymous: PartnerClient;
-  control: ControlAdapter | undefined;
+  /** The target's test hooks; defined when the check declared the hooks it calls (`hooks`). */
+  hooks: TestHooks;
   /** A reservation the check created, for the end-of-run cleanup. */
   recordReservation(id: string): void;
   /** The target cannot show this clause (e.g. it offers no data to test with): not-applicable with this detail. */
@@ -128,10 +131,11 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
   const { clause, options, state, representation } = input;
   const { settings } = state;
   const level = options.level ?? clause.level;
-  const profile = options.profile ?? clause.minProfile;
-  const needsControl = options.control ?? clause.verification === 'control';
+  // Test hooks change the target's state: only the `full` profile may call them (design.md, profiles).
+  const profile = (options.hooks ?? []).length > 0 ? 'full' : (options.profile ?? clause.minProfile);
+  const hooksNeeded = options.hooks ?? [];
   const judgedBy: JudgedBy =
-    options.judgedBy ?? (needsControl ? 'hooks' : clause.verification === 'static' ? 'static' : 'live');
+    options.judgedBy ?? (hooksNeeded.length > 0 ? 'hooks' : clause.verification === 'static' ? 'static' : 'live');
   const meta: CheckMeta = { clauseId: clause.id, name: input.name, level, profile, representation, judgedBy };
   input.setMeta(meta);
 
@@ -144,12 +148,12 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
     {
       needs: options.needs ?? [],
       profile,
-      control: needsControl,
+      hooks: hooksNeeded,
+      probes: options.probes ?? [],
       bookings: options.bookings ?? false,
       https: clause.verification === 'https',
     },
     settings,
-    state.control !== undefined,
   );
   if (reason) notApplicable(reason);
 
@@ -179,7 +183,10 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
       return client;
     },
     anonymous: createPartnerClient({ ...clientOptions, role: null }),
-    control: state.control,
+    get hooks(): TestHooks {
+      if (!state.hooks) throw new Error('the check uses test hooks: declare them in its options (hooks: [...])');
+      return state.hooks;
+    },
     recordReservation(id) {
       meta.createdReservations ??= [];
       if (!meta.createdReservations.includes(id)) meta.createdReservations.push(id);

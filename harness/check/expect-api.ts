@@ -81,6 +81,21 @@ export function expectSchema(result: ApiResult, schema: SchemaName, what?: strin
   return body;
 }
 
+/**
+ * A value taken from a body (one vehicle of a list, the Money of a field) validated against a schema of the
+ * contract, each violation judged under the clause of the violated field like expectSchema. `label` says where the
+ * value came from. Returns true when it is valid.
+ */
+export function expectValue(value: unknown, schema: SchemaName, label: string): boolean {
+  const violations = schemaViolations(schema, value);
+  for (const violation of violations) {
+    claim(violation.clauseId, false, `${label}: ${schema} ${violation.field} ${violation.message}`, {
+      actual: fieldValue(value, violation.field),
+    });
+  }
+  return violations.length === 0;
+}
+
 /** The value at a field path of validate() (`driver.email`, `vehicles[3].doors`), for evidence. */
 function fieldValue(body: unknown, field: string): unknown {
   if (field === 'body') return undefined;

@@ -1,16 +1,16 @@
 import { TokenCache } from '../auth/token-cache.ts';
-import { type ControlAdapter, referenceControlAdapter } from '../control/adapter.ts';
+import { type TestHooks, testHooks } from '../hooks/adapter.ts';
 import { configureHttp, send } from '../http/client.ts';
 import { isLoopback, Pacer } from '../http/pacing.ts';
 import { registerTargetSecrets } from '../http/secrets.ts';
 import type { RunSettings } from '../run-settings.ts';
 
-/** What every check of one worker process shares: the token cache, the pacing, the control adapter. */
+/** What every check of one worker process shares: the token cache, the pacing, the test hooks. */
 export interface HarnessState {
   settings: RunSettings;
   tokens: TokenCache;
   send: typeof send;
-  control: ControlAdapter | undefined;
+  hooks: TestHooks | undefined;
 }
 
 let state: HarnessState | undefined;
@@ -28,9 +28,7 @@ export function harnessState(settings: RunSettings): HarnessState {
     settings,
     tokens: new TokenCache({ baseUrl: target.baseUrl, clients: target.clients, send }),
     send,
-    control: target.control
-      ? referenceControlAdapter(target.control.baseUrl ?? target.baseUrl, target.control.token, send)
-      : undefined,
+    hooks: target.hooks && settings.hooks.length > 0 ? testHooks(target.hooks, settings.hooks, send) : undefined,
   };
   return state;
 }

@@ -11,7 +11,7 @@ export type Profile = 'catalog' | 'shop' | 'book' | 'full';
 export type NotApplicableReason =
   | { kind: 'profile'; detail: string }
   | { kind: 'missing-credential'; detail: string }
-  | { kind: 'missing-control'; detail: string }
+  | { kind: 'missing-hooks'; detail: string }
   /** A probe code of the target config (codes only the operator knows) is missing. */
   | { kind: 'missing-probe'; detail: string }
   /** The target never showed the state the clause is about (no 429 within its own advertised limit, say). */

@@ -3,10 +3,21 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { API_PREFIX } from '../../contract/constants.ts';
 import { CaFileError, readCaFile } from './trusted-ca.ts';
 
-/** The named credentials a target may offer (design.md "Target config and profiles"). */
-export type Role = 'partnerA' | 'partnerB' | 'readOnly' | 'disabledPartner' | 'rateLimit';
+/**
+ * The named credentials a target may offer (design.md "Target config and profiles"). `narrowPartner` is a client
+ * whose own grant holds the reservation scopes while its partner account does not (spec 5.5: the token carries
+ * only what both hold).
+ */
+export type Role = 'partnerA' | 'partnerB' | 'readOnly' | 'disabledPartner' | 'rateLimit' | 'narrowPartner';
 
-export const ROLES: readonly Role[] = ['partnerA', 'partnerB', 'readOnly', 'disabledPartner', 'rateLimit'];
+export const ROLES: readonly Role[] = [
+  'partnerA',
+  'partnerB',
+  'readOnly',
+  'disabledPartner',
+  'rateLimit',
+  'narrowPartner',
+];
 
 export function isRole(value: string): value is Role {
   return (ROLES as readonly string[]).includes(value);
@@ -21,8 +32,11 @@ export interface TargetConfig {
   /** The service address, without the API prefix and without a trailing slash (spec 2: `{base_url}`). */
   baseUrl: string;
   clients: Partial<Record<Role, ClientCredentials>>;
-  /** The operator's control API (reference implementation: `<baseUrl>/control/v1`); absent on most targets. */
-  control?: { baseUrl?: string; token: string };
+  /**
+   * The target's test hooks (docs/test-hooks.md): their own base URL and bearer secret. Absent on most targets
+   * (the live service has none); checks that need them are then judged by waiting (--patient) or not judged.
+   */
+  hooks?: { baseUrl: string; token: string };
   /** The user owns the target (load scenarios may run). */
   owned?: boolean;
   /**
@@ -65,6 +79,9 @@ export interface TargetProbes {
 }
 
 const PROBE_CODES = ['incompleteVehicleCode', 'unpublishedVehicleCode', 'inactiveLocationCode'] as const;
+
+/** Where a target's test hooks are when the config names only their secret (the reference's place). */
+export const DEFAULT_HOOKS_PATH = '/test-hooks/v1';
 const RATE_PROBES = ['pendingRate', 'expiredRate', 'disabledRate'] as const;
 
 /** A configuration problem the user must fix. Its message names files, keys and variables, never a value. */
@@ -131,7 +148,7 @@ export function parseTargetConfig(
   const root = value as Record<string, unknown>;
 
   for (const key of Object.keys(root)) {
-    if (!['baseUrl', 'clients', 'control', 'owned', 'probes', 'tls'].includes(key))
+    if (!['baseUrl', 'clients', 'hooks', 'control', 'owned', 'probes', 'tls'].includes(key))
       warnings.push(`${source}: unknown key ${key} ignored`);
   }
 
@@ -162,12 +179,23 @@ export function parseTargetConfig(
 
   const config: TargetConfig = { baseUrl: base, clients };
 
-  if (root.control !== undefined && root.control !== null) {
+  if (root.hooks !== undefined && root.hooks !== null) {
+    if (!isPlainObject(root.hooks)) fail('hooks must be an object with token (and optionally baseUrl)');
+    const hooks = root.hooks as Record<string, unknown>;
+    if (typeof hooks.token !== 'string' || hooks.token === '') fail('hooks.token must be a non-empty string');
+    const hooksBase =
+      hooks.baseUrl !== undefined ? parseUrl(hooks.baseUrl, 'hooks.baseUrl', fail) : `${base}${DEFAULT_HOOKS_PATH}`;
+    config.hooks = { baseUrl: hooksBase, token: hooks.token as string };
+  } else if (root.control !== undefined && root.control !== null) {
+    // The earlier name: `control` with the service's address; the hooks live under it.
     if (!isPlainObject(root.control)) fail('control must be an object with token (and optionally baseUrl)');
     const control = root.control as Record<string, unknown>;
     if (typeof control.token !== 'string' || control.token === '') fail('control.token must be a non-empty string');
-    config.control = { token: control.token as string };
-    if (control.baseUrl !== undefined) config.control.baseUrl = parseUrl(control.baseUrl, 'control.baseUrl', fail);
+    const controlBase = control.baseUrl !== undefined ? parseUrl(control.baseUrl, 'control.baseUrl', fail) : base;
+    config.hooks = { baseUrl: `${controlBase}${DEFAULT_HOOKS_PATH}`, token: control.token as string };
+    warnings.push(
+      `${source}: control is now called hooks (docs/test-hooks.md); read as hooks under ${DEFAULT_HOOKS_PATH}`,
+    );
   }
 
   if (root.owned !== undefined) {
@@ -250,7 +278,7 @@ function parseUrl(value: unknown, key: string, fail: (message: string) => never)
     return fail(`${key} is not a valid URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(`${key} must use http or https`);
-  if (url.username || url.password) fail(`${key} must not carry credentials; use clients and control instead`);
+  if (url.username || url.password) fail(`${key} must not carry credentials; use clients and hooks instead`);
   if (url.search || url.hash) fail(`${key} must not have a query or fragment`);
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }

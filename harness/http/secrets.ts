@@ -54,5 +54,5 @@ export function registerTargetSecrets(config: TargetConfig, registry: SecretRegi
     registry.add(credentials.clientSecret, rolePlaceholder('CLIENT_SECRET', role));
     registry.add(credentials.clientId, rolePlaceholder('CLIENT_ID', role), { secret: false });
   }
-  if (config.control) registry.add(config.control.token, 'CONTROL_TOKEN');
+  if (config.hooks) registry.add(config.hooks.token, 'HOOKS_TOKEN');
 }

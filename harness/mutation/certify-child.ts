@@ -14,6 +14,8 @@ export interface ChildRunOptions {
   faults: string[];
   seed: number;
   runs?: number;
+  /** Only these sections or clauses (development: the real matrix judges with the whole suite). */
+  only?: string[];
   /** Aborting kills the certification (its own Ctrl-C handling stops the embedded server). */
   signal?: AbortSignal;
 }
@@ -28,6 +30,7 @@ export async function certifyInChild(options: ChildRunOptions): Promise<RunOutco
   const args = ['--import', TSX_LOADER, CLI, '--target', 'embedded', '--format', 'json', '--report-dir', dir];
   args.push('--seed', String(options.seed));
   if (options.runs !== undefined) args.push('--runs', String(options.runs));
+  if (options.only && options.only.length > 0) args.push('--only', options.only.join(','));
   if (options.faults.length > 0) args.push('--embedded-faults', options.faults.join(','));
   try {
     const { code, output } = await run(args, options.signal);

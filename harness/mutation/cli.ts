@@ -22,6 +22,7 @@ const program = new Command('partner-api-mutation')
   .option('--jobs <n>', 'certifications side by side', '1')
   .option('--seed <n>', 'seed of every certification (default: random)')
   .option('--runs <n>', 'fast-check runs per property')
+  .option('--only <ids>', 'development: certify only these sections or clauses (cascades elsewhere go unseen)')
   .option('--stability <n>', 'also certify the plain reference n times with other seeds and compare verdicts')
   .option('--busy', 'keep one core busy during the stability runs')
   .option('--report-dir <dir>', 'where mutation.json and mutation.md go', 'reports')
@@ -34,6 +35,7 @@ const flags = program.opts<{
   jobs: string;
   seed?: string;
   runs?: string;
+  only?: string;
   stability?: string;
   busy?: boolean;
   reportDir: string;
@@ -61,6 +63,7 @@ try {
       (!wanted || wanted.has(f.name)) && (!subset || subset.has(f.name)) && (!flags.kind || f.kind === flags.kind),
     seed: flags.seed !== undefined ? Number(flags.seed) : randomInt(0, 2_147_483_647),
     ...(flags.runs !== undefined ? { runs: Number(flags.runs) } : {}),
+    ...(flags.only !== undefined ? { only: flags.only.split(',').map((s) => s.trim()) } : {}),
     jobs: Math.max(1, Number(flags.jobs) || 1),
     thresholds: THRESHOLDS,
     ...(flags.stability !== undefined ? { stability: Number(flags.stability) } : {}),

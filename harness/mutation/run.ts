@@ -21,6 +21,8 @@ export interface MutationOptions {
   seed: number;
   /** fast-check runs per property in each certification (default: the runner's). */
   runs?: number;
+  /** Only these sections or clauses in each certification (development only: cascades elsewhere go unseen). */
+  only?: string[];
   /** Certifications side by side. */
   jobs: number;
   thresholds: MutationThresholds;
@@ -106,6 +108,7 @@ export async function runMutation(options: MutationOptions): Promise<MutationRep
   const common = {
     seed: options.seed,
     ...(options.runs ? { runs: options.runs } : {}),
+    ...(options.only ? { only: options.only } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   };
   options.output(

@@ -37,7 +37,7 @@ export function buildReport(input: BuildReportInput): ReportModel {
 
   const byClause = new Map<string, { record: CheckRecord; id: string }[]>();
   const seenIds = new Map<string, number>();
-  for (const record of input.checks) {
+  for (const record of xmlOnlyToRepresentation(input.checks)) {
     if (!known.has(record.clauseId)) {
       harnessErrors.push({
         file: record.file,
@@ -194,9 +194,69 @@ export function buildReport(input: BuildReportInput): ReportModel {
   return model;
 }
 
+/** The clause of "XML answers have the same field names and values as JSON" (spec 4.14). */
+const XML_SAME_VALUES = '4.14.18a';
+
+/**
+ * A clause whose failures were all seen in XML answers, while a JSON check of it passed, is met by the service and
+ * broken by its XML representation: those failures are filed under 4.14.18a instead (an XML writer that spells a
+ * number as a string fails one clause, not every field rule its checks met in XML). The XML checks of the clause
+ * are then blocked by 4.14.18a. Clauses of 4.13 and 4.14 are about representations themselves and stay as they are.
+ */
+export function xmlOnlyToRepresentation(records: readonly CheckRecord[]): CheckRecord[] {
+  const representationOf = (record: CheckRecord) => record.representation ?? 'json';
+  const failing = new Map<string, { xml: number; json: number }>();
+  const count = (clauseId: string, representation: string) => {
+    const entry = failing.get(clauseId) ?? { xml: 0, json: 0 };
+    if (representation === 'xml') entry.xml += 1;
+    else entry.json += 1;
+    failing.set(clauseId, entry);
+  };
+  const passingJson = new Set<string>();
+  for (const record of records) {
+    if (record.outcome === 'fail') count(record.clauseId, representationOf(record));
+    if (record.outcome === 'pass' && representationOf(record) === 'json') passingJson.add(record.clauseId);
+    for (const observation of record.observations ?? []) count(observation.clauseId, representationOf(record));
+  }
+  const moved = new Set<string>();
+  for (const [clauseId, entry] of failing) {
+    const representational = clauseId.startsWith('4.13.') || clauseId.startsWith('4.14.');
+    if (!representational && entry.json === 0 && entry.xml > 0 && passingJson.has(clauseId)) moved.add(clauseId);
+  }
+  if (moved.size === 0) return [...records];
+  return records.map((record) => {
+    if (representationOf(record) !== 'xml') return record;
+    const observations = (record.observations ?? []).map((o) =>
+      moved.has(o.clauseId)
+        ? { ...o, clauseId: XML_SAME_VALUES, message: `${o.message} (in XML only; JSON meets ${o.clauseId})` }
+        : o,
+    );
+    if (record.outcome === 'fail' && moved.has(record.clauseId)) {
+      const message = record.evidence?.message ?? 'failed';
+      const observation = {
+        clauseId: XML_SAME_VALUES,
+        message: `${message} (in XML only; JSON meets ${record.clauseId})`,
+        count: 1,
+        ...(record.evidence?.exchanges.at(-1) ? { exchange: record.evidence.exchanges.at(-1) } : {}),
+      };
+      return {
+        ...record,
+        outcome: 'not-applicable' as const,
+        notApplicable: {
+          kind: 'blocked' as const,
+          clauseId: XML_SAME_VALUES,
+          detail: `blocked by ${XML_SAME_VALUES}: the XML answer differs from the JSON one (${message.slice(0, 200)})`,
+        },
+        observations: [...observations, observation],
+      };
+    }
+    return record.observations ? { ...record, observations } : record;
+  });
+}
+
 /** Not-applicable reasons a more complete target config (credentials, hooks, probe codes) would lift. */
 function configurable(reason: NotApplicableReason): boolean {
-  return reason.kind === 'missing-credential' || reason.kind === 'missing-control' || reason.kind === 'missing-probe';
+  return reason.kind === 'missing-credential' || reason.kind === 'missing-hooks' || reason.kind === 'missing-probe';
 }
 
 const MAX_OBSERVATIONS_PER_CLAUSE = 5;

@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import type { Profile } from '../check/meta.ts';
-import { referenceControlAdapter } from '../control/adapter.ts';
+import { discoverHooks, HookError, type HookName, testHooks } from '../hooks/adapter.ts';
 import { configureHttp } from '../http/client.ts';
 import { isLoopback } from '../http/pacing.ts';
 import { redactText } from '../http/redact.ts';
@@ -170,7 +170,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   const startedAt = new Date();
 
   const target = await resolveTarget(p.targetSpec, p.config, env, warn, p.embedded);
-  // The runner's own calls (the control adapter during cleanup) trust what the checks trust.
+  // The runner's own calls (the test hooks, the cleanup) trust what the checks trust.
   configureHttp({ tls: target.config.tls });
   const registry = new SecretRegistry();
   registerTargetSecrets(target.config, registry);
@@ -182,6 +182,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     const allowBookings = target.embedded ? true : (p.allowBookings ?? false);
     const maxRps =
       p.maxRps !== undefined ? p.maxRps : isLoopback(target.config.baseUrl) ? null : DEFAULT_REMOTE_MAX_RPS;
+    const hooks = await hooksOf(target.config);
     const settings: RunSettings = {
       target: target.config,
       embedded: target.embedded,
@@ -194,6 +195,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
       date: p.date,
       bookingPrefix: `CERT-${runId()}-`,
       only: p.only,
+      hooks,
     };
     output(describeRun(settings, p.replay));
     if (p.replay?.allowBookings && !allowBookings) {
@@ -236,21 +238,15 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     // Only book and full checks create reservations; a run below them has nothing to cancel (and asks for no tokens).
     if ((allowBookings && profileRank(profile) >= profileRank('book')) || recorded.length > 0) {
       output('cleanup: cancelling the reservations this run created\n');
-      const control = target.config.control;
+      const endpoint = target.config.hooks;
       try {
         cleanup = await cleanupBookings({
           target: target.config,
           bookingPrefix: settings.bookingPrefix,
           recorded,
           maxRps,
-          ...(control
-            ? {
-                detachMoney: (id: string) =>
-                  referenceControlAdapter(control.baseUrl ?? target.config.baseUrl, control.token).attachMoney(
-                    id,
-                    false,
-                  ),
-              }
+          ...(endpoint && hooks.includes('reservations.money')
+            ? { detachMoney: (id: string) => testHooks(endpoint, hooks).attachMoney(id, false) }
             : {}),
         });
         for (const note of cleanup.notes) warn(`cleanup: ${scrub(note)}`);
@@ -290,6 +286,24 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     throw error;
   } finally {
     await target.stop();
+  }
+}
+
+/**
+ * The hooks the target lists when its config names them (a configuration error when they do not answer: a run that
+ * silently lost them would judge a quarter of the hook-driven clauses less).
+ */
+async function hooksOf(config: RunSettings['target']): Promise<HookName[]> {
+  if (!config.hooks) return [];
+  try {
+    return await discoverHooks(config.hooks);
+  } catch (error) {
+    if (error instanceof HookError) {
+      throw new CertifyError(
+        `${error.message}; check hooks.baseUrl and hooks.token in the target config (docs/test-hooks.md)`,
+      );
+    }
+    throw error;
   }
 }
 

@@ -3,7 +3,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseTargetConfig, type TargetConfig } from '../config/target-config.ts';
+import { DEFAULT_HOOKS_PATH, parseTargetConfig, type TargetConfig } from '../config/target-config.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 /** The reference implementation is started by its entry point, as any user would (never imported). */
@@ -46,8 +46,8 @@ export interface EmbeddedTargetOptions {
  */
 export async function startEmbeddedTarget(options: EmbeddedTargetOptions = {}): Promise<EmbeddedTarget> {
   const fixture = parseTargetConfig(JSON.parse(readFileSync(FIXTURE_TARGET, 'utf8')), {}, FIXTURE_TARGET).config;
-  const controlToken = fixture.control?.token;
-  if (!controlToken) throw new Error(`${FIXTURE_TARGET} has no control token`);
+  const controlToken = fixture.hooks?.token;
+  if (!controlToken) throw new Error(`${FIXTURE_TARGET} has no hooks token`);
   const dir = mkdtempSync(join(tmpdir(), 'partner-cert-embedded-'));
   let tls: { certFile: string; keyFile: string } | undefined;
   try {
@@ -108,7 +108,7 @@ export async function startEmbeddedTarget(options: EmbeddedTargetOptions = {}): 
     config: {
       baseUrl: url,
       clients: fixture.clients,
-      control: { baseUrl: url, token: controlToken },
+      hooks: { baseUrl: `${url}${DEFAULT_HOOKS_PATH}`, token: controlToken },
       owned: true,
       ...(fixture.probes ? { probes: fixture.probes } : {}),
       // The certificate is self-signed: it is its own CA.

@@ -55,7 +55,7 @@ describe.each(BACKENDS)('control API on $name', ({ options }) => {
       }
     }
     const basic = await fetch(`${server.baseUrl}/control/v1/state`, {
-      headers: { authorization: `Basic ${Buffer.from(`x:${server.target.control?.token}`).toString('base64')}` },
+      headers: { authorization: `Basic ${Buffer.from(`x:${server.target.hooks?.token}`).toString('base64')}` },
     });
     expect(basic.status).toBe(401);
     // Nothing the refused calls asked for happened.

@@ -110,7 +110,7 @@ describe('request ids, unknown paths and secrets (spec 4, 7.2)', () => {
       responses.push(await server.control('GET', `/clients/${c.clientId}`));
     }
     // Secrets sent where they do not belong are not echoed either.
-    const control = server.target.control?.token ?? '';
+    const control = server.target.hooks?.token ?? '';
     responses.push(await server.call('GET', '/fleet', { token: control }));
     responses.push(
       await postAs(server, 'json', '/availability', token, { ...rentalWindow(), pickupLocation: control }),

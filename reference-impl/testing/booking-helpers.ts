@@ -140,7 +140,7 @@ export class PartnerApiClient {
     body?: unknown,
     init: { token?: string; rawBody?: string } = {},
   ): Promise<ApiResponse> {
-    const token = init.token ?? this.target.control?.token ?? '';
+    const token = init.token ?? this.target.hooks?.token ?? '';
     const headers: Record<string, string> = {};
     if (token !== '') headers.authorization = `Bearer ${token}`;
     let payload = init.rawBody;

@@ -21,7 +21,7 @@ export const OPERATOR_ZONE = 'Asia/Ho_Chi_Minh';
 export function knownSecrets(): string[] {
   const target = loadReferenceTarget();
   const secrets = Object.values(target.clients).map((c) => c.clientSecret);
-  if (target.control?.token) secrets.push(target.control.token);
+  if (target.hooks?.token) secrets.push(target.hooks.token);
   return secrets;
 }
 

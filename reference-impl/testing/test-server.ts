@@ -126,7 +126,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       const res = await fetch(`${baseUrl}/control/v1${path}`, {
         method,
         headers: {
-          authorization: `Bearer ${target.control?.token ?? ''}`,
+          authorization: `Bearer ${target.hooks?.token ?? ''}`,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),

@@ -1,7 +1,8 @@
-import { expect } from 'vitest';
 import { MEDIA_TYPES } from '../../contract/constants.ts';
 import { basicAuthorization } from '../../harness/auth/token-cache.ts';
 import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
+import { requireSuccess } from '../../harness/check/expect-api.ts';
+import { requireStep } from '../../harness/check/scope.ts';
 import type { ClientCredentials, Role } from '../../harness/config/target-config.ts';
 
 export const TOKEN_PATH = '/oauth/token';
@@ -70,12 +71,14 @@ export function scopeSet(scope: unknown): string[] {
     : [];
 }
 
-/** A token of the role from a fresh raw request; fails the check if the token endpoint refuses. */
+/** A token of the role from a fresh raw request; blocked by 4.0.4 (or 4.1.5) when the endpoint refuses. */
 export async function freshToken(t: CheckContext, role: Role, scope?: string): Promise<IssuedToken> {
   const res = await requestToken(t, role, scope === undefined ? {} : { scope });
-  expect(res.status, `token request for ${role} (body: ${res.text.slice(0, 300)})`).toBe(200);
-  expect((res.body as { access_token?: unknown }).access_token, 'access_token').toEqual(expect.any(String));
-  return res.body as IssuedToken;
+  const token = requireSuccess(res, 200, '4.0.4', `the token request for ${role}`) as IssuedToken;
+  requireStep('4.1.5', typeof token?.access_token === 'string', 'the token response carries access_token', {
+    actual: token?.access_token,
+  });
+  return token;
 }
 
 /** A token request with valid Basic credentials but a JSON body instead of a form (spec 4.1 wants a form). */

@@ -5,7 +5,6 @@
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { expect } from 'vitest';
 import type {
   Driver,
   Money,
@@ -18,7 +17,8 @@ import type {
 } from '../../contract/types.ts';
 import { reservationRequest, type TargetCatalogue, yearsBefore } from '../../generators/index.ts';
 import type { ApiResult, CallOptions, CheckContext } from '../../harness/check/check.ts';
-import { errorCodeOf } from '../../harness/check/expect-api.ts';
+import { errorCodeOf, requireSuccess } from '../../harness/check/expect-api.ts';
+import { requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
 import { fleetOf, locationsOf } from './catalogue.ts';
 import { addDays, shoppingDate } from './shopping.ts';
@@ -79,12 +79,12 @@ export function plainDriver(t: CheckContext): Driver {
 
 /** What the target exposes to the role (GET /locations, /fleet, /rates), for the generators. */
 export async function targetCatalogue(t: CheckContext, role: Role): Promise<TargetCatalogue> {
-  const rates = await t.client(role).get('/rates', { representation: 'json' });
-  expect(rates.status, `GET /rates: ${rates.text.slice(0, 300)}`).toBe(200);
+  const res = await t.client(role).get('/rates', { representation: 'json' });
+  const rates = (requireSuccess(res, 200, '4.0.9', 'GET /rates') as { rates?: RatePlan[] }).rates;
   return {
     locations: (await locationsOf(t, role)).locations,
     vehicles: (await fleetOf(t, role)).vehicles,
-    rates: (rates.body as { rates: RatePlan[] }).rates,
+    rates: Array.isArray(rates) ? rates : [],
     today: t.settings.date,
   };
 }
@@ -129,13 +129,12 @@ export async function plainQuoteRequest(
   };
 }
 
-/** POST /quotes (spec 4.6); fails the check unless 201. */
+/** POST /quotes (spec 4.6); a check that gets no quote is blocked by 4.0.11 (or 2.9.2 without a quoteId). */
 export async function quote(t: CheckContext, role: Role, request?: QuoteRequest): Promise<Quote> {
   const body = request ?? (await plainQuoteRequest(t, role));
   const res = await t.client(role).post('/quotes', body);
-  expect(res.status, `POST /quotes for the booking: ${res.text.slice(0, 300)}`).toBe(201);
-  const q = res.body as Quote;
-  expect(typeof q?.quoteId, 'quoteId of the quote').toBe('string');
+  const q = requireSuccess(res, 201, '4.0.11', 'POST /quotes for the booking') as Quote;
+  requireStep('2.9.2', typeof q?.quoteId === 'string', 'the quote carries a quoteId string', { actual: q?.quoteId });
   return q;
 }
 
@@ -193,12 +192,13 @@ export interface Booked extends Attempt {
   key: string;
 }
 
-/** A booking that must succeed: 201 with a reservation (fails the check otherwise). */
+/** A booking the check needs: 201 with a reservation, or the check is blocked by 4.7.2 (or 2.11.2). */
 export async function book(t: CheckContext, role: Role, quoteId: string, options: BookOptions = {}): Promise<Booked> {
   const attempt = await attemptBooking(t, role, quoteId, options);
-  expect(attempt.res.status, `POST /reservations: ${attempt.res.text.slice(0, 300)}`).toBe(201);
-  const reservation = attempt.res.body as Reservation;
-  expect(typeof reservation?.reservationId, 'reservationId of the created reservation').toBe('string');
+  const reservation = requireSuccess(attempt.res, 201, '4.7.2', 'POST /reservations (a first booking)') as Reservation;
+  requireStep('2.11.2', typeof reservation?.reservationId === 'string', 'the reservation carries a reservationId', {
+    actual: reservation?.reservationId,
+  });
   return { ...attempt, key: attempt.key ?? '', reservation };
 }
 
@@ -208,11 +208,12 @@ export async function quoteAndBook(t: CheckContext, role: Role, options: BookOpt
   return book(t, role, q.quoteId, options);
 }
 
-/** The role's newest reservations (GET /reservations?limit=100, JSON); fails the check unless 200. */
+/** The role's newest reservations (GET /reservations?limit=100, JSON); blocked by 4.0.13 unless 200. */
 export async function listReservations(t: CheckContext, role: Role, limit = 100): Promise<Reservation[]> {
   const res = await t.client(role).get(`/reservations?limit=${limit}`, { representation: 'json' });
-  expect(res.status, `GET /reservations: ${res.text.slice(0, 300)}`).toBe(200);
-  return (res.body as ReservationList).reservations;
+  const list = requireSuccess(res, 200, '4.0.13', 'GET /reservations') as ReservationList;
+  requireStep('2.12.6d', Array.isArray(list?.reservations), 'the list carries a reservations array');
+  return list.reservations;
 }
 
 /** The role's reservations carrying this partnerReference (among its newest 100). */
@@ -220,11 +221,10 @@ export async function withReference(t: CheckContext, role: Role, reference: stri
   return (await listReservations(t, role)).filter((r) => r.partnerReference === reference);
 }
 
-/** GET /reservations/{id} in JSON; fails the check unless 200. */
+/** GET /reservations/{id} in JSON; blocked by 4.0.14 unless 200. */
 export async function readReservation(t: CheckContext, role: Role, id: string): Promise<Reservation> {
   const res = await t.client(role).get(`/reservations/${encodeURIComponent(id)}`, { representation: 'json' });
-  expect(res.status, `GET /reservations/${id}: ${res.text.slice(0, 300)}`).toBe(200);
-  return res.body as Reservation;
+  return requireSuccess(res, 200, '4.0.14', `GET /reservations/${id}`) as Reservation;
 }
 
 export function cancelPath(id: string): string {

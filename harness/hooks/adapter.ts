@@ -1,0 +1,169 @@
+import type { HttpRequest, HttpResponse, SendOptions } from '../http/client.ts';
+import { send as defaultSend } from '../http/client.ts';
+
+/**
+ * The test hooks of a target (docs/test-hooks.md): what the suite asks of the operator side so a clause can be
+ * judged on any implementation that offers them. A target may offer some hooks only; a check that needs one the
+ * target lacks is not-applicable, by name.
+ */
+export const HOOK_NAMES = [
+  'quotes.expire',
+  'tokens.expire',
+  'idempotency.forget',
+  'prices.move',
+  'bookings.declineNext',
+  'reservations.money',
+  'reservations.status',
+  'clients.partner',
+  'api.switch',
+  'failures',
+  'alerts',
+  'reset',
+] as const;
+
+export type HookName = (typeof HOOK_NAMES)[number];
+
+export interface TestHooks {
+  /** The hooks the target lists at GET / of its hooks base URL. */
+  readonly available: ReadonlySet<HookName>;
+  /** Spec 3.9: the quote is past its 30 minutes from now on. */
+  expireQuote(quoteId: string): Promise<void>;
+  /** Spec 5.3: every access token issued to the client so far is past its 600 seconds. */
+  expireTokens(clientId: string): Promise<void>;
+  /** Spec 4.7.6: idempotency keys first used at least this long ago are forgotten (0: all done keys). */
+  forgetIdempotencyKeys(olderThanSeconds: number): Promise<void>;
+  /** Spec 4.7.9b: moves the public daily rate of a vehicle by a percentage (0: back to the catalogue price). */
+  movePrice(vehicleCode: string, percent: number): Promise<void>;
+  /** Spec 3, 4.7.10: the next `count` bookings are declined (422 RESERVATION_REJECTED). */
+  declineNextBookings(count: number): Promise<void>;
+  /** Spec 3: attaches (or detaches) a rental payment or deposit to a reservation. */
+  attachMoney(reservationId: string, attached: boolean): Promise<void>;
+  /** Spec 3: puts a reservation in a state only the operator sets. */
+  setReservationStatus(reservationId: string, status: string): Promise<void>;
+  /** Spec 5.6c: disables (or enables again) the partner account of a client. */
+  setPartnerEnabled(clientId: string, enabled: boolean): Promise<void>;
+  /** Spec 5.8: the partner API switch. */
+  setApiEnabled(enabled: boolean): Promise<void>;
+  /** Spec 7.3: business calls answer 503 DEPENDENCY_UNAVAILABLE or 500 INTERNAL_ERROR while on. */
+  setFailures(failures: { dependencyUnavailable?: boolean; internalError?: boolean }): Promise<void>;
+  /** Spec 3: staff alerts raised (cancellations that need staff). */
+  listAlerts(): Promise<unknown[]>;
+  /** Back to normal: API on, failures off, no pending declines, prices unmoved. */
+  reset(): Promise<void>;
+}
+
+/** A hook call the target refused: a harness error (the check could not set up its precondition). */
+export class HookError extends Error {
+  override readonly name = 'HookError';
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Where the reference implementation serves its hooks, relative to its base URL. */
+export const REFERENCE_HOOKS_PATH = '/test-hooks/v1';
+
+type SendFn = (req: HttpRequest, options?: SendOptions) => Promise<HttpResponse>;
+
+export interface HooksEndpoint {
+  /** The hooks' own base URL (e.g. `https://test.example/test-hooks/v1`). */
+  baseUrl: string;
+  token: string;
+}
+
+async function call(
+  endpoint: HooksEndpoint,
+  send: SendFn,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
+  const headers: Record<string, string> = { authorization: `Bearer ${endpoint.token}`, accept: 'application/json' };
+  const req: HttpRequest = { method, url: `${endpoint.baseUrl.replace(/\/+$/, '')}${path}`, headers };
+  if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    req.body = JSON.stringify(body);
+  }
+  let res: HttpResponse;
+  try {
+    res = await send(req);
+  } catch (error) {
+    throw new HookError(`test hook ${method} ${path} could not be reached: ${(error as Error).message}`);
+  }
+  const text = new TextDecoder().decode(res.body);
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (res.status < 200 || res.status > 299) {
+    const code = (parsed as { error?: { code?: unknown } } | undefined)?.error?.code;
+    throw new HookError(
+      `test hook ${method} ${path} answered HTTP ${res.status}${typeof code === 'string' ? ` ${code}` : ''}`,
+      res.status,
+    );
+  }
+  return parsed;
+}
+
+/** The hooks a target lists (GET / of its hooks base URL); unknown names are ignored. */
+export async function discoverHooks(endpoint: HooksEndpoint, send: SendFn = defaultSend): Promise<HookName[]> {
+  const listing = (await call(endpoint, send, 'GET', '/')) as { hooks?: unknown } | undefined;
+  if (!Array.isArray(listing?.hooks))
+    throw new HookError('test hooks: GET / did not list its hooks ({ "hooks": [...] })');
+  return listing.hooks.filter((name): name is HookName => (HOOK_NAMES as readonly string[]).includes(String(name)));
+}
+
+/** The adapter of any target that implements docs/test-hooks.md; calls are recorded as evidence (token redacted). */
+export function testHooks(
+  endpoint: HooksEndpoint,
+  available: readonly HookName[],
+  send: SendFn = defaultSend,
+): TestHooks {
+  const segment = (s: string) => encodeURIComponent(s);
+  const go = (method: string, path: string, body?: unknown) => call(endpoint, send, method, path, body);
+  return {
+    available: new Set(available),
+    async expireQuote(quoteId) {
+      await go('POST', '/quotes/expire', { quoteId });
+    },
+    async expireTokens(clientId) {
+      await go('POST', '/tokens/expire', { clientId });
+    },
+    async forgetIdempotencyKeys(olderThanSeconds) {
+      await go('POST', '/idempotency/forget', { olderThanSeconds });
+    },
+    async movePrice(vehicleCode, percent) {
+      await go('PUT', `/prices/${segment(vehicleCode)}`, { movePercent: percent });
+    },
+    async declineNextBookings(count) {
+      await go('POST', '/bookings/decline-next', { count });
+    },
+    async attachMoney(reservationId, attached) {
+      await go('PUT', `/reservations/${segment(reservationId)}/money`, { attached });
+    },
+    async setReservationStatus(reservationId, status) {
+      await go('PUT', `/reservations/${segment(reservationId)}/status`, { status });
+    },
+    async setPartnerEnabled(clientId, enabled) {
+      await go('PUT', `/clients/${segment(clientId)}/partner`, { enabled });
+    },
+    async setApiEnabled(enabled) {
+      await go('PUT', '/api', { enabled });
+    },
+    async setFailures(failures) {
+      await go('PUT', '/failures', failures);
+    },
+    async listAlerts() {
+      const body = (await go('GET', '/alerts')) as { alerts?: unknown } | undefined;
+      return Array.isArray(body?.alerts) ? body.alerts : [];
+    },
+    async reset() {
+      await go('POST', '/reset');
+    },
+  };
+}
