@@ -12,7 +12,7 @@ import { buildEvidence, isAssertionFailure, scrubError } from './evidence.ts';
 import { type HarnessState, harnessState } from './harness-state.ts';
 import { type CaseResult, FewCasesSignal, forAll } from './judge.ts';
 import type { CheckMeta, JudgedBy, Level, NotApplicableReason, Observation, Profile } from './meta.ts';
-import { BlockedSignal, inCheckScope } from './scope.ts';
+import { BlockedSignal, inCheckScope, TransientSignal } from './scope.ts';
 
 export type { ApiResult, CallOptions, PartnerClient, RawRequest } from '../http/partner-client.ts';
 
@@ -215,6 +215,7 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
     if (observations.length > 0) meta.observations = observations;
     if (error instanceof NotApplicableSignal) return notApplicable(error.reason);
     if (error instanceof FewCasesSignal) return notApplicable({ kind: 'few-cases', detail: error.message });
+    if (error instanceof TransientSignal) return notApplicable({ kind: 'target', detail: error.message });
     const blocked = blockedBy(error, observations);
     if (blocked) {
       meta.evidence = buildEvidence(error, exchanges);

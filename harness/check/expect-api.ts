@@ -5,7 +5,7 @@ import type { SchemaName } from '../../contract/schemas/index.ts';
 import { schemaViolations } from '../../contract/validation.ts';
 import type { ApiResult } from '../http/partner-client.ts';
 import type { Representation } from '../http/representation.ts';
-import { claim, currentClauseId, requireStep } from './scope.ts';
+import { claim, currentClauseId, requireStep, TransientSignal } from './scope.ts';
 
 /**
  * The assertions every check makes about responses. Each judges one clause: the check's own requirement (status
@@ -212,6 +212,11 @@ export function expectOAuthStatus(result: ApiResult, statuses: readonly number[]
  * Returns the readable body.
  */
 export function requireSuccess(result: ApiResult, status: number, clauseId: string, what: string): unknown {
+  if (result.status !== status && (result.status === 429 || result.status === 503)) {
+    throw new TransientSignal(
+      `${what} was refused for now (HTTP ${result.status}${result.headers['retry-after'] ? `, Retry-After ${result.headers['retry-after']}` : ''}): nothing could be judged`,
+    );
+  }
   requireStep(clauseId, result.status === status, `${what} answers ${status}`, {
     expected: status,
     actual: { status: result.status, body: result.text.slice(0, 300) },

@@ -129,6 +129,14 @@ export function requireStep(clauseId: string, ok: boolean, message: string, deta
   throw new BlockedSignal(clauseId, message);
 }
 
+/**
+ * A step the check needed got a retryable refusal (429 rate limited, 503 unavailable): nothing the target did
+ * wrong, and nothing judged. The check ends not-applicable with the reason.
+ */
+export class TransientSignal extends Error {
+  override readonly name = 'TransientSignal';
+}
+
 /** Observations of the current check so far (for a check that decides from them). */
 export function observationsSoFar(): readonly Observation[] {
   return [...(storage.getStore()?.observations.values() ?? [])];
