@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { BlockedSignal, countCase } from './scope.ts';
+import { BlockedSignal, countCase, TransientSignal } from './scope.ts';
 
 /** What a generated case returns when the target gave it nothing to judge (no offer for that window, say). */
 export const SKIP = Symbol('case not judged');
@@ -31,7 +31,7 @@ export async function forAll<T>(
 ): Promise<{ runs: number; judged: number }> {
   let runs = 0;
   let judged = 0;
-  let blocked: BlockedSignal | undefined;
+  let blocked: BlockedSignal | TransientSignal | undefined;
   let shrinking = false;
   await fc.assert(
     fc.asyncProperty(arbitrary, async (value) => {
@@ -44,7 +44,7 @@ export async function forAll<T>(
           countCase(result !== SKIP);
         }
       } catch (error) {
-        if (error instanceof BlockedSignal) {
+        if (error instanceof BlockedSignal || error instanceof TransientSignal) {
           blocked = error;
           return;
         }
