@@ -18,6 +18,7 @@ import { handleError, handleFrameworkError } from './http/error-handler.ts';
 import { negotiate } from './http/negotiation.ts';
 import type { RateLimiter } from './http/rate-limit/index.ts';
 import { catalogueRoutes } from './http/routes/catalogue.ts';
+import { openApiRoute } from './http/routes/openapi.ts';
 import { reservationRoutes } from './http/routes/reservations.ts';
 import { shoppingRoutes } from './http/routes/shopping.ts';
 import { tokenRoute } from './http/routes/token.ts';
@@ -102,6 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.decorate('faults', deps.faults);
   tokenRoute(app, { ...deps, limits: deps.tokenLimits });
+  openApiRoute(app);
   catalogueRoutes(app, deps.catalogue);
   shoppingRoutes(app, deps.shopping);
   reservationRoutes(app, deps.reservations);
