@@ -21,6 +21,7 @@ const settings: RunSettings = {
   date: '2030-01-02',
   bookingPrefix: 'CERT-abc-',
   only: ['4.1'],
+  hooks: ['quotes.expire'],
 };
 
 describe('run settings', () => {

@@ -157,10 +157,10 @@ describe('clause fields', () => {
       expect(clause.title.length, clause.id).toBeGreaterThan(0);
       expect(clause.title.length, clause.id).toBeLessThanOrEqual(100);
       expect(['MUST', 'SHOULD']).toContain(clause.level);
-      expect(['wire', 'control', 'https', 'static']).toContain(clause.verification);
+      expect(['wire', 'hooks', 'https', 'static']).toContain(clause.verification);
       expect(['catalog', 'shop', 'book', 'full']).toContain(clause.minProfile);
       // Control operations are only allowed by the full profile.
-      if (clause.verification === 'control') expect(clause.minProfile, clause.id).toBe('full');
+      if (clause.verification === 'hooks') expect(clause.minProfile, clause.id).toBe('full');
     }
   });
 

@@ -1,16 +1,19 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Clause, clauseById } from '../../contract/clauses/index.ts';
 import { TokenCache } from '../auth/token-cache.ts';
-import type { ControlAdapter } from '../control/adapter.ts';
+import type { TestHooks } from '../hooks/adapter.ts';
 import { send } from '../http/client.ts';
 import { registerTargetSecrets, secrets } from '../http/secrets.ts';
 import { RUN_SETTINGS_ENV, type RunSettings, removeRunSettings, writeRunSettings } from '../run-settings.ts';
 import { isSelected } from './applicability.ts';
 import { type CheckFn, type CheckOptions, checkTitle, deriveSeed, runCheck } from './check.ts';
+import { SKIP } from './judge.ts';
 import type { CheckMeta } from './meta.ts';
+import { claim, requireStep, TransientSignal } from './scope.ts';
 
 const SECRET = 'fixture-client-secret-9f8e7d6c';
 let server: Server;
@@ -59,6 +62,7 @@ function settings(overrides: Partial<RunSettings> = {}): RunSettings {
     date: '2030-01-10',
     bookingPrefix: 'CERT-T-',
     only: [],
+    hooks: [],
     ...overrides,
   };
 }
@@ -71,7 +75,7 @@ async function run(
   options: CheckOptions,
   fn: CheckFn,
   runSettings = settings(),
-  control?: ControlAdapter,
+  hooks?: TestHooks,
 ): Promise<{ meta: CheckMeta; thrown?: unknown; skipped?: string }> {
   const clause = clauseById(clauseId) as Clause;
   registerTargetSecrets(runSettings.target);
@@ -79,7 +83,7 @@ async function run(
     settings: runSettings,
     tokens: new TokenCache({ baseUrl, clients: runSettings.target.clients, send }),
     send,
-    control,
+    hooks,
   };
   let meta: CheckMeta | undefined;
   let skipped: string | undefined;
@@ -122,7 +126,84 @@ describe('runCheck outcomes', () => {
       representation: 'json',
       seed: deriveSeed(7, '[4.2.1] ok (json)'),
       outcome: 'pass',
+      judgedBy: 'live',
     });
+  });
+
+  it("files another clause's deviation under that clause and passes its own; its own clause fails", async () => {
+    const other = await run('4.2.1', { needs: ['partnerA'] }, async () => {
+      claim('2.1.2', false, 'currency in lower case', { expected: 'VND', actual: 'vnd' });
+      claim('2.1.2', false, 'currency in lower case');
+    });
+    expect(other.meta.outcome).toBe('pass');
+    expect(other.meta.observations).toEqual([
+      { clauseId: '2.1.2', message: 'currency in lower case', expected: '"VND"', actual: '"vnd"', count: 2 },
+    ]);
+    const own = await run('2.1.2', {}, async () => {
+      claim('2.1.2', false, 'currency in lower case');
+    });
+    expect(own.meta.outcome).toBe('fail');
+    expect(own.meta.evidence?.message).toBe('currency in lower case (spec 2.1.2)');
+  });
+
+  it('a failed step of another clause blocks the check: not-applicable with the clause, the failure filed there', async () => {
+    const { meta, thrown } = await run('4.5.1', {}, async () => {
+      requireStep('4.0.11', false, 'POST /quotes answers 201');
+      throw new Error('not reached');
+    });
+    expect(thrown).toBeUndefined();
+    expect(meta.outcome).toBe('not-applicable');
+    expect(meta.notApplicable).toMatchObject({ kind: 'blocked', clauseId: '4.0.11' });
+    expect(meta.observations?.map((o) => o.clauseId)).toEqual(['4.0.11']);
+  });
+
+  it('a crash after a filed deviation is blocked by it; a crash without one is an error', async () => {
+    const blocked = await run('4.2.1', {}, async () => {
+      claim('2.5.1', false, 'vehicle without images');
+      throw new TypeError("Cannot read properties of undefined (reading 'length')");
+    });
+    expect(blocked.meta.outcome).toBe('not-applicable');
+    expect(blocked.meta.notApplicable).toMatchObject({ kind: 'blocked', clauseId: '2.5.1' });
+    const crashed = await run('4.2.1', {}, async () => {
+      throw new TypeError('a bug of the check');
+    });
+    expect(crashed.meta.outcome).toBe('error');
+  });
+
+  it('a step refused with 429 or 503 is not-applicable, nothing filed', async () => {
+    const { meta } = await run('4.5.1', {}, async () => {
+      throw new TransientSignal('POST /quotes was refused for now (HTTP 429)');
+    });
+    expect(meta.outcome).toBe('not-applicable');
+    expect(meta.notApplicable?.kind).toBe('target');
+    expect(meta.observations).toBeUndefined();
+  });
+
+  it('a property that judged fewer than a third of its cases is not-applicable; its cases are counted', async () => {
+    const few = await run('4.2.1', {}, async (t) => {
+      await t.forAll(fc.integer(), async (n) => (n % 10 === 0 ? undefined : SKIP), { numRuns: 30 });
+    });
+    expect(few.meta.outcome).toBe('not-applicable');
+    expect(few.meta.notApplicable?.kind).toBe('few-cases');
+    const enough = await run('4.2.1', {}, async (t) => {
+      await t.forAll(fc.integer(), async (n) => (n % 2 === 0 ? undefined : SKIP), { numRuns: 30 });
+    });
+    expect(enough.meta.outcome).toBe('pass');
+    expect(enough.meta.cases?.runs).toBe(30);
+    expect(enough.meta.cases?.judged).toBeGreaterThanOrEqual(10);
+  });
+
+  it('a step blocked inside a property ends it at once, without shrinking', async () => {
+    let calls = 0;
+    const { meta } = await run('4.5.1', {}, async (t) => {
+      await t.forAll(fc.integer(), async () => {
+        calls += 1;
+        requireStep('4.0.11', false, 'POST /quotes answers 201');
+        return undefined;
+      });
+    });
+    expect(meta.notApplicable).toMatchObject({ kind: 'blocked', clauseId: '4.0.11' });
+    expect(calls).toBe(1);
   });
 
   it('fail: an assertion is rethrown and leaves evidence with the exchanges, secrets redacted', async () => {
@@ -189,12 +270,13 @@ describe('runCheck outcomes', () => {
     throw new Error('must not run');
   };
 
-  it('not-applicable: profile, credential, control, bookings, https, each with its reason', async () => {
+  it('not-applicable: profile, credential, hooks, probes, bookings, https, each with its reason', async () => {
     const cases: [string, CheckOptions, RunSettings, string][] = [
       ['4.2.1', { profile: 'book' }, settings(), 'profile'],
       ['4.2.1', { needs: ['partnerA', 'partnerB'] }, settings(), 'missing-credential'],
-      ['5.8', {}, settings({ profile: 'full' }), 'missing-control'],
-      ['4.2.1', { control: true }, settings(), 'missing-control'],
+      ['5.8', { hooks: ['api.switch'] }, settings({ profile: 'full' }), 'missing-hooks'],
+      ['4.2.1', { hooks: ['api.switch'] }, settings({ profile: 'full', hooks: ['failures'] }), 'missing-hooks'],
+      ['4.2.1', { probes: ['incompleteVehicleCode'] }, settings(), 'missing-probe'],
       ['4.2.1', { bookings: true }, settings(), 'bookings-not-allowed'],
       ['5.7a', {}, settings(), 'plain-http'],
     ];
@@ -208,16 +290,24 @@ describe('runCheck outcomes', () => {
     expect((await run('4.2.1', { needs: ['partnerB'] }, never)).meta.notApplicable?.detail).toContain('partnerB');
   });
 
-  it('runs a control check when the adapter and profile are there', async () => {
-    const control = {} as ControlAdapter;
+  it('runs a hooks check when the target offers the hook and the profile is full', async () => {
+    const hooks = { available: new Set(['api.switch']) } as unknown as TestHooks;
     const { meta } = await run(
       '5.8',
-      {},
-      async (t) => expect(t.control).toBe(control),
-      settings({ profile: 'full' }),
-      control,
+      { hooks: ['api.switch'] },
+      async (t) => expect(t.hooks).toBe(hooks),
+      settings({ profile: 'full', hooks: ['api.switch'] }),
+      hooks,
     );
     expect(meta.outcome).toBe('pass');
+    expect(meta.judgedBy).toBe('hooks');
+    const shop = await run(
+      '5.8',
+      { hooks: ['api.switch'] },
+      never,
+      settings({ profile: 'shop', hooks: ['api.switch'] }),
+    );
+    expect(shop.meta.notApplicable?.kind).toBe('profile');
   });
 
   it('not-applicable from inside the check (the target has nothing to test with)', async () => {

@@ -31,14 +31,15 @@ const SECRET = 'S3cr3t-Value-That-Must-Not-Leak';
 const braced = (name: string) => ['$', '{', name, '}'].join('');
 
 describe('loadTargetConfig', () => {
-  it('reads roles, control and owned; strips a trailing slash', () => {
+  it('reads roles, hooks (by default under the service) and owned; strips a trailing slash', () => {
     const file = configFile({
       baseUrl: 'https://partner.example.test/',
       clients: {
         partnerA: { clientId: 'a-id', clientSecret: 'a-secret' },
         readOnly: { clientId: 'r', clientSecret: 's' },
+        narrowPartner: { clientId: 'n', clientSecret: 't' },
       },
-      control: { token: 'ctl' },
+      hooks: { token: 'ctl' },
       owned: true,
     });
     expect(loadTargetConfig(file, {})).toEqual({
@@ -46,17 +47,27 @@ describe('loadTargetConfig', () => {
       clients: {
         partnerA: { clientId: 'a-id', clientSecret: 'a-secret' },
         readOnly: { clientId: 'r', clientSecret: 's' },
+        narrowPartner: { clientId: 'n', clientSecret: 't' },
       },
-      control: { token: 'ctl' },
+      hooks: { baseUrl: 'https://partner.example.test/test-hooks/v1', token: 'ctl' },
       owned: true,
     });
+  });
+
+  it('reads the earlier `control` key as hooks under its base URL, with a warning', () => {
+    const { config, warnings } = parseTargetConfig(
+      { baseUrl: 'http://x.test', control: { baseUrl: 'http://127.0.0.1:9000', token: 'ctl' } },
+      {},
+    );
+    expect(config.hooks).toEqual({ baseUrl: 'http://127.0.0.1:9000/test-hooks/v1', token: 'ctl' });
+    expect(warnings.join('\n')).toMatch(/control is now called hooks/);
   });
 
   it('reads $NAME and braced NAME references from the environment', () => {
     const file = configFile({
       baseUrl: braced('TARGET_URL'),
       clients: { partnerA: { clientId: '$A_ID', clientSecret: braced('A_SECRET') } },
-      control: { baseUrl: 'http://127.0.0.1:9000', token: '$CTL' },
+      hooks: { baseUrl: 'http://127.0.0.1:9000/hooks', token: '$CTL' },
     });
     const config = loadTargetConfig(file, {
       TARGET_URL: 'http://127.0.0.1:8080',
@@ -66,7 +77,7 @@ describe('loadTargetConfig', () => {
     });
     expect(config.baseUrl).toBe('http://127.0.0.1:8080');
     expect(config.clients.partnerA).toEqual({ clientId: 'id-from-env', clientSecret: SECRET });
-    expect(config.control).toEqual({ baseUrl: 'http://127.0.0.1:9000', token: 'control-from-env' });
+    expect(config.hooks).toEqual({ baseUrl: 'http://127.0.0.1:9000/hooks', token: 'control-from-env' });
   });
 
   it('leaves strings that merely contain a $ alone', () => {
@@ -136,7 +147,7 @@ describe('loadTargetConfig', () => {
     expect(() => parseTargetConfig({ baseUrl: 'http://x.test', clients: { partnerA: { clientId: 'a' } } }, {})).toThrow(
       /clients\.partnerA\.clientSecret must be a non-empty string/,
     );
-    expect(() => parseTargetConfig({ baseUrl: 'http://x.test', control: { token: '' } }, {})).toThrow(/control\.token/);
+    expect(() => parseTargetConfig({ baseUrl: 'http://x.test', hooks: { token: '' } }, {})).toThrow(/hooks\.token/);
     expect(() => parseTargetConfig({ baseUrl: 'http://x.test', owned: 'yes' }, {})).toThrow(/owned/);
   });
 
@@ -152,7 +163,7 @@ describe('loadTargetConfig', () => {
       const raw: Record<string, unknown> = {
         baseUrl: broken === 'baseUrl' ? `not a url ${secret}` : 'http://x.test',
         clients: { partnerA: { clientId: broken === 'clientId' ? 42 : 'id', clientSecret: secret } },
-        control: { token: broken === 'controlToken' ? 7 : secret },
+        hooks: { token: broken === 'controlToken' ? 7 : secret },
       };
       const error = thrown(() => parseTargetConfig(raw, { OTHER: secret }));
       expect(error).toBeInstanceOf(HarnessConfigError);

@@ -1,18 +1,19 @@
-/** The reference implementation's control adapter, against an embedded reference server. */
+/** The test hooks adapter against the embedded reference: the reference implements docs/test-hooks.md in full. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureHttp } from '../http/client.ts';
 import { type EmbeddedTarget, startEmbeddedTarget } from '../target/embedded.ts';
 import { getLocations, tokenOf } from '../target/test-support/target-calls.ts';
-import { type ControlAdapter, ControlError, referenceControlAdapter } from './adapter.ts';
+import { discoverHooks, HOOK_NAMES, HookError, type TestHooks, testHooks } from './adapter.ts';
 
 let target: EmbeddedTarget;
-let control: ControlAdapter;
+let hooks: TestHooks;
 
 beforeAll(async () => {
   target = await startEmbeddedTarget();
   configureHttp({ tls: target.config.tls });
-  const { baseUrl, token } = target.config.control ?? { token: '' };
-  control = referenceControlAdapter(baseUrl ?? target.config.baseUrl, token);
+  const endpoint = target.config.hooks;
+  if (!endpoint) throw new Error('the embedded target has no hooks');
+  hooks = testHooks(endpoint, await discoverHooks(endpoint));
 });
 afterAll(async () => {
   await target?.stop();
@@ -20,57 +21,74 @@ afterAll(async () => {
 
 const token = (role: 'partnerA' | 'partnerB') => tokenOf(target.config, role);
 const locations = (bearer: string) => getLocations(target.config, bearer);
+const clientId = (role: 'partnerA' | 'partnerB') => target.config.clients[role]?.clientId ?? '';
 
-describe('referenceControlAdapter', () => {
+describe('test hooks of the reference implementation', () => {
+  it('lists every hook of the contract', () => {
+    expect([...hooks.available].sort()).toEqual([...HOOK_NAMES].sort());
+  });
+
   it('switches the API off and on (spec 5.8)', async () => {
     const bearer = await token('partnerA');
-    await control.setApiEnabled(false);
+    await hooks.setApiEnabled(false);
     try {
       expect((await locations(bearer)).status).toBe(503);
     } finally {
-      await control.setApiEnabled(true);
+      await hooks.setApiEnabled(true);
     }
     expect((await locations(bearer)).status).toBe(200);
   });
 
-  it('finds a client partner and disables it (spec 5.6)', async () => {
+  it("disables a client's partner and enables it again (spec 5.6)", async () => {
     const bearer = await token('partnerB');
-    const partnerId = await control.partnerIdOf(target.config.clients.partnerB?.clientId ?? '');
-    expect(partnerId).toEqual(expect.any(String));
-    await control.setPartnerEnabled(partnerId, false);
+    await hooks.setPartnerEnabled(clientId('partnerB'), false);
     try {
       expect((await locations(bearer)).status).toBe(403);
     } finally {
-      await control.setPartnerEnabled(partnerId, true);
+      await hooks.setPartnerEnabled(clientId('partnerB'), true);
     }
     expect((await locations(bearer)).status).toBe(200);
   });
 
-  it('moves the clock past token expiry and back', async () => {
+  it('expires the tokens issued so far to one client, and only its (spec 5.3)', async () => {
+    const a = await token('partnerA');
+    const b = await token('partnerB');
+    await hooks.expireTokens(clientId('partnerA'));
+    expect((await locations(a)).status).toBe(401);
+    expect((await locations(b)).status).toBe(200);
+    // A token issued after the hook is valid again; it carries a later second than the hook's moment.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await locations(await token('partnerA'))).status).toBe(200);
+  });
+
+  it('switches the failures on and off (spec 7.3)', async () => {
     const bearer = await token('partnerA');
-    await control.advanceClock(601);
+    await hooks.setFailures({ dependencyUnavailable: true });
     try {
-      expect((await locations(bearer)).status).toBe(401);
+      expect((await locations(bearer)).status).toBe(503);
     } finally {
-      await control.resetClock();
+      await hooks.setFailures({ dependencyUnavailable: false });
     }
     expect((await locations(bearer)).status).toBe(200);
   });
 
-  it('reads alerts and accepts price moves and booking declines', async () => {
-    expect(Array.isArray(await control.listAlerts())).toBe(true);
-    await control.declineNextBookings(0);
-    await control.movePrice('TOYOTA-VIOS-AT', 0);
-    await expect(control.movePrice('NO-SUCH-VEHICLE', 0)).rejects.toMatchObject({ name: 'ControlError', status: 404 });
+  it('reads alerts, accepts price moves, declines, forgetting, and resets', async () => {
+    expect(Array.isArray(await hooks.listAlerts())).toBe(true);
+    await hooks.declineNextBookings(2);
+    await hooks.movePrice('TOYOTA-VIOS-AT', 10);
+    await hooks.forgetIdempotencyKeys(0);
+    await hooks.reset();
+    await expect(hooks.movePrice('NO-SUCH-VEHICLE', 0)).rejects.toMatchObject({ name: 'HookError', status: 404 });
   });
 
-  it('reports refusals as ControlError with the status, never the token', async () => {
-    const error = (await control.attachMoney('no-such-reservation', true).catch((e: unknown) => e)) as ControlError;
-    expect(error).toBeInstanceOf(ControlError);
+  it('reports refusals as HookError with the status, never the token', async () => {
+    const error = (await hooks.attachMoney('no-such-reservation', true).catch((e: unknown) => e)) as HookError;
+    expect(error).toBeInstanceOf(HookError);
     expect(error.status).toBe(404);
-    const wrong = referenceControlAdapter(target.config.baseUrl, 'wrong-control-token');
-    const unauthorized = (await wrong.listAlerts().catch((e: unknown) => e)) as ControlError;
+    const endpoint = target.config.hooks ?? { baseUrl: '', token: '' };
+    const wrong = testHooks({ ...endpoint, token: 'wrong-hooks-token' }, []);
+    const unauthorized = (await wrong.listAlerts().catch((e: unknown) => e)) as HookError;
     expect(unauthorized.status).toBe(401);
-    expect(unauthorized.message).not.toContain(target.config.control?.token);
+    expect(unauthorized.message).not.toContain(endpoint.token);
   });
 });

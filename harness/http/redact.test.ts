@@ -12,7 +12,7 @@ function registry(): SecretRegistry {
     {
       baseUrl: 'http://x.test',
       clients: { partnerA: { clientId: 'pa-client', clientSecret: SECRET } },
-      control: { token: 'ctl_control/token+x' },
+      hooks: { baseUrl: 'http://127.0.0.1:1/test-hooks/v1', token: 'ctl_control/token+x' },
     },
     r,
   );

@@ -1,7 +1,7 @@
 import { fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { API_PREFIX } from '../../contract/constants.ts';
-import { referenceControlAdapter } from '../control/adapter.ts';
+import { testHooks } from '../hooks/adapter.ts';
 import { configureHttp, httpDispatcher } from '../http/client.ts';
 import { type EmbeddedTarget, startEmbeddedTarget } from '../target/embedded.ts';
 import { cleanupBookings, describeLeftover } from './cleanup.ts';
@@ -92,9 +92,9 @@ describe('end-of-run booking cleanup against the reference implementation', () =
     const alreadyCancelled = await book(`${prefix}3`);
     const foreign = await book(`OTHER-${Date.now()}`);
     expect((await call('POST', `/reservations/${alreadyCancelled}/cancel`, { reason: 'test' })).status).toBe(200);
-    const control = target.config.control;
-    if (!control) throw new Error('the embedded target has no control');
-    const adapter = referenceControlAdapter(control.baseUrl ?? target.config.baseUrl, control.token);
+    const endpoint = target.config.hooks;
+    if (!endpoint) throw new Error('the embedded target has no hooks');
+    const adapter = testHooks(endpoint, ['reservations.money']);
     await adapter.attachMoney(withMoney, true);
 
     const result = await cleanupBookings({
@@ -114,9 +114,9 @@ describe('end-of-run booking cleanup against the reference implementation', () =
     const stuck = await book(`${prefix}1`);
     // Recorded by a check but outside the prefix (e.g. booked without partnerReference): looked up by id.
     const recorded = await book(`NOPREFIX-${Date.now()}`);
-    const control = target.config.control;
-    if (!control) throw new Error('the embedded target has no control');
-    await referenceControlAdapter(control.baseUrl ?? target.config.baseUrl, control.token).attachMoney(stuck, true);
+    const endpoint = target.config.hooks;
+    if (!endpoint) throw new Error('the embedded target has no hooks');
+    await testHooks(endpoint, ['reservations.money']).attachMoney(stuck, true);
 
     const result = await cleanupBookings({
       target: target.config,

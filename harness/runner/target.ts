@@ -67,7 +67,7 @@ export function parseEmbeddedStores(stores: EmbeddedStores): EmbeddedStores {
     out.redisUrl = stores.redisUrl;
   }
   if (stores.faults !== undefined) {
-    const bad = stores.faults.filter((name) => !/^[a-z0-9][a-z0-9-]{1,80}$/.test(name));
+    const bad = stores.faults.filter((name) => !/^[a-z0-9][A-Za-z0-9-]{1,80}$/.test(name));
     if (bad.length > 0) throw new CertifyError(`--embedded-faults: not fault names: ${bad.join(', ')}`);
     if (stores.faults.length > 0) out.faults = [...stores.faults];
   }

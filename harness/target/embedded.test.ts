@@ -20,18 +20,22 @@ const token = (role: 'partnerA') => tokenOf(target.config, role);
 const locations = (bearer: string) => getLocations(target.config, bearer);
 
 describe('the embedded target', () => {
-  it('serves the fixture clients over HTTPS on a loopback port with the control API configured', async () => {
+  it('serves the fixture clients over HTTPS on a loopback port with the test hooks configured', async () => {
     expect(target.config.baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     expect(target.config.tls?.caFile).toMatch(/\.pem$/);
     expect(Object.keys(target.config.clients).sort()).toEqual([
       'disabledPartner',
+      'narrowPartner',
       'partnerA',
       'partnerB',
       'rateLimit',
       'readOnly',
     ]);
     expect(target.config.owned).toBe(true);
-    expect(target.config.control).toEqual({ baseUrl: target.config.baseUrl, token: expect.any(String) });
+    expect(target.config.hooks).toEqual({
+      baseUrl: `${target.config.baseUrl}/test-hooks/v1`,
+      token: expect.any(String),
+    });
     expect((await locations(await token('partnerA'))).status).toBe(200);
   });
 });

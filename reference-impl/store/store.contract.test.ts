@@ -256,6 +256,28 @@ describe.each([sqliteBackend(), postgresBackend()])('Store contract: $name', (ba
       expect(claim.kind === 'replay' && JSON.stringify(claim.body)).toBe(JSON.stringify(stored.reservation));
     });
 
+    it('forgetIdempotencyKeys forgets done keys first used at or before the moment, keeps later and in-flight ones', async () => {
+      const p = partner();
+      const old = await book(store, p, { createdAtMs: T0 - 10_000 });
+      const recent = await book(store, p, { createdAtMs: T0 + 10_000 });
+      expect(await store.claimIdempotencyKey(claimInput(p, 'in-flight-key', { nowMs: T0 - 20_000 }))).toEqual({
+        kind: 'claimed',
+      });
+      expect(await other.forgetIdempotencyKeys(T0)).toBeGreaterThanOrEqual(1);
+      expect(await store.claimIdempotencyKey(claimInput(p, old.key, { requestHash: 'hash-b', nowMs: T0 + 1 }))).toEqual(
+        {
+          kind: 'claimed',
+        },
+      );
+      expect((await store.claimIdempotencyKey(claimInput(p, recent.key, { nowMs: T0 + 20_000 }))).kind).toBe('replay');
+      expect(
+        (await store.claimIdempotencyKey(claimInput(p, 'in-flight-key', { requestHash: 'hash-b', nowMs: T0 - 19_000 })))
+          .kind,
+      ).toBe('conflict');
+      // The reservation itself stays: forgetting a key forgets the replay, not the rental.
+      expect(await store.getReservation(p, old.stored.reservationId)).not.toBeNull();
+    });
+
     it('a key older than the 24 h memory window is new (4.7.6), whatever its hash', async () => {
       const p = partner();
       const { key } = await book(store, p);

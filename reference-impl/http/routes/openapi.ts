@@ -3,7 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../../../contract/constants.ts';
 
 /** The machine-readable contract (spec 9.2), as generated from contract/ (npm run openapi). */
-const DOCUMENT = readFileSync(new URL('../../../contract/openapi/partner-api-v1.openapi.json', import.meta.url), 'utf8');
+const DOCUMENT = readFileSync(
+  new URL('../../../contract/openapi/partner-api-v1.openapi.json', import.meta.url),
+  'utf8',
+);
 
 /**
  * Serves the published OpenAPI document at `/api/partner/v1/openapi.json`, unauthenticated, so clients and the
