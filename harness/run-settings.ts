@@ -30,6 +30,20 @@ export interface RunSettings {
   only: string[];
   /** The test hooks the target lists (discovered before the run); empty without hooks. */
   hooks: HookName[];
+  /** --patient: the clocks the runner started for the checks that judge expiry by waiting. */
+  patient?: PatientClock;
+}
+
+/** What the patient checks wait for (harness/runner/patient.ts). */
+export interface PatientClock {
+  /** The lifetimes waited out (the spec's 600 s and 30 minutes; shorter only in the harness's own tests). */
+  tokenSeconds: number;
+  quoteSeconds: number;
+  marginSeconds: number;
+  token?: { role: 'partnerA'; accessToken: string; issuedAtMs: number };
+  quote?: { role: 'partnerA'; quoteId: string; issuedAtMs: number };
+  /** Why the clocks could not be started (the checks are then not-applicable with it). */
+  unavailable?: string;
 }
 
 export const PROFILES: readonly Profile[] = ['catalog', 'shop', 'book', 'full'];

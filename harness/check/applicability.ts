@@ -9,6 +9,8 @@ export interface Requirements {
   profile: Profile;
   /** Test hooks the check calls (docs/test-hooks.md). */
   hooks: readonly HookName[];
+  /** Judges by waiting (--patient). */
+  patient?: boolean;
   /** Probe codes of the target config the check uses. */
   probes: readonly (keyof TargetProbes)[];
   bookings: boolean;
@@ -26,6 +28,12 @@ export function notApplicableReason(req: Requirements, settings: RunSettings): N
       kind: 'missing-credential',
       detail: `needs credentials for ${missing.join(', ')} in the target config`,
     };
+  }
+  if (req.patient && !settings.patient) {
+    return { kind: 'not-patient', detail: 'judged by waiting for the expiry: run with --patient (about 31 minutes)' };
+  }
+  if (req.patient && settings.patient?.unavailable) {
+    return { kind: 'target', detail: `the patient clocks could not start: ${settings.patient.unavailable}` };
   }
   const missingProbes = req.probes.filter((probe) => settings.target.probes?.[probe] === undefined);
   if (missingProbes.length > 0) {

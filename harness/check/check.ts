@@ -25,6 +25,8 @@ export interface CheckOptions {
   profile?: Profile;
   /** The target's test hooks the check calls (docs/test-hooks.md); not-applicable without them. */
   hooks?: HookName[];
+  /** Judges by waiting for the clocks the runner started (--patient); not-applicable without them. */
+  patient?: boolean;
   /** Probe codes of the target config the check uses; not-applicable, by name, without them. */
   probes?: (keyof TargetProbes)[];
   /** Creates reservations → not-applicable without allowBookings. */
@@ -135,7 +137,14 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
   const profile = (options.hooks ?? []).length > 0 ? 'full' : (options.profile ?? clause.minProfile);
   const hooksNeeded = options.hooks ?? [];
   const judgedBy: JudgedBy =
-    options.judgedBy ?? (hooksNeeded.length > 0 ? 'hooks' : clause.verification === 'static' ? 'static' : 'live');
+    options.judgedBy ??
+    (options.patient
+      ? 'patient'
+      : hooksNeeded.length > 0
+        ? 'hooks'
+        : clause.verification === 'static'
+          ? 'static'
+          : 'live');
   const meta: CheckMeta = { clauseId: clause.id, name: input.name, level, profile, representation, judgedBy };
   input.setMeta(meta);
 
@@ -150,6 +159,7 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
       profile,
       hooks: hooksNeeded,
       probes: options.probes ?? [],
+      patient: options.patient ?? false,
       bookings: options.bookings ?? false,
       https: clause.verification === 'https',
     },

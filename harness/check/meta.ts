@@ -14,6 +14,8 @@ export type NotApplicableReason =
   | { kind: 'missing-hooks'; detail: string }
   /** A probe code of the target config (codes only the operator knows) is missing. */
   | { kind: 'missing-probe'; detail: string }
+  /** Judged by waiting for an expiry: the run did not ask for it (--patient). */
+  | { kind: 'not-patient'; detail: string }
   /** The target never showed the state the clause is about (no 429 within its own advertised limit, say). */
   | { kind: 'not-reached'; detail: string }
   | { kind: 'plain-http'; detail: string }

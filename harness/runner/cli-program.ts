@@ -33,6 +33,7 @@ interface ParsedFlags {
   embeddedDatabase?: string;
   embeddedRedis?: string;
   embeddedFaults?: string;
+  patient?: boolean;
   replay?: string;
   from?: string;
   debug?: boolean;
@@ -72,6 +73,10 @@ export function buildProgram(io: CliIo): Command {
     .option(
       '--embedded-faults <names>',
       'start the embedded target with these named faults or benign variants (comma-separated; npm run mutation)',
+    )
+    .option(
+      '--patient',
+      'judge quote and token expiry by waiting for them (about 31 minutes) on a target without test hooks',
     )
     .option('--date <YYYY-MM-DD>', 'anchor of generated dates (default: 30 days from today, UTC)')
     .option('--replay <check-id>', 're-run one check of an earlier report (with its seed and date); needs --from')
@@ -151,6 +156,7 @@ function toOptions(flags: ParsedFlags, io: CliIo): CertifyOptions {
   if (flags.strict !== undefined) options.strict = flags.strict;
   if (flags.expectedFailures !== undefined) options.expectedFailures = flags.expectedFailures;
   if (flags.date !== undefined) options.date = flags.date;
+  if (flags.patient !== undefined) options.patient = flags.patient;
   if (flags.embeddedDatabase !== undefined || flags.embeddedRedis !== undefined || flags.embeddedFaults !== undefined) {
     options.embedded = {};
     if (flags.embeddedDatabase !== undefined) options.embedded.databaseUrl = flags.embeddedDatabase;

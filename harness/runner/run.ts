@@ -34,6 +34,7 @@ import {
   todayUtc,
 } from './options.ts';
 import { PROJECT_ROOT } from './paths.ts';
+import { patientProgress, startPatientClocks } from './patient.ts';
 import { loadReplayPlan, type ReplayPlan } from './replay.ts';
 import { type EmbeddedStores, parseEmbeddedStores, resolveTarget } from './target.ts';
 import { runSuites } from './vitest-run.ts';
@@ -79,6 +80,8 @@ export interface CertifyOptions {
   warn?: (message: string) => void;
   /** Aborting (Ctrl-C) cancels the run; the report covers what finished. */
   signal?: AbortSignal;
+  /** Judge quote and token expiry by waiting for them (30 minutes, 600 s) when the target has no test hooks. */
+  patient?: boolean;
   /** Today's date for waiver expiry (tests); default: the real date. */
   today?: string;
   /** Show vitest's own output (debugging the harness). */
@@ -197,6 +200,15 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
       only: p.only,
       hooks,
     };
+    if (options.patient) {
+      settings.patient = await startPatientClocks(target.config, {
+        canShop: profileRank(profile) >= profileRank('shop'),
+        date: p.date,
+        env,
+      });
+      if (settings.patient.token) registry.add(settings.patient.token.accessToken, 'TOKEN_PATIENT');
+      if (settings.patient.unavailable) warn(`--patient: the clocks could not start: ${settings.patient.unavailable}`);
+    }
     output(describeRun(settings, p.replay));
     if (p.replay?.allowBookings && !allowBookings) {
       warn('the replayed run allowed bookings; this one does not (pass --allow-bookings to let the check book)');
@@ -210,6 +222,14 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     const progress = new ProgressReporter({ ...collectOptions, write: (text) => output(scrub(text)) });
     const settingsFile = writeRunSettings(settings);
     let suiteOutput: string;
+    // While the patient checks wait (they run last), a line every 30 s says how long is left.
+    const patientLine = settings.patient
+      ? setInterval(() => {
+          const line = settings.patient ? patientProgress(settings.patient) : undefined;
+          if (line) output(`${line}\n`);
+        }, 30_000)
+      : undefined;
+    patientLine?.unref();
     try {
       const run = await runSuites({
         root: PROJECT_ROOT,
@@ -222,6 +242,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
       });
       suiteOutput = run.output;
     } finally {
+      if (patientLine) clearInterval(patientLine);
       removeRunSettings(settingsFile);
     }
     const collected = collector.collected();

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
-import type { Reporter } from 'vitest/node';
-import { startVitest, type Vitest } from 'vitest/node';
+import type { Reporter, TestSpecification } from 'vitest/node';
+import { BaseSequencer, startVitest, type Vitest } from 'vitest/node';
 import { RUN_SETTINGS_ENV } from '../run-settings.ts';
 
 export interface SuiteRunInput {
@@ -78,7 +78,7 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
         isolate: false,
         fileParallelism: false,
         maxWorkers: 1,
-        sequence: { shuffle: false, concurrent: false },
+        sequence: { shuffle: false, concurrent: false, sequencer: SpecOrderSequencer },
         reporters: input.verbose ? ['default', lifecycle, ...input.reporters] : [lifecycle, ...input.reporters],
         silent: !input.verbose,
         env: { [RUN_SETTINGS_ENV]: input.settingsFile },
@@ -106,6 +106,17 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
     }
   }
   return { output: capture.text(), started };
+}
+
+/**
+ * Suite files in name order (spec order), with the patient checks last: they wait out what is left of the 30
+ * minutes the runner started before the suites, so the rest runs in the meantime.
+ */
+class SpecOrderSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const last = (id: string) => (/patient\.test\.ts$/.test(id) ? 1 : 0);
+    return [...files].sort((a, b) => last(a.moduleId) - last(b.moduleId) || a.moduleId.localeCompare(b.moduleId));
+  }
 }
 
 /** Keeps the last 64 KiB of what vitest writes: enough for an error message, bounded on a long run. */
