@@ -1,3 +1,4 @@
+import { HOOK_NAMES, type HookName } from '../../contract/hooks/names.ts';
 import type { HttpRequest, HttpResponse, SendOptions } from '../http/client.ts';
 import { send as defaultSend } from '../http/client.ts';
 
@@ -6,22 +7,7 @@ import { send as defaultSend } from '../http/client.ts';
  * judged on any implementation that offers them. A target may offer some hooks only; a check that needs one the
  * target lacks is not-applicable, by name.
  */
-export const HOOK_NAMES = [
-  'quotes.expire',
-  'tokens.expire',
-  'idempotency.forget',
-  'prices.move',
-  'bookings.declineNext',
-  'reservations.money',
-  'reservations.status',
-  'clients.partner',
-  'api.switch',
-  'failures',
-  'alerts',
-  'reset',
-] as const;
-
-export type HookName = (typeof HOOK_NAMES)[number];
+export { HOOK_NAMES, type HookName } from '../../contract/hooks/names.ts';
 
 export interface TestHooks {
   /** The hooks the target lists at GET / of its hooks base URL. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { HOOK_NAMES, HOOKS_CONTRACT, HOOKS_CONTRACT_VERSION } from '../../contract/hooks/names.ts';
 import { RESERVATION_STATUSES, type ReservationStatus } from '../../contract/types.ts';
 import type { Catalogue } from '../domain/catalogue.ts';
 import type { ClientRegistry } from '../domain/credentials.ts';
@@ -10,22 +11,6 @@ import { bearerGuard, invalid, jsonBody } from './routes.ts';
 
 /** Where the reference serves the test hooks of docs/test-hooks.md. */
 export const TEST_HOOKS_PREFIX = '/test-hooks/v1';
-
-/** The hooks this implementation offers (GET / lists them; a target may offer fewer). */
-export const TEST_HOOKS = [
-  'quotes.expire',
-  'tokens.expire',
-  'idempotency.forget',
-  'prices.move',
-  'bookings.declineNext',
-  'reservations.money',
-  'reservations.status',
-  'clients.partner',
-  'api.switch',
-  'failures',
-  'alerts',
-  'reset',
-] as const;
 
 /** Expired quote digests kept: enough for any certification run, bounded so the state row stays small. */
 const MAX_EXPIRED_QUOTES = 2_000;
@@ -51,7 +36,12 @@ export function testHookRoutes(app: FastifyInstance, deps: TestHookDeps) {
     async (hooks) => {
       hooks.addHook('onRequest', bearerGuard(deps.controlToken, 'Test hooks'));
 
-      hooks.get('/', async () => ({ contract: 'partner-api-test-hooks', version: '1.0.0', hooks: [...TEST_HOOKS] }));
+      // The reference offers every hook of the contract; another target may list fewer.
+      hooks.get('/', async () => ({
+        contract: HOOKS_CONTRACT,
+        version: HOOKS_CONTRACT_VERSION,
+        hooks: [...HOOK_NAMES],
+      }));
 
       hooks.post('/quotes/expire', async (request) => {
         const { quoteId } = jsonBody(request);

@@ -65,7 +65,8 @@ export async function startExpiringServer(options: {
     if (!bearer) return error(401, 'UNAUTHORIZED');
     if (!alive(tokens.get(bearer), options.tokenSeconds)) return error(401, 'INVALID_TOKEN');
 
-    if (request.method === 'GET' && path === `${API_PREFIX}/locations`) return send(200, { locations: [LOCATION], count: 1 });
+    if (request.method === 'GET' && path === `${API_PREFIX}/locations`)
+      return send(200, { locations: [LOCATION], count: 1 });
     if (request.method === 'GET' && path === `${API_PREFIX}/fleet`) return send(200, { vehicles: [VEHICLE], count: 1 });
     if (request.method === 'POST' && path === `${API_PREFIX}/quotes`) {
       const quoteId = `quote-${randomUUID()}`;
