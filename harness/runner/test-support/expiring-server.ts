@@ -37,7 +37,7 @@ export async function startExpiringServer(options: {
     request.on('end', () => answer(request, Buffer.concat(chunks).toString('utf8'), response));
   });
 
-  function answer(request: IncomingMessage, body: string, response: ServerResponse): void {
+  function answer(request: IncomingMessage, body: string, response: ServerResponse): unknown {
     const requestId = randomUUID();
     const path = (request.url ?? '').split('?')[0] ?? '';
     const send = (status: number, value: unknown) => {
