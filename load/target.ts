@@ -32,7 +32,13 @@ export async function resolveLoadTarget(
     if (configFile === undefined) {
       // Plain HTTP: a load run measures the service, and k6 has no way to trust the embedded target's own CA.
       const started = await startEmbeddedTarget({ transport: 'http', ...(embeddedEnv ? { env: embeddedEnv } : {}) });
-      return { target: started.config, embedded: true, stop: () => started.stop() };
+      // The reference's own operator API (its clock, /control/v1) shares the hooks' secret: the load harness started
+      // this server, so it may use it to give a scenario fresh rate-limit windows.
+      const token = started.config.hooks?.token;
+      const target: LoadTarget = token
+        ? { ...started.config, control: { baseUrl: started.config.baseUrl, token } }
+        : started.config;
+      return { target, embedded: true, stop: () => started.stop() };
     }
   }
   if (configFile === undefined) {
