@@ -132,6 +132,7 @@ describe.each(BACKENDS)('control API on $name', ({ options }) => {
       expect((await api.control('PUT', '/faults', { dependencyUnavailable: true })).json).toEqual({
         dependencyUnavailable: true,
         internalError: false,
+        enabled: [],
       });
       const unavailable = await api.call('GET', '/locations', { token });
       expect(unavailable.status).toBe(503);

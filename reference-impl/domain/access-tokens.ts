@@ -1,8 +1,9 @@
-import { createSecretKey, type KeyObject, randomUUID } from 'node:crypto';
+import { randomUUID, type webcrypto } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import { LIMITS } from '../../contract/limits.ts';
 import { isScope, type Scope } from '../../contract/scopes.ts';
 import { isCanonicalJws } from './canonical-jws.ts';
+import { hmacKey } from './hmac-key.ts';
 
 export interface TokenSubject {
   clientId: string;
@@ -18,16 +19,23 @@ export interface VerifiedToken extends TokenSubject {
 const ISSUER = 'partner-api-reference';
 const AUDIENCE = 'partner-api-v1';
 const TYPE = 'at+jwt';
+/** Verified tokens remembered: a few per client is plenty; beyond it a token is only verified again. */
+const MAX_REMEMBERED = 10_000;
 
 /**
  * Bearer tokens of spec 5.3: signed JWTs (HS256, RFC 9068 `at+jwt`) valid 600 s on the service clock. The key is
  * in the store, so any instance verifies any other's tokens; the quote key is a different one.
  */
 export class AccessTokens {
-  private readonly key: KeyObject;
+  private readonly key: Promise<webcrypto.CryptoKey>;
+  /**
+   * Tokens already verified, with their expiry: a token is verified once and then only its expiry is compared
+   * (issue 13). Bounded; the oldest entries go first.
+   */
+  private readonly verified = new Map<string, { token: VerifiedToken; expiresAtMs: number }>();
 
   constructor(secret: string) {
-    this.key = createSecretKey(Buffer.from(secret, 'base64url'));
+    this.key = hmacKey(secret);
   }
 
   async issue(subject: TokenSubject, nowMs: number): Promise<{ token: string; expiresIn: number }> {
@@ -45,15 +53,17 @@ export class AccessTokens {
       .setJti(randomUUID())
       .setIssuedAt(iat)
       .setExpirationTime(iat + expiresIn)
-      .sign(this.key);
+      .sign(await this.key);
     return { token, expiresIn };
   }
 
   /** The token's subject, or null for a malformed, forged or expired token (all INVALID_TOKEN, spec 5.6). */
   async verify(token: string, nowMs: number): Promise<VerifiedToken | null> {
+    const known = this.verified.get(token);
+    if (known) return nowMs < known.expiresAtMs ? known.token : null;
     if (!isCanonicalJws(token)) return null;
     try {
-      const { payload } = await jwtVerify(token, this.key, {
+      const { payload } = await jwtVerify(token, await this.key, {
         algorithms: ['HS256'],
         issuer: ISSUER,
         audience: AUDIENCE,
@@ -64,14 +74,24 @@ export class AccessTokens {
       });
       if (typeof payload.pid !== 'string' || typeof payload.scope !== 'string' || typeof payload.sub !== 'string')
         return null;
-      return {
+      const verified: VerifiedToken = {
         clientId: payload.sub,
         partnerId: payload.pid,
         scopes: payload.scope.split(' ').filter(isScope),
         issuedAtMs: (payload.iat ?? 0) * 1000,
       };
+      this.remember(token, verified, (payload.exp ?? 0) * 1000);
+      return verified;
     } catch {
       return null;
     }
+  }
+
+  private remember(token: string, verified: VerifiedToken, expiresAtMs: number): void {
+    if (this.verified.size >= MAX_REMEMBERED) {
+      const oldest = this.verified.keys().next().value;
+      if (oldest !== undefined) this.verified.delete(oldest);
+    }
+    this.verified.set(token, { token: verified, expiresAtMs });
   }
 }

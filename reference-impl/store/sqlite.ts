@@ -50,6 +50,14 @@ function toStoredReservation(row: ReservationRow): StoredReservation {
   };
 }
 
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /** JSON.stringify(undefined) is undefined; store it as JSON null so the column stays valid JSON. */
 function toJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
@@ -91,31 +99,41 @@ export class SqliteStore implements Store {
     if (this.database.open) this.database.close();
   }
 
+  private readonly statements = new Map<string, Database.Statement>();
+
+  /** One prepared statement per SQL text for the store's life: preparing costs more than running. */
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.database.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   private immediate<T>(fn: () => T): T {
     return this.database.transaction(fn).immediate();
   }
 
   async getOrCreateSecret(name: string, create: () => string): Promise<string> {
-    const select = this.database.prepare('SELECT value FROM secrets WHERE name = ?').pluck();
+    const select = this.statement('SELECT value FROM secrets WHERE name = ?').pluck();
     const existing = select.get(name) as string | undefined;
     if (existing !== undefined) return existing;
     const candidate = create();
     // Another instance may have inserted meanwhile: keep the first value and read it back.
-    this.database
-      .prepare('INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING')
-      .run(name, candidate);
+    this.statement('INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(
+      name,
+      candidate,
+    );
     return select.get(name) as string;
   }
 
   async claimIdempotencyKey(input: ClaimIdempotencyKeyInput): Promise<IdempotencyClaim> {
-    const db = this.database;
     return this.immediate((): IdempotencyClaim => {
-      const found = db
-        .prepare(
-          `SELECT request_hash, state, created_at_ms, lease_until_ms, response_status, response_body
+      const found = this.statement(
+        `SELECT request_hash, state, created_at_ms, lease_until_ms, response_status, response_body
            FROM idempotency_keys WHERE partner_id = ? AND idempotency_key = ?`,
-        )
-        .get(input.partnerId, input.key) as IdempotencyDbRow | undefined;
+      ).get(input.partnerId, input.key) as IdempotencyDbRow | undefined;
       const row: IdempotencyRow | null = found
         ? {
             requestHash: found.request_hash,
@@ -133,7 +151,7 @@ export class SqliteStore implements Store {
           return decision.claim;
         case 'insert':
         case 'reset':
-          db.prepare(
+          this.statement(
             `INSERT INTO idempotency_keys
                (partner_id, idempotency_key, request_hash, state, created_at_ms, lease_until_ms, response_status,
                 response_body, claim_token)
@@ -145,7 +163,7 @@ export class SqliteStore implements Store {
           ).run(input.partnerId, input.key, input.requestHash, input.nowMs, leaseUntil, input.claimToken);
           return { kind: 'claimed' };
         case 'takeover':
-          db.prepare(
+          this.statement(
             'UPDATE idempotency_keys SET lease_until_ms = ?, claim_token = ? WHERE partner_id = ? AND idempotency_key = ?',
           ).run(leaseUntil, input.claimToken, input.partnerId, input.key);
           return { kind: 'claimed' };
@@ -154,47 +172,42 @@ export class SqliteStore implements Store {
   }
 
   async releaseIdempotencyKey(partnerId: string, key: string, claimToken: string): Promise<void> {
-    this.database
-      .prepare(
-        "DELETE FROM idempotency_keys WHERE partner_id = ? AND idempotency_key = ? AND state = 'in_flight' AND claim_token = ?",
-      )
-      .run(partnerId, key, claimToken);
+    this.statement(
+      "DELETE FROM idempotency_keys WHERE partner_id = ? AND idempotency_key = ? AND state = 'in_flight' AND claim_token = ?",
+    ).run(partnerId, key, claimToken);
   }
 
   async forgetIdempotencyKeys(createdAtOrBeforeMs: number): Promise<number> {
-    return this.database
-      .prepare("DELETE FROM idempotency_keys WHERE state = 'done' AND created_at_ms <= ?")
-      .run(createdAtOrBeforeMs).changes;
+    return this.statement("DELETE FROM idempotency_keys WHERE state = 'done' AND created_at_ms <= ?").run(
+      createdAtOrBeforeMs,
+    ).changes;
   }
 
   async completeReservation(input: CompleteReservationInput): Promise<CompleteReservationResult> {
-    const db = this.database;
     const stored = input.reservation;
     return this.immediate((): CompleteReservationResult => {
-      const holder = db
-        .prepare('SELECT state, claim_token FROM idempotency_keys WHERE partner_id = ? AND idempotency_key = ?')
-        .get(input.partnerId, input.key) as { state: string; claim_token: string } | undefined;
+      const holder = this.statement(
+        'SELECT state, claim_token FROM idempotency_keys WHERE partner_id = ? AND idempotency_key = ?',
+      ).get(input.partnerId, input.key) as { state: string; claim_token: string } | undefined;
       if (holder?.state !== 'in_flight' || holder.claim_token !== input.claimToken) return { kind: 'claim_lost' };
       // The partial unique index is the guard; DO NOTHING turns its conflict into "0 rows" instead of an error.
       // A clash on reservation_id is not caught and throws: that would be a bug in the caller.
-      const inserted = db
-        .prepare(
-          `INSERT INTO reservations
+      const inserted = this.statement(
+        `INSERT INTO reservations
              (reservation_id, partner_id, partner_reference, status, money_attached, created_at_ms, document)
            VALUES (?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (partner_id, partner_reference) WHERE partner_reference IS NOT NULL DO NOTHING`,
-        )
-        .run(
-          stored.reservationId,
-          stored.partnerId,
-          stored.uniqueReference === undefined ? stored.reservation.partnerReference : stored.uniqueReference,
-          stored.reservation.status,
-          stored.moneyAttached ? 1 : 0,
-          stored.createdAtMs,
-          JSON.stringify(stored.reservation),
-        );
+      ).run(
+        stored.reservationId,
+        stored.partnerId,
+        stored.uniqueReference === undefined ? stored.reservation.partnerReference : stored.uniqueReference,
+        stored.reservation.status,
+        stored.moneyAttached ? 1 : 0,
+        stored.createdAtMs,
+        JSON.stringify(stored.reservation),
+      );
       if (inserted.changes === 0) return { kind: 'duplicate_partner_reference' };
-      db.prepare(
+      this.statement(
         `UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ?
          WHERE partner_id = ? AND idempotency_key = ?`,
       ).run(input.responseStatus, toJson(input.responseBody), input.partnerId, input.key);
@@ -203,33 +216,32 @@ export class SqliteStore implements Store {
   }
 
   async partnerReferenceExists(partnerId: string, partnerReference: string): Promise<boolean> {
-    const row = this.database
-      .prepare('SELECT 1 FROM reservations WHERE partner_id = ? AND partner_reference = ?')
-      .get(partnerId, partnerReference);
+    const row = this.statement('SELECT 1 FROM reservations WHERE partner_id = ? AND partner_reference = ?').get(
+      partnerId,
+      partnerReference,
+    );
     return row !== undefined;
   }
 
   async getReservation(partnerId: string, reservationId: string): Promise<StoredReservation | null> {
-    const row = this.database
-      .prepare(`SELECT ${RESERVATION_COLUMNS} FROM reservations WHERE reservation_id = ? AND partner_id = ?`)
-      .get(reservationId, partnerId) as ReservationRow | undefined;
+    const row = this.statement(
+      `SELECT ${RESERVATION_COLUMNS} FROM reservations WHERE reservation_id = ? AND partner_id = ?`,
+    ).get(reservationId, partnerId) as ReservationRow | undefined;
     return row ? toStoredReservation(row) : null;
   }
 
   async getReservationById(reservationId: string): Promise<StoredReservation | null> {
-    const row = this.database
-      .prepare(`SELECT ${RESERVATION_COLUMNS} FROM reservations WHERE reservation_id = ?`)
-      .get(reservationId) as ReservationRow | undefined;
+    const row = this.statement(`SELECT ${RESERVATION_COLUMNS} FROM reservations WHERE reservation_id = ?`).get(
+      reservationId,
+    ) as ReservationRow | undefined;
     return row ? toStoredReservation(row) : null;
   }
 
   async listReservations(partnerId: string, limit: number): Promise<StoredReservation[]> {
-    const rows = this.database
-      .prepare(
-        `SELECT ${RESERVATION_COLUMNS} FROM reservations WHERE partner_id = ?
+    const rows = this.statement(
+      `SELECT ${RESERVATION_COLUMNS} FROM reservations WHERE partner_id = ?
          ORDER BY created_at_ms DESC, seq DESC LIMIT ?`,
-      )
-      .all(partnerId, Math.max(0, Math.trunc(limit))) as ReservationRow[];
+    ).all(partnerId, Math.max(0, Math.trunc(limit))) as ReservationRow[];
     return rows.map(toStoredReservation);
   }
 
@@ -239,18 +251,17 @@ export class SqliteStore implements Store {
     to: ReservationStatus,
     options: TransitionOptions = {},
   ): Promise<{ changed: boolean; reservation: StoredReservation } | null> {
-    const db = this.database;
     return this.immediate(() => {
-      const row = db
-        .prepare(`SELECT ${RESERVATION_COLUMNS} FROM reservations WHERE reservation_id = ?`)
-        .get(reservationId) as ReservationRow | undefined;
+      const row = this.statement(`SELECT ${RESERVATION_COLUMNS} FROM reservations WHERE reservation_id = ?`).get(
+        reservationId,
+      ) as ReservationRow | undefined;
       if (!row) return null;
       const current = toStoredReservation(row);
       if (!from.includes(current.reservation.status) || (options.onlyWithoutMoney && current.moneyAttached)) {
         return { changed: false, reservation: current };
       }
       const next: StoredReservation = { ...current, reservation: { ...current.reservation, status: to } };
-      db.prepare('UPDATE reservations SET status = ?, document = ? WHERE reservation_id = ?').run(
+      this.statement('UPDATE reservations SET status = ?, document = ? WHERE reservation_id = ?').run(
         to,
         JSON.stringify(next.reservation),
         reservationId,
@@ -260,28 +271,25 @@ export class SqliteStore implements Store {
   }
 
   async setMoneyAttached(reservationId: string, attached: boolean): Promise<boolean> {
-    const result = this.database
-      .prepare('UPDATE reservations SET money_attached = ? WHERE reservation_id = ?')
-      .run(attached ? 1 : 0, reservationId);
+    const result = this.statement('UPDATE reservations SET money_attached = ? WHERE reservation_id = ?').run(
+      attached ? 1 : 0,
+      reservationId,
+    );
     return result.changes > 0;
   }
 
   async recordStaffAlert(alert: StaffAlert): Promise<void> {
-    this.database
-      .prepare(
-        `INSERT INTO staff_alerts (alert_id, kind, reservation_id, partner_id, reason, created_at_ms)
+    this.statement(
+      `INSERT INTO staff_alerts (alert_id, kind, reservation_id, partner_id, reason, created_at_ms)
          VALUES (?, ?, ?, ?, ?, ?)`,
-      )
-      .run(alert.alertId, alert.kind, alert.reservationId, alert.partnerId, alert.reason, alert.createdAtMs);
+    ).run(alert.alertId, alert.kind, alert.reservationId, alert.partnerId, alert.reason, alert.createdAtMs);
   }
 
   async listStaffAlerts(): Promise<StaffAlert[]> {
-    const rows = this.database
-      .prepare(
-        `SELECT alert_id, kind, reservation_id, partner_id, reason, created_at_ms FROM staff_alerts
+    const rows = this.statement(
+      `SELECT alert_id, kind, reservation_id, partner_id, reason, created_at_ms FROM staff_alerts
          ORDER BY created_at_ms, seq`,
-      )
-      .all() as {
+    ).all() as {
       alert_id: string;
       kind: StaffAlert['kind'];
       reservation_id: string;
@@ -299,20 +307,29 @@ export class SqliteStore implements Store {
     }));
   }
 
+  /**
+   * Every request reads the control state; it changes a few times a run. Kept until this connection writes it or
+   * PRAGMA data_version says another connection committed something (a cheap read, no table touched).
+   */
+  private controlCache: { version: number; state: ControlState } | undefined;
+
   async getControlState(): Promise<ControlState> {
-    const json = this.database.prepare('SELECT state FROM control_state WHERE id = 1').pluck().get() as
-      | string
-      | undefined;
-    return normalizeControlState(json === undefined ? {} : JSON.parse(json));
+    const version = this.statement('PRAGMA data_version').pluck().get() as number;
+    if (this.controlCache?.version === version) return this.controlCache.state;
+    const json = this.statement('SELECT state FROM control_state WHERE id = 1').pluck().get() as string | undefined;
+    // Shared by every request until it changes: frozen, so a reader can never change it for the others.
+    const state = deepFreeze(normalizeControlState(json === undefined ? {} : JSON.parse(json)));
+    this.controlCache = { version, state };
+    return state;
   }
 
   /** Read, change and write the single control row under the write lock. */
   private modifyControl<T>(change: (state: ControlState) => { state: ControlState; result: T }): T {
-    const db = this.database;
+    this.controlCache = undefined;
     return this.immediate(() => {
-      const json = db.prepare('SELECT state FROM control_state WHERE id = 1').pluck().get() as string | undefined;
+      const json = this.statement('SELECT state FROM control_state WHERE id = 1').pluck().get() as string | undefined;
       const { state, result } = change(normalizeControlState(json === undefined ? {} : JSON.parse(json)));
-      db.prepare(
+      this.statement(
         'INSERT INTO control_state (id, state) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET state = excluded.state',
       ).run(JSON.stringify(normalizeControlState(state)));
       return result;
