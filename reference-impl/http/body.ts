@@ -18,6 +18,8 @@ export function decodeBusinessBody(request: FastifyRequest): JsonValue | undefin
   if (!hasBody && contentType === undefined) return undefined;
   const kind = classifyContentType(contentType);
   if (kind === 'unsupported') throw apiError('UNSUPPORTED_MEDIA_TYPE');
+  // An empty XML document is not well-formed XML (a document has one root element): MALFORMED_XML, as any other.
+  if (!hasBody && kind === 'xml') throw apiError('MALFORMED_XML', 'The request body is not valid XML: it is empty.');
   if (!hasBody) return undefined;
   if (kind === 'xml') {
     const parsed = parseTypedXml(raw, 'request', request.server.faults.adjust('xml.limits', LIMITS.xml, {}));

@@ -83,6 +83,7 @@ const HOSTILE: [string, string | Uint8Array][] = [
   ['text outside any value', withPickup(`${PICKUP_PROPERTY}${MARKER}`)],
   ['two root elements', `${validDoc()}${validDoc()}`],
   ['an empty body of whitespace', '   '],
+  ['an empty body (0 bytes)', ''],
   ['33 levels', depthDoc(34)],
   ['the wrong namespace', validDoc().replace(XML_NAMESPACE, 'urn:service:partner-api:v2')],
   ['no namespace', validDoc().replace(` xmlns="${XML_NAMESPACE}"`, '')],
