@@ -29,14 +29,23 @@ function toApiError(error: unknown): ApiError {
   return apiError('INTERNAL_ERROR');
 }
 
+/**
+ * node-postgres reports a lost or unobtainable connection with these messages and no SQLSTATE (its errors carry no
+ * code of their own); a server-side error always has one.
+ */
+const PG_CONNECTION_LOSS =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout exceeded when trying to connect|Cannot use a pool after calling end)/;
+
 /** Connection-level failures of PostgreSQL, Redis or SQLite busy: the dependency, not the request, is at fault. */
 function isStoreUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return (
-    typeof code === 'string' &&
-    (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'SQLITE_BUSY', '57P01', '57P03', '53300'].includes(code) ||
-      code.startsWith('08'))
-  );
+  if (typeof code === 'string') {
+    return (
+      ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'SQLITE_BUSY', '57P01', '57P03', '53300'].includes(code) ||
+      code.startsWith('08')
+    );
+  }
+  return error instanceof Error && PG_CONNECTION_LOSS.test(error.message);
 }
 
 /**

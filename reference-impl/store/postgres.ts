@@ -72,6 +72,11 @@ export class PostgresStore implements Store {
     // An idle client can lose its connection (server restart, terminated backend). The pool drops that client
     // and the next query reconnects; without a listener the 'error' event would crash the process.
     this.pool.on('error', () => {});
+    // A client checked out when its connection dies emits 'error' outside any query: handled here, and the query
+    // in progress fails (answered DEPENDENCY_UNAVAILABLE), instead of the process dying of an unhandled event.
+    this.pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
   }
 
   async migrate(): Promise<void> {
