@@ -96,7 +96,10 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    if (this.database.open) this.database.close();
+    if (this.database.open) {
+      this.flush();
+      this.database.close();
+    }
   }
 
   private readonly statements = new Map<string, Database.Statement>();
@@ -111,8 +114,58 @@ export class SqliteStore implements Store {
     return statement;
   }
 
-  private immediate<T>(fn: () => T): T {
-    return this.database.transaction(fn).immediate();
+  /** Write transactions waiting for the next group commit. */
+  private readonly pending: {
+    fn: () => unknown;
+    resolve: (value: unknown) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
+  private flushScheduled = false;
+
+  /**
+   * A write transaction, committed together with every other write that arrives in the same turn of the event loop
+   * (issue 13, group commit): one IMMEDIATE transaction and one fsync (synchronous = FULL) for the whole group, each
+   * write in a savepoint of its own so one failing rolls back alone. The promise settles after the commit: an
+   * answer that depends on a write is sent only once that write is on disk.
+   */
+  private immediate<T>(fn: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const group = this.pending.splice(0);
+    if (group.length === 0) return;
+    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    try {
+      this.database
+        .transaction(() => {
+          for (const write of group) {
+            try {
+              // A nested better-sqlite3 transaction is a savepoint: released on success, rolled back on a throw.
+              outcomes.push({ ok: true, value: this.database.transaction(write.fn)() });
+            } catch (error) {
+              outcomes.push({ ok: false, error });
+            }
+          }
+        })
+        .immediate();
+    } catch (error) {
+      // The group could not start or commit (the lock, the disk): nothing of it was written.
+      for (const write of group) write.reject(error);
+      return;
+    }
+    group.forEach((write, i) => {
+      const outcome = outcomes[i];
+      if (outcome?.ok) write.resolve(outcome.value);
+      else write.reject(outcome?.error);
+    });
   }
 
   async getOrCreateSecret(name: string, create: () => string): Promise<string> {
@@ -172,15 +225,20 @@ export class SqliteStore implements Store {
   }
 
   async releaseIdempotencyKey(partnerId: string, key: string, claimToken: string): Promise<void> {
-    this.statement(
-      "DELETE FROM idempotency_keys WHERE partner_id = ? AND idempotency_key = ? AND state = 'in_flight' AND claim_token = ?",
-    ).run(partnerId, key, claimToken);
+    await this.immediate(() =>
+      this.statement(
+        "DELETE FROM idempotency_keys WHERE partner_id = ? AND idempotency_key = ? AND state = 'in_flight' AND claim_token = ?",
+      ).run(partnerId, key, claimToken),
+    );
   }
 
   async forgetIdempotencyKeys(createdAtOrBeforeMs: number): Promise<number> {
-    return this.statement("DELETE FROM idempotency_keys WHERE state = 'done' AND created_at_ms <= ?").run(
-      createdAtOrBeforeMs,
-    ).changes;
+    return this.immediate(
+      () =>
+        this.statement("DELETE FROM idempotency_keys WHERE state = 'done' AND created_at_ms <= ?").run(
+          createdAtOrBeforeMs,
+        ).changes,
+    );
   }
 
   async completeReservation(input: CompleteReservationInput): Promise<CompleteReservationResult> {
@@ -271,18 +329,22 @@ export class SqliteStore implements Store {
   }
 
   async setMoneyAttached(reservationId: string, attached: boolean): Promise<boolean> {
-    const result = this.statement('UPDATE reservations SET money_attached = ? WHERE reservation_id = ?').run(
-      attached ? 1 : 0,
-      reservationId,
+    const result = await this.immediate(() =>
+      this.statement('UPDATE reservations SET money_attached = ? WHERE reservation_id = ?').run(
+        attached ? 1 : 0,
+        reservationId,
+      ),
     );
     return result.changes > 0;
   }
 
   async recordStaffAlert(alert: StaffAlert): Promise<void> {
-    this.statement(
-      `INSERT INTO staff_alerts (alert_id, kind, reservation_id, partner_id, reason, created_at_ms)
-         VALUES (?, ?, ?, ?, ?, ?)`,
-    ).run(alert.alertId, alert.kind, alert.reservationId, alert.partnerId, alert.reason, alert.createdAtMs);
+    await this.immediate(() =>
+      this.statement(
+        `INSERT INTO staff_alerts (alert_id, kind, reservation_id, partner_id, reason, created_at_ms)
+           VALUES (?, ?, ?, ?, ?, ?)`,
+      ).run(alert.alertId, alert.kind, alert.reservationId, alert.partnerId, alert.reason, alert.createdAtMs),
+    );
   }
 
   async listStaffAlerts(): Promise<StaffAlert[]> {
@@ -324,9 +386,11 @@ export class SqliteStore implements Store {
   }
 
   /** Read, change and write the single control row under the write lock. */
-  private modifyControl<T>(change: (state: ControlState) => { state: ControlState; result: T }): T {
-    this.controlCache = undefined;
+  private modifyControl<T>(change: (state: ControlState) => { state: ControlState; result: T }): Promise<T> {
     return this.immediate(() => {
+      // Dropped when the write runs: a read queued before it must not keep the old state (our own commits do not
+      // move data_version).
+      this.controlCache = undefined;
       const json = this.statement('SELECT state FROM control_state WHERE id = 1').pluck().get() as string | undefined;
       const { state, result } = change(normalizeControlState(json === undefined ? {} : JSON.parse(json)));
       this.statement(
