@@ -32,6 +32,17 @@ export interface RunSettings {
   hooks: HookName[];
   /** --patient: the clocks the runner started for the checks that judge expiry by waiting. */
   patient?: PatientClock;
+  /** --fuzz: the campaign's bounds (suites/fuzz.campaign.ts). */
+  fuzz?: FuzzSettings;
+}
+
+export interface FuzzSettings {
+  durationMs: number;
+  maxFailures: number;
+  /** Stop after this many requests (default: only the duration bounds the campaign). */
+  maxRequests?: number;
+  /** Where the campaign appends a JSON line of progress every few seconds (the runner prints it). */
+  progressFile?: string;
 }
 
 /** What the patient checks wait for (harness/runner/patient.ts). */

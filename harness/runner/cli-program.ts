@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { CertifyError, EXIT } from './errors.ts';
-import { DEFAULT_REMOTE_MAX_RPS, DEFAULT_RUNS } from './options.ts';
+import { DEFAULT_REMOTE_MAX_RPS, DEFAULT_RUNS, parseDuration, parseIntegerOption } from './options.ts';
 import type { CertifyOptions } from './run.ts';
 
 export interface CliIo {
@@ -34,6 +34,10 @@ interface ParsedFlags {
   embeddedRedis?: string;
   embeddedFaults?: string;
   patient?: boolean;
+  fuzz?: boolean;
+  duration?: string;
+  maxFailures?: string;
+  maxRequests?: string;
   replay?: string;
   from?: string;
   debug?: boolean;
@@ -78,6 +82,10 @@ export function buildProgram(io: CliIo): Command {
       '--patient',
       'judge quote and token expiry by waiting for them (about 31 minutes) on a target without test hooks',
     )
+    .option('--fuzz', 'a fuzz campaign instead of the suites: valid and hostile sequences judged by oracle-free rules')
+    .option('--duration <time>', 'fuzz: how long, e.g. 90s, 10m, 1h (default 60s)')
+    .option('--max-failures <n>', 'fuzz: stop after this many distinct failures (default 10)')
+    .option('--max-requests <n>', 'fuzz: stop after this many requests')
     .option('--date <YYYY-MM-DD>', 'anchor of generated dates (default: 30 days from today, UTC)')
     .option('--replay <check-id>', 're-run one check of an earlier report (with its seed and date); needs --from')
     .option('--from <report.json>', 'the report --replay takes the check from')
@@ -157,6 +165,18 @@ function toOptions(flags: ParsedFlags, io: CliIo): CertifyOptions {
   if (flags.expectedFailures !== undefined) options.expectedFailures = flags.expectedFailures;
   if (flags.date !== undefined) options.date = flags.date;
   if (flags.patient !== undefined) options.patient = flags.patient;
+  if (flags.fuzz) {
+    options.fuzz = {
+      durationMs: parseDuration(flags.duration ?? '60s'),
+      maxFailures:
+        flags.maxFailures === undefined ? 10 : parseIntegerOption('--max-failures', flags.maxFailures, 1, 10_000),
+      ...(flags.maxRequests === undefined
+        ? {}
+        : { maxRequests: parseIntegerOption('--max-requests', flags.maxRequests, 1, 1_000_000_000) }),
+    };
+  } else if (flags.duration !== undefined || flags.maxFailures !== undefined || flags.maxRequests !== undefined) {
+    throw new CertifyError('--duration, --max-failures and --max-requests apply to --fuzz');
+  }
   if (flags.embeddedDatabase !== undefined || flags.embeddedRedis !== undefined || flags.embeddedFaults !== undefined) {
     options.embedded = {};
     if (flags.embeddedDatabase !== undefined) options.embedded.databaseUrl = flags.embeddedDatabase;

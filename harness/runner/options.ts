@@ -53,6 +53,16 @@ export function isKnownClauseOrSection(item: string): boolean {
   return CLAUSES.some((clause) => clause.id.startsWith(item) && /^[a-z]$/.test(clause.id.slice(item.length)));
 }
 
+/** `90s`, `10m`, `1h` or plain seconds, in ms (--duration). */
+export function parseDuration(value: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  if (!match) throw new CertifyError(`--duration: expected e.g. 90s, 10m or 1h, got "${value}"`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
+  const ms = Math.round(Number(match[1]) * unit);
+  if (ms < 1000 || ms > 48 * 3_600_000) throw new CertifyError('--duration: from 1s to 48h');
+  return ms;
+}
+
 export function parseIntegerOption(flag: string, value: string | number, min: number, max: number): number {
   const text = String(value).trim();
   const number = /^-?\d+$/.test(text) ? Number(text) : Number.NaN;

@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { isAbsolute, relative } from 'node:path';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, relative } from 'node:path';
 import type { Profile } from '../check/meta.ts';
 import { discoverHooks, HookError, type HookName, testHooks } from '../hooks/adapter.ts';
 import { configureHttp } from '../http/client.ts';
@@ -82,6 +83,8 @@ export interface CertifyOptions {
   signal?: AbortSignal;
   /** Judge quote and token expiry by waiting for them (30 minutes, 600 s) when the target has no test hooks. */
   patient?: boolean;
+  /** A fuzz campaign instead of the suites (suites/fuzz.campaign.ts): its bounds. */
+  fuzz?: { durationMs: number; maxFailures: number; maxRequests?: number };
   /** Today's date for waiver expiry (tests); default: the real date. */
   today?: string;
   /** Show vitest's own output (debugging the harness). */
@@ -209,6 +212,11 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
       if (settings.patient.token) registry.add(settings.patient.token.accessToken, 'TOKEN_PATIENT');
       if (settings.patient.unavailable) warn(`--patient: the clocks could not start: ${settings.patient.unavailable}`);
     }
+    let fuzzProgress: string | undefined;
+    if (options.fuzz) {
+      fuzzProgress = join(mkdtempSync(join(tmpdir(), 'partner-cert-fuzz-')), 'progress.jsonl');
+      settings.fuzz = { ...options.fuzz, progressFile: fuzzProgress };
+    }
     output(describeRun(settings, p.replay));
     if (p.replay?.allowBookings && !allowBookings) {
       warn('the replayed run allowed bookings; this one does not (pass --allow-bookings to let the check book)');
@@ -230,10 +238,11 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
         }, 30_000)
       : undefined;
     patientLine?.unref();
+    const fuzzLine = fuzzProgress ? tailFuzzProgress(fuzzProgress, output) : undefined;
     try {
       const run = await runSuites({
         root: PROJECT_ROOT,
-        include: [...(options.suites ?? DEFAULT_SUITES)],
+        include: options.fuzz ? [FUZZ_CAMPAIGN] : [...(options.suites ?? DEFAULT_SUITES)],
         settingsFile,
         reporters: [collector, progress],
         ...(p.replay ? { testNamePattern: p.replay.testNamePattern } : {}),
@@ -243,6 +252,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
       suiteOutput = run.output;
     } finally {
       if (patientLine) clearInterval(patientLine);
+      if (fuzzLine) clearInterval(fuzzLine);
       removeRunSettings(settingsFile);
     }
     const collected = collector.collected();
@@ -326,6 +336,35 @@ async function hooksOf(config: RunSettings['target']): Promise<HookName[]> {
     }
     throw error;
   }
+}
+
+/** The fuzz campaign file: run alone with --fuzz, never among the default suites. */
+const FUZZ_CAMPAIGN = 'suites/fuzz.campaign.ts';
+
+/** Prints the campaign's progress lines (requests, failures, rate, time left) as its worker appends them. */
+function tailFuzzProgress(file: string, output: (text: string) => void): NodeJS.Timeout {
+  let printed = 0;
+  const timer = setInterval(() => {
+    let lines: string[];
+    try {
+      lines = readFileSync(file, 'utf8').trim().split('\n');
+    } catch {
+      return;
+    }
+    for (const line of lines.slice(printed)) {
+      try {
+        const p = JSON.parse(line) as { requests: number; failures: number; rate: number; left: number };
+        output(
+          `fuzz: ${p.requests.toLocaleString('en-US')} requests · ${p.rate} req/s · ${p.failures} failure(s) · ${p.left} s left\n`,
+        );
+      } catch {
+        // a line still being written
+      }
+    }
+    printed = lines.length;
+  }, 5_000);
+  timer.unref();
+  return timer;
 }
 
 function describeRun(settings: RunSettings, replay: ReplayPlan | undefined): string {

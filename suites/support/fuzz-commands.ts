@@ -1,0 +1,378 @@
+import fc from 'fast-check';
+import { API_PREFIX, MEDIA_TYPES } from '../../contract/constants.ts';
+import { ENDPOINTS, type Endpoint } from '../../contract/endpoints.ts';
+import type { ReservationRequest } from '../../contract/types.ts';
+import {
+  acceptCases,
+  availabilityRequest,
+  type BodyCase,
+  contentTypeCases,
+  type HeaderCase,
+  jsonAttacks,
+  negotiate,
+  quoteRequest,
+  renderBody,
+  reservationRequest,
+  type TargetCatalogue,
+  xmlAttacks,
+} from '../../generators/index.ts';
+import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
+import type { EvidenceExchange } from '../../harness/check/meta.ts';
+import type { Role } from '../../harness/config/target-config.ts';
+import { type HttpRequest, type HttpResponse, send, toEvidence } from '../../harness/http/client.ts';
+import { toApiResult } from '../../harness/http/partner-client.ts';
+import { profileRank } from '../../harness/run-settings.ts';
+import { judgeAnswer, type Violation } from './fuzz-rules.ts';
+
+/**
+ * The steps of a fuzz campaign (issue 12), as fast-check commands: stateful sequences across two partners (quote,
+ * book, replay, conflict, cancel twice, read, list, PATCH) between valid and hostile catalogue reads and shopping.
+ * fast-check draws sequences and, when a step meets a new kind of violation, shrinks the sequence to a minimal one.
+ */
+
+export interface FuzzModel {
+  quotes: { role: Role; quoteId: string }[];
+  reservations: { role: Role; id: string; key: string; body: ReservationRequest }[];
+}
+
+/** A violation of a new kind: fails the property so fast-check shrinks the sequence that led to it. */
+export class FuzzFailure extends Error {
+  constructor(readonly violation: Violation) {
+    super(`${violation.rule} [${violation.clauseId}]: ${violation.message}`);
+  }
+}
+
+export interface FuzzReal {
+  t: CheckContext;
+  roles: Role[];
+  cat: TargetCatalogue;
+  /** Secrets no answer may echo. */
+  secrets: string[];
+  /** Signatures of failures already recorded (not shrunk again). */
+  known: Set<string>;
+  counts: { requests: number; violations: number };
+  /** Every violation seen, by signature, with the first answer it was seen in. */
+  seen: Map<string, { violation: Violation; count: number }>;
+  /** partnerReference prefix of every booking (the end-of-run cleanup cancels them). */
+  referencePrefix: string;
+  /** The exchanges of the sequence running now (raw: evidence is built only for a failure), and the failing one's. */
+  trace: RawExchange[];
+  failingTrace: EvidenceExchange[];
+}
+
+/** An exchange as sent and answered; turned into redacted evidence (with its curl line) only when it is needed. */
+export interface RawExchange {
+  req: HttpRequest;
+  res: HttpResponse;
+  ms: number;
+}
+
+/** Only the latest exchanges of a sequence are kept: a minimal failing sequence is short. */
+const TRACE_KEPT = 30;
+
+type Step = fc.AsyncCommand<FuzzModel, FuzzReal, true>;
+
+const endpointOf = (method: string, template: string): Endpoint =>
+  ENDPOINTS.find((e) => e.method === method && e.path === `${API_PREFIX}${template}`) as Endpoint;
+
+/** Sends one request and judges its answer; a new kind of violation fails the property. */
+async function exchange(
+  real: FuzzReal,
+  role: Role,
+  endpoint: Endpoint | undefined,
+  request: { method: string; path: string; headers?: Record<string, string | null>; body?: Uint8Array | unknown },
+): Promise<ApiResult> {
+  const client = real.t.client(role);
+  const given = request.headers ?? {};
+  const headers: Record<string, string> = {};
+  if (!('authorization' in given)) headers.authorization = `Bearer ${await client.token()}`;
+  if (!('accept' in given)) headers.accept = MEDIA_TYPES.json;
+  for (const [name, value] of Object.entries(given)) if (value !== null) headers[name] = value;
+  let body: Uint8Array | string | undefined;
+  if (request.body instanceof Uint8Array) body = request.body;
+  else if (request.body !== undefined) {
+    body = JSON.stringify(request.body);
+    headers['content-type'] ??= MEDIA_TYPES.json;
+  }
+  const accept = 'accept' in given ? (given.accept ?? null) : MEDIA_TYPES.json;
+  const req: HttpRequest = {
+    method: request.method,
+    url: `${real.t.settings.target.baseUrl}${API_PREFIX}${request.path}`,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+  };
+  const started = performance.now();
+  // Not recorded as evidence one by one: a campaign sends a million requests, and only a failing one needs a curl.
+  const res = await send(req, { record: false, role });
+  real.trace.push({ req, res, ms: Math.round(performance.now() - started) });
+  if (real.trace.length > TRACE_KEPT) real.trace.shift();
+  const result = toApiResult(res);
+  real.counts.requests += 1;
+  const negotiated = negotiate(accept);
+  const violations = judgeAnswer({
+    endpoint,
+    wantsXml: negotiated === 'xml' || negotiated === 'text-xml' || negotiated === 'either-xml',
+    result,
+    secrets: real.secrets,
+  });
+  for (const violation of violations) {
+    real.counts.violations += 1;
+    const entry = real.seen.get(violation.signature);
+    if (entry) entry.count += 1;
+    else real.seen.set(violation.signature, { violation, count: 1 });
+    if (!real.known.has(violation.signature)) {
+      real.failingTrace = real.trace.map((x) => toEvidence(x.req, x.res, x.ms));
+      throw new FuzzFailure(violation);
+    }
+  }
+  return result;
+}
+
+function step(name: string, check: (m: FuzzModel) => boolean, run: (m: FuzzModel, r: FuzzReal) => Promise<void>): Step {
+  return { check: async (m) => check(m), run, toString: () => name };
+}
+
+const roleOf = (real: FuzzReal, i: number) => real.roles[i % real.roles.length] as Role;
+
+/** GET of the catalogue, with any Accept of the negotiation cases. */
+function catalogueReads(cat: TargetCatalogue): fc.Arbitrary<Step> {
+  const paths: [string, string][] = [
+    ['/fleet', '/fleet'],
+    ['/locations', '/locations'],
+    ['/rates', '/rates'],
+    ...cat.vehicles.slice(0, 5).map((v): [string, string] => [`/fleet/${v.vehicleCode}`, '/fleet/{vehicleCode}']),
+    ...cat.locations
+      .slice(0, 5)
+      .map((l): [string, string] => [`/locations/${l.locationCode}`, '/locations/{locationCode}']),
+    ['/fleet/ZZ-FUZZ-UNKNOWN', '/fleet/{vehicleCode}'],
+    ['/fleet/lower-case', '/fleet/{vehicleCode}'],
+    ['/locations/ZZ-FUZZ-UNKNOWN', '/locations/{locationCode}'],
+  ];
+  const accepts: HeaderCase[] = acceptCases();
+  return fc
+    .tuple(fc.constantFrom(...paths), fc.constantFrom(...accepts), fc.nat())
+    .map(([[path, template], accept, r]) =>
+      step(
+        `GET ${path} (${accept.name})`,
+        () => true,
+        async (_m, real) => {
+          await exchange(real, roleOf(real, r), endpointOf('GET', template), {
+            method: 'GET',
+            path,
+            headers: accept.headers,
+          });
+        },
+      ),
+    );
+}
+
+/** POST /availability and /quotes: generated valid bodies in JSON or XML, and every hostile body of the generators. */
+function shopping(cat: TargetCatalogue): fc.Arbitrary<Step> {
+  const shop = (kind: 'availability' | 'quotes', value: object, hostile: boolean) => {
+    const cases: BodyCase[] = hostile ? [...jsonAttacks(value), ...xmlAttacks(value), ...contentTypeCases(value)] : [];
+    return fc
+      .tuple(
+        fc.constantFrom<'json' | 'xml'>('json', 'xml'),
+        cases.length > 0 ? fc.constantFrom(...cases) : fc.constant(undefined),
+        fc.nat(),
+      )
+      .map(([representation, attack, r]) => {
+        const endpoint = endpointOf('POST', `/${kind}`);
+        const rendered = attack
+          ? { contentType: attack.contentType, bytes: attack.bytes }
+          : renderBody(value, representation);
+        const accept = representation === 'xml' ? MEDIA_TYPES.xml : MEDIA_TYPES.json;
+        return step(
+          `POST /${kind} ${attack ? attack.name : `valid ${representation}`}`,
+          () => true,
+          async (model, real) => {
+            const res = await exchange(real, roleOf(real, r), endpoint, {
+              method: 'POST',
+              path: `/${kind}`,
+              headers: { 'content-type': rendered.contentType, accept },
+              body: rendered.bytes,
+            });
+            const quoteId = (res.body as { quoteId?: unknown } | undefined)?.quoteId;
+            if (kind === 'quotes' && res.status === 201 && typeof quoteId === 'string') {
+              model.quotes.push({ role: roleOf(real, r), quoteId });
+            }
+          },
+        );
+      });
+  };
+  return fc.oneof(
+    availabilityRequest(cat).chain((value) => shop('availability', value, false)),
+    quoteRequest(cat).chain((value) => shop('quotes', value, false)),
+    availabilityRequest(cat).chain((value) => shop('availability', value, true)),
+    quoteRequest(cat).chain((value) => shop('quotes', value, true)),
+  );
+}
+
+/** Bookings from the model's quotes: a new key, the same key and body again, the same key with another body. */
+function bookings(t: CheckContext): fc.Arbitrary<Step> {
+  const body = reservationRequest('placeholder-quote-id', t.settings.date, { partnerReferencePrefix: '' });
+  return fc
+    .tuple(body, fc.constantFrom('new', 'replay', 'conflict'), fc.nat(), fc.constantFrom<'json' | 'xml'>('json', 'xml'))
+    .map(([generated, mode, n, representation]) =>
+      step(
+        `POST /reservations (${mode}, ${representation})`,
+        (m) => m.quotes.length > 0 && (mode === 'new' || m.reservations.length > 0),
+        async (model, real) => {
+          const endpoint = endpointOf('POST', '/reservations');
+          let role: Role;
+          let key: string;
+          let request: ReservationRequest;
+          if (mode === 'new') {
+            const quote = model.quotes[n % model.quotes.length] as FuzzModel['quotes'][number];
+            role = quote.role;
+            key = `fuzz-${real.counts.requests}-${n}`;
+            request = {
+              ...generated,
+              quoteId: quote.quoteId,
+              partnerReference: `${real.referencePrefix}${real.counts.requests}`.slice(0, 64),
+            };
+          } else {
+            const previous = model.reservations[n % model.reservations.length] as FuzzModel['reservations'][number];
+            role = previous.role;
+            key = previous.key;
+            request = mode === 'replay' ? previous.body : { ...previous.body, remarks: `changed ${n}` };
+          }
+          const accept = representation === 'xml' ? MEDIA_TYPES.xml : MEDIA_TYPES.json;
+          const rendered = renderBody(request, representation);
+          const res = await exchange(real, role, endpoint, {
+            method: 'POST',
+            path: '/reservations',
+            headers: { 'content-type': rendered.contentType, accept, 'idempotency-key': key },
+            body: rendered.bytes,
+          });
+          const id = (res.body as { reservationId?: unknown } | undefined)?.reservationId;
+          if (res.status === 201 && typeof id === 'string') {
+            real.t.recordReservation(id);
+            model.reservations.push({ role, id, key, body: request });
+          }
+        },
+      ),
+    );
+}
+
+/** Reads, cancels (twice) and PATCHes of the model's reservations, by their partner and by the other one. */
+function reservationOps(): fc.Arbitrary<Step> {
+  return fc.tuple(fc.constantFrom('get', 'get-foreign', 'cancel', 'patch', 'list'), fc.nat()).map(([op, n]) =>
+    step(
+      `${op} reservation`,
+      (m) => op === 'list' || m.reservations.length > 0,
+      async (model, real) => {
+        if (op === 'list') {
+          const role = roleOf(real, n);
+          const res = await exchange(real, role, endpointOf('GET', '/reservations'), {
+            method: 'GET',
+            path: '/reservations?limit=100',
+          });
+          const foreign = new Set(model.reservations.filter((r) => r.role !== role).map((r) => r.id));
+          const listed = (res.body as { reservations?: { reservationId?: string }[] } | undefined)?.reservations ?? [];
+          const leaked = listed.find((r) => foreign.has(r.reservationId ?? ''));
+          if (leaked) {
+            throw new FuzzFailure({
+              rule: 'own-data',
+              clauseId: '1.4a',
+              message: `GET /reservations of ${role} lists another partner's reservation`,
+              signature: 'own-data|list',
+            });
+          }
+          return;
+        }
+        const reservation = model.reservations[n % model.reservations.length] as FuzzModel['reservations'][number];
+        const others = real.roles.filter((role) => role !== reservation.role);
+        const role = op === 'get-foreign' ? others[0] : reservation.role;
+        if (role === undefined) return;
+        const path = `/reservations/${encodeURIComponent(reservation.id)}`;
+        if (op === 'get' || op === 'get-foreign') {
+          const res = await exchange(real, role, endpointOf('GET', '/reservations/{reservationId}'), {
+            method: 'GET',
+            path,
+          });
+          if (op === 'get-foreign' && res.status !== 404) {
+            throw new FuzzFailure({
+              rule: 'own-data',
+              clauseId: '1.4b',
+              message: `another partner's reservation answered HTTP ${res.status}, not 404`,
+              signature: `own-data|get|${res.status}`,
+            });
+          }
+        } else if (op === 'cancel') {
+          await exchange(real, role, endpointOf('POST', '/reservations/{reservationId}/cancel'), {
+            method: 'POST',
+            path: `${path}/cancel`,
+            body: { reason: 'fuzz campaign' },
+          });
+        } else {
+          await exchange(real, role, endpointOf('PATCH', '/reservations/{reservationId}'), {
+            method: 'PATCH',
+            path,
+            body: { remarks: 'fuzz' },
+          });
+        }
+      },
+    ),
+  );
+}
+
+/** Token requests: valid, with a wrong secret, without or with another grant type, and a JSON body. */
+function tokenRequests(): fc.Arbitrary<Step> {
+  return fc
+    .tuple(
+      fc.constantFrom('valid', 'wrong-secret', 'no-grant', 'password-grant', 'json-body', 'unknown-scope'),
+      fc.nat(),
+    )
+    .map(([kind, n]) =>
+      step(
+        `token request (${kind})`,
+        () => true,
+        async (_m, real) => {
+          const role = roleOf(real, n);
+          const credentials = real.t.settings.target.clients[role];
+          if (!credentials) return;
+          const form = new URLSearchParams();
+          if (kind !== 'no-grant')
+            form.set('grant_type', kind === 'password-grant' ? 'password' : 'client_credentials');
+          if (kind === 'unknown-scope') form.set('scope', 'fleet:read admin:everything');
+          form.set('client_id', credentials.clientId);
+          form.set(
+            'client_secret',
+            kind === 'wrong-secret' ? `${credentials.clientSecret}x` : credentials.clientSecret,
+          );
+          const json = kind === 'json-body';
+          const res = await real.t.client(role).raw({
+            method: 'POST',
+            path: '/oauth/token',
+            headers: { 'content-type': json ? MEDIA_TYPES.json : MEDIA_TYPES.form, accept: MEDIA_TYPES.json },
+            body: json ? JSON.stringify(Object.fromEntries(form)) : form.toString(),
+          });
+          real.counts.requests += 1;
+          const token = (res.body as { access_token?: unknown } | undefined)?.access_token;
+          if (typeof token === 'string') real.secrets.push(token);
+          for (const violation of judgeAnswer({
+            endpoint: endpointOf('POST', '/oauth/token'),
+            wantsXml: false,
+            result: res,
+            secrets: real.secrets.filter((s) => s !== token),
+          })) {
+            real.counts.violations += 1;
+            const entry = real.seen.get(violation.signature);
+            if (entry) entry.count += 1;
+            else real.seen.set(violation.signature, { violation, count: 1 });
+            if (!real.known.has(violation.signature)) throw new FuzzFailure(violation);
+          }
+        },
+      ),
+    );
+}
+
+/** The commands the run's profile allows (catalog: reads and tokens; shop: + shopping; book: + reservations). */
+export function fuzzCommands(t: CheckContext, cat: TargetCatalogue): fc.Arbitrary<Step>[] {
+  const rank = profileRank(t.settings.profile);
+  const commands = [catalogueReads(cat), tokenRequests()];
+  if (rank >= profileRank('shop')) commands.push(shopping(cat));
+  if (rank >= profileRank('book') && t.settings.allowBookings) commands.push(bookings(t), reservationOps());
+  return commands;
+}
