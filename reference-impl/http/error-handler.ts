@@ -36,13 +36,29 @@ function toApiError(error: unknown): ApiError {
 const PG_CONNECTION_LOSS =
   /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout exceeded when trying to connect|Cannot use a pool after calling end)/;
 
-/** Connection-level failures of PostgreSQL, Redis or SQLite busy: the dependency, not the request, is at fault. */
-function isStoreUnavailable(error: unknown): boolean {
+/**
+ * SQLite failures of the file or disk under the store, each with its extended codes (better-sqlite3 reports e.g.
+ * SQLITE_IOERR_WRITE): locked by another connection (BUSY), disk full (FULL), a write refused or failed (IOERR; seen:
+ * IOERR_WRITE, EPERM, on a file turned read-only under the server), a read-only file (READONLY). A failed group commit
+ * writes nothing, so the request can be retried once the disk is back.
+ */
+const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|FULL|IOERR|READONLY)(_|$)/;
+
+/**
+ * PostgreSQL SQLSTATEs of a server going away or not there yet: admin_shutdown (57P01, also pg_ctl stop), crash_shutdown
+ * (57P02: a backend was killed, e.g. an immediate stop), cannot_connect_now (57P03: starting up, in recovery),
+ * too_many_connections (53300), and class 08 (connection exceptions).
+ */
+const PG_UNAVAILABLE = /^(57P0[123]|53300|08...)$/;
+
+/** Connection-level failures of PostgreSQL, Redis or SQLite's disk: the dependency, not the request, is at fault. */
+export function isStoreUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string') {
     return (
-      ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'SQLITE_BUSY', '57P01', '57P03', '53300'].includes(code) ||
-      code.startsWith('08')
+      ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code) ||
+      SQLITE_UNAVAILABLE.test(code) ||
+      PG_UNAVAILABLE.test(code)
     );
   }
   return error instanceof Error && PG_CONNECTION_LOSS.test(error.message);

@@ -151,6 +151,10 @@ export class SqliteStore implements Store {
               // A nested better-sqlite3 transaction is a savepoint: released on success, rolled back on a throw.
               outcomes.push({ ok: true, value: this.database.transaction(write.fn)() });
             } catch (error) {
+              // SQLite may answer a failure of the disk (SQLITE_FULL, SQLITE_IOERR) by rolling back the whole group's
+              // transaction, not only this savepoint: then nothing of the group is written, and the writes after this
+              // one must not run on in autocommit, committed one by one yet answered as failed. Fail the group.
+              if (!this.database.inTransaction) throw error;
               outcomes.push({ ok: false, error });
             }
           }
