@@ -34,7 +34,7 @@ function toApiError(error: unknown): ApiError {
  * code of their own); a server-side error always has one.
  */
 const PG_CONNECTION_LOSS =
-  /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout exceeded when trying to connect|Cannot use a pool after calling end)/;
+  /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout exceeded when trying to connect|Query read timeout|Connection terminated due to connection timeout|Cannot use a pool after calling end)/;
 
 /**
  * SQLite failures of the file or disk under the store, each with its extended codes (better-sqlite3 reports e.g.

@@ -68,7 +68,14 @@ export class PostgresStore implements Store {
   private closed = false;
 
   constructor(connectionString: string, poolOptions: Omit<pg.PoolConfig, 'connectionString'> = {}) {
-    this.pool = new pg.Pool({ ...poolOptions, connectionString });
+    // A PostgreSQL that goes silent (partition, frozen process) must not hold requests open: a connection attempt
+    // or a query that gets no answer fails, and the request is answered 503 DEPENDENCY_UNAVAILABLE.
+    this.pool = new pg.Pool({
+      connectionTimeoutMillis: 5_000,
+      query_timeout: 10_000,
+      ...poolOptions,
+      connectionString,
+    });
     // An idle client can lose its connection (server restart, terminated backend). The pool drops that client
     // and the next query reconnects; without a listener the 'error' event would crash the process.
     this.pool.on('error', () => {});
