@@ -17,6 +17,7 @@ import { handleError, handleFrameworkError } from './http/error-handler.ts';
 import { negotiate } from './http/negotiation.ts';
 import type { RateLimiter } from './http/rate-limit/index.ts';
 import { catalogueRoutes } from './http/routes/catalogue.ts';
+import { healthRoutes } from './http/routes/health.ts';
 import { reservationRoutes } from './http/routes/reservations.ts';
 import { shoppingRoutes } from './http/routes/shopping.ts';
 import { tokenRoute } from './http/routes/token.ts';
@@ -105,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   shoppingRoutes(app, deps.shopping);
   reservationRoutes(app, deps.reservations);
   if (deps.controlToken) controlRoutes(app, { ...deps, controlToken: deps.controlToken });
+  healthRoutes(app, deps.store);
 
   return app;
 }
