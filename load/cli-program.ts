@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { packageInfo } from '../contract/package-info.ts';
 import type { LoadScenarioResult } from '../harness/report/model.ts';
 import { runNative } from './native/engine.ts';
 import { mergeIntoReport, scrubber, writeLoadResults } from './output.ts';
@@ -58,6 +59,7 @@ export async function runLoadCli(argv: string[], io: LoadCliIo, signal?: AbortSi
     .option('--out <dir>', 'where results go', 'reports/load')
     .option('--report-dir <dir>', 'also add the results to the certification report in this directory')
     .option('--list', 'list the scenarios')
+    .version(packageInfo().version, '-V, --version', 'print the version and exit')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
 

@@ -1,7 +1,15 @@
+#!/usr/bin/env node
+import { parseCliArgs } from './cli-args.ts';
 import { configFromEnv } from './config.ts';
 import { startServer } from './server.ts';
 
-/** `npm run serve`: the reference implementation alone (README "Running the reference implementation"). */
+/** `npm run serve` (the package's partner-api-reference): the reference implementation alone (README "Configuration"). */
+process.setSourceMapsEnabled(true);
+const request = parseCliArgs(process.argv.slice(2));
+if (request.kind !== 'serve') {
+  (request.kind === 'print' ? process.stdout : process.stderr).write(request.text);
+  process.exit(request.kind === 'print' ? 0 : 2);
+}
 const config = configFromEnv();
 const server = await startServer(config, { logger: true });
 server.app.log.info(

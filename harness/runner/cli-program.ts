@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { packageInfo } from '../../contract/package-info.ts';
 import { CertifyError, EXIT } from './errors.ts';
 import { DEFAULT_REMOTE_MAX_RPS, DEFAULT_RUNS } from './options.ts';
 import type { CertifyOptions } from './run.ts';
@@ -72,6 +73,7 @@ export function buildProgram(io: CliIo): Command {
     .option('--replay <check-id>', 're-run one check of an earlier report (with its seed and date); needs --from')
     .option('--from <report.json>', 'the report --replay takes the check from')
     .addOption(new Option('--debug', "show vitest's own output and stack traces of harness errors").hideHelp())
+    .version(packageInfo().version, '-V, --version', 'print the version and exit')
     .allowExcessArguments(false)
     .exitOverride()
     .configureOutput({

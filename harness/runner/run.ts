@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
+import { packageInfo } from '../../contract/package-info.ts';
 import type { Profile } from '../check/meta.ts';
 import { referenceControlAdapter } from '../control/adapter.ts';
 import { configureHttp } from '../http/client.ts';
@@ -313,10 +313,8 @@ let tool: ReportModel['tool'] | undefined;
 
 function toolInfo(): ReportModel['tool'] {
   if (!tool) {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    tool = { name: 'partner-api-certify', version: pkg.version ?? '0.0.0' };
+    // From the package's package.json wherever it is: the sources and the compiled package (dist/) differ in depth.
+    tool = { name: 'partner-api-certify', version: packageInfo().version };
   }
   return tool;
 }

@@ -5,12 +5,18 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseTargetConfig, type TargetConfig } from '../config/target-config.ts';
 
+/** The project root; in the compiled package, dist/ (which holds fixtures/ and reference-impl/ as JavaScript). */
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const COMPILED = import.meta.url.endsWith('.js');
 /** The reference implementation is started by its entry point, as any user would (never imported). */
-const MAIN = join(REPO, 'reference-impl', 'main.ts');
-// tsx as a loader of this very process (`node --import tsx`), not its CLI: the CLI runs the server in a second
-// process, which a SIGKILL of the first would leave behind.
-const TSX_LOADER = pathToFileURL(join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+const MAIN = join(REPO, 'reference-impl', COMPILED ? 'main.js' : 'main.ts');
+/**
+ * From the sources: tsx as a loader of this very process (`node --import tsx`), not its CLI: the CLI runs the server
+ * in a second process, which a SIGKILL of the first would leave behind. Compiled: plain Node, with source maps.
+ */
+const NODE_ARGS = COMPILED
+  ? ['--enable-source-maps', MAIN]
+  : ['--import', pathToFileURL(join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href, MAIN];
 const FIXTURE_TARGET = join(REPO, 'fixtures', 'reference-target.json');
 
 const LISTENING = /Server listening at (https?:\/\/127\.0\.0\.1:\d+)/;
@@ -72,7 +78,7 @@ export async function startEmbeddedTarget(options: EmbeddedTargetOptions = {}): 
   // up and stall the server on its next log line.
   const logFile = join(dir, 'server.log');
   const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, MAIN], {
+  const child = spawn(process.execPath, NODE_ARGS, {
     cwd: REPO,
     env,
     stdio: ['ignore', log, log],
