@@ -12,6 +12,7 @@ import type { ReportModel } from '../report/model.ts';
 import { formatSummary, ProgressReporter } from '../report/progress.ts';
 import { CertificationReporter } from '../report/reporter.ts';
 import { profileRank, type RunSettings, removeRunSettings, writeRunSettings } from '../run-settings.ts';
+import type { ImageSpec } from '../target/image-options.ts';
 import { type CleanupResult, cleanupBookings, describeLeftover } from './cleanup.ts';
 import { CertifyError, EXIT } from './errors.ts';
 import {
@@ -88,6 +89,8 @@ export interface CertifyOptions {
    * file, and Redis for its rate-limit buckets (with a key prefix of this run's own).
    */
   embedded?: EmbeddedStores;
+  /** --image: a container image started for the run (testcontainers) and removed at its end. */
+  image?: ImageSpec;
 }
 
 export interface CertifyResult {
@@ -121,7 +124,7 @@ interface Plan {
 
 function plan(options: CertifyOptions): Plan {
   const replay = options.replay ? loadReplay(options.replay) : undefined;
-  const targetText = options.target ?? (replay && !options.config ? replayTarget(replay) : undefined);
+  const targetText = options.target ?? (replay && !options.config && !options.image ? replayTarget(replay) : undefined);
   return {
     targetSpec: targetText === undefined ? undefined : parseTarget(targetText),
     config: options.config,
@@ -169,7 +172,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   prepareReportDir(p.reportDir);
   const startedAt = new Date();
 
-  const target = await resolveTarget(p.targetSpec, p.config, env, warn, p.embedded);
+  const target = await resolveTarget(p.targetSpec, p.config, env, warn, p.embedded, options.image, options.signal);
   // The runner's own calls (the control adapter during cleanup) trust what the checks trust.
   configureHttp({ tls: target.config.tls });
   const registry = new SecretRegistry();
@@ -177,9 +180,9 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   const scrub = (text: string) => redactText(text, registry);
 
   try {
-    const profile = p.profile ?? (target.embedded ? 'full' : 'catalog');
-    // The embedded server is a throwaway of this run: booking on it harms nobody.
-    const allowBookings = target.embedded ? true : (p.allowBookings ?? false);
+    const profile = p.profile ?? (target.runOwned ? 'full' : 'catalog');
+    // The embedded server (or --image container) is a throwaway of this run: booking on it harms nobody.
+    const allowBookings = target.runOwned ? true : (p.allowBookings ?? false);
     const maxRps =
       p.maxRps !== undefined ? p.maxRps : isLoopback(target.config.baseUrl) ? null : DEFAULT_REMOTE_MAX_RPS;
     const settings: RunSettings = {
@@ -196,6 +199,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
       only: p.only,
     };
     output(describeRun(settings, p.replay));
+    if (target.description) output(`Started: ${target.description}\n`);
     if (p.replay?.allowBookings && !allowBookings) {
       warn('the replayed run allowed bookings; this one does not (pass --allow-bookings to let the check book)');
     }

@@ -45,13 +45,18 @@ export interface EmbeddedTargetOptions {
   openssl?: string;
 }
 
+/** fixtures/reference-target.json: the bundled reference implementation's clients, probes and control token. */
+export function referenceFixtureConfig(): TargetConfig {
+  return parseTargetConfig(JSON.parse(readFileSync(FIXTURE_TARGET, 'utf8')), {}, FIXTURE_TARGET).config;
+}
+
 /**
  * Starts the bundled reference implementation on a free loopback port with a fresh SQLite store in a temp
  * directory, and returns its target config (fixtures/reference-target.json with the real address and control).
  * HTTPS by default, as spec 5.7 asks: the config's tls.caFile is the certificate the harness must trust.
  */
 export async function startEmbeddedTarget(options: EmbeddedTargetOptions = {}): Promise<EmbeddedTarget> {
-  const fixture = parseTargetConfig(JSON.parse(readFileSync(FIXTURE_TARGET, 'utf8')), {}, FIXTURE_TARGET).config;
+  const fixture = referenceFixtureConfig();
   const controlToken = fixture.control?.token;
   if (!controlToken) throw new Error(`${FIXTURE_TARGET} has no control token`);
   const dir = mkdtempSync(join(tmpdir(), 'partner-cert-embedded-'));
