@@ -3,7 +3,7 @@
 #
 #   docker build -t partner-api-reference .
 #
-# Where no image registry is reachable, build from local base images (container/local-base.sh):
+# Where no image registry is reachable, build from local base images (release/local-base.sh):
 #
 #   DOCKER_BUILDKIT=0 docker build --network host \
 #     --build-arg BASE_IMAGE=partner-api-node:20-local --build-arg BUILD_BASE_IMAGE=partner-api-node:20-local-build \

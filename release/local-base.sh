@@ -9,7 +9,7 @@
 # its npm and headers), so nothing is pulled from a registry. The machine's CA bundle goes in too, so npm inside the
 # build trusts what npm on the machine trusts. Needs root (mmdebstrap --mode=root) and a Docker-compatible engine.
 #
-# Usage: container/local-base.sh [--force]   (without --force an image already present is kept)
+# Usage: release/local-base.sh [--force]   (without --force an image already present is kept)
 set -euo pipefail
 
 RUNTIME_TAG=partner-api-node:20-local
