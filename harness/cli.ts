@@ -1,9 +1,10 @@
-#!/usr/bin/env -S node --import tsx
-// The shebang (for the package's bin, partner-api-certify) runs this TypeScript file with tsx registered as a Node
-// loader: one process, no build step, no npx lookup or download. Node resolves `tsx` from the current directory, so
-// run it from this project or from a project that depends on it (tsx is a dependency). `npm run certify` uses
-// `tsx harness/cli.ts`, which works the same.
+#!/usr/bin/env node
+// The package's bin, partner-api-certify, is this file compiled to dist/harness/cli.js (npm run build): plain Node,
+// nothing resolved from the user's directory. From the sources, `npm run certify` runs it with tsx.
 import { main } from './runner/cli-program.ts';
+
+// Stack traces (--debug) point into the TypeScript sources through the compiled package's source maps.
+process.setSourceMapsEnabled(true);
 
 const controller = new AbortController();
 let interrupted = false;

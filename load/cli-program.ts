@@ -1,5 +1,8 @@
 import { Command, CommanderError } from 'commander';
+import { packageInfo } from '../contract/package-info.ts';
 import type { LoadScenarioResult } from '../harness/report/model.ts';
+import { ImageOptionError, type ImageSpec, parseImageFlags } from '../harness/target/image-options.ts';
+import { resolveLoadImageTarget } from './image-target.ts';
 import { runNative } from './native/engine.ts';
 import { mergeIntoReport, scrubber, writeLoadResults } from './output.ts';
 import type { AnyScenario, LoadOptions } from './scenario/model.ts';
@@ -24,7 +27,14 @@ interface Flags {
   out: string;
   reportDir?: string;
   list?: boolean;
+  image?: string;
+  imageEnv?: string[];
+  imagePort?: string;
+  imageReady?: string;
+  imageNetwork?: string;
 }
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 function number(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -58,6 +68,12 @@ export async function runLoadCli(argv: string[], io: LoadCliIo, signal?: AbortSi
     .option('--out <dir>', 'where results go', 'reports/load')
     .option('--report-dir <dir>', 'also add the results to the certification report in this directory')
     .option('--list', 'list the scenarios')
+    .option('--image <name[:tag]>', 'a container image, started per scenario with testcontainers (host network)')
+    .option('--image-env <K=V>', "the container's environment, repeatable (K alone: K's value here)", collect)
+    .option('--image-port <port>', 'the port the image listens on (default 8080; 0: a free port, passed as PORT)')
+    .option('--image-ready <path>', 'HTTP path answering 200 once ready (default: the image label, else the port)')
+    .option('--image-network <mode>', 'host (default) or bridge')
+    .version(packageInfo().version, '-V, --version', 'print the version and exit')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
 
@@ -83,6 +99,9 @@ export async function runLoadCli(argv: string[], io: LoadCliIo, signal?: AbortSi
     const scenarios: AnyScenario[] =
       scenarioArg === 'all' ? [...SCENARIOS] : [scenarioById(scenarioArg)].filter((s): s is AnyScenario => !!s);
     if (scenarios.length === 0) throw new LoadUsageError(`unknown scenario ${scenarioArg}:\n${listText()}`);
+    const image = imageSpec(flags);
+    if (image && flags.target !== undefined)
+      throw new LoadUsageError('--image and --target name two targets: pass one');
     const rate = number('--rate', flags.rate);
     const duration = number('--duration', flags.duration);
 
@@ -93,9 +112,10 @@ export async function runLoadCli(argv: string[], io: LoadCliIo, signal?: AbortSi
       // Refuse out-of-bounds settings before starting anything (the engine checks again).
       assertOptionsBounded(options);
       assertPhasesBounded(scenario.phases(options));
-      const resolved = await resolveLoadTarget(flags.target, flags.config, scenario.embeddedEnv, (message) =>
-        io.stderr(`warning: ${message}\n`),
-      );
+      const warn = (message: string) => io.stderr(`warning: ${message}\n`);
+      const resolved = image
+        ? await resolveLoadImageTarget(image, flags.config, scenario.embeddedEnv, warn, signal)
+        : await resolveLoadTarget(flags.target, flags.config, scenario.embeddedEnv, warn);
       scrub = scrubber(resolved.target);
       const onAbort = () => void resolved.stop();
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -126,4 +146,20 @@ export async function runLoadCli(argv: string[], io: LoadCliIo, signal?: AbortSi
     return LOAD_EXIT.error;
   }
   return results.every((result) => result.passed) ? LOAD_EXIT.passed : LOAD_EXIT.failed;
+}
+
+function imageSpec(flags: Flags): ImageSpec | undefined {
+  try {
+    return parseImageFlags(
+      Object.fromEntries(
+        (['image', 'imageEnv', 'imagePort', 'imageReady', 'imageNetwork'] as const)
+          .filter((key) => flags[key] !== undefined)
+          .map((key) => [key, flags[key]]),
+      ),
+      process.env,
+    );
+  } catch (error) {
+    if (error instanceof ImageOptionError) throw new LoadUsageError(error.message);
+    throw error;
+  }
 }

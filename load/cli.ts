@@ -1,6 +1,9 @@
+#!/usr/bin/env node
 import { runLoadCli } from './cli-program.ts';
 
-/** `npm run load -- <scenario> --target … --config …` (see `npm run load -- --help`). */
+process.setSourceMapsEnabled(true);
+
+/** `npm run load -- <scenario> --target … --config …` (see `npm run load -- --help`); the package's partner-api-load. */
 const abort = new AbortController();
 process.once('SIGINT', () => abort.abort());
 process.once('SIGTERM', () => abort.abort());

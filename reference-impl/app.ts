@@ -18,6 +18,7 @@ import { handleError, handleFrameworkError } from './http/error-handler.ts';
 import { negotiate } from './http/negotiation.ts';
 import type { RateLimiter } from './http/rate-limit/index.ts';
 import { catalogueRoutes } from './http/routes/catalogue.ts';
+import { healthRoutes } from './http/routes/health.ts';
 import { openApiRoute } from './http/routes/openapi.ts';
 import { reservationRoutes } from './http/routes/reservations.ts';
 import { shoppingRoutes } from './http/routes/shopping.ts';
@@ -111,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     controlRoutes(app, { ...deps, controlToken: deps.controlToken });
     testHookRoutes(app, { ...deps, controlToken: deps.controlToken });
   }
+  healthRoutes(app, deps.store);
 
   return app;
 }

@@ -1,15 +1,22 @@
+#!/usr/bin/env node
+import { parseCliArgs } from './cli-args.ts';
 import { configFromEnv } from './config.ts';
 import { FAULTS } from './faults/catalogue/index.ts';
 import { startServer } from './server.ts';
 
-// `--list-faults`: the catalogue of named faults and benign variants as JSON, for the mutation harness.
-if (process.argv.includes('--list-faults')) {
+/** `npm run serve` (the package's partner-api-reference): the reference implementation alone (README "Configuration"). */
+process.setSourceMapsEnabled(true);
+const request = parseCliArgs(process.argv.slice(2));
+if (request.kind === 'list-faults') {
+  // The catalogue of named faults and benign variants as JSON, for the mutation harness.
   const list = FAULTS.map(({ name, kind, clause, description }) => ({ name, kind, clause, description }));
   process.stdout.write(`${JSON.stringify(list)}\n`);
   process.exit(0);
 }
-
-/** `npm run serve`: the reference implementation alone (README "Running the reference implementation"). */
+if (request.kind !== 'serve') {
+  (request.kind === 'print' ? process.stdout : process.stderr).write(request.text);
+  process.exit(request.kind === 'print' ? 0 : 2);
+}
 const config = configFromEnv();
 const server = await startServer(config, { logger: true });
 server.app.log.info(

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { SPEC_FILE } from '../spec-file.ts';
 import {
   CLAUSES,
   type Clause,
@@ -12,7 +13,7 @@ import {
 } from './index.ts';
 import { collapseWhitespace, leadingCells, type OutlineSection, parseSpecOutline } from './spec-outline.ts';
 
-const SPEC = readFileSync(new URL('../../../shared/spec/partner-api-v1.md', import.meta.url), 'utf8');
+const SPEC = readFileSync(SPEC_FILE, 'utf8');
 const OUTLINE = parseSpecOutline(SPEC);
 
 /** The id scheme documented in types.ts: <section>.<item>[<part>], item 0.n for a preamble of 2, 4 or 7. */

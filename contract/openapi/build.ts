@@ -12,13 +12,14 @@ import { OAUTH_ERRORS } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
 import { PATTERNS, SCHEMA_BUNDLE, type SchemaName } from '../schemas/index.ts';
 import { SCOPES, type Scope } from '../scopes.ts';
+import { envelopeExamples, oauthExamples, RECORDED, recordedOperation, xmlExample, xmlExamples } from './examples.ts';
 
 type Json = { [key: string]: unknown };
 
 /** The parts of the generated document that callers navigate; everything else is plain JSON. */
 export interface OpenApiDocument {
   openapi: string;
-  info: { title: string; version: string; description: string };
+  info: { title: string; version: string; description: string; contact: Json; license: Json };
   jsonSchemaDialect: string;
   servers: Json[];
   tags: Json[];
@@ -66,11 +67,26 @@ function xmlSchema(root: 'request' | 'response', name: SchemaName): Json {
   };
 }
 
-function businessContent(name: SchemaName, root: 'request' | 'response', jsonOnly = false): Json {
-  const content: Json = { [MEDIA_TYPES.json]: { schema: schemaRef(name) } };
+/** One example (a recorded body) or named examples (one per error code), in JSON and in the typed XML. */
+type BodyExamples = { example: Json } | { examples: Record<string, { value: Json }> };
+
+function businessContent(
+  name: SchemaName,
+  root: 'request' | 'response',
+  jsonOnly = false,
+  examples?: BodyExamples,
+): Json {
+  const json = examples ?? {};
+  const xml =
+    examples === undefined
+      ? {}
+      : 'example' in examples
+        ? { example: xmlExample(examples.example, root) }
+        : { examples: xmlExamples(examples.examples) };
+  const content: Json = { [MEDIA_TYPES.json]: { schema: schemaRef(name), ...json } };
   if (!jsonOnly) {
-    content[MEDIA_TYPES.xml] = { schema: xmlSchema(root, name) };
-    content[MEDIA_TYPES.textXml] = { schema: xmlSchema(root, name) };
+    content[MEDIA_TYPES.xml] = { schema: xmlSchema(root, name), ...xml };
+    content[MEDIA_TYPES.textXml] = { schema: xmlSchema(root, name), ...xml };
   }
   return content;
 }
@@ -121,7 +137,7 @@ function errorResponse(endpoint: Endpoint, status: number): Json {
     return withHeaders(
       {
         description: `${statusText(status)}: OAuth error (spec 7.1)${codes.length > 0 ? `; error is one of ${codes.join(', ')}` : ''}.`,
-        content: { [MEDIA_TYPES.json]: { schema: schemaRef('OAuthError') } },
+        content: { [MEDIA_TYPES.json]: { schema: schemaRef('OAuthError'), examples: oauthExamples(status) } },
       },
       responseHeaders(endpoint, status),
     );
@@ -132,7 +148,7 @@ function errorResponse(endpoint: Endpoint, status: number): Json {
         status === 406
           ? `${statusText(status)}: error envelope (spec 7.2), always JSON (4.13).`
           : `${statusText(status)}: error envelope (spec 7.2) in the negotiated representation; clients switch on error.code (7.3).`,
-      content: businessContent('ErrorEnvelope', 'response', status === 406),
+      content: businessContent('ErrorEnvelope', 'response', status === 406, { examples: envelopeExamples(status) }),
     },
     responseHeaders(endpoint, status),
   );
@@ -145,11 +161,18 @@ function successResponses(endpoint: Endpoint): Json {
       [endpoint.successStatus]: {
         description: `${statusText(endpoint.successStatus)}: a bearer token; always JSON (4.1).`,
         headers: { ...headers, 'Cache-Control': componentRef('headers', 'CacheControlNoStore') },
-        content: { [MEDIA_TYPES.json]: { schema: schemaRef(endpoint.responseSchema) } },
+        content: {
+          [MEDIA_TYPES.json]: {
+            schema: schemaRef(endpoint.responseSchema),
+            example: recordedOperation(endpoint.operationId).response,
+          },
+        },
       },
     };
   }
-  const content = businessContent(endpoint.responseSchema, 'response');
+  const content = businessContent(endpoint.responseSchema, 'response', false, {
+    example: recordedOperation(endpoint.operationId).response,
+  });
   const responses: Json = {
     [endpoint.successStatus]: withHeaders(
       {
@@ -192,19 +215,48 @@ function parameters(endpoint: Endpoint): Json[] {
 }
 
 function requestBody(endpoint: Endpoint): Json | undefined {
+  const example = recordedOperation(endpoint.operationId).request;
+  if (endpoint.method === 'PATCH') return patchBody(example);
   if (endpoint.requestSchema === null) return undefined;
   if (endpoint.representations === 'form-in-json-out') {
     return {
       required: true,
-      content: { [MEDIA_TYPES.form]: { schema: schemaRef(endpoint.requestSchema) } },
+      content: { [MEDIA_TYPES.form]: { schema: schemaRef(endpoint.requestSchema), ...(example ? { example } : {}) } },
     };
   }
   return {
     required: true,
     description: `${endpoint.requestSchema} as application/json, or as typed XML (4.14) with application/xml or text/xml.`,
-    content: businessContent(endpoint.requestSchema, 'request'),
+    content: businessContent(endpoint.requestSchema, 'request', false, example ? { example } : undefined),
   };
 }
+
+/**
+ * PATCH defines no body (spec 4.10), yet a partner may send one, and the answer is 501 whatever it holds. Declared
+ * optional and unconstrained, so validators and proxies (Prism, Dredd) let such a request through to that 501.
+ */
+function patchBody(example: Json | undefined): Json {
+  const any = (media: string) => ({
+    schema: media === MEDIA_TYPES.json ? {} : { type: 'string' },
+    ...(example ? { example: media === MEDIA_TYPES.json ? example : xmlExample(example, 'request') } : {}),
+  });
+  return {
+    required: false,
+    description:
+      'Not defined by the spec: modification is unsupported in v1 (4.10), so any body, or none, gets 501 MODIFICATION_NOT_SUPPORTED.',
+    content: Object.fromEntries([MEDIA_TYPES.json, MEDIA_TYPES.xml, MEDIA_TYPES.textXml].map((m) => [m, any(m)])),
+  };
+}
+
+/**
+ * Answers the reference implementation gives beyond the statuses its section lists, declared so that validators
+ * accept them; each is a spec gap recorded in docs/ambiguities.md.
+ */
+const OBSERVED_BEYOND_SPEC: Record<string, Record<number, string>> = {
+  listReservations: {
+    400: 'Bad Request: limit outside 1 to 100, or not an integer: VALIDATION_ERROR with the field limit. Spec 4.8 bounds limit but lists no 400; the reference implementation answers so (docs/ambiguities.md).',
+  },
+};
 
 const TAGS = [
   { name: 'Authentication', description: 'OAuth 2.0 client credentials (spec 5).' },
@@ -258,6 +310,9 @@ function operation(endpoint: Endpoint): Json {
       ? componentRef('responses', errorComponentName(status))
       : errorResponse(endpoint, status);
   }
+  for (const [status, description] of Object.entries(OBSERVED_BEYOND_SPEC[endpoint.operationId] ?? {})) {
+    responses[status] = { ...errorResponse(endpoint, Number(status)), description };
+  }
   const body = requestBody(endpoint);
   const params = parameters(endpoint);
   return {
@@ -299,7 +354,15 @@ export function buildOpenApiDocument(): OpenApiDocument {
         `Machine-readable contract of the Partner Car Rental Distribution API v1, published contract release ${SPEC_RELEASE} (spec 9.2). ` +
         'Generated from contract/endpoints.ts and contract/schemas/; do not edit by hand. ' +
         'Availability is model-level; reservations are created confirmed with no online payment. ' +
-        'Every business operation is available as JSON and as the typed XML of spec 4.14.',
+        'Every business operation is available as JSON and as the typed XML of spec 4.14. ' +
+        'Examples were recorded from the reference implementation with its fixtures.',
+      contact: {
+        name: 'Partner integration support of the operator (contact details come with the distribution agreement)',
+      },
+      license: {
+        name: 'Proprietary: use is governed by the distribution agreement (spec 1.7)',
+        identifier: 'LicenseRef-Proprietary',
+      },
     },
     jsonSchemaDialect: JSON_SCHEMA_DIALECT,
     servers: [
@@ -312,7 +375,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     tags: [...TAGS],
     paths,
     components: {
-      schemas: rewriteRefs(SCHEMA_BUNDLE.$defs) as Record<SchemaName, Json>,
+      schemas: referencedSchemas(rewriteRefs(SCHEMA_BUNDLE.$defs) as Record<SchemaName, Json>, paths),
       securitySchemes: {
         [OAUTH_SCHEME]: {
           type: 'oauth2',
@@ -336,12 +399,14 @@ export function buildOpenApiDocument(): OpenApiDocument {
           in: 'path',
           required: true,
           schema: { type: 'string', pattern: PATTERNS.vehicleCode },
+          example: RECORDED.parameters.vehicleCode,
         },
         LocationCode: {
           name: 'locationCode',
           in: 'path',
           required: true,
           schema: { type: 'string', pattern: PATTERNS.locationCode },
+          example: RECORDED.parameters.locationCode,
         },
         ReservationId: {
           name: 'reservationId',
@@ -349,6 +414,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
           required: true,
           description: 'Opaque; format not specified (spec 2.2).',
           schema: { type: 'string' },
+          example: RECORDED.parameters.reservationId,
         },
         Limit: {
           name: 'limit',
@@ -360,6 +426,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
             maximum: LIMITS.reservationListLimit.max,
             default: LIMITS.reservationListLimit.default,
           },
+          example: RECORDED.parameters.limit,
         },
         IdempotencyKey: {
           name: 'Idempotency-Key',
@@ -372,6 +439,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
             minLength: LIMITS.idempotencyKeyLength.min,
             maxLength: LIMITS.idempotencyKeyLength.max,
           },
+          example: RECORDED.parameters.idempotencyKey,
         },
         Accept: {
           name: 'Accept',
@@ -384,7 +452,8 @@ export function buildOpenApiDocument(): OpenApiDocument {
       },
       headers: {
         XRequestId: {
-          description: 'Correlation id of the request; equals error.requestId (7.2).',
+          description: 'Correlation id of the request; equals error.requestId (7.2). On every business response (4).',
+          required: true,
           schema: { type: 'string' },
         },
         XRateLimitLimit: {
@@ -420,4 +489,31 @@ export function buildOpenApiDocument(): OpenApiDocument {
 /** The document as committed: pretty JSON with a trailing newline. */
 export function renderOpenApiJson(): string {
   return `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
+}
+
+/**
+ * The bundle's schemas that the paths reach, directly or through other schemas. RentalWindow (spec 2.4) is the one
+ * left out: a building block of the availability and quote requests, which carry its fields themselves, and never a
+ * body of its own, so the document would hold it unused.
+ */
+function referencedSchemas(schemas: Record<SchemaName, Json>, paths: unknown): Record<SchemaName, Json> {
+  const prefix = '#/components/schemas/';
+  const reached = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) for (const item of value) visit(item);
+    else if (typeof value === 'object' && value !== null) {
+      for (const [key, inner] of Object.entries(value)) {
+        if (key === '$ref' && typeof inner === 'string' && inner.startsWith(prefix)) {
+          const name = inner.slice(prefix.length);
+          if (!reached.has(name)) {
+            reached.add(name);
+            visit(schemas[name as SchemaName]);
+          }
+        } else visit(inner);
+      }
+    }
+  };
+  visit(paths);
+  visit(errorComponents());
+  return Object.fromEntries(Object.entries(schemas).filter(([name]) => reached.has(name))) as Record<SchemaName, Json>;
 }

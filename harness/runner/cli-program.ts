@@ -1,4 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
+import { packageInfo } from '../../contract/package-info.ts';
+import { type ImageFlags, ImageOptionError, parseImageFlags } from '../target/image-options.ts';
 import { CertifyError, EXIT } from './errors.ts';
 import { DEFAULT_REMOTE_MAX_RPS, DEFAULT_RUNS, parseDuration, parseIntegerOption } from './options.ts';
 import type { CertifyOptions } from './run.ts';
@@ -41,7 +43,15 @@ interface ParsedFlags {
   replay?: string;
   from?: string;
   debug?: boolean;
+  image?: string;
+  imageEnv?: string[];
+  imagePort?: string;
+  imageReady?: string;
+  imageNetwork?: string;
 }
+
+/** Repeatable options (--image-env K=V --image-env K2=V2). */
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command('partner-api-certify')
@@ -89,7 +99,16 @@ export function buildProgram(io: CliIo): Command {
     .option('--date <YYYY-MM-DD>', 'anchor of generated dates (default: 30 days from today, UTC)')
     .option('--replay <check-id>', 're-run one check of an earlier report (with its seed and date); needs --from')
     .option('--from <report.json>', 'the report --replay takes the check from')
+    .option(
+      '--image <name[:tag]>',
+      'certify a container image: started with testcontainers for this run (host network), removed at its end',
+    )
+    .option('--image-env <K=V>', "the container's environment, repeatable (K alone: K's value here)", collect)
+    .option('--image-port <port>', 'the port the image listens on (default 8080; 0: a free port, passed as PORT)')
+    .option('--image-ready <path>', 'HTTP path answering 200 once ready (default: the image label, else the port)')
+    .option('--image-network <mode>', 'host (default: reached on 127.0.0.1) or bridge (a published port)')
     .addOption(new Option('--debug', "show vitest's own output and stack traces of harness errors").hideHelp())
+    .version(packageInfo().version, '-V, --version', 'print the version and exit')
     .allowExcessArguments(false)
     .exitOverride()
     .configureOutput({
@@ -190,5 +209,20 @@ function toOptions(flags: ParsedFlags, io: CliIo): CertifyOptions {
   }
   if (flags.replay !== undefined && flags.from !== undefined)
     options.replay = { checkId: flags.replay, from: flags.from };
+  const image = imageSpec(flags, io.env);
+  if (image) options.image = image;
   return options;
+}
+
+function imageSpec(flags: ParsedFlags, env: NodeJS.ProcessEnv): CertifyOptions['image'] {
+  const imageFlags: ImageFlags = {};
+  for (const key of ['image', 'imageEnv', 'imagePort', 'imageReady', 'imageNetwork'] as const) {
+    if (flags[key] !== undefined) (imageFlags as Record<string, unknown>)[key] = flags[key];
+  }
+  try {
+    return parseImageFlags(imageFlags, env);
+  } catch (error) {
+    if (error instanceof ImageOptionError) throw new CertifyError(error.message);
+    throw error;
+  }
 }

@@ -148,3 +148,21 @@ describe('the CLI entry point', () => {
     expect(result.stdout).toBe('');
   });
 });
+
+describe('--version and --image (no container engine needed)', () => {
+  test('--version prints the package version', async () => {
+    const result = await cli('--version');
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  test('--image options are checked before any engine is asked', async () => {
+    expectConfigError(await cli('--image', 'not an image'), /--image: "not an image" is not an image reference/);
+    expectConfigError(await cli('--image-env', 'A=1'), /--image-env applies to --image only/);
+    expectConfigError(await cli('--image', 'x', '--image-port', 'abc'), /--image-port/);
+  });
+
+  test('--image and --target exclude each other', async () => {
+    expectConfigError(await cli('--image', 'x', '--target', 'embedded'), /--image and --target name two targets/);
+  });
+});

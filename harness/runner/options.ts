@@ -2,6 +2,7 @@ import { CLAUSES, clauseById, SECTIONS } from '../../contract/clauses/index.ts';
 import type { Profile } from '../check/meta.ts';
 import { PROFILES } from '../run-settings.ts';
 import { CertifyError } from './errors.ts';
+import { MODULE_EXTENSION } from './paths.ts';
 
 /** Report formats and the file each one writes into the report directory. */
 export const REPORT_FILES = {
@@ -13,7 +14,7 @@ export const REPORT_FILES = {
 export type ReportFormat = keyof typeof REPORT_FILES;
 export const REPORT_FORMATS = Object.keys(REPORT_FILES) as ReportFormat[];
 
-export const DEFAULT_SUITES = ['suites/**/*.test.ts'];
+export const DEFAULT_SUITES = [`suites/**/*.test${MODULE_EXTENSION}`];
 export const DEFAULT_RUNS = 25;
 /** Requests per second against a non-loopback target when --max-rps is not given (spec 8: ceilings not shown). */
 export const DEFAULT_REMOTE_MAX_RPS = 5;

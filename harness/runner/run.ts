@@ -2,6 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
+import { packageInfo } from '../../contract/package-info.ts';
 import type { Profile } from '../check/meta.ts';
 import { discoverHooks, HookError, type HookName, testHooks } from '../hooks/adapter.ts';
 import { configureHttp } from '../http/client.ts';
@@ -13,6 +14,7 @@ import type { ReportModel } from '../report/model.ts';
 import { formatSummary, ProgressReporter } from '../report/progress.ts';
 import { CertificationReporter } from '../report/reporter.ts';
 import { profileRank, type RunSettings, removeRunSettings, writeRunSettings } from '../run-settings.ts';
+import type { ImageSpec } from '../target/image-options.ts';
 import { type CleanupResult, cleanupBookings, describeLeftover } from './cleanup.ts';
 import { CertifyError, EXIT } from './errors.ts';
 import {
@@ -94,6 +96,8 @@ export interface CertifyOptions {
    * file, and Redis for its rate-limit buckets (with a key prefix of this run's own).
    */
   embedded?: EmbeddedStores;
+  /** --image: a container image started for the run (testcontainers) and removed at its end. */
+  image?: ImageSpec;
 }
 
 export interface CertifyResult {
@@ -127,7 +131,7 @@ interface Plan {
 
 function plan(options: CertifyOptions): Plan {
   const replay = options.replay ? loadReplay(options.replay) : undefined;
-  const targetText = options.target ?? (replay && !options.config ? replayTarget(replay) : undefined);
+  const targetText = options.target ?? (replay && !options.config && !options.image ? replayTarget(replay) : undefined);
   return {
     targetSpec: targetText === undefined ? undefined : parseTarget(targetText),
     config: options.config,
@@ -175,7 +179,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   prepareReportDir(p.reportDir);
   const startedAt = new Date();
 
-  const target = await resolveTarget(p.targetSpec, p.config, env, warn, p.embedded);
+  const target = await resolveTarget(p.targetSpec, p.config, env, warn, p.embedded, options.image, options.signal);
   // The runner's own calls (the test hooks, the cleanup) trust what the checks trust.
   configureHttp({ tls: target.config.tls });
   const registry = new SecretRegistry();
@@ -183,9 +187,9 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   const scrub = (text: string) => redactText(text, registry);
 
   try {
-    const profile = p.profile ?? (target.embedded ? 'full' : 'catalog');
-    // The embedded server is a throwaway of this run: booking on it harms nobody.
-    const allowBookings = target.embedded ? true : (p.allowBookings ?? false);
+    const profile = p.profile ?? (target.runOwned ? 'full' : 'catalog');
+    // The embedded server (or --image container) is a throwaway of this run: booking on it harms nobody.
+    const allowBookings = target.runOwned ? true : (p.allowBookings ?? false);
     const maxRps =
       p.maxRps !== undefined ? p.maxRps : isLoopback(target.config.baseUrl) ? null : DEFAULT_REMOTE_MAX_RPS;
     const hooks = await hooksOf(target.config);
@@ -218,6 +222,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
       settings.fuzz = { ...options.fuzz, progressFile: fuzzProgress };
     }
     output(describeRun(settings, p.replay));
+    if (target.description) output(`Started: ${target.description}\n`);
     if (p.replay?.allowBookings && !allowBookings) {
       warn('the replayed run allowed bookings; this one does not (pass --allow-bookings to let the check book)');
     }
@@ -387,10 +392,8 @@ let tool: ReportModel['tool'] | undefined;
 
 function toolInfo(): ReportModel['tool'] {
   if (!tool) {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    tool = { name: 'partner-api-certify', version: pkg.version ?? '0.0.0' };
+    // From the package's package.json wherever it is: the sources and the compiled package (dist/) differ in depth.
+    tool = { name: 'partner-api-certify', version: packageInfo().version };
   }
   return tool;
 }

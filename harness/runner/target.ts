@@ -1,13 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { HarnessConfigError, readTargetConfig, type TargetConfig } from '../config/target-config.ts';
 import { startEmbeddedTarget } from '../target/embedded.ts';
+import type { ImageSpec } from '../target/image-options.ts';
 import { CertifyError } from './errors.ts';
 import type { TargetSpec } from './options.ts';
 
 export interface ResolvedTarget {
   config: TargetConfig;
   embedded: boolean;
-  /** Stops what the runner started (the embedded server); a no-op for a URL target. */
+  /** The run started the target (embedded server or --image container): profile full and bookings by default. */
+  runOwned?: boolean;
+  /** What the run started, for its header (e.g. the image and container). */
+  description?: string;
+  /** Stops what the runner started (the embedded server, the container); a no-op for a URL target. */
   stop(): Promise<void>;
 }
 
@@ -80,7 +85,10 @@ export async function resolveTarget(
   env: NodeJS.ProcessEnv,
   warn: (message: string) => void,
   stores?: EmbeddedStores,
+  image?: ImageSpec,
+  signal?: AbortSignal,
 ): Promise<ResolvedTarget> {
+  if (image) return resolveImageTarget(image, spec, configFile, env, warn, stores, signal);
   if (spec?.kind === 'embedded' || (spec === undefined && configFile === undefined)) {
     if (configFile !== undefined) {
       throw new CertifyError(
@@ -101,7 +109,7 @@ export async function resolveTarget(
     } catch (error) {
       throw new CertifyError(`the embedded reference implementation did not start: ${(error as Error).message}`);
     }
-    return { config: started.config, embedded: true, stop: () => started.stop() };
+    return { config: started.config, embedded: true, runOwned: true, stop: () => started.stop() };
   }
   if (stores?.databaseUrl || stores?.redisUrl || stores?.faults) {
     throw new CertifyError(
@@ -110,4 +118,39 @@ export async function resolveTarget(
   }
   const config = loadUrlTarget(spec?.kind === 'url' ? spec : undefined, configFile, env, warn);
   return { config, embedded: false, stop: async () => {} };
+}
+
+/** --image: the container is started here and removed by stop(); --target and the embedded stores do not apply. */
+async function resolveImageTarget(
+  image: ImageSpec,
+  spec: TargetSpec | undefined,
+  configFile: string | undefined,
+  env: NodeJS.ProcessEnv,
+  warn: (message: string) => void,
+  stores: EmbeddedStores | undefined,
+  signal: AbortSignal | undefined,
+): Promise<ResolvedTarget> {
+  if (spec) throw new CertifyError('--image and --target name two targets: pass one');
+  if (stores?.databaseUrl || stores?.redisUrl) {
+    throw new CertifyError('--embedded-database and --embedded-redis apply to the embedded target only');
+  }
+  const { ImageTargetError, startImageTarget } = await import('../target/image.ts');
+  try {
+    const started = await startImageTarget(image, {
+      env,
+      warn,
+      ...(configFile !== undefined ? { configFile } : {}),
+      ...(signal ? { signal } : {}),
+    });
+    return {
+      config: started.config,
+      embedded: false,
+      runOwned: true,
+      description: started.description,
+      stop: () => started.stop(),
+    };
+  } catch (error) {
+    if (error instanceof ImageTargetError) throw new CertifyError(error.message);
+    throw error;
+  }
 }

@@ -5,12 +5,18 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DEFAULT_HOOKS_PATH, parseTargetConfig, type TargetConfig } from '../config/target-config.ts';
 
+/** The project root; in the compiled package, dist/ (which holds fixtures/ and reference-impl/ as JavaScript). */
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const COMPILED = import.meta.url.endsWith('.js');
 /** The reference implementation is started by its entry point, as any user would (never imported). */
-const MAIN = join(REPO, 'reference-impl', 'main.ts');
-// tsx as a loader of this very process (`node --import tsx`), not its CLI: the CLI runs the server in a second
-// process, which a SIGKILL of the first would leave behind.
-const TSX_LOADER = pathToFileURL(join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+const MAIN = join(REPO, 'reference-impl', COMPILED ? 'main.js' : 'main.ts');
+/**
+ * From the sources: tsx as a loader of this very process (`node --import tsx`), not its CLI: the CLI runs the server
+ * in a second process, which a SIGKILL of the first would leave behind. Compiled: plain Node, with source maps.
+ */
+const NODE_ARGS = COMPILED
+  ? ['--enable-source-maps', MAIN]
+  : ['--import', pathToFileURL(join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href, MAIN];
 const FIXTURE_TARGET = join(REPO, 'fixtures', 'reference-target.json');
 
 const LISTENING = /Server listening at (https?:\/\/127\.0\.0\.1:\d+)/;
@@ -39,13 +45,18 @@ export interface EmbeddedTargetOptions {
   openssl?: string;
 }
 
+/** fixtures/reference-target.json: the bundled reference implementation's clients, probes and control token. */
+export function referenceFixtureConfig(): TargetConfig {
+  return parseTargetConfig(JSON.parse(readFileSync(FIXTURE_TARGET, 'utf8')), {}, FIXTURE_TARGET).config;
+}
+
 /**
  * Starts the bundled reference implementation on a free loopback port with a fresh SQLite store in a temp
  * directory, and returns its target config (fixtures/reference-target.json with the real address and control).
  * HTTPS by default, as spec 5.7 asks: the config's tls.caFile is the certificate the harness must trust.
  */
 export async function startEmbeddedTarget(options: EmbeddedTargetOptions = {}): Promise<EmbeddedTarget> {
-  const fixture = parseTargetConfig(JSON.parse(readFileSync(FIXTURE_TARGET, 'utf8')), {}, FIXTURE_TARGET).config;
+  const fixture = referenceFixtureConfig();
   const controlToken = fixture.hooks?.token;
   if (!controlToken) throw new Error(`${FIXTURE_TARGET} has no hooks token`);
   const dir = mkdtempSync(join(tmpdir(), 'partner-cert-embedded-'));
@@ -72,7 +83,7 @@ export async function startEmbeddedTarget(options: EmbeddedTargetOptions = {}): 
   // up and stall the server on its next log line.
   const logFile = join(dir, 'server.log');
   const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, MAIN], {
+  const child = spawn(process.execPath, NODE_ARGS, {
     cwd: REPO,
     env,
     stdio: ['ignore', log, log],
@@ -141,7 +152,7 @@ export interface ReferenceFault {
 
 /** The reference implementation's catalogue of faults, asked of its entry point (never imported). */
 export function listReferenceFaults(): ReferenceFault[] {
-  const result = spawnSync(process.execPath, ['--import', TSX_LOADER, MAIN, '--list-faults'], {
+  const result = spawnSync(process.execPath, [...NODE_ARGS, '--list-faults'], {
     cwd: REPO,
     encoding: 'utf8',
     timeout: 60_000,
