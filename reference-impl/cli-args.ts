@@ -4,7 +4,8 @@ import { packageInfo } from '../contract/package-info.ts';
 export type CliRequest =
   | { kind: 'serve' }
   | { kind: 'list-faults' }
-  | { kind: 'print'; text: string } | { kind: 'error'; text: string };
+  | { kind: 'print'; text: string }
+  | { kind: 'error'; text: string };
 
 const USAGE = `Usage: partner-api-reference [--version | --help | --list-faults]
 

@@ -1,5 +1,10 @@
 import { createServer } from 'node:net';
-import { DEFAULT_HOOKS_PATH, HarnessConfigError, readTargetConfig, type TargetConfig } from '../config/target-config.ts';
+import {
+  DEFAULT_HOOKS_PATH,
+  HarnessConfigError,
+  readTargetConfig,
+  type TargetConfig,
+} from '../config/target-config.ts';
 import { guardContainer } from './container-exit-guard.ts';
 import { referenceFixtureConfig } from './embedded.ts';
 import { IMAGE_LABELS, type ImageSpec } from './image-options.ts';
