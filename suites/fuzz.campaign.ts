@@ -9,7 +9,8 @@
 import { appendFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import { check } from '../harness/check/check.ts';
+import { bearerAttacks, foreignKey, type HeaderCase } from '../generators/index.ts';
+import { type CheckContext, check } from '../harness/check/check.ts';
 import { claim } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { targetCatalogue } from './support/booking.ts';
@@ -52,8 +53,10 @@ describe('fuzz campaign', () => {
         referencePrefix: `${t.settings.bookingPrefix}FZ`,
         trace: [],
         failingTrace: [],
+        bearerCases: [],
       };
-      const commands = fuzzCommands(t, real.cat);
+      real.bearerCases = await hostileBearers(t, real.secrets);
+      const commands = fuzzCommands(t, real);
       const started = Date.now();
       const deadline = started + fuzz.durationMs;
       const found: Found[] = [];
@@ -124,6 +127,19 @@ describe('fuzz campaign', () => {
     },
   );
 });
+
+/**
+ * The hostile Authorization values of the campaign, look-alikes of a genuine partnerA token included; the key of
+ * the foreign signatures comes from the run's seed, so a replay sends the same tokens.
+ */
+async function hostileBearers(t: CheckContext, secrets: string[]): Promise<HeaderCase[]> {
+  const genuine = await t.client('partnerA').token();
+  secrets.push(genuine);
+  const [key] = fc.sample(foreignKey(), { seed: t.seed, numRuns: 1 });
+  const inputs = { key: key ?? new Uint8Array(64), now: Math.floor(Date.now() / 1000) };
+  // Look-alikes need a compact JWS; an opaque token gets the other cases only.
+  return bearerAttacks(genuine.split('.').length === 3 ? { ...inputs, genuine } : inputs);
+}
 
 function failureIn(error: unknown): FuzzFailure | undefined {
   for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {

@@ -10,7 +10,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function fuzz(faults: string[], name: string) {
   return runCertification({
-    fuzz: { durationMs: 6_000, maxFailures: 3 },
+    fuzz: { durationMs: 6_000, maxFailures: 6 },
     seed: 11,
     formats: 'json',
     reportDir: join(dir, name),
@@ -28,12 +28,18 @@ describe('certify --fuzz', () => {
   }, 120_000);
 
   test('a faulty reference: the violation is filed under its clause with a minimal sequence to replay', async () => {
-    const { report, exitCode } = await fuzz(['envelope-extra-field'], 'faulty');
+    // Two faults: one the universal rules see, one only the hostile bearer cases' own expectation sees.
+    const { report, exitCode } = await fuzz(['envelope-extra-field', 'token-signature-unchecked'], 'faulty');
     expect(exitCode).toBe(1);
-    const clause = report.sections.flatMap((s) => s.clauses).find((c) => c.id === '7.2.1');
-    expect(clause?.outcome).toBe('fail');
-    const observation = clause?.observations?.[0];
+    const clauses = report.sections.flatMap((s) => s.clauses);
+    const envelope = clauses.find((c) => c.id === '7.2.1');
+    expect(envelope?.outcome).toBe('fail');
+    const observation = envelope?.observations?.[0];
     expect(observation?.message).toMatch(/minimal sequence: .*replay: --fuzz --seed/);
     expect(observation?.exchange?.curl).toMatch(/^curl /);
+    const bearer = clauses.find((c) => c.id === '5.6a');
+    expect(bearer?.observations?.map((o) => o.message).join('\n')).toMatch(/hostile-refused/);
+    // The forged token never reaches a report in the clear: curl lines carry no Authorization value.
+    expect(JSON.stringify(report)).not.toMatch(/Bearer ey/);
   }, 120_000);
 });

@@ -87,6 +87,29 @@ export class AccessTokens {
     }
   }
 
+  /**
+   * The subject a token claims, its signature and expiry unchecked: only for the fault that accepts forged tokens
+   * (faults/catalogue, 5.6a), never on the normal path.
+   */
+  claimedSubject(token: string): VerifiedToken | null {
+    try {
+      const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<
+        string,
+        unknown
+      >;
+      const { sub, pid, scope, iat } = payload;
+      if (typeof sub !== 'string' || typeof pid !== 'string' || typeof scope !== 'string') return null;
+      return {
+        clientId: sub,
+        partnerId: pid,
+        scopes: scope.split(' ').filter(isScope),
+        issuedAtMs: typeof iat === 'number' ? iat * 1000 : 0,
+      };
+    } catch {
+      return null;
+    }
+  }
+
   private remember(token: string, verified: VerifiedToken, expiresAtMs: number): void {
     if (this.verified.size >= MAX_REMEMBERED) {
       const oldest = this.verified.keys().next().value;

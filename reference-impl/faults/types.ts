@@ -15,6 +15,7 @@ export type FaultKind = 'fault' | 'benign';
 export type Rule =
   | 'api.enabled'
   | 'token.expiry'
+  | 'token.signature'
   | 'scope'
   | 'partner.active'
   | 'rateLimit'

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { ERROR_CODE_CLAUSE } from '../../contract/clause-refs.ts';
 import { API_PREFIX, MEDIA_TYPES } from '../../contract/constants.ts';
 import { ENDPOINTS, type Endpoint } from '../../contract/endpoints.ts';
 import type { ReservationRequest } from '../../contract/types.ts';
@@ -7,7 +8,10 @@ import {
   availabilityRequest,
   type BodyCase,
   contentTypeCases,
+  type Expectation,
   type HeaderCase,
+  idempotencyKeyCases,
+  isRejection,
   jsonAttacks,
   negotiate,
   quoteRequest,
@@ -58,6 +62,16 @@ export interface FuzzReal {
   /** The exchanges of the sequence running now (raw: evidence is built only for a failure), and the failing one's. */
   trace: RawExchange[];
   failingTrace: EvidenceExchange[];
+  /** Hostile Authorization values (generators/hostile-bearer.ts), made once per campaign: they need signing. */
+  bearerCases: HeaderCase[];
+}
+
+/** A hostile case's own expectation, judged beside the universal rules, under the clause the case breaks. */
+interface CaseJudgement {
+  name: string;
+  expect: Expectation;
+  /** The clause a wrong answer fails; by default the 7.3 row of the first code the case expects. */
+  clauseId?: string;
 }
 
 /** An exchange as sent and answered; turned into redacted evidence (with its curl line) only when it is needed. */
@@ -80,7 +94,13 @@ async function exchange(
   real: FuzzReal,
   role: Role,
   endpoint: Endpoint | undefined,
-  request: { method: string; path: string; headers?: Record<string, string | null>; body?: Uint8Array | unknown },
+  request: {
+    method: string;
+    path: string;
+    headers?: Readonly<Record<string, string | null>>;
+    body?: Uint8Array | unknown;
+  },
+  hostile?: CaseJudgement,
 ): Promise<ApiResult> {
   const client = real.t.client(role);
   const given = request.headers ?? {};
@@ -115,6 +135,8 @@ async function exchange(
     result,
     secrets: real.secrets,
   });
+  const refused = hostile ? refusalViolation(hostile, operationOf(endpoint), result) : undefined;
+  if (refused) violations.push(refused);
   for (const violation of violations) {
     real.counts.violations += 1;
     const entry = real.seen.get(violation.signature);
@@ -126,6 +148,27 @@ async function exchange(
     }
   }
   return result;
+}
+
+const operationOf = (endpoint: Endpoint | undefined) => endpoint?.operationId ?? 'unknown-path';
+
+/**
+ * A case the spec says MUST be refused is judged by its status only (the codes are the suites' to judge, with
+ * their ambiguities): accepted, or refused with another status, fails the clause the case breaks.
+ */
+function refusalViolation(hostile: CaseJudgement, operation: string, result: ApiResult): Violation | undefined {
+  const { expect } = hostile;
+  if (!isRejection(expect) || expect.level !== 'MUST') return undefined;
+  const statuses = expect.reject.map((a) => a.status);
+  if (statuses.includes(result.status)) return undefined;
+  const code = expect.reject[0]?.codes[0];
+  const clauseId = hostile.clauseId ?? (code ? ERROR_CODE_CLAUSE[code] : '7.3.36');
+  return {
+    rule: 'hostile-refused',
+    clauseId,
+    message: `${operation}: ${hostile.name} answered HTTP ${result.status}, not ${statuses.join(' or ')} (${expect.basis})`,
+    signature: `hostile-refused|${operation}|${hostile.name}|${result.status}`,
+  };
 }
 
 function step(name: string, check: (m: FuzzModel) => boolean, run: (m: FuzzModel, r: FuzzReal) => Promise<void>): Step {
@@ -181,17 +224,19 @@ function shopping(cat: TargetCatalogue): fc.Arbitrary<Step> {
         const rendered = attack
           ? { contentType: attack.contentType, bytes: attack.bytes }
           : renderBody(value, representation);
+        const headers: Record<string, string | null> = { 'content-type': rendered.contentType };
         const accept = representation === 'xml' ? MEDIA_TYPES.xml : MEDIA_TYPES.json;
         return step(
           `POST /${kind} ${attack ? attack.name : `valid ${representation}`}`,
           () => true,
           async (model, real) => {
-            const res = await exchange(real, roleOf(real, r), endpoint, {
-              method: 'POST',
-              path: `/${kind}`,
-              headers: { 'content-type': rendered.contentType, accept },
-              body: rendered.bytes,
-            });
+            const res = await exchange(
+              real,
+              roleOf(real, r),
+              endpoint,
+              { method: 'POST', path: `/${kind}`, headers: { ...headers, accept }, body: rendered.bytes },
+              attack ? { name: attack.name, expect: attack.expect } : undefined,
+            );
             const quoteId = (res.body as { quoteId?: unknown } | undefined)?.quoteId;
             if (kind === 'quotes' && res.status === 201 && typeof quoteId === 'string') {
               model.quotes.push({ role: roleOf(real, r), quoteId });
@@ -208,21 +253,36 @@ function shopping(cat: TargetCatalogue): fc.Arbitrary<Step> {
   );
 }
 
-/** Bookings from the model's quotes: a new key, the same key and body again, the same key with another body. */
+/** Idempotency-Key faults (spec 4.7, 8.3), each refused before anything is booked. */
+const KEY_CASES = idempotencyKeyCases().map((c) => ({
+  ...c,
+  clauseId: c.headers['idempotency-key'] === null ? '4.7.1' : '8.3',
+}));
+
+/**
+ * Bookings from the model's quotes: a new key, the same key and body again, the same key with another body, and a
+ * new booking under a hostile Idempotency-Key.
+ */
 function bookings(t: CheckContext): fc.Arbitrary<Step> {
   const body = reservationRequest('placeholder-quote-id', t.settings.date, { partnerReferencePrefix: '' });
   return fc
-    .tuple(body, fc.constantFrom('new', 'replay', 'conflict'), fc.nat(), fc.constantFrom<'json' | 'xml'>('json', 'xml'))
-    .map(([generated, mode, n, representation]) =>
+    .tuple(
+      body,
+      fc.constantFrom('new', 'replay', 'conflict', 'hostile-key'),
+      fc.nat(),
+      fc.constantFrom<'json' | 'xml'>('json', 'xml'),
+      fc.constantFrom(...KEY_CASES),
+    )
+    .map(([generated, mode, n, representation, keyCase]) =>
       step(
-        `POST /reservations (${mode}, ${representation})`,
-        (m) => m.quotes.length > 0 && (mode === 'new' || m.reservations.length > 0),
+        `POST /reservations (${mode === 'hostile-key' ? keyCase.name : mode}, ${representation})`,
+        (m) => m.quotes.length > 0 && (mode === 'new' || mode === 'hostile-key' || m.reservations.length > 0),
         async (model, real) => {
           const endpoint = endpointOf('POST', '/reservations');
           let role: Role;
           let key: string;
           let request: ReservationRequest;
-          if (mode === 'new') {
+          if (mode === 'new' || mode === 'hostile-key') {
             const quote = model.quotes[n % model.quotes.length] as FuzzModel['quotes'][number];
             role = quote.role;
             key = `fuzz-${real.counts.requests}-${n}`;
@@ -239,19 +299,87 @@ function bookings(t: CheckContext): fc.Arbitrary<Step> {
           }
           const accept = representation === 'xml' ? MEDIA_TYPES.xml : MEDIA_TYPES.json;
           const rendered = renderBody(request, representation);
-          const res = await exchange(real, role, endpoint, {
-            method: 'POST',
-            path: '/reservations',
-            headers: { 'content-type': rendered.contentType, accept, 'idempotency-key': key },
-            body: rendered.bytes,
-          });
+          const hostile = mode === 'hostile-key';
+          const res = await exchange(
+            real,
+            role,
+            endpoint,
+            {
+              method: 'POST',
+              path: '/reservations',
+              headers: {
+                'content-type': rendered.contentType,
+                accept,
+                'idempotency-key': key,
+                ...(hostile ? keyCase.headers : {}),
+              },
+              body: rendered.bytes,
+            },
+            hostile ? keyCase : undefined,
+          );
           const id = (res.body as { reservationId?: unknown } | undefined)?.reservationId;
           if (res.status === 201 && typeof id === 'string') {
             real.t.recordReservation(id);
-            model.reservations.push({ role, id, key, body: request });
+            if (!hostile) model.reservations.push({ role, id, key, body: request });
           }
         },
       ),
+    );
+}
+
+/**
+ * Hostile Authorization values (forged, unsigned, expired, truncated, look-alikes of a genuine token) on every
+ * authenticated operation the profile allows; each must be refused with 401 (spec 5.6a).
+ */
+function hostileAuth(cat: TargetCatalogue, cases: HeaderCase[], rank: number): fc.Arbitrary<Step> {
+  const vehicle = cat.vehicles[0]?.vehicleCode ?? 'ZZ-FUZZ-UNKNOWN';
+  const targets: { method: string; path: string; template: string; body?: () => fc.Arbitrary<object> }[] = [
+    { method: 'GET', path: '/fleet', template: '/fleet' },
+    { method: 'GET', path: `/fleet/${vehicle}`, template: '/fleet/{vehicleCode}' },
+    { method: 'GET', path: '/locations', template: '/locations' },
+    { method: 'GET', path: '/rates', template: '/rates' },
+  ];
+  if (rank >= profileRank('shop')) {
+    targets.push(
+      { method: 'POST', path: '/availability', template: '/availability', body: () => availabilityRequest(cat) },
+      { method: 'POST', path: '/quotes', template: '/quotes', body: () => quoteRequest(cat) },
+    );
+  }
+  if (rank >= profileRank('book')) {
+    targets.push(
+      { method: 'GET', path: '/reservations', template: '/reservations' },
+      { method: 'GET', path: '/reservations/RES-FUZZ-UNKNOWN', template: '/reservations/{reservationId}' },
+    );
+  }
+  return fc
+    .tuple(fc.constantFrom(...targets), fc.constantFrom(...cases), fc.constantFrom<'json' | 'xml'>('json', 'xml'))
+    .chain(([target, attack, representation]) =>
+      (target.body ? target.body() : fc.constant(undefined)).map((value) => {
+        const rendered = value ? renderBody(value, representation) : undefined;
+        const accept = representation === 'xml' ? MEDIA_TYPES.xml : MEDIA_TYPES.json;
+        return step(
+          `${target.method} ${target.path} (${attack.name}, ${representation})`,
+          () => true,
+          async (_m, real) => {
+            await exchange(
+              real,
+              'partnerA',
+              endpointOf(target.method, target.template),
+              {
+                method: target.method,
+                path: target.path,
+                headers: {
+                  accept,
+                  ...(rendered ? { 'content-type': rendered.contentType } : {}),
+                  ...attack.headers,
+                },
+                ...(rendered ? { body: rendered.bytes } : {}),
+              },
+              { name: attack.name, expect: attack.expect, clauseId: '5.6a' },
+            );
+          },
+        );
+      }),
     );
 }
 
@@ -369,9 +497,11 @@ function tokenRequests(): fc.Arbitrary<Step> {
 }
 
 /** The commands the run's profile allows (catalog: reads and tokens; shop: + shopping; book: + reservations). */
-export function fuzzCommands(t: CheckContext, cat: TargetCatalogue): fc.Arbitrary<Step>[] {
+export function fuzzCommands(t: CheckContext, real: FuzzReal): fc.Arbitrary<Step>[] {
+  const { cat } = real;
   const rank = profileRank(t.settings.profile);
   const commands = [catalogueReads(cat), tokenRequests()];
+  if (real.bearerCases.length > 0) commands.push(hostileAuth(cat, real.bearerCases, rank));
   if (rank >= profileRank('shop')) commands.push(shopping(cat));
   if (rank >= profileRank('book') && t.settings.allowBookings) commands.push(bookings(t), reservationOps());
   return commands;

@@ -55,6 +55,13 @@ export const PROTOCOL_FAULTS: Fault[] = [
     },
   },
   {
+    name: 'token-signature-unchecked',
+    kind: 'fault',
+    clause: '5.6a',
+    description: 'A bearer token whose signature does not verify (tampered, re-signed, alg "none") is accepted on its claims.',
+    enforce: { 'token.signature': false },
+  },
+  {
     name: 'tokens-never-expire',
     kind: 'fault',
     clause: '5.3b',
