@@ -16,7 +16,7 @@ import {
   reservationRequest,
   tokenForm,
 } from './requests.ts';
-import { TODAY, testCatalogue } from './test-catalogue.ts';
+import { TODAY, testCatalogue } from './test-catalogue.testkit.ts';
 import { xmlText } from './text.ts';
 
 const cat = testCatalogue();

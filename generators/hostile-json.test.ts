@@ -8,7 +8,7 @@ import type { BodyCase } from './cases.ts';
 import { isAcceptance, isRejection } from './expectations.ts';
 import { jsonAttacks } from './hostile-json.ts';
 import { availabilityRequest, cancelRequest, quoteRequest, reservationRequest } from './requests.ts';
-import { TODAY, testCatalogue } from './test-catalogue.ts';
+import { TODAY, testCatalogue } from './test-catalogue.testkit.ts';
 
 const cat = testCatalogue();
 const requests = fc.oneof(

@@ -10,7 +10,7 @@ import { meetsRejection } from './expectations.ts';
 import { type SchemaFault, type SchemaFaultKind, schemaFault, schemaFaults } from './hostile-schema.ts';
 import { differences, fieldName } from './json-path.ts';
 import { availabilityRequest, cancelRequest, quoteRequest, reservationRequest } from './requests.ts';
-import { TODAY, testCatalogue } from './test-catalogue.ts';
+import { TODAY, testCatalogue } from './test-catalogue.testkit.ts';
 
 const REQUESTS: SchemaName[] = ['AvailabilityRequest', 'QuoteRequest', 'ReservationRequest', 'CancelRequest'];
 

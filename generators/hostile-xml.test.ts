@@ -10,7 +10,7 @@ import { isAcceptance, isRejection } from './expectations.ts';
 import { UNKNOWN_PROPERTY } from './hostile-schema.ts';
 import { elementCount, nodeCountDocument, xmlAttacks } from './hostile-xml.ts';
 import { availabilityRequest, cancelRequest, quoteRequest, reservationRequest } from './requests.ts';
-import { TODAY, testCatalogue } from './test-catalogue.ts';
+import { TODAY, testCatalogue } from './test-catalogue.testkit.ts';
 
 const cat = testCatalogue();
 const requests = fc.oneof(

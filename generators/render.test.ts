@@ -4,7 +4,7 @@ import { MEDIA_TYPES } from '../contract/constants.ts';
 import { parseTypedXml } from '../contract/xml/index.ts';
 import { renderBody, renderForm } from './render.ts';
 import { availabilityRequest, cancelRequest, quoteRequest, reservationRequest, tokenForm } from './requests.ts';
-import { TODAY, testCatalogue } from './test-catalogue.ts';
+import { TODAY, testCatalogue } from './test-catalogue.testkit.ts';
 
 const cat = testCatalogue();
 const bodies = fc.oneof(

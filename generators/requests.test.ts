@@ -17,7 +17,7 @@ import {
   reservationRequest,
   tokenForm,
 } from './requests.ts';
-import { TODAY, testCatalogue } from './test-catalogue.ts';
+import { TODAY, testCatalogue } from './test-catalogue.testkit.ts';
 
 const RUNS = { numRuns: 100 };
 const cat = testCatalogue();

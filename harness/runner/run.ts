@@ -36,7 +36,7 @@ import {
   type TargetSpec,
   todayUtc,
 } from './options.ts';
-import { PROJECT_ROOT } from './paths.ts';
+import { MODULE_EXTENSION, PROJECT_ROOT } from './paths.ts';
 import { patientProgress, startPatientClocks } from './patient.ts';
 import { loadReplayPlan, type ReplayPlan } from './replay.ts';
 import { type EmbeddedStores, parseEmbeddedStores, resolveTarget } from './target.ts';
@@ -344,7 +344,7 @@ async function hooksOf(config: RunSettings['target']): Promise<HookName[]> {
 }
 
 /** The fuzz campaign file: run alone with --fuzz, never among the default suites. */
-const FUZZ_CAMPAIGN = 'suites/fuzz.campaign.ts';
+const FUZZ_CAMPAIGN = `suites/fuzz.campaign${MODULE_EXTENSION}`;
 
 /** Prints the campaign's progress lines (requests, failures, rate, time left) as its worker appends them. */
 function tailFuzzProgress(file: string, output: (text: string) => void): NodeJS.Timeout {
