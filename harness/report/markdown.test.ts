@@ -84,7 +84,8 @@ describe('renderMarkdown', () => {
     const text = renderMarkdown(model);
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(MARKDOWN_BUDGET_BYTES);
     expect(Buffer.byteLength(text)).toBeLessThan(20_000);
-    expect(text).toContain('# Partner API v1 certification: NOT JUDGED');
+    expect(text).toContain('# Partner API v1 certification: FAILED');
+    expect(text).toContain('| Verdict | FAILED (exit 2) |');
     expect(text).toContain('## Failing clauses (');
     // A passing catalog run and an empty one are small too.
     expect(Buffer.byteLength(renderMarkdown(buildReport(sampleInput({ checks: [] }))))).toBeLessThan(20_000);

@@ -102,10 +102,11 @@ export function exitCodeOf(model: ReportModel): 0 | 1 | 2 {
   return (model.harnessErrors?.length ?? 0) > 0 ? 2 : model.verdict.passed ? 0 : 1;
 }
 
-/** PASSED, FAILED, or NOT JUDGED (exit 2: no verdict). */
+/** PASSED, FAILED (a clause failed), or NOT JUDGED (exit 2 and nothing failed: there is no verdict). */
 export function verdictLabel(model: ReportModel): string {
-  if (exitCodeOf(model) === 2 && !model.verdict.passed) return 'NOT JUDGED';
-  return model.verdict.passed ? 'PASSED' : 'FAILED';
+  if (model.verdict.passed) return 'PASSED';
+  const failed = model.sections.some((section) => section.clauses.some((c) => c.outcome === 'fail' && !c.waived));
+  return exitCodeOf(model) === 2 && !failed ? 'NOT JUDGED' : 'FAILED';
 }
 
 /** "pass 120 · fail 12 · … · waived 1": clauses by outcome, the one counting unit of every format. */
