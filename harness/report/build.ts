@@ -1,5 +1,6 @@
 import { CLAUSES, type Clause, SECTIONS } from '../../contract/clauses/index.ts';
 import { SPEC_RELEASE } from '../../contract/constants.ts';
+import { plainMessage } from '../check/evidence.ts';
 import type { JudgedBy, NotApplicableReason, Outcome, Profile } from '../check/meta.ts';
 import { compareWithBaseline } from './baseline.ts';
 import type { CheckRecord, HarnessError } from './check-record.ts';
@@ -311,9 +312,13 @@ function observationsByClause(
           if (entry.seenIn.length < MAX_SEEN_IN && !entry.seenIn.includes(id)) entry.seenIn.push(id);
           continue;
         }
-        const created: ReportObservation = { message: observation.message, count: observation.count, seenIn: [id] };
-        if (observation.expected !== undefined) created.expected = observation.expected;
-        if (observation.actual !== undefined) created.actual = observation.actual;
+        const created: ReportObservation = {
+          message: plainMessage(observation.message),
+          count: observation.count,
+          seenIn: [id],
+        };
+        if (observation.expected !== undefined) created.expected = plainMessage(observation.expected);
+        if (observation.actual !== undefined) created.actual = plainMessage(observation.actual);
         if (observation.exchange) created.exchange = safeExchange(observation.exchange);
         messages.set(observation.message, created);
       }
