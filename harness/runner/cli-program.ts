@@ -8,12 +8,17 @@ export interface CliIo {
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
+  /** stdout is a terminal: progress is one live line (unless CI is set). */
+  isTTY?: boolean;
+  columns?: number;
 }
 
 const defaultIo = (): CliIo => ({
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   env: process.env,
+  isTTY: process.stdout.isTTY === true,
+  ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
 });
 
 interface ParsedFlags {
@@ -37,12 +42,15 @@ interface ParsedFlags {
   replay?: string;
   from?: string;
   debug?: boolean;
+  preflightOnly?: boolean;
+  baseline?: string;
+  failOn?: string;
 }
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command('partner-api-certify')
     .description(
-      'Certify a server against the Partner Car Rental Distribution API v1: runs the conformance suites and writes a per-clause report.\nExit code: 0 passed, 1 the verdict failed, 2 configuration or harness error.',
+      'Certify a server against the Partner Car Rental Distribution API v1: runs the conformance suites and writes a per-clause report.\nExit code: 0 judged and passed, 1 judged and failed, 2 could not judge (configuration, reachability, TLS, credentials, nothing applicable, harness error).',
     )
     .option(
       '--target <url|embedded>',
@@ -81,6 +89,9 @@ export function buildProgram(io: CliIo): Command {
     .option('--date <YYYY-MM-DD>', 'anchor of generated dates (default: 30 days from today, UTC)')
     .option('--replay <check-id>', 're-run one check of an earlier report (with its seed and date); needs --from')
     .option('--from <report.json>', 'the report --replay takes the check from')
+    .option('--preflight-only', 'only the pre-flight stage: reach the target, TLS, a token per role, scopes, hooks')
+    .option('--baseline <report.json>', 'compare with an earlier report of the same target (new, fixed, unchanged)')
+    .option('--fail-on <new|any>', 'new: only failures new since --baseline fail the exit code (default: any)')
     .addOption(new Option('--debug', "show vitest's own output and stack traces of harness errors").hideHelp())
     .allowExcessArguments(false)
     .exitOverride()
@@ -111,7 +122,8 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
   try {
     const options = toOptions(flags, io);
     // Loaded here, not at the top: --help and option errors answer at once, without loading vitest.
-    const { runCertification } = await import('./run.ts');
+    const { runCertification, runPreflightOnly } = await import('./run.ts');
+    if (flags.preflightOnly) return (await runPreflightOnly(options)).exitCode;
     const result = await runCertification(options);
     return result.exitCode;
   } catch (error) {
@@ -157,6 +169,12 @@ function toOptions(flags: ParsedFlags, io: CliIo): CertifyOptions {
   if (flags.expectedFailures !== undefined) options.expectedFailures = flags.expectedFailures;
   if (flags.date !== undefined) options.date = flags.date;
   if (flags.patient !== undefined) options.patient = flags.patient;
+  if (flags.baseline !== undefined) options.baseline = flags.baseline;
+  if (flags.failOn !== undefined) options.failOn = flags.failOn;
+  // A live line on a terminal; whole lines in CI and in pipes, where a redrawn line would be noise.
+  const ci = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false' && io.env.CI !== '0';
+  options.progress = io.isTTY && !ci ? 'live' : 'plain';
+  if (io.columns) options.columns = io.columns;
   if (flags.embeddedDatabase !== undefined || flags.embeddedRedis !== undefined || flags.embeddedFaults !== undefined) {
     options.embedded = {};
     if (flags.embeddedDatabase !== undefined) options.embedded.databaseUrl = flags.embeddedDatabase;
