@@ -1,9 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { FRAMEWORK_WORDS } from '../report/test-support/framework-words.ts';
 import { buildEvidence, describeValue, plainMessage } from './evidence.ts';
-
-/** What no report and no terminal may show: the test framework's internals (issue 10). */
-export const FRAMEWORK_WORDS = ['$$typeof', 'Object.is', 'asymmetricMatcher', 'Hint:', 'Property failed after'];
 
 function thrown(fn: () => unknown): unknown {
   try {
