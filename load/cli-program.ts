@@ -1,7 +1,8 @@
 import { Command, CommanderError } from 'commander';
+import { HarnessConfigError, readTargetConfig } from '../harness/config/target-config.ts';
 import type { LoadScenarioResult } from '../harness/report/model.ts';
 import { runNative } from './native/engine.ts';
-import { mergeIntoReport, scrubber, writeLoadResults } from './output.ts';
+import { assertSameTarget, mergeIntoReport, readReportForMerge, scrubber, writeLoadResults } from './output.ts';
 import type { AnyScenario, LoadOptions } from './scenario/model.ts';
 import { assertOptionsBounded, assertPhasesBounded, LOAD_BOUNDS, LoadSafetyError } from './scenario/safety.ts';
 import { SCENARIOS, scenarioById } from './scenarios/index.ts';
@@ -40,6 +41,22 @@ function listText(): string {
   ).join('\n')}\n`;
 }
 
+/** The target a run will measure, before it starts: the embedded reference, or the URL of --target or the config. */
+function intendedTarget(flags: Flags): { embedded: boolean; baseUrl: string } {
+  if (flags.target !== undefined && flags.target !== 'embedded') {
+    return { embedded: false, baseUrl: flags.target.replace(/\/+$/, '') };
+  }
+  if (flags.target === undefined && flags.config !== undefined) {
+    try {
+      return { embedded: false, baseUrl: readTargetConfig(flags.config).config.baseUrl };
+    } catch (error) {
+      if (error instanceof HarnessConfigError) throw new LoadUsageError(`--config: ${error.message}`);
+      throw error;
+    }
+  }
+  return { embedded: true, baseUrl: 'embedded' };
+}
+
 /** `npm run load -- <scenario|all> …`; resolves to the exit code. */
 export async function runLoadCli(argv: string[], io: LoadCliIo, signal?: AbortSignal): Promise<number> {
   const program = new Command('load')
@@ -56,7 +73,10 @@ export async function runLoadCli(argv: string[], io: LoadCliIo, signal?: AbortSi
     .option('--rate <n>', "the scenario's load knob (see --list)")
     .option('--ci', 'the short settings CI uses')
     .option('--out <dir>', 'where results go', 'reports/load')
-    .option('--report-dir <dir>', 'also add the results to the certification report in this directory')
+    .option(
+      '--report-dir <dir>',
+      'also add the results to the certification report in this directory (every format there; a report of the same target only)',
+    )
     .option('--list', 'list the scenarios')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
@@ -85,6 +105,8 @@ export async function runLoadCli(argv: string[], io: LoadCliIo, signal?: AbortSi
     if (scenarios.length === 0) throw new LoadUsageError(`unknown scenario ${scenarioArg}:\n${listText()}`);
     const rate = number('--rate', flags.rate);
     const duration = number('--duration', flags.duration);
+    // The report to merge into is checked before any load is sent: it exists and judged the target to be measured.
+    if (flags.reportDir) assertSameTarget(readReportForMerge(flags.reportDir), intendedTarget(flags));
 
     for (const scenario of scenarios) {
       if (signal?.aborted) break;

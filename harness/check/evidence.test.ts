@@ -45,6 +45,9 @@ describe('evidence in the words of a person, not of the test framework', () => {
       [],
     );
     expect(containing.expected).toBe('<an object containing { a: 1 }>');
+    expect(containing.message).toBe(
+      'expected { a: 2, timezone: \'ICT\' } to deeply equal an object containing {"a": 1}',
+    );
     expect(containing.actual).toBe("{ a: 2, timezone: 'ICT' }");
     const matching = buildEvidence(
       thrown(() => expect({ timezone: 'ICT' }).toMatchObject({ timezone: expect.stringMatching(/^[A-Z][a-z]+\//) })),

@@ -35,6 +35,14 @@ const MATCHER_WORDS: Record<string, string> = {
   SchemaMatching: 'a value matching the schema',
 };
 
+/** Matcher names as vitest prints them in a message ("to deeply equal ObjectContaining{…}"). */
+const MATCHER_NAMES = new RegExp(
+  `\\b(${Object.keys(MATCHER_WORDS)
+    .filter((name) => name !== 'Any' && name !== 'Anything')
+    .join('|')})\\s*(?=[{[/"'\\d<…-])`,
+  'g',
+);
+
 const SECRET_KEYS = /^(access_token|refresh_token|id_token|client_secret)$/;
 
 function isAsymmetricMatcher(value: unknown): value is { sample?: unknown; toString(): string } {
@@ -101,6 +109,7 @@ export function plainMessage(message: string): string {
     .replace(/\s*inverse: false,?/g, '')
     .replace(/Symbol\(jest\.asymmetricMatcher\)/g, 'matcher')
     .replace(/\basymmetricMatcher\b/g, 'matcher')
+    .replace(MATCHER_NAMES, (_, name: string) => `${MATCHER_WORDS[name] ?? name} `)
     .trimEnd();
 }
 

@@ -138,6 +138,12 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
   }
 }
 
+/** A live line on a terminal; whole lines in CI (CI set) and in pipes, where a redrawn line would be noise. */
+export function progressMode(io: Pick<CliIo, 'isTTY' | 'env'>): 'live' | 'plain' {
+  const ci = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false' && io.env.CI !== '0';
+  return io.isTTY && !ci ? 'live' : 'plain';
+}
+
 function toOptions(flags: ParsedFlags, io: CliIo): CertifyOptions {
   if (flags.replay !== undefined && flags.from === undefined) {
     throw new CertifyError('--replay needs --from <report.json>: the report the check id comes from');
@@ -171,9 +177,7 @@ function toOptions(flags: ParsedFlags, io: CliIo): CertifyOptions {
   if (flags.patient !== undefined) options.patient = flags.patient;
   if (flags.baseline !== undefined) options.baseline = flags.baseline;
   if (flags.failOn !== undefined) options.failOn = flags.failOn;
-  // A live line on a terminal; whole lines in CI and in pipes, where a redrawn line would be noise.
-  const ci = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false' && io.env.CI !== '0';
-  options.progress = io.isTTY && !ci ? 'live' : 'plain';
+  options.progress = progressMode(io);
   if (io.columns) options.columns = io.columns;
   if (flags.embeddedDatabase !== undefined || flags.embeddedRedis !== undefined || flags.embeddedFaults !== undefined) {
     options.embedded = {};

@@ -335,8 +335,9 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
     if (!WORKING_ROLES.includes(role)) continue;
     const lacking = missingScopes(answer.scope, needed);
     if (lacking.length > 0) {
+      const lower = input.profile === 'catalog' ? '' : ', or run a lower profile';
       problems.push(
-        `${role}: its token lacks ${lacking.join(', ')}, which profile ${input.profile} needs; ask the operator to grant them, or run a lower profile`,
+        `${role}: its token lacks ${lacking.join(', ')}, which profile ${input.profile} needs; ask the operator to grant them${lower}`,
       );
     }
   }
