@@ -116,7 +116,10 @@ describe('configuration errors exit 2 with a message naming the problem', () => 
     const config = join(dir, 'b.json');
     writeFileSync(
       config,
-      JSON.stringify({ baseUrl: 'http://127.0.0.1:1', clients: { partnerA: { clientId: 'a', clientSecret: 'a-long-secret-value' } } }),
+      JSON.stringify({
+        baseUrl: 'http://127.0.0.1:1',
+        clients: { partnerA: { clientId: 'a', clientSecret: 'a-long-secret-value' } },
+      }),
     );
     expectConfigError(
       await cli('--config', config, '--baseline', baseline),
