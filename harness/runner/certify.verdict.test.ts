@@ -112,6 +112,28 @@ describe('pre-flight: exit 2 within seconds, one line per problem with its fix, 
   });
 });
 
+describe('profiles: the test hooks are called in profile full only', () => {
+  test('book with hooks in the config never calls them (not even to list them); full does', async () => {
+    const BOOK = `${SHOP} reservations:read reservations:write reservations:cancel`;
+    const stub = await startStubTarget({ clients: { partnerA: { secret: roles.partnerA, scope: BOOK } } });
+    try {
+      const hooks = { baseUrl: `${stub.baseUrl}/test-hooks/v1`, token: 'hooks-token-0123456789' };
+      const config = stubConfig(dir, stub.baseUrl, { partnerA: roles.partnerA }, { hooks });
+      const book = await cli('--config', config, '--profile', 'book', '--allow-bookings', '--preflight-only');
+      expect(book.stderr).toBe('');
+      expect(book.code).toBe(0);
+      expect(stub.log.filter((request) => request.url.startsWith('/test-hooks'))).toEqual([]);
+      const full = await cli('--config', config, '--profile', 'full', '--allow-bookings', '--preflight-only');
+      expect(stub.log.filter((request) => request.url.startsWith('/test-hooks')).length).toBeGreaterThan(0);
+      // The stub has no hooks to list: full could not run the checks that need them.
+      expect(full.code).toBe(2);
+      expect(full.stderr).toContain('test hooks: ');
+    } finally {
+      await stub.close();
+    }
+  });
+});
+
 describe('a target that stops answering mid-run', () => {
   test('nothing failed before: the remaining checks error with one note, exit 2', async () => {
     // Requests: pre-flight's token, the checks' token, two lists; the fifth finds nobody.
