@@ -24,6 +24,8 @@ const code = await main(process.argv.slice(2), {
   stderr: (text) => process.stderr.write(text),
   env: process.env,
   signal: controller.signal,
+  isTTY: process.stdout.isTTY === true,
+  ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
 });
 process.exitCode = interrupted && code === 0 ? 130 : code;
 // Keep-alive sockets or a lingering worker must not hold the exit; output is flushed (synchronous on pipes and files).

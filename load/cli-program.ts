@@ -1,10 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import { packageInfo } from '../contract/package-info.ts';
+import { HarnessConfigError, readTargetConfig } from '../harness/config/target-config.ts';
 import type { LoadScenarioResult } from '../harness/report/model.ts';
 import { ImageOptionError, type ImageSpec, parseImageFlags } from '../harness/target/image-options.ts';
 import { resolveLoadImageTarget } from './image-target.ts';
 import { runNative } from './native/engine.ts';
-import { mergeIntoReport, scrubber, writeLoadResults } from './output.ts';
+import { assertSameTarget, mergeIntoReport, readReportForMerge, scrubber, writeLoadResults } from './output.ts';
 import type { AnyScenario, LoadOptions } from './scenario/model.ts';
 import { assertOptionsBounded, assertPhasesBounded, LOAD_BOUNDS, LoadSafetyError } from './scenario/safety.ts';
 import { SCENARIOS, scenarioById } from './scenarios/index.ts';
@@ -50,6 +51,22 @@ function listText(): string {
   ).join('\n')}\n`;
 }
 
+/** The target a run will measure, before it starts: the embedded reference, or the URL of --target or the config. */
+function intendedTarget(flags: Flags): { embedded: boolean; baseUrl: string } {
+  if (flags.target !== undefined && flags.target !== 'embedded') {
+    return { embedded: false, baseUrl: flags.target.replace(/\/+$/, '') };
+  }
+  if (flags.target === undefined && flags.config !== undefined) {
+    try {
+      return { embedded: false, baseUrl: readTargetConfig(flags.config).config.baseUrl };
+    } catch (error) {
+      if (error instanceof HarnessConfigError) throw new LoadUsageError(`--config: ${error.message}`);
+      throw error;
+    }
+  }
+  return { embedded: true, baseUrl: 'embedded' };
+}
+
 /** `npm run load -- <scenario|all> …`; resolves to the exit code. */
 export async function runLoadCli(argv: string[], io: LoadCliIo, signal?: AbortSignal): Promise<number> {
   const program = new Command('load')
@@ -66,7 +83,10 @@ export async function runLoadCli(argv: string[], io: LoadCliIo, signal?: AbortSi
     .option('--rate <n>', "the scenario's load knob (see --list)")
     .option('--ci', 'the short settings CI uses')
     .option('--out <dir>', 'where results go', 'reports/load')
-    .option('--report-dir <dir>', 'also add the results to the certification report in this directory')
+    .option(
+      '--report-dir <dir>',
+      'also add the results to the certification report in this directory (every format there; a report of the same target only)',
+    )
     .option('--list', 'list the scenarios')
     .option('--image <name[:tag]>', 'a container image, started per scenario with testcontainers (host network)')
     .option('--image-env <K=V>', "the container's environment, repeatable (K alone: K's value here)", collect)
@@ -104,6 +124,8 @@ export async function runLoadCli(argv: string[], io: LoadCliIo, signal?: AbortSi
       throw new LoadUsageError('--image and --target name two targets: pass one');
     const rate = number('--rate', flags.rate);
     const duration = number('--duration', flags.duration);
+    // The report to merge into is checked before any load is sent: it exists and judged the target to be measured.
+    if (flags.reportDir) assertSameTarget(readReportForMerge(flags.reportDir), intendedTarget(flags));
 
     for (const scenario of scenarios) {
       if (signal?.aborted) break;

@@ -6,6 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildReport } from '../harness/report/build.ts';
 import { renderHtml } from '../harness/report/html.ts';
 import { renderJson } from '../harness/report/json.ts';
+import { renderJunit } from '../harness/report/junit.ts';
+import { renderMarkdown } from '../harness/report/markdown.ts';
 import type { LoadScenarioResult, ReportModel } from '../harness/report/model.ts';
 import { sampleInput } from '../harness/report/test-support/sample.ts';
 import { LOAD_EXIT, runLoadCli } from './cli-program.ts';
@@ -47,6 +49,8 @@ describe('npm run load', () => {
     const model: ReportModel = buildReport(sampleInput());
     writeFileSync(join(reportDir, 'report.json'), renderJson(model));
     writeFileSync(join(reportDir, 'report.html'), renderHtml(model));
+    writeFileSync(join(reportDir, 'junit.xml'), renderJunit(model));
+    writeFileSync(join(reportDir, 'report.md'), renderMarkdown(model));
 
     const run = await cli(['rate-limit', '--ci', '--out', out, '--report-dir', reportDir]);
     expect(run.stderr).not.toContain('error');
@@ -73,9 +77,37 @@ describe('npm run load', () => {
     const merged = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as ReportModel;
     expect(merged.load?.map((r) => r.scenario)).toEqual(['rate-limit']);
     expect(merged.verdict).toEqual(model.verdict);
+    // Every format of the report takes the result: HTML, the one junit.xml, report.md.
     expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).toContain('id="load-rate-limit"');
+    expect(parseXml(readFileSync(join(reportDir, 'junit.xml'), 'utf8')).suites.map((s) => s.name)).toContain(
+      'load rate-limit: Rate limit under load (native)',
+    );
+    expect(readFileSync(join(reportDir, 'report.md'), 'utf8')).toContain('- rate-limit: passed (native engine)');
     expect(existsSync(join(reportDir, 'report.junit.xml'))).toBe(false);
   }, 90_000);
+
+  it('checks the report to merge into before sending any load: it exists, and judged the same target (exit 2)', async () => {
+    const out = tempDir();
+    const empty = tempDir();
+    const started = Date.now();
+    const missing = await cli(['rate-limit', '--ci', '--out', join(out, 'a'), '--report-dir', empty]);
+    expect(missing.code).toBe(LOAD_EXIT.error);
+    expect(missing.stderr).toContain(`--report-dir: ${join(empty, 'report.json')} does not exist; run npm run certify`);
+    expect(missing.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(join(out, 'a'))).toBe(false);
+
+    const other = tempDir();
+    const model = buildReport(sampleInput({ target: { baseUrl: 'https://partner.example.test', embedded: false } }));
+    writeFileSync(join(other, 'report.json'), renderJson(model));
+    const across = await cli(['rate-limit', '--ci', '--out', join(out, 'b'), '--report-dir', other]);
+    expect(across.code).toBe(LOAD_EXIT.error);
+    expect(across.stderr).toContain(
+      'the report there judged https://partner.example.test, this load run measures the embedded reference',
+    );
+    expect(existsSync(join(out, 'b'))).toBe(false);
+    expect(readFileSync(join(other, 'report.json'), 'utf8')).toBe(renderJson(model));
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
 
   it('refuses a target that is not on this machine unless the config says it is owned (exit 2, nothing sent)', async () => {
     const dir = tempDir();

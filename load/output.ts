@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { renderHtml, renderLoadHtml } from '../harness/report/html.ts';
-import { renderJson } from '../harness/report/json.ts';
-import { renderJunit, renderLoadJunit } from '../harness/report/junit.ts';
+import { RENDERERS, REPORT_FORMATS } from '../harness/report/formats.ts';
+import { renderLoadHtml } from '../harness/report/html.ts';
+import { renderLoadJunit } from '../harness/report/junit.ts';
 import type { LoadScenarioResult, ReportModel } from '../harness/report/model.ts';
 import type { LoadTarget } from './scenario/model.ts';
+import { LoadUsageError } from './target.ts';
 
 /** Object keys sorted at every depth, 2-space indent (as report.json), so two runs diff cleanly. */
 function canonical(value: unknown): unknown {
@@ -62,29 +63,62 @@ export function writeLoadResults(
   return written;
 }
 
+/** The certification report a load run will merge into (--report-dir), read before the load starts. */
+export function readReportForMerge(reportDir: string): ReportModel {
+  const jsonFile = join(resolve(reportDir), RENDERERS.json.fileName);
+  if (!existsSync(jsonFile)) {
+    throw new LoadUsageError(
+      `--report-dir: ${jsonFile} does not exist; run npm run certify -- --report-dir ${reportDir} first (or leave out --report-dir)`,
+    );
+  }
+  let model: ReportModel;
+  try {
+    model = JSON.parse(readFileSync(jsonFile, 'utf8')) as ReportModel;
+  } catch {
+    throw new LoadUsageError(`--report-dir: ${jsonFile} is not valid JSON`);
+  }
+  if (model?.schemaVersion !== 1 || !Array.isArray(model.sections) || typeof model.target?.baseUrl !== 'string') {
+    throw new LoadUsageError(`--report-dir: ${jsonFile} is not a certification report`);
+  }
+  return model;
+}
+
+/**
+ * Load results belong in the report of the target they measured: the embedded reference with the embedded
+ * reference (each start has its own port), a URL target with the report of that URL.
+ */
+export function assertSameTarget(model: ReportModel, target: { embedded: boolean; baseUrl: string }): void {
+  const strip = (url: string) => url.replace(/\/+$/, '');
+  const same = model.target.embedded
+    ? target.embedded
+    : !target.embedded && strip(model.target.baseUrl) === strip(target.baseUrl);
+  if (!same) {
+    const what = (t: { embedded: boolean; baseUrl: string }) => (t.embedded ? 'the embedded reference' : t.baseUrl);
+    throw new LoadUsageError(
+      `--report-dir: the report there judged ${what(model.target)}, this load run measures ${what(target)}; load results are merged only into a report of the same target`,
+    );
+  }
+}
+
 /**
  * Adds the results to a certification report in `reportDir` (report.json written by `npm run certify`), replacing
- * earlier results of the same scenarios, and re-renders the report's JSON, HTML and JUnit files that exist there.
+ * earlier results of the same scenarios, and re-renders every format of the report that is there (report.json,
+ * junit.xml, report.html, report.md), so they all agree.
  */
 export function mergeIntoReport(
   results: LoadScenarioResult[],
   reportDir: string,
   scrub: (text: string) => string = (text) => text,
 ): string[] {
-  const jsonFile = join(resolve(reportDir), 'report.json');
-  if (!existsSync(jsonFile)) throw new Error(`${jsonFile} does not exist: run npm run certify first`);
-  const model = JSON.parse(readFileSync(jsonFile, 'utf8')) as ReportModel;
+  const model = readReportForMerge(reportDir);
+  for (const result of results) assertSameTarget(model, result.target);
   const ids = new Set(results.map((result) => result.scenario));
   model.load = [...(model.load ?? []).filter((result) => !ids.has(result.scenario)), ...results];
   const written: string[] = [];
-  const renderers: [string, (model: ReportModel) => string][] = [
-    ['report.json', renderJson],
-    ['report.html', renderHtml],
-    ['report.junit.xml', renderJunit],
-  ];
-  for (const [name, render] of renderers) {
-    const file = join(resolve(reportDir), name);
-    if (name !== 'report.json' && !existsSync(file)) continue;
+  for (const format of REPORT_FORMATS) {
+    const { fileName, render } = RENDERERS[format];
+    const file = join(resolve(reportDir), fileName);
+    if (format !== 'json' && !existsSync(file)) continue;
     writeFileSync(file, scrub(render(model)));
     written.push(file);
   }

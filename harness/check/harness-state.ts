@@ -23,6 +23,11 @@ export function harnessState(settings: RunSettings): HarnessState {
   configureHttp({
     pacer: new Pacer({ maxRps: settings.maxRps, honourRetryAfter: !isLoopback(target.baseUrl) }),
     tls: target.tls,
+    // The profile is enforced by the client: a request it does not allow is refused, never sent.
+    profile: {
+      profile: settings.profile,
+      target: { baseUrl: target.baseUrl, ...(target.hooks ? { hooksBaseUrl: target.hooks.baseUrl } : {}) },
+    },
   });
   state = {
     settings,

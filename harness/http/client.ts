@@ -1,12 +1,15 @@
+import { connect } from 'node:net';
 import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
-import type { EvidenceExchange } from '../check/meta.ts';
+import type { EvidenceExchange, Profile } from '../check/meta.ts';
 import type { TargetTls } from '../config/target-config.ts';
 import { trustedCertificates } from '../config/trusted-ca.ts';
 import { curlCommand } from './curl.ts';
 import { Pacer } from './pacing.ts';
+import { assertProfileAllows, type GuardTarget } from './profile-guard.ts';
 import { record } from './recorder.ts';
 import { redactBody, redactHeaders, redactText } from './redact.ts';
 import { rolePlaceholder, type SecretRegistry, secrets } from './secrets.ts';
+import { TargetUnreachableError } from './unreachable.ts';
 
 export interface HttpRequest {
   method: string;
@@ -41,6 +44,56 @@ let pacer = new Pacer({ maxRps: null, honourRetryAfter: false });
 let registry: SecretRegistry = secrets;
 /** The target's private CA (target config tls.caFile), trusted beside the public roots. */
 let caFile: string | undefined;
+/** What the run's profile lets the client send (absent: no limit, e.g. the harness's own unit tests). */
+let guard: { profile: Profile; target: GuardTarget } | undefined;
+
+/**
+ * A target that stopped answering: after UNREACHABLE_AFTER transport failures in a row, requests fail at once with
+ * one message instead of each waiting for its own timeout, and one request every REPROBE_MS finds out whether the
+ * target is back.
+ */
+const UNREACHABLE_AFTER = 3;
+const REPROBE_MS = 5_000;
+let transportFailures = 0;
+let down: { cause: string; probedAt: number } | undefined;
+
+/** Errors of the connection itself: nothing was answered (TLS refusals are configuration, see preflight). */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+const TRANSPORT_CODES = new Set([
+  ...CONNECTION_CODES,
+  'ECONNRESET',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
+
+function errorCode(error: unknown): string | undefined {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
+    if (typeof e.code === 'string') return e.code;
+    e = e.cause as typeof e;
+  }
+  return undefined;
+}
+
+function transportCause(error: unknown, url: string): string {
+  const code = errorCode(error) ?? 'error';
+  let where = url;
+  try {
+    where = new URL(url).host;
+  } catch {
+    // keep the URL
+  }
+  return `${code} ${where}`;
+}
 
 /** The process's one connection pool (for the few harness calls that are not checks' exchanges, e.g. cleanup). */
 export function httpDispatcher(): Dispatcher {
@@ -62,8 +115,11 @@ export function configureHttp(options: {
   pacer?: Pacer;
   registry?: SecretRegistry;
   tls?: TargetTls | undefined;
+  /** The run's profile and target: requests the profile does not allow are refused (null: no limit). */
+  profile?: { profile: Profile; target: GuardTarget } | null;
 }): void {
   if (options.pacer) pacer = options.pacer;
+  if (options.profile !== undefined) guard = options.profile ?? undefined;
   if (options.registry) registry = options.registry;
   if ('tls' in options && options.tls?.caFile !== caFile) {
     caFile = options.tls?.caFile;
@@ -85,17 +141,28 @@ const lossyUtf8 = new TextDecoder('utf-8');
 /** Sends one request through the pacer, records it (redacted, with a curl line) and returns the raw response. */
 export async function send(req: HttpRequest, options: SendOptions = {}): Promise<HttpResponse> {
   const headers = req.headers ?? {};
+  if (guard) assertProfileAllows(guard.profile, req.method, req.url, guard.target);
+  if (down && Date.now() - down.probedAt < REPROBE_MS) throw new TargetUnreachableError(down.cause);
+  if (down) down.probedAt = Date.now();
   await pacer.acquire();
   const started = performance.now();
   let response: HttpResponse | undefined;
   try {
-    const res = await undiciRequest(req.url, {
-      method: req.method as 'GET',
-      headers,
-      body: req.body,
-      dispatcher: httpDispatcher(),
-    });
-    const body = new Uint8Array(await res.body.arrayBuffer());
+    let res: Awaited<ReturnType<typeof undiciRequest>>;
+    let body: Uint8Array;
+    try {
+      res = await undiciRequest(req.url, {
+        method: req.method as 'GET',
+        headers,
+        body: req.body,
+        dispatcher: httpDispatcher(),
+      });
+      body = new Uint8Array(await res.body.arrayBuffer());
+    } catch (error) {
+      throw await transportFailure(error, req.url);
+    }
+    transportFailures = 0;
+    down = undefined;
     response = {
       status: res.statusCode,
       headers: flattenHeaders(res.headers),
@@ -108,6 +175,54 @@ export async function send(req: HttpRequest, options: SendOptions = {}): Promise
   } finally {
     if (options.record !== false) record(toEvidence(req, response, Math.round(performance.now() - started)));
   }
+}
+
+/**
+ * A request that got no answer. A refused or unresolvable connection is the target not being there (after
+ * UNREACHABLE_AFTER in a row it is taken as down); a reset or a timeout may be the target's answer to this one
+ * request (a hostile body, say), so it passes as it is unless the target no longer accepts connections at all.
+ */
+async function transportFailure(error: unknown, url: string): Promise<unknown> {
+  const code = errorCode(error);
+  if (code === undefined || !TRANSPORT_CODES.has(code)) return error;
+  const cause = transportCause(error, url);
+  if (CONNECTION_CODES.has(code)) {
+    transportFailures += 1;
+    if (transportFailures >= UNREACHABLE_AFTER) down ??= { cause, probedAt: Date.now() };
+    return new TargetUnreachableError(down?.cause ?? cause);
+  }
+  if (await acceptsConnections(url)) return error;
+  down ??= { cause, probedAt: Date.now() };
+  return new TargetUnreachableError(down.cause);
+}
+
+/** Whether the target's host still accepts a TCP connection (two seconds at most). */
+function acceptsConnections(url: string): Promise<boolean> {
+  let host: string;
+  let port: number;
+  try {
+    const parsed = new URL(url);
+    host = parsed.hostname.replace(/^\[|\]$/g, '');
+    port = Number(parsed.port) || (parsed.protocol === 'https:' ? 443 : 80);
+  } catch {
+    return Promise.resolve(true);
+  }
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(2_000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/** Forgets that the target stopped answering (a new run, or the harness's own tests). */
+export function resetReachability(): void {
+  transportFailures = 0;
+  down = undefined;
 }
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isLoopback, Pacer, retryAfterSeconds } from './pacing.ts';
+import { ARRIVAL_MARGIN_MS, isLoopback, Pacer, retryAfterSeconds } from './pacing.ts';
 
 /** A virtual clock: sleeping moves it, so pacing is observable without waiting. */
 function clock() {
@@ -26,33 +27,60 @@ describe('Pacer', () => {
     expect(c.slept).toEqual([]);
   });
 
-  it('spaces requests 1/maxRps apart, never bursting above the ceiling', async () => {
+  it('spreads requests 1/maxRps apart and holds a true ceiling over any sliding second', async () => {
     const c = clock();
-    const pacer = new Pacer({ maxRps: 4, honourRetryAfter: false, ...c });
+    const pacer = new Pacer({ maxRps: 5, honourRetryAfter: false, ...c });
     const starts: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 7; i++) {
       await pacer.acquire();
       starts.push(c.now());
     }
-    expect(starts.map((s) => s - (starts[0] ?? 0))).toEqual([0, 250, 500, 750, 1000]);
+    // 200 ms apart; the sixth waits until the first is more than a second (and the arrival margin) ago.
+    expect(starts.map((s) => s - (starts[0] ?? 0))).toEqual([0, 200, 400, 600, 800, 1000 + ARRIVAL_MARGIN_MS, 1220]);
+  });
+
+  it('never lets more than floor(maxRps) requests into any closed one-second window, whatever the arrivals and timers', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.integer({ min: 1, max: 20 }), fc.double({ min: 0.2, max: 12, noNaN: true })),
+        fc.array(fc.integer({ min: 0, max: 700 }), { minLength: 1, maxLength: 60 }),
+        fc.array(fc.integer({ min: -3, max: 40 }), { minLength: 1, maxLength: 20 }),
+        async (maxRps, gaps, jitters) => {
+          let now = 1_000_000;
+          let slept = 0;
+          const pacer = new Pacer({
+            maxRps,
+            honourRetryAfter: false,
+            now: () => now,
+            // Timers fire late, or even a little early: the pacer must look again before letting a request go.
+            sleep: async (ms) => {
+              now += Math.max(0, ms + (jitters[slept++ % jitters.length] ?? 0));
+            },
+          });
+          const grants: number[] = [];
+          for (const gap of gaps) {
+            now += gap;
+            await pacer.acquire();
+            grants.push(now);
+          }
+          const ceiling = maxRps >= 1 ? Math.floor(maxRps) : 1;
+          for (const start of grants) {
+            const inWindow = grants.filter((t) => t >= start && t <= start + 1000).length;
+            expect(inWindow).toBeLessThanOrEqual(ceiling);
+          }
+        },
+      ),
+      { seed: 20_261_102, numRuns: 200 },
+    );
   });
 
   it('gives concurrent callers successive slots', async () => {
-    let now = 0;
-    const waits: number[] = [];
-    const pacer = new Pacer({
-      maxRps: 10,
-      honourRetryAfter: false,
-      now: () => now,
-      sleep: async (ms) => {
-        waits.push(ms);
-      },
-    });
-    await Promise.all([pacer.acquire(), pacer.acquire(), pacer.acquire()]);
-    expect(waits).toEqual([100, 200]);
-    now = 1000;
-    await pacer.acquire();
-    expect(waits).toEqual([100, 200]);
+    const c = clock();
+    const pacer = new Pacer({ maxRps: 10, honourRetryAfter: false, ...c });
+    const order: number[] = [];
+    await Promise.all([0, 1, 2].map((i) => pacer.acquire().then(() => order.push(i))));
+    expect(order).toEqual([0, 1, 2]);
+    expect(c.slept).toEqual([100, 100]);
   });
 
   it('waits Retry-After after a 429 when asked to, and only then', async () => {

@@ -12,14 +12,21 @@ export interface PacerOptions {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** A request arrives a little after the pacer lets it go (event loop, connection): kept clear of the ceiling. */
+export const ARRIVAL_MARGIN_MS = 20;
+
 /**
- * The harness's request pacing (--max-rps, Retry-After). Requests are spaced at least 1/maxRps seconds apart
- * (a bucket of one token: never a burst above the ceiling). One pacer per process; the runner runs one suite
- * file at a time, so it is the run's global pace.
+ * The harness's request pacing (--max-rps, Retry-After). A true ceiling over any sliding second: at most
+ * floor(maxRps) requests are let go within any 1,000 ms (plus ARRIVAL_MARGIN_MS), below 1 a second one request per
+ * 1/maxRps seconds; and they are spread at least 1/maxRps seconds apart, so the ceiling is never reached in a burst.
+ * Callers are served in order. One pacer per process; the runner runs one suite file at a time, so it is the run's
+ * global pace.
  */
 export class Pacer {
-  private nextSlot = 0;
   private blockedUntil = 0;
+  /** When the last requests were let go (at most `capacity` of them). */
+  private readonly granted: number[] = [];
+  private queue: Promise<void> = Promise.resolve();
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
 
@@ -30,14 +37,37 @@ export class Pacer {
   }
 
   /** Resolves when the next request may go. Concurrent callers get successive slots. */
-  async acquire(): Promise<void> {
-    const now = this.now();
-    let at = Math.max(now, this.blockedUntil);
-    if (this.options.maxRps !== null) {
-      at = Math.max(at, this.nextSlot);
-      this.nextSlot = at + 1000 / this.options.maxRps;
+  acquire(): Promise<void> {
+    const turn = this.queue.then(() => this.take());
+    this.queue = turn.catch(() => {});
+    return turn;
+  }
+
+  private async take(): Promise<void> {
+    const maxRps = this.options.maxRps;
+    const capacity = maxRps === null ? 0 : Math.max(1, Math.floor(maxRps));
+    const window = maxRps === null ? 0 : (maxRps >= 1 ? 1000 : 1000 / maxRps) + ARRIVAL_MARGIN_MS;
+    const spacing = maxRps === null ? 0 : 1000 / maxRps;
+    for (;;) {
+      const now = this.now();
+      let at = Math.max(now, this.blockedUntil);
+      if (maxRps !== null) {
+        const last = this.granted.at(-1);
+        if (last !== undefined) at = Math.max(at, last + spacing);
+        const oldest = this.granted.length >= capacity ? this.granted[this.granted.length - capacity] : undefined;
+        if (oldest !== undefined) at = Math.max(at, oldest + window);
+      }
+      // Sleep, then look again: a timer may fire early or a Retry-After may have arrived meanwhile.
+      if (at > now) {
+        await this.sleep(at - now);
+        continue;
+      }
+      if (maxRps !== null) {
+        this.granted.push(now);
+        if (this.granted.length > capacity) this.granted.splice(0, this.granted.length - capacity);
+      }
+      return;
     }
-    if (at > now) await this.sleep(at - now);
   }
 
   /** Sees every response: a 429's Retry-After delays the next request (the check still sees the 429). */

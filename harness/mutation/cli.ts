@@ -4,7 +4,7 @@ import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import type { MutationThresholds } from './matrix.ts';
-import { formatMutationSummary } from './render.ts';
+import { formatMutationSummary, mergeMutationIntoReport, readEmbeddedReport } from './render.ts';
 import { runMutation } from './run.ts';
 import { SUBSETS } from './subsets.ts';
 
@@ -25,7 +25,8 @@ const program = new Command('partner-api-mutation')
   .option('--only <ids>', 'development: certify only these sections or clauses (cascades elsewhere go unseen)')
   .option('--stability <n>', 'also certify the plain reference n times with other seeds and compare verdicts')
   .option('--busy', 'keep one core busy during the stability runs')
-  .option('--report-dir <dir>', 'where mutation.json and mutation.md go', 'reports')
+  .option('--report-dir <dir>', 'where mutation.json, mutation.md and mutation.html go', 'reports')
+  .option('--merge-report <dir>', 'also add the matrix to the certification report of the embedded reference in <dir>')
   .parse();
 
 const flags = program.opts<{
@@ -39,6 +40,7 @@ const flags = program.opts<{
   stability?: string;
   busy?: boolean;
   reportDir: string;
+  mergeReport?: string;
 }>();
 
 function fail(message: string): never {
@@ -54,6 +56,13 @@ if (flags.subset && !SUBSETS[flags.subset]) fail(`no subset ${flags.subset} (${O
 const subset = flags.subset ? new Set(SUBSETS[flags.subset]) : undefined;
 const wanted = names ? new Set(names) : undefined;
 if (flags.kind && flags.kind !== 'fault' && flags.kind !== 'benign') fail('--kind is fault or benign');
+if (flags.mergeReport) {
+  try {
+    readEmbeddedReport(flags.mergeReport);
+  } catch (error) {
+    fail((error as Error).message);
+  }
+}
 const controller = new AbortController();
 process.on('SIGINT', () => controller.abort());
 
@@ -78,7 +87,12 @@ try {
     if (unknown.length > 0) fail(`unknown fault(s): ${unknown.join(', ')}`);
   }
   process.stdout.write(formatMutationSummary(report));
-  process.stdout.write(`Report: ${flags.reportDir}/mutation.json, ${flags.reportDir}/mutation.md\n`);
+  process.stdout.write(
+    `Report: ${flags.reportDir}/mutation.json, ${flags.reportDir}/mutation.md, ${flags.reportDir}/mutation.html\n`,
+  );
+  if (flags.mergeReport) {
+    for (const file of mergeMutationIntoReport(report, flags.mergeReport)) process.stdout.write(`Updated: ${file}\n`);
+  }
   process.exitCode = report.breaches.length === 0 ? 0 : 1;
 } catch (error) {
   fail((error as Error).message);

@@ -1,5 +1,13 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { breachesOf, type RunOutcome, rowOf, summarize } from './matrix.ts';
+import { buildReport } from '../report/build.ts';
+import { renderJson } from '../report/json.ts';
+import { sampleInput } from '../report/test-support/sample.ts';
+import { reportSchemaErrors } from '../runner/test-support/report-files.ts';
+import { breachesOf, type MutationReport, type RunOutcome, rowOf, summarize } from './matrix.ts';
+import { mergeMutationIntoReport, renderMutationPage, toReportMutation } from './render.ts';
 
 const run = (flagged: string[], errors: string[] = [], passed = flagged.length === 0): RunOutcome => ({
   faults: [],
@@ -48,5 +56,61 @@ describe('mutation matrix', () => {
     expect(breaches.join('\n')).toMatch(/3 clauses besides its own/);
     expect(breaches.join('\n')).toMatch(/1 benign variant/);
     expect(breachesOf(summarize(run([]), [rows[0] as never]), thresholds)).toEqual([]);
+  });
+});
+
+describe('mutation matrix in the report', () => {
+  const rows = [
+    rowOf(fault('caught', '1.2'), run(['1.2', '2.5.1'])),
+    rowOf(fault('elsewhere', '2.1.2'), run(['2.9.1'])),
+    rowOf(fault('missed', '4.7.3'), run([])),
+    rowOf(benign('fine'), run([])),
+    rowOf(benign('false-failure'), run(['3.7'], ['3.7/x/json'])),
+  ];
+  const report: MutationReport = {
+    schemaVersion: 1,
+    startedAt: '2031-01-01T10:00:00.000Z',
+    durationMs: 60_000,
+    seed: 7,
+    baseline: run([]),
+    rows,
+    summary: summarize(run([]), rows),
+    thresholds,
+    breaches: breachesOf(summarize(run([]), rows), thresholds),
+  };
+
+  it('says per fault whether it was caught on its clause and what else failed; per variant whether it passed', () => {
+    const mutation = toReportMutation(report);
+    expect(mutation.rows.map((row) => [row.name, row.result, row.otherFailed, row.errors])).toEqual([
+      ['caught', 'caught', ['2.5.1'], 0],
+      ['elsewhere', 'elsewhere', ['2.9.1'], 0],
+      ['missed', 'missed', [], 0],
+      ['fine', 'passed', [], 0],
+      ['false-failure', 'failed', ['3.7'], 1],
+    ]);
+    const model = buildReport(sampleInput());
+    model.mutation = mutation;
+    expect(reportSchemaErrors(JSON.parse(renderJson(model)))).toEqual([]);
+  });
+
+  it('writes mutation.html in the report style, and merges into a report of the embedded reference only', () => {
+    const page = renderMutationPage(report);
+    expect(page).toContain('id="mutation"');
+    expect(page).toContain('<tr class="mutation-row o-elsewhere" data-fault="elsewhere">');
+    const dir = mkdtempSync(join(tmpdir(), 'mutation-merge-'));
+    try {
+      writeFileSync(join(dir, 'report.json'), renderJson(buildReport(sampleInput())));
+      writeFileSync(join(dir, 'report.html'), '');
+      expect(mergeMutationIntoReport(report, dir).map((file) => file.slice(dir.length + 1))).toEqual([
+        'report.json',
+        'report.html',
+      ]);
+      expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('id="mutation"');
+      const other = buildReport(sampleInput({ target: { baseUrl: 'https://x.example.test', embedded: false } }));
+      writeFileSync(join(dir, 'report.json'), renderJson(other));
+      expect(() => mergeMutationIntoReport(report, dir)).toThrow(/not a report of the embedded reference/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

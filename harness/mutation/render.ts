@@ -1,5 +1,10 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { RENDERERS, REPORT_FORMATS } from '../report/formats.ts';
+import { renderMutationHtml } from '../report/html.ts';
 import { mdInline } from '../report/markdown.ts';
-import type { MutationReport } from './matrix.ts';
+import type { ReportModel, ReportMutation, ReportMutationRow } from '../report/model.ts';
+import type { FaultRow, MutationReport } from './matrix.ts';
 
 const percent = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
 
@@ -57,4 +62,70 @@ export function renderMutationMarkdown(report: MutationReport): string {
     }
   }
   return `${out.join('\n')}\n`;
+}
+
+/** A row's result in one word: caught on its clause, caught elsewhere, missed (faults); passed, failed (variants). */
+function resultOf(row: FaultRow): ReportMutationRow['result'] {
+  if (row.run.problem) return 'no-report';
+  if (row.kind === 'benign') return row.ok ? 'passed' : 'failed';
+  return row.ok ? 'caught' : row.run.flagged.length > 0 ? 'elsewhere' : 'missed';
+}
+
+/** The matrix as the report model carries it (ReportModel.mutation), for report.html and mutation.html. */
+export function toReportMutation(report: MutationReport): ReportMutation {
+  return {
+    startedAt: report.startedAt,
+    durationMs: Math.max(0, Math.round(report.durationMs)),
+    seed: report.seed,
+    summary: { ...report.summary },
+    breaches: [...report.breaches],
+    rows: report.rows.map((row) => ({
+      name: row.name,
+      kind: row.kind,
+      clause: row.clause,
+      description: row.description,
+      result: resultOf(row),
+      otherFailed: [...row.extra],
+      errors: row.run.errors.length,
+    })),
+  };
+}
+
+/** mutation.html: the matrix in the report's page and style. */
+export function renderMutationPage(report: MutationReport): string {
+  return renderMutationHtml(toReportMutation(report));
+}
+
+/**
+ * Adds the matrix to the certification report in `dir` (--merge-report) and re-renders every format there. The
+ * matrix is about the reference implementation: only a report of the embedded reference takes it.
+ */
+export function mergeMutationIntoReport(report: MutationReport, dir: string): string[] {
+  const model = readEmbeddedReport(dir);
+  model.mutation = toReportMutation(report);
+  const written: string[] = [];
+  for (const format of REPORT_FORMATS) {
+    const file = join(resolve(dir), RENDERERS[format].fileName);
+    if (format !== 'json' && !existsSync(file)) continue;
+    writeFileSync(file, RENDERERS[format].render(model));
+    written.push(file);
+  }
+  return written;
+}
+
+/** The report --merge-report names, checked before the matrix runs (an hour later is too late to find it missing). */
+export function readEmbeddedReport(dir: string): ReportModel {
+  const jsonFile = join(resolve(dir), RENDERERS.json.fileName);
+  let model: ReportModel;
+  try {
+    model = JSON.parse(readFileSync(jsonFile, 'utf8')) as ReportModel;
+  } catch (error) {
+    throw new Error(
+      `--merge-report: cannot read ${jsonFile} (${(error as NodeJS.ErrnoException).code ?? 'invalid JSON'})`,
+    );
+  }
+  if (model?.schemaVersion !== 1 || !model.target?.embedded) {
+    throw new Error(`--merge-report: ${jsonFile} is not a report of the embedded reference implementation`);
+  }
+  return model;
 }

@@ -13,7 +13,7 @@ import {
   type StabilityResult,
   summarize,
 } from './matrix.ts';
-import { renderMutationMarkdown } from './render.ts';
+import { renderMutationMarkdown, renderMutationPage } from './render.ts';
 
 export interface MutationOptions {
   /** Which faults and variants to run (default: all of the reference's catalogue). */
@@ -100,7 +100,7 @@ async function stabilityRuns(options: MutationOptions, count: number): Promise<S
   }
 }
 
-/** Certifies the plain reference, then each selected fault and variant; writes mutation.json and mutation.md. */
+/** Certifies the plain reference, then each selected fault and variant; writes mutation.json, .md and .html. */
 export async function runMutation(options: MutationOptions): Promise<MutationReport> {
   const startedAt = new Date();
   const catalogue = listReferenceFaults();
@@ -140,5 +140,6 @@ export async function runMutation(options: MutationOptions): Promise<MutationRep
   mkdirSync(options.reportDir, { recursive: true });
   writeFileSync(join(options.reportDir, 'mutation.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(options.reportDir, 'mutation.md'), renderMutationMarkdown(report));
+  writeFileSync(join(options.reportDir, 'mutation.html'), renderMutationPage(report));
   return report;
 }

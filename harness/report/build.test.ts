@@ -105,12 +105,14 @@ describe('buildReport: counts, coverage and verdict', () => {
     });
   });
 
-  it('covers clauses with at least one check that ran, over the whole catalogue', () => {
+  it('covers the clauses judged on this target (a check passed, failed or warned), over the whole catalogue', () => {
     const model = buildReport(sampleInput());
-    // 4.2.1, 4.2.2, 4.7.3, 4.7.4, 5.7b ran; 4.3.1 was only not-applicable.
-    expect(model.coverage.clausesJudged).toBe(5);
+    // 4.2.1, 4.2.2, 4.7.3, 5.7b were judged; 4.7.4 only errored and 4.3.1 was only not-applicable.
+    expect(model.coverage.clausesJudged).toBe(4);
     expect(model.coverage.clausesTotal).toBe(CLAUSES.length);
-    expect(model.coverage.ratio).toBeCloseTo(5 / CLAUSES.length, 4);
+    expect(model.coverage.ratio).toBeCloseTo(4 / CLAUSES.length, 4);
+    expect(clause(model, '4.7.4').judgedBy).toBeUndefined();
+    expect(clause(model, '4.7.4').notJudged).toEqual(['no check of the clause could judge it (see the errors)']);
     const empty = buildReport(sampleInput({ checks: [] }));
     expect(empty.coverage.clausesJudged).toBe(0);
     expect(empty.coverage.ratio).toBe(0);

@@ -1,7 +1,10 @@
 import { CLAUSES, type Clause, SECTIONS } from '../../contract/clauses/index.ts';
 import { SPEC_RELEASE } from '../../contract/constants.ts';
+import { plainMessage } from '../check/evidence.ts';
 import type { JudgedBy, NotApplicableReason, Outcome, Profile } from '../check/meta.ts';
+import { compareWithBaseline } from './baseline.ts';
 import type { CheckRecord, HarnessError } from './check-record.ts';
+import { decideExit } from './exit.ts';
 import type { ReportCheck, ReportClause, ReportModel, ReportObservation, ReportSection } from './model.ts';
 import { emptyClauseCounts, emptyCounts, isFailure, judged, worstOutcome } from './outcome.ts';
 import { safeEvidence, safeExchange } from './sanitize.ts';
@@ -20,6 +23,8 @@ export interface BuildReportInput {
   today?: string;
   leftovers?: readonly string[];
   harnessErrors?: readonly HarnessError[];
+  /** --baseline: an earlier report of the same target, compared clause by clause. */
+  baseline?: ReportModel;
 }
 
 /** `<clauseId>/<name>[/<representation>]`; the same as ReportCheck.id before duplicates are numbered. */
@@ -96,7 +101,11 @@ export function buildReport(input: BuildReportInput): ReportModel {
         ? 'warn'
         : 'fail'
       : undefined;
-    const outcomes = checks.map((check) => check.outcome);
+    // A check judging at SHOULD level fails its clause only under --strict (otherwise it is a warning).
+    const outcomes = checks.map(
+      (check): Outcome =>
+        check.outcome === 'fail' && check.level === 'SHOULD' && !input.options.strict ? 'warn' : check.outcome,
+    );
     if (observedOutcome) outcomes.push(observedOutcome);
     const report: ReportClause = {
       id: clause.id,
@@ -107,6 +116,8 @@ export function buildReport(input: BuildReportInput): ReportModel {
       checks,
     };
     const methods = [...new Set(checks.filter((c) => judged(c.outcome)).map((c) => c.judgedBy ?? 'live'))];
+    // What other checks saw of it on the wire judged it too: a clause failed by observations is judged, live.
+    if (seen && !methods.includes('live')) methods.push('live');
     if (methods.length > 0) report.judgedBy = methods.sort() as JudgedBy[];
     else {
       const reasons = [
@@ -164,12 +175,25 @@ export function buildReport(input: BuildReportInput): ReportModel {
       clause.checks.some((check) => check.notApplicable && configurable(check.notApplicable))
     );
   };
-  const passed = !allClauses.some(breaksVerdict) && harnessErrors.length === 0;
+  const breaking = new Set(allClauses.filter(breaksVerdict).map((clause) => clause.id));
 
   const byMethod: Record<JudgedBy, number> = { live: 0, hooks: 0, patient: 0, static: 0 };
   for (const clause of allClauses) for (const method of clause.judgedBy ?? []) byMethod[method] += 1;
   const clausesJudged = allClauses.filter((clause) => clause.judgedBy !== undefined).length;
   const clausesTotal = CLAUSES.length;
+  // A run that judged nothing is never a pass.
+  const passed = breaking.size === 0 && harnessErrors.length === 0 && clausesJudged > 0;
+  const baseline = input.baseline ? compareWithBaseline(input.baseline, allClauses) : undefined;
+  const exit = decideExit({
+    clauses: allClauses,
+    breaking,
+    harnessErrors: harnessErrors.length,
+    clausesJudged,
+    only: input.options.only,
+    profile: input.profile,
+    ...(baseline ? { baseline } : {}),
+    ...(input.options.failOn ? { failOn: input.options.failOn } : {}),
+  });
 
   const model: ReportModel = {
     schemaVersion: 1,
@@ -179,7 +203,14 @@ export function buildReport(input: BuildReportInput): ReportModel {
     profile: input.profile,
     options: { ...input.options, only: [...input.options.only] },
     timing: { ...input.timing },
-    verdict: { passed, counts, clauses: clauseCounts, waived },
+    verdict: {
+      passed,
+      counts,
+      clauses: clauseCounts,
+      waived,
+      exitCode: exit.exitCode,
+      ...(exit.notes.length > 0 ? { notes: exit.notes } : {}),
+    },
     coverage: {
       clausesJudged,
       clausesTotal,
@@ -191,6 +222,7 @@ export function buildReport(input: BuildReportInput): ReportModel {
     leftovers: [...(input.leftovers ?? [])],
   };
   if (harnessErrors.length > 0) model.harnessErrors = harnessErrors;
+  if (baseline) model.baseline = baseline;
   return model;
 }
 
@@ -280,9 +312,13 @@ function observationsByClause(
           if (entry.seenIn.length < MAX_SEEN_IN && !entry.seenIn.includes(id)) entry.seenIn.push(id);
           continue;
         }
-        const created: ReportObservation = { message: observation.message, count: observation.count, seenIn: [id] };
-        if (observation.expected !== undefined) created.expected = observation.expected;
-        if (observation.actual !== undefined) created.actual = observation.actual;
+        const created: ReportObservation = {
+          message: plainMessage(observation.message),
+          count: observation.count,
+          seenIn: [id],
+        };
+        if (observation.expected !== undefined) created.expected = plainMessage(observation.expected);
+        if (observation.actual !== undefined) created.actual = plainMessage(observation.actual);
         if (observation.exchange) created.exchange = safeExchange(observation.exchange);
         messages.set(observation.message, created);
       }

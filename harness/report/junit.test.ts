@@ -1,5 +1,6 @@
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
+import { CLAUSES } from '../../contract/clauses/index.ts';
 import { buildReport } from './build.ts';
 import { renderJunit } from './junit.ts';
 import { failureEvidence, record, sampleInput, XSS_PROBE } from './test-support/sample.ts';
@@ -63,11 +64,16 @@ describe('renderJunit', () => {
     });
   };
 
-  it('parses, with one testsuite per section and the right counts', () => {
+  it('parses, with a verdict suite first, then one testsuite per section and one testcase per clause', () => {
     const model = withWaiver();
     const root = parseXml(renderJunit(model));
     expect(root.name).toBe('testsuites');
-    const suites = root.children.filter((item) => item.name === 'testsuite');
+    const [verdict, ...suites] = root.children.filter((item) => item.name === 'testsuite');
+    expect(verdict?.attributes).toMatchObject({ name: 'verdict', tests: '0' });
+    const property = (name: string) =>
+      child(verdict as XmlElement, 'properties')?.children.find((p) => p.attributes.name === name)?.attributes.value;
+    expect(property('exitCode')).toBe('1');
+    expect(property('clausesJudged')).toBe(String(model.coverage.clausesJudged));
     expect(suites.map((suite) => suite.attributes.name)).toEqual(
       model.sections.map((section) => `${section.id} ${section.title}`),
     );
@@ -81,32 +87,91 @@ describe('renderJunit', () => {
       const sectionId = suite.attributes.name?.split(' ')[0];
       for (const item of cases) expect(item.attributes.classname).toBe(sectionId);
     }
+    // Every clause once: the counting unit is the clause.
+    const names = suites.flatMap((suite) => suite.children.filter((c) => c.name === 'testcase'));
+    expect(names).toHaveLength(CLAUSES.length);
     const bySection = (id: string) => suites.find((suite) => suite.attributes.name?.startsWith(`${id} `))?.attributes;
-    // 4.2: 4.2.1 pass (json) + n/a (xml), 4.2.2 pass, 4.2.3 waived failure → skipped.
-    expect(bySection('4.2')).toMatchObject({ tests: '4', failures: '0', errors: '0', skipped: '2' });
-    // 4.7: 4.7.3 fail + pass, 4.7.4 error, 4.7.5 fail.
-    expect(bySection('4.7')).toMatchObject({ tests: '4', failures: '2', errors: '1', skipped: '0' });
-    expect(root.attributes).toMatchObject({ tests: '10', failures: '2', errors: '1', skipped: '3' });
+    // 4.2: 4.2.1 and 4.2.2 pass, 4.2.3 waived → skipped, 4.2.4 and 4.2.5 not checked → skipped.
+    expect(bySection('4.2')).toMatchObject({ tests: '5', failures: '0', errors: '0', skipped: '3' });
+    // 4.7: 4.7.3 and 4.7.5 fail, 4.7.4 errors, the other twelve are not checked.
+    expect(bySection('4.7')).toMatchObject({ tests: '15', failures: '2', errors: '1', skipped: '12' });
+    // Passing testcases are judged clauses only (4.2.1, 4.2.2 and the warned 5.7b).
+    expect(root.attributes).toMatchObject({
+      tests: String(CLAUSES.length),
+      failures: '2',
+      errors: '1',
+      skipped: String(CLAUSES.length - 6),
+    });
+    expect(root.attributes.name).toContain(`${model.coverage.clausesJudged}/${CLAUSES.length} clauses judged`);
   });
 
   it('carries the evidence in failures and the reason in skips, escaped', () => {
     const root = parseXml(renderJunit(withWaiver()));
     const cases = root.children.flatMap((suite) => suite.children);
     const probe = cases.find((item) => item.attributes.name?.startsWith('[4.7.5]'));
-    expect(probe?.attributes.name).toBe(`[4.7.5] probe ${XSS_PROBE} \uFFFD`);
     const failure = probe && child(probe, 'failure');
     expect(failure?.attributes.message).toBe('expected 200, got 422');
     expect(failure?.text).toContain(XSS_PROBE);
+    expect(failure?.text).toContain(`check 4.7.5/probe ${XSS_PROBE} \uFFFD`);
     expect(failure?.text).toContain("curl: curl -sS -X POST 'http://127.0.0.1:4010/api/partner/v1/reservations'");
     expect(failure?.text).toContain('HTTP 422');
-    const notApplicable = cases.find((item) => item.attributes.name === '[4.2.1] check of 4.2.1 (xml)');
-    expect(notApplicable && child(notApplicable, 'skipped')?.attributes.message).toBe('profile: needs shop');
+    const notApplicable = cases.find((item) => item.attributes.name?.startsWith('[4.3.1]'));
+    expect(notApplicable && child(notApplicable, 'skipped')?.attributes.message).toBe(
+      'not judged: missing-credential: partnerB is not configured',
+    );
+    const notChecked = cases.find((item) => item.attributes.name?.startsWith('[4.7.1]'));
+    expect(notChecked && child(notChecked, 'skipped')?.attributes.message).toBe(
+      'not judged: no check judges this clause yet',
+    );
     const waived = cases.find((item) => item.attributes.name?.startsWith('[4.2.3]'));
     expect(waived && child(waived, 'skipped')?.attributes.message).toBe(
       'waived until 2030-01-01: known & tracked (fail)',
     );
     const warn = cases.find((item) => item.attributes.name?.startsWith('[5.7b]'));
     expect(warn && child(warn, 'system-out')?.text).toContain('WARN');
+  });
+
+  it('fails a clause seen failing only by other checks, with the message, who saw it and the curl', () => {
+    const model = buildReport(
+      sampleInput({
+        checks: [
+          record({
+            clauseId: '4.2.1',
+            outcome: 'pass',
+            observations: [
+              {
+                clauseId: '7.2.4',
+                message: 'error envelope without requestId',
+                expected: 'a string',
+                actual: 'undefined',
+                count: 4,
+                exchange: failureEvidence().exchanges[0],
+              },
+            ],
+          }),
+        ],
+      }),
+    );
+    const cases = parseXml(renderJunit(model)).children.flatMap((suite) => suite.children);
+    const observed = cases.find((item) => item.attributes.name?.startsWith('[7.2.4]'));
+    const failure = observed && child(observed, 'failure');
+    expect(failure?.attributes.message).toBe('error envelope without requestId');
+    expect(failure?.text).toContain('seen 4× by 4.2.1/check of 4.2.1');
+    expect(failure?.text).toContain('curl: curl -sS -X POST');
+  });
+
+  it('names clauses outside --only as not selected', () => {
+    const model = buildReport(
+      sampleInput({
+        checks: [record({ clauseId: '4.2.1', outcome: 'pass' })],
+        options: { ...sampleInput().options, only: ['4.2'] },
+      }),
+    );
+    const cases = parseXml(renderJunit(model)).children.flatMap((suite) => suite.children);
+    const outside = cases.find((item) => item.attributes.name?.startsWith('[4.7.1]'));
+    expect(outside && child(outside, 'skipped')?.attributes.message).toBe('not selected (--only 4.2)');
+    const inside = cases.find((item) => item.attributes.name?.startsWith('[4.2.4]'));
+    expect(inside && child(inside, 'skipped')?.attributes.message).toBe('not judged: no check judges this clause yet');
   });
 
   it('adds a harness testsuite for harness errors', () => {

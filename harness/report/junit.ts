@@ -1,5 +1,19 @@
-import type { LoadScenarioResult, ReportModel } from './model.ts';
-import { checkLabel, evidenceText, notApplicableText } from './text.ts';
+import { clauseById } from '../../contract/clauses/index.ts';
+import { isSelected } from '../check/applicability.ts';
+import { causeOf, judgedText } from './failures.ts';
+import type { LoadScenarioResult, ReportClause, ReportModel, ReportSection } from './model.ts';
+import {
+  baselineLines,
+  clauseCountsText,
+  coverageText,
+  curlText,
+  evidenceText,
+  exitCodeOf,
+  notApplicableText,
+  requestText,
+  responseText,
+  verdictLabel,
+} from './text.ts';
 
 // Characters XML 1.0 cannot hold at all (a response body may contain them); shown as U+FFFD.
 const NOT_XML =
@@ -25,52 +39,139 @@ function firstLine(text: string): string {
   return text.split('\n', 1)[0] ?? '';
 }
 
+function outcomeText(clause: ReportClause, only: readonly string[]): string {
+  if (clause.checks.length === 0 && !clause.observations) {
+    const entry = clauseById(clause.id);
+    if (only.length > 0 && entry && !isSelected(entry, only)) return `not selected (--only ${only.join(',')})`;
+  }
+  return judgedText(clause);
+}
+
+/** Everything JUnit shows of a failing clause: its checks' evidence, then what other checks saw of it. */
+function clauseEvidence(model: ReportModel, section: ReportSection, clause: ReportClause): string {
+  const parts: string[] = [`[${clause.id}] ${clause.level} ${clause.title} (section ${section.id})`];
+  parts.push(`Clause: ${clause.text}`, judgedText(clause));
+  for (const check of clause.checks) {
+    if (check.outcome === 'pass') continue;
+    parts.push('', `=== check ${check.id}: ${check.outcome}${check.waived ? ' (waived)' : ''}`);
+    if (check.outcome === 'not-applicable') parts.push(notApplicableText(check.notApplicable));
+    else parts.push(evidenceText(model, section, clause, check).split('\n').slice(2).join('\n'));
+  }
+  for (const observation of clause.observations ?? []) {
+    parts.push(
+      '',
+      `=== seen ${observation.count}× by ${observation.seenIn.join(', ')}`,
+      `Message: ${observation.message}`,
+    );
+    if (observation.expected !== undefined) parts.push(`Expected: ${observation.expected}`);
+    if (observation.actual !== undefined) parts.push(`Actual: ${observation.actual}`);
+    const exchange = observation.exchange;
+    if (exchange) parts.push('', requestText(exchange), '', responseText(exchange), '', `curl: ${curlText(exchange)}`);
+  }
+  return parts.join('\n');
+}
+
+/** The first testsuite: no test of its own, the run's verdict, coverage, notes and baseline as properties and text. */
+function verdictSuite(model: ReportModel): string[] {
+  const properties: [string, string][] = [
+    ['verdict', verdictLabel(model)],
+    ['exitCode', String(exitCodeOf(model))],
+    ['clausesJudged', String(model.coverage.clausesJudged)],
+    ['clausesTotal', String(model.coverage.clausesTotal)],
+    ['profile', model.profile],
+    ['seed', String(model.options.seed)],
+  ];
+  if (model.baseline) {
+    properties.push(
+      ['baseline.newFailures', model.baseline.newFailures.join(' ')],
+      ['baseline.fixed', model.baseline.fixed.join(' ')],
+      ['baseline.unchanged', model.baseline.unchanged.join(' ')],
+      ['baseline.becameNotApplicable', model.baseline.becameNotApplicable.join(' ')],
+    );
+  }
+  const text = [
+    ...baselineLines(model),
+    `Clauses: ${clauseCountsText(model)}`,
+    `Coverage: ${coverageText(model)}`,
+    ...(model.verdict.notes ?? []).map((note) => `Note: ${note}`),
+  ].join('\n');
+  return [
+    '  <testsuite name="verdict" tests="0" failures="0" errors="0" skipped="0" time="0.000">',
+    '    <properties>',
+    ...properties.map(
+      ([name, value]) => `      <property name="${xmlEscape(name, true)}" value="${xmlEscape(value, true)}"/>`,
+    ),
+    '    </properties>',
+    `    <system-out>${xmlEscape(text)}</system-out>`,
+    '  </testsuite>',
+  ];
+}
+
 /**
- * report.junit.xml: one <testsuite> per spec section, one <testcase> per check (classname = section id).
- * fail → <failure>, error → <error>, not-applicable → <skipped> with the reason, a waived failure → <skipped>
- * naming the waiver (it does not fail the verdict), warn → a passing testcase with the warning in <system-out>
- * (JUnit has no warning state; with --strict the wrapper reports SHOULD failures as fail).
+ * junit.xml: counted in clauses like every other format. A first testsuite "verdict" (no tests) carries the verdict,
+ * coverage, notes and the baseline comparison; then one <testsuite> per spec section and one <testcase> per clause
+ * (classname = section id), its checks' and observations' evidence inside. fail → <failure>, error → <error>, not
+ * judged (not applicable, not checked, not selected) → <skipped> with the reason, a waived failure → <skipped> naming
+ * the waiver, warn → a passing testcase with the warning in <system-out> (JUnit has no warning state).
  */
 export function renderJunit(model: ReportModel): string {
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const totals = { tests: 0, failures: 0, errors: 0, skipped: 0, ms: 0 };
-  const body: string[] = [];
+  const body: string[] = [...verdictSuite(model)];
   for (const section of model.sections) {
-    const checks = section.clauses.flatMap((clause) => clause.checks.map((check) => ({ clause, check })));
-    const failures = checks.filter(({ check }) => check.outcome === 'fail' && !check.waived).length;
-    const errors = checks.filter(({ check }) => check.outcome === 'error' && !check.waived).length;
-    const skipped = checks.filter(({ check }) => check.outcome === 'not-applicable' || check.waived).length;
-    const ms = checks.reduce((sum, { check }) => sum + check.durationMs, 0);
-    totals.tests += checks.length;
-    totals.failures += failures;
-    totals.errors += errors;
-    totals.skipped += skipped;
-    totals.ms += ms;
-    body.push(
-      `  <testsuite name="${xmlEscape(`${section.id} ${section.title}`, true)}" tests="${checks.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(ms)}">`,
-    );
-    for (const { clause, check } of checks) {
-      const open = `    <testcase classname="${xmlEscape(section.id, true)}" name="${xmlEscape(`[${clause.id}] ${checkLabel(check)}`, true)}" file="${xmlEscape(check.file, true)}" time="${seconds(check.durationMs)}"`;
-      const evidence = (): string => xmlEscape(evidenceText(model, section, clause, check));
-      const message = xmlEscape(firstLine(check.evidence?.message ?? check.outcome), true);
-      if (check.waived) {
-        const note = `waived until ${check.waived.expires}: ${check.waived.reason} (${check.outcome})`;
-        body.push(`${open}>`, `      <skipped message="${xmlEscape(note, true)}"/>`);
-        body.push(`      <system-out>${evidence()}</system-out>`, '    </testcase>');
-      } else if (check.outcome === 'fail' || check.outcome === 'error') {
-        const tag = check.outcome === 'fail' ? 'failure' : 'error';
-        body.push(`${open}>`, `      <${tag} message="${message}" type="${check.outcome}">${evidence()}</${tag}>`);
-        body.push('    </testcase>');
-      } else if (check.outcome === 'not-applicable') {
-        body.push(`${open}>`, `      <skipped message="${xmlEscape(notApplicableText(check.notApplicable), true)}"/>`);
-        body.push('    </testcase>');
-      } else if (check.outcome === 'warn') {
-        body.push(`${open}>`, `      <system-out>WARN (${clause.level}) ${evidence()}</system-out>`, '    </testcase>');
+    const cases: string[] = [];
+    const counts = { failures: 0, errors: 0, skipped: 0, ms: 0 };
+    for (const clause of section.clauses) {
+      const ms = clause.checks.reduce((sum, check) => sum + check.durationMs, 0);
+      counts.ms += ms;
+      const open = `    <testcase classname="${xmlEscape(section.id, true)}" name="${xmlEscape(`[${clause.id}] ${clause.title}`, true)}" time="${seconds(ms)}"`;
+      const evidence = (): string => xmlEscape(clauseEvidence(model, section, clause));
+      const cause = causeOf(section, clause);
+      if (clause.waived) {
+        counts.skipped += 1;
+        const waiver = clause.checks.find((check) => check.waived)?.waived;
+        const note = `waived${waiver ? ` until ${waiver.expires}: ${waiver.reason}` : ''} (${clause.outcome})`;
+        cases.push(`${open}>`, `      <skipped message="${xmlEscape(note, true)}"/>`);
+        cases.push(`      <system-out>${evidence()}</system-out>`, '    </testcase>');
+      } else if (clause.outcome === 'fail' || clause.outcome === 'error') {
+        const tag = clause.outcome === 'fail' ? 'failure' : 'error';
+        if (tag === 'failure') counts.failures += 1;
+        else counts.errors += 1;
+        const message = xmlEscape(firstLine(cause ?? clause.outcome), true);
+        cases.push(`${open}>`, `      <${tag} message="${message}" type="${clause.outcome}">${evidence()}</${tag}>`);
+        cases.push('    </testcase>');
+      } else if (clause.outcome === 'not-applicable' || clause.outcome === 'not-checked') {
+        counts.skipped += 1;
+        cases.push(
+          `${open}>`,
+          `      <skipped message="${xmlEscape(outcomeText(clause, model.options.only), true)}"/>`,
+        );
+        cases.push('    </testcase>');
+      } else if (clause.outcome === 'warn') {
+        cases.push(
+          `${open}>`,
+          `      <system-out>WARN (${clause.level}) ${evidence()}</system-out>`,
+          '    </testcase>',
+        );
       } else {
-        body.push(`${open}/>`);
+        cases.push(`${open}/>`);
       }
     }
-    body.push('  </testsuite>');
+    const tests = section.clauses.length;
+    totals.tests += tests;
+    totals.failures += counts.failures;
+    totals.errors += counts.errors;
+    totals.skipped += counts.skipped;
+    totals.ms += counts.ms;
+    const judged = section.clauses.filter((clause) => clause.judgedBy !== undefined).length;
+    body.push(
+      `  <testsuite name="${xmlEscape(`${section.id} ${section.title}`, true)}" tests="${tests}" failures="${counts.failures}" errors="${counts.errors}" skipped="${counts.skipped}" time="${seconds(counts.ms)}">`,
+      '    <properties>',
+      `      <property name="clausesJudged" value="${judged}"/>`,
+      '    </properties>',
+      ...cases,
+      '  </testsuite>',
+    );
   }
   const harnessErrors = model.harnessErrors ?? [];
   if (harnessErrors.length > 0) {
@@ -95,8 +196,9 @@ export function renderJunit(model: ReportModel): string {
   totals.tests += load.totals.tests;
   totals.failures += load.totals.failures;
   totals.skipped += load.totals.skipped;
+  const name = `${model.tool.name} ${model.tool.version}: Partner API ${model.spec.release}, ${verdictLabel(model)}, ${model.coverage.clausesJudged}/${model.coverage.clausesTotal} clauses judged`;
   out.push(
-    `<testsuites name="${xmlEscape(`${model.tool.name} ${model.tool.version}: Partner API ${model.spec.release}`, true)}" tests="${totals.tests}" failures="${totals.failures}" errors="${totals.errors}" skipped="${totals.skipped}" time="${seconds(totals.ms)}">`,
+    `<testsuites name="${xmlEscape(name, true)}" tests="${totals.tests}" failures="${totals.failures}" errors="${totals.errors}" skipped="${totals.skipped}" time="${seconds(totals.ms)}">`,
     ...body,
     '</testsuites>',
   );

@@ -1,16 +1,15 @@
-import type { Outcome } from '../check/meta.ts';
-import { allChecks } from './build.ts';
+import { type FailureGroup, failingClauses, groupByCause, reachText } from './failures.ts';
 import type { ReportModel } from './model.ts';
-import { OUTCOMES } from './outcome.ts';
-import { checkLabel, curlText, notApplicableText, seedText } from './text.ts';
-
-const HEAD: Record<Outcome, string> = {
-  pass: 'pass',
-  fail: 'fail',
-  warn: 'warn',
-  error: 'error',
-  'not-applicable': 'n/a',
-};
+import {
+  baselineLines,
+  CLAUSE_OUTCOMES,
+  clauseCountsText,
+  clauseOutcomeLabel,
+  coverageText,
+  curlText,
+  exitCodeOf,
+  verdictLabel,
+} from './text.ts';
 
 /**
  * Inline text: no raw HTML and no emphasis, code, link or table syntax survives, and it stays on one line (table
@@ -32,133 +31,210 @@ export function mdCode(text: string, language = ''): string {
   return `${fence}${language}\n${text}\n${fence}`;
 }
 
-function percent(ratio: number): string {
-  return `${(ratio * 100).toFixed(1)}%`;
+/** report.md must fit a GitHub comment (65,536 characters) with room to spare: the issue asks for under 20 KB. */
+export const MARKDOWN_BUDGET_BYTES = 19_500;
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** report.md: verdict, counts, coverage, a table per section, then every failure with its clause and curl line. */
-export function renderMarkdown(model: ReportModel): string {
+interface Detail {
+  /** Failing clauses shown with cause, expected/actual and curl. */
+  top: number;
+  /** Characters of a curl line. */
+  curl: number;
+  /** Characters of a cause, expected or actual value. */
+  value: number;
+  /** Ids in a list before "… and N more". */
+  ids: number;
+}
+
+const DETAIL_STEPS: Detail[] = [
+  { top: 10, curl: 1_200, value: 300, ids: 40 },
+  { top: 6, curl: 600, value: 200, ids: 25 },
+  { top: 3, curl: 300, value: 120, ids: 12 },
+  { top: 1, curl: 200, value: 80, ids: 6 },
+];
+
+function idList(ids: readonly string[], max: number): string {
+  const shown = ids.slice(0, max).map(mdInline).join(', ');
+  return ids.length > max ? `${shown}, … (${ids.length - max} more)` : shown;
+}
+
+function groupMarkdown(group: FailureGroup, detail: Detail): string[] {
   const out: string[] = [];
-  const { verdict, coverage, options } = model;
-  out.push(`# Partner API v1 certification: ${verdict.passed ? 'PASSED' : 'FAILED'}`, '');
+  const [first] = group.items;
+  if (!first) return out;
+  const ids = group.items.map((item) => item.clause.id);
+  const head =
+    group.items.length === 1
+      ? `### ${first.outcome} ${mdInline(first.clause.id)}: ${mdInline(cut(first.clause.title, 120))}`
+      : `### ${first.outcome} ×${group.items.length} clauses: ${idList(ids, detail.ids)}`;
+  out.push(head, '');
+  const reach = reachText(first);
+  out.push(`${mdInline(cut(group.cause, detail.value))}${reach ? ` (${mdInline(reach)})` : ''}`, '');
+  if (first.observation && first.observation.seenIn.length > 0) {
+    out.push(`Seen by ${idList(first.observation.seenIn, 3)}.`, '');
+  }
+  if (first.expected !== undefined || first.actual !== undefined) {
+    out.push(
+      mdCode(
+        `expected: ${cut(first.expected ?? '', detail.value)}\nactual:   ${cut(first.actual ?? '', detail.value)}`,
+        'text',
+      ),
+      '',
+    );
+  }
+  const exchange = first.exchange;
+  if (exchange) {
+    const status = exchange.response ? `HTTP ${exchange.response.status}` : 'no response';
+    out.push(`${mdInline(cut(`${exchange.request.method} ${exchange.request.url}`, 200))} → ${status}`, '');
+    out.push(mdCode(cut(curlText(exchange), detail.curl), 'sh'), '');
+  }
+  return out;
+}
+
+function render(model: ReportModel, detail: Detail): string {
+  const out: string[] = [];
+  const { options } = model;
+  out.push(`# Partner API v1 certification: ${verdictLabel(model)}`, '');
+  for (const note of model.verdict.notes ?? []) out.push(`> ${mdInline(note)}`, '');
+  const baseline = baselineLines(model, detail.ids);
+  if (baseline.length > 0) {
+    out.push('## Since the baseline', '', mdInline(baseline[0] ?? ''), '');
+    for (const line of baseline.slice(1)) out.push(`- ${mdInline(line)}`);
+    out.push('');
+  }
   const flags = [
     options.strict ? 'strict' : null,
     options.allowBookings ? 'bookings allowed' : null,
+    options.failOn ? `fail on ${options.failOn}` : null,
     `seed ${options.seed}`,
     `runs ${options.runs}`,
     `date ${options.date}`,
     options.only.length > 0 ? `only ${options.only.join(', ')}` : null,
   ].filter((flag): flag is string => flag !== null);
-  const counts = OUTCOMES.map((outcome) => `${HEAD[outcome]} ${verdict.counts[outcome]}`).join(' · ');
   out.push(
     '| | |',
     '|---|---|',
+    `| Verdict | ${verdictLabel(model)} (exit ${exitCodeOf(model)}) |`,
+    `| Clauses | ${clauseCountsText(model)} |`,
+    `| Coverage | ${mdInline(coverageText(model))} |`,
     `| Spec release | ${mdInline(model.spec.release)} |`,
-    `| Tool | ${mdInline(`${model.tool.name} ${model.tool.version}`)} |`,
     `| Target | ${mdInline(model.target.baseUrl)}${model.target.embedded ? ' (embedded reference)' : ''} |`,
     `| Profile | ${mdInline(model.profile)} |`,
     `| Options | ${mdInline(flags.join(', '))} |`,
     `| Started | ${mdInline(model.timing.startedAt)} (${(model.timing.durationMs / 1000).toFixed(1)} s) |`,
-    `| Checks | ${counts}${verdict.waived > 0 ? ` · waived ${verdict.waived}` : ''} |`,
-    `| Coverage | ${coverage.clausesJudged}/${coverage.clausesTotal} clauses with a check that ran (${percent(coverage.ratio)}) |`,
+    `| Tool | ${mdInline(`${model.tool.name} ${model.tool.version}`)} |`,
     '',
   );
 
   const harnessErrors = model.harnessErrors ?? [];
   if (harnessErrors.length > 0) {
     out.push('## Harness errors', '', 'Checks may be missing from this report:', '');
-    for (const error of harnessErrors) {
+    for (const error of harnessErrors.slice(0, 5)) {
       const where = [error.file, error.test].filter(Boolean).join(' > ');
-      out.push(`- ${where ? `${mdInline(where)}: ` : ''}${mdInline(error.message)}`);
+      out.push(`- ${where ? `${mdInline(where)}: ` : ''}${mdInline(cut(error.message, detail.value))}`);
     }
+    if (harnessErrors.length > 5) out.push(`- … and ${harnessErrors.length - 5} more (see report.html)`);
     out.push('');
   }
 
-  out.push('## Sections', '');
-  out.push(`| Section | Title | ${OUTCOMES.map((outcome) => HEAD[outcome]).join(' | ')} | waived | not checked |`);
-  out.push(`|---|---|${OUTCOMES.map(() => '---:|').join('')}---:|---:|`);
+  const failing = failingClauses(model);
+  const groups = groupByCause(failing);
+  out.push(`## Failing clauses (${failing.length})`, '');
+  if (failing.length === 0) out.push('None.', '');
+  else if (failing.some((item) => item.seen + item.blocks > 0)) out.push('Root causes first.', '');
+  for (const group of groups.slice(0, detail.top)) out.push(...groupMarkdown(group, detail));
+  const rest = groups.slice(detail.top).flatMap((group) => group.items.map((item) => item.clause.id));
+  if (rest.length > 0) out.push(`And ${rest.length} more: ${idList(rest, detail.ids)}. Details in report.html.`, '');
+
+  const waivedCount = (section: ReportModel['sections'][number]) => section.clauses.filter((c) => c.waived).length;
+  out.push('## Sections (clauses by outcome)', '');
+  out.push(`| Section | ${CLAUSE_OUTCOMES.map(clauseOutcomeLabel).join(' | ')} | waived | judged |`);
+  out.push(`|---|${CLAUSE_OUTCOMES.map(() => '---:|').join('')}---:|---:|`);
   for (const section of model.sections) {
-    const notChecked = section.clauses.filter((clause) => clause.outcome === 'not-checked').length;
-    const cells = OUTCOMES.map((outcome) => section.counts[outcome]).join(' | ');
+    const cells = CLAUSE_OUTCOMES.map((outcome) => section.clauses.filter((c) => c.outcome === outcome).length);
+    const judged = section.clauses.filter((clause) => clause.judgedBy !== undefined).length;
     out.push(
-      `| ${mdInline(section.id)} | ${mdInline(section.title)} | ${cells} | ${section.waived ?? 0} | ${notChecked} |`,
+      `| ${mdInline(section.id)} ${mdInline(cut(section.title, 40))} | ${cells.join(' | ')} | ${waivedCount(section)} | ${judged}/${section.clauses.length} |`,
     );
   }
   out.push('');
 
-  const checks = allChecks(model);
-  const failures = checks.filter(
-    ({ check }) => (check.outcome === 'fail' || check.outcome === 'error') && !check.waived,
-  );
-  out.push('## Failures', '');
-  if (failures.length === 0) out.push('None.', '');
-  for (const { clause, check } of failures) {
-    out.push(`### ${check.outcome} \\[${mdInline(clause.id)}\\] ${mdInline(checkLabel(check))}`, '');
-    out.push(`> ${clause.level}: ${mdInline(clause.text)}`, '');
+  const warned = model.sections.flatMap((section) => section.clauses).filter((clause) => clause.outcome === 'warn');
+  if (warned.length > 0) {
     out.push(
-      `Check \`${check.id.replace(/`/g, "'")}\` in ${mdInline(check.file)}; ${mdInline(seedText(model, check.evidence))}.`,
+      `## Warnings (${warned.length} SHOULD clauses)`,
+      '',
+      idList(
+        warned.map((clause) => clause.id),
+        detail.ids,
+      ),
+      '',
     );
-    out.push('');
-    const evidence = check.evidence;
-    if (evidence) {
-      out.push(mdCode(evidence.message, 'text'), '');
-      if (evidence.expected !== undefined || evidence.actual !== undefined) {
-        out.push(mdCode(`expected: ${evidence.expected ?? ''}\nactual:   ${evidence.actual ?? ''}`, 'text'), '');
-      }
-      for (const exchange of evidence.exchanges) {
-        const status = exchange.response ? `HTTP ${exchange.response.status}` : 'no response';
-        out.push(`${mdInline(`${exchange.request.method} ${exchange.request.url}`)} → ${status}`, '');
-        out.push(mdCode(curlText(exchange), 'sh'), '');
-      }
-    }
   }
-
-  const warnings = checks.filter(({ check }) => check.outcome === 'warn');
-  if (warnings.length > 0) {
-    out.push('## Warnings', '');
-    for (const { clause, check } of warnings) {
-      const message = check.evidence?.message ? `: ${mdInline(check.evidence.message)}` : '';
-      out.push(`- \\[${mdInline(clause.id)}\\] ${mdInline(checkLabel(check))}${message}`);
-    }
-    out.push('');
-  }
-
-  const waived = checks.filter(({ check }) => check.waived);
-  if (waived.length > 0) {
-    out.push('## Waived failures', '');
-    for (const { clause, check } of waived) {
+  const waived = model.sections.flatMap((section) => section.clauses).filter((clause) => clause.waived);
+  if (waived.length > 0 || model.waivers.length > 0) {
+    out.push('## Waivers', '');
+    if (waived.length > 0)
       out.push(
-        `- ${check.outcome} \\[${mdInline(clause.id)}\\] ${mdInline(checkLabel(check))}: waived until ${mdInline(check.waived?.expires ?? '')}, ${mdInline(check.waived?.reason ?? '')}`,
+        `Waived failing clauses: ${idList(
+          waived.map((clause) => clause.id),
+          detail.ids,
+        )}.`,
+        '',
       );
+    if (model.waivers.length > 0) {
+      out.push('| Clause | Expires | Status | Reason |', '|---|---|---|---|');
+      for (const waiver of model.waivers.slice(0, detail.ids)) {
+        out.push(
+          `| ${mdInline(waiver.clauseId)} | ${mdInline(waiver.expires)} | ${waiver.status} | ${mdInline(cut(waiver.reason, 120))} |`,
+        );
+      }
+      out.push('');
     }
-    out.push('');
   }
-
-  if (model.waivers.length > 0) {
-    out.push('## Waivers', '', '| Clause | Expires | Status | Reason |', '|---|---|---|---|');
-    for (const waiver of model.waivers) {
-      out.push(
-        `| ${mdInline(waiver.clauseId)} | ${mdInline(waiver.expires)} | ${waiver.status} | ${mdInline(waiver.reason)} |`,
-      );
-    }
-    out.push('');
-  }
-
   if (model.leftovers.length > 0) {
     out.push('## Leftover reservations', '', 'Created by this run and not cancelled:', '');
-    for (const id of model.leftovers) out.push(`- ${mdInline(id)}`);
-    out.push('');
+    out.push(idList(model.leftovers, detail.ids), '');
   }
-
-  const notApplicable = checks.filter(({ check }) => check.outcome === 'not-applicable');
-  if (notApplicable.length > 0) {
-    out.push('## Not applicable', '');
-    for (const { clause, check } of notApplicable) {
+  if (model.load && model.load.length > 0) {
+    out.push('## Load scenarios', '', 'Not part of the verdict.', '');
+    for (const result of model.load) {
       out.push(
-        `- \\[${mdInline(clause.id)}\\] ${mdInline(checkLabel(check))}: ${mdInline(notApplicableText(check.notApplicable))}`,
+        `- ${mdInline(result.scenario)}: ${result.passed ? 'passed' : 'FAILED'} (${mdInline(result.engine)} engine)`,
       );
     }
     out.push('');
   }
+  out.push('Every check with its evidence, each clause with how it was judged: report.html and report.json.');
   return `${out.join('\n').replace(/\n+$/, '')}\n`;
+}
+
+/**
+ * report.md, for a CI summary or a pull-request comment: the verdict, counts by clause, what moved since the
+ * baseline, the top failing clauses with their cause and a curl line, a table of sections. Always under
+ * MARKDOWN_BUDGET_BYTES: details give way (fewer clauses in full, shorter values) until it fits; the rest is in
+ * report.html and report.json.
+ */
+export function renderMarkdown(model: ReportModel): string {
+  let text = '';
+  for (const detail of DETAIL_STEPS) {
+    text = render(model, detail);
+    if (Buffer.byteLength(text, 'utf8') <= MARKDOWN_BUDGET_BYTES) return text;
+  }
+  // Still too long (a pathological title or URL): cut at a line, say so.
+  const note = '\n… (cut to fit; see report.html)\n';
+  let bytes = 0;
+  const lines: string[] = [];
+  for (const line of text.split('\n')) {
+    bytes += Buffer.byteLength(line, 'utf8') + 1;
+    if (bytes > MARKDOWN_BUDGET_BYTES - note.length) break;
+    lines.push(line);
+  }
+  // An open fence would swallow the note: close it.
+  const fences = lines.filter((line) => /^`{3,}/.test(line)).length;
+  if (fences % 2 === 1) lines.push('```');
+  return `${lines.join('\n')}${note}`;
 }

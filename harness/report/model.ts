@@ -20,7 +20,16 @@ export interface ReportModel {
   spec: { release: string };
   target: { baseUrl: string; embedded: boolean };
   profile: Profile;
-  options: { allowBookings: boolean; strict: boolean; seed: number; runs: number; date: string; only: string[] };
+  options: {
+    allowBookings: boolean;
+    strict: boolean;
+    seed: number;
+    runs: number;
+    date: string;
+    only: string[];
+    /** --fail-on new: only failures that are new since the baseline fail the exit code (absent: every failure). */
+    failOn?: 'new';
+  };
   timing: { startedAt: string; finishedAt: string; durationMs: number };
   verdict: {
     /**
@@ -35,6 +44,13 @@ export interface ReportModel {
     clauses: Record<ClauseOutcome, number>;
     /** Failures covered by a waiver (listed apart, not counted as failures). */
     waived: number;
+    /**
+     * The run's exit code, one meaning each: 0 judged and passed, 1 judged and failed, 2 could not judge (harness
+     * error, nothing judged, the target stopped answering before anything failed). Absent in older reports.
+     */
+    exitCode?: 0 | 1 | 2;
+    /** Why the run could not judge, what cut it short, how --fail-on decided: one line each. */
+    notes?: string[];
   };
   coverage: {
     /** Clauses judged on this target (a check of theirs passed, failed or warned), over all clauses. */
@@ -56,6 +72,62 @@ export interface ReportModel {
   harnessErrors?: ReportHarnessError[];
   /** Added by the load harness (load/): load scenario results shown next to the conformance verdict. */
   load?: LoadScenarioResult[];
+  /** --baseline: this run compared, clause by clause, with an earlier report of the same target. */
+  baseline?: ReportBaseline;
+  /** Added by the mutation harness (npm run mutation): the fault matrix of the reference implementation. */
+  mutation?: ReportMutation;
+}
+
+/** Clause ids by how they moved since the baseline report (each list in catalogue order). */
+export interface ReportBaseline {
+  /** The earlier report: when it ran, with which seed and tool version. */
+  from: { startedAt: string; seed: number; toolVersion: string };
+  /** Failed or errored now (not waived), and did not before. */
+  newFailures: string[];
+  /** Failed or errored before, judged now without failing. */
+  fixed: string[];
+  /** Failed or errored before and now. */
+  unchanged: string[];
+  /** Judged before, not judged now (not applicable, not checked, errored without judging). */
+  becameNotApplicable: string[];
+}
+
+/** The mutation matrix (harness/mutation): every named fault of the reference and every benign variant, one run each. */
+export interface ReportMutation {
+  startedAt: string;
+  durationMs: number;
+  seed: number;
+  summary: {
+    faults: number;
+    caughtOnClause: number;
+    score: number;
+    extraMedian: number;
+    extraMax: number;
+    benign: number;
+    benignPassed: number;
+    runsWithErrors: number;
+    baselinePassed: boolean;
+  };
+  /** Threshold breaches in words; empty when the matrix passed. */
+  breaches: string[];
+  rows: ReportMutationRow[];
+}
+
+export interface ReportMutationRow {
+  name: string;
+  kind: 'fault' | 'benign';
+  /** fault: the clause it breaks; benign: the freedom of the spec it uses. */
+  clause: string;
+  description: string;
+  /**
+   * fault: 'caught' (its own clause failed), 'elsewhere' (only other clauses failed), 'missed', 'no-report';
+   * benign: 'passed', 'failed', 'no-report'.
+   */
+  result: 'caught' | 'elsewhere' | 'missed' | 'passed' | 'failed' | 'no-report';
+  /** fault: failed clauses besides its own; benign: every failed clause. */
+  otherFailed: string[];
+  /** Checks with an error outcome in the run. */
+  errors: number;
 }
 
 export interface ReportHarnessError {
@@ -88,7 +160,10 @@ export interface ReportClause {
    * SHOULD clause), or 'not-checked' when the catalogue clause has no check.
    */
   outcome: ClauseOutcome;
-  /** How the clause was judged on this target: the methods of its checks that ran. Absent when none ran. */
+  /**
+   * How the clause was judged on this target: the methods of its checks that passed, failed or warned ('live' also
+   * when only other checks' observations failed it). Absent when nothing judged it.
+   */
   judgedBy?: JudgedBy[];
   /** Why the clause was not judged (the distinct reasons of its not-applicable checks), when no check ran. */
   notJudged?: string[];

@@ -2,63 +2,80 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startVitest } from 'vitest/node';
-import { buildReport } from './build.ts';
-import { formatCounts, formatSummary, ProgressReporter } from './progress.ts';
-import { sampleInput } from './test-support/sample.ts';
+import { clock, estimateChecks, ProgressReporter } from './progress.ts';
 
+const CLEAR = '\r\u001b[2K';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const FIXTURES = [
+  'harness/report/test-support/reporter-fixture.checks.ts',
+  'harness/report/test-support/empty-fixture.checks.ts',
+  'harness/report/test-support/broken-fixture.checks.ts',
+];
+
+async function run(mode: 'live' | 'plain'): Promise<string> {
+  const lines: string[] = [];
+  const exitCode = process.exitCode;
+  const vitest = await startVitest('test', [], {
+    config: false,
+    root,
+    dir: root,
+    include: FIXTURES,
+    reporters: [new ProgressReporter({ root, mode, write: (text) => lines.push(text), estimate: () => 4 })],
+    watch: false,
+    fileParallelism: false,
+    isolate: false,
+    maxWorkers: 1,
+    passWithNoTests: true,
+  });
+  await vitest.close();
+  process.exitCode = exitCode;
+  return lines.join('');
+}
 
 describe('ProgressReporter', () => {
-  it('writes a line per finished suite file with its counts, then the totals', async () => {
-    const lines: string[] = [];
-    const exitCode = process.exitCode;
-    const vitest = await startVitest('test', [], {
-      config: false,
-      root,
-      dir: root,
-      include: [
-        'harness/report/test-support/reporter-fixture.checks.ts',
-        'harness/report/test-support/broken-fixture.checks.ts',
-      ],
-      reporters: [new ProgressReporter({ root, write: (text) => lines.push(text) })],
-      watch: false,
-      fileParallelism: false,
-    });
-    await vitest.close();
-    process.exitCode = exitCode;
-    const output = lines.join('');
+  it('plain (CI, not a TTY): whole lines, one per suite file with checks, with done/total and failures so far', async () => {
+    const output = await run('plain');
+    expect(output).not.toContain('\r');
+    expect(output).toMatch(/^Running about 12 check\(s\) from 3 suite file\(s\)…$/m);
     expect(output).toMatch(
-      /^✗ harness\/report\/test-support\/reporter-fixture\.checks\.ts {2}pass 2 · fail 1 · warn 1 · error 3 · n\/a 1 · harness errors 1 {2}\(\d+\.\d s\)$/m,
+      /^✗ harness\/report\/test-support\/reporter-fixture\.checks\.ts {2}pass 2 · fail 1 · warn 1 · error 3 · n\/a 1 · harness errors 1 {2}\(\d+\.\d s\) {2}· 9\/≈\d+ checks · 5 failed · 0:\d\d elapsed/m,
     );
-    expect(output).toMatch(
-      /^✗ harness\/report\/test-support\/broken-fixture\.checks\.ts {2}pass 0 · .* · harness errors 1 /m,
-    );
-    expect(output.trimEnd().split('\n').at(-1)).toBe(
-      '2 suite file(s): pass 2 · fail 1 · warn 1 · error 3 · n/a 1 · harness errors 2',
+    expect(output).toMatch(/^✗ harness\/report\/test-support\/broken-fixture\.checks\.ts {2}.* · harness errors 1 /m);
+    // The file --only left without checks is not listed.
+    expect(output).not.toContain('empty-fixture');
+    expect(output.trimEnd().split('\n').at(-1)).toMatch(
+      /^9 check\(s\) in 2 suite file\(s\), 0:\d\d: pass 2 · fail 1 · warn 1 · error 3 · n\/a 1 · harness errors 2$/,
     );
   }, 60_000);
-});
 
-describe('formatSummary', () => {
-  it('states verdict, counts, coverage, failing checks, waiver news and the seed', () => {
-    const model = buildReport(
-      sampleInput({
-        waivers: [
-          { clause: '4.7.4', reason: 'tracked', expires: '2030-01-01' },
-          { clause: '4.2.2', reason: 'fixed', expires: '2030-01-01' },
-        ],
-        leftovers: ['RES-7'],
-      }),
-    );
-    const text = formatSummary(model, ['reports/report.html']);
-    expect(text).toContain('Verdict: FAILED (spec 1.4.0, profile book)');
-    expect(text).toContain(`Checks: ${formatCounts(model.verdict.counts)} · waived 1`);
-    expect(text).toContain(`Coverage: 5/${model.coverage.clausesTotal} clauses`);
-    expect(text).toContain('  fail  [4.7.3] 4.7.3/check of 4.7.3/json');
-    expect(text).not.toContain('[4.7.4]');
-    expect(text).toContain('Waiver 4.2.2 (2030-01-01): unused-passing');
-    expect(text).toContain('Leftover reservations: RES-7');
-    expect(text).toContain('Seed: 42');
-    expect(text).toContain('Report: reports/report.html');
+  it('live (a terminal): one status line redrawn in place, cleared before the totals', async () => {
+    const output = await run('live');
+    expect(output).toContain('\r\u001b[2K');
+    const live = output.replaceAll(CLEAR, '<clear>');
+    expect(live).toMatch(/<clear>\d+\/≈?\d+ checks · \d+ failed · 0:\d\d elapsed/);
+    expect(output).toContain('✗ harness/report/test-support/reporter-fixture.checks.ts');
+    // Permanent lines never carry the live status; the last one is the totals.
+    expect(live).toMatch(/<clear>9 check\(s\) in 2 suite file\(s\)[^\n]*\n$/);
+  }, 60_000);
+
+  it('estimates the time left from the pace so far, and prints notes above the live line', () => {
+    const now = 1_000;
+    const lines: string[] = [];
+    const progress = new ProgressReporter({ mode: 'live', write: (text) => lines.push(text), now: () => now });
+    progress.onTestRunStart([{ moduleId: '/x/a.test.ts' }, { moduleId: '/x/b.test.ts' }] as never);
+    expect(progress.status()).toBe('0/≈0 checks · 0 failed · 0:00 elapsed');
+    progress.note('patient: token expiry judged in 9:59');
+    expect(lines.join('')).toContain('\r\u001b[2Kpatient: token expiry judged in 9:59\n');
+    expect(clock(65_000)).toBe('1:05');
+    expect(clock(3_723_000)).toBe('1:02:03');
+  });
+
+  it('estimates the checks of a suite file from its source, counting both representations', () => {
+    const source = `
+      check('4.7.3', { representations: REPRESENTATIONS }, async () => {});
+      check('4.7.4', {}, async () => {});
+      check('4.2.1', {}, async () => {});`;
+    expect(estimateChecks(source, () => true)).toBe(4);
+    expect(estimateChecks(source, (id) => id.startsWith('4.7'))).toBe(3);
   });
 });

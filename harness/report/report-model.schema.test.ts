@@ -25,8 +25,11 @@ function fullReport() {
       evidence: { ...failureEvidence(), property: { seed: -17, path: '3:1', counterexample: '[{"days":0}]' } },
     }),
   ];
+  const baseline = buildReport(sampleInput({ checks: [record({ clauseId: '4.2.1', outcome: 'fail' })] }));
   return buildReport(
     sampleInput({
+      baseline,
+      options: { ...sampleInput().options, failOn: 'new' },
       checks,
       waivers: [
         { clause: '4.7.4', reason: 'known', expires: '2025-12-31' },
@@ -43,6 +46,9 @@ describe('report-model.schema.json', () => {
   it('accepts a built report, also after a JSON round trip', () => {
     const validate = validator();
     const model = fullReport();
+    expect(model.baseline?.fixed).toEqual(['4.2.1']);
+    expect(model.verdict.exitCode).toBe(2);
+    expect(model.verdict.notes?.length).toBeGreaterThan(0);
     expect(model.waivers.map((waiver) => waiver.status).sort()).toEqual(['expired', 'unused-passing', 'used']);
     const valid = validate(JSON.parse(renderJson(model)));
     expect(validate.errors ?? []).toEqual([]);
@@ -71,6 +77,12 @@ describe('report-model.schema.json', () => {
       },
       (model) => {
         (model as { schemaVersion: number }).schemaVersion = 2;
+      },
+      (model) => {
+        (model.verdict as { exitCode: number }).exitCode = 3;
+      },
+      (model) => {
+        (model.baseline as { newFailures: unknown }).newFailures = 'none';
       },
     ];
     for (const mutate of mutations) {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Reporter, TestCase, TestModule, TestSuite } from 'vitest/node';
+import { plainMessage } from '../check/evidence.ts';
 import type { CheckMeta, Evidence, Outcome } from '../check/meta.ts';
 import type { Representation } from '../http/representation.ts';
 import type { CheckRecord, HarnessError } from './check-record.ts';
@@ -57,14 +58,29 @@ function relativeFile(moduleId: string, root: string): string {
 
 type TestErrors = NonNullable<ReturnType<TestCase['result']>['errors']>;
 
+type TestError = TestErrors[number];
+
+/** A fast-check failure's own message is a run summary: the failing case's error (its cause) says what went wrong. */
+function innermost(error: TestError): TestError {
+  const cause = (error as { cause?: unknown }).cause;
+  if (error.message?.startsWith('Property failed') && typeof cause === 'object' && cause !== null) {
+    return cause as TestError;
+  }
+  return error;
+}
+
 function errorEvidence(errors: TestErrors | undefined, fallback: string): Evidence {
-  const first = errors?.[0];
+  const inner = (errors ?? []).map(innermost);
+  const first = inner[0];
   const evidence: Evidence = {
-    message: errors && errors.length > 0 ? errors.map((error) => plain(error.message)).join('\n') : fallback,
+    message:
+      inner.length > 0
+        ? inner.map((error) => plainMessage(plain(String(error.message ?? error)))).join('\n')
+        : fallback,
     exchanges: [],
   };
-  if (typeof first?.expected === 'string') evidence.expected = plain(first.expected);
-  if (typeof first?.actual === 'string') evidence.actual = plain(first.actual);
+  if (typeof first?.expected === 'string') evidence.expected = plainMessage(plain(first.expected));
+  if (typeof first?.actual === 'string') evidence.actual = plainMessage(plain(first.actual));
   return evidence;
 }
 

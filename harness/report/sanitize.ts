@@ -1,3 +1,4 @@
+import { plainMessage } from '../check/evidence.ts';
 import type { Evidence, EvidenceExchange } from '../check/meta.ts';
 
 /**
@@ -48,6 +49,14 @@ export function safeExchange(exchange: EvidenceExchange): EvidenceExchange {
   };
 }
 
+/** Evidence as the report keeps it: credentials masked, no test-framework wording in its texts. */
 export function safeEvidence(evidence: Evidence): Evidence {
-  return { ...evidence, exchanges: evidence.exchanges.map(safeExchange) };
+  const safe: Evidence = {
+    ...evidence,
+    message: plainMessage(evidence.message),
+    exchanges: evidence.exchanges.map(safeExchange),
+  };
+  if (evidence.expected !== undefined) safe.expected = plainMessage(evidence.expected);
+  if (evidence.actual !== undefined) safe.actual = plainMessage(evidence.actual);
+  return safe;
 }

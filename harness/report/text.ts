@@ -1,5 +1,5 @@
 import type { Evidence, EvidenceExchange, NotApplicableReason } from '../check/meta.ts';
-import type { ReportCheck, ReportClause, ReportModel, ReportSection } from './model.ts';
+import type { ClauseOutcome, ReportCheck, ReportClause, ReportModel, ReportSection } from './model.ts';
 import { safeCommandLine, safeHeaderValue } from './sanitize.ts';
 
 /** Plain-text pieces shared by the JUnit and Markdown renderers (the HTML renderer builds its own markup). */
@@ -70,4 +70,79 @@ export function evidenceText(
     lines.push(responseText(exchange), '', `curl: ${curlText(exchange)}`);
   });
   return lines.join('\n');
+}
+
+const CLAUSE_LABEL: Record<ClauseOutcome | 'waived', string> = {
+  pass: 'pass',
+  fail: 'fail',
+  warn: 'warn',
+  error: 'error',
+  'not-applicable': 'n/a',
+  'not-checked': 'not checked',
+  waived: 'waived',
+};
+
+/** Clause outcomes in the order counts are listed: the good news first, the unjudged last. */
+export const CLAUSE_OUTCOMES: readonly ClauseOutcome[] = [
+  'pass',
+  'fail',
+  'warn',
+  'error',
+  'not-applicable',
+  'not-checked',
+];
+
+export function clauseOutcomeLabel(outcome: ClauseOutcome | 'waived'): string {
+  return CLAUSE_LABEL[outcome];
+}
+
+/** The exit code the model records (older reports: derived from the verdict). */
+export function exitCodeOf(model: ReportModel): 0 | 1 | 2 {
+  if (model.verdict.exitCode !== undefined) return model.verdict.exitCode;
+  return (model.harnessErrors?.length ?? 0) > 0 ? 2 : model.verdict.passed ? 0 : 1;
+}
+
+/** PASSED, FAILED (a clause failed), or NOT JUDGED (exit 2 and nothing failed: there is no verdict). */
+export function verdictLabel(model: ReportModel): string {
+  if (model.verdict.passed) return 'PASSED';
+  const failed = model.sections.some((section) => section.clauses.some((c) => c.outcome === 'fail' && !c.waived));
+  return exitCodeOf(model) === 2 && !failed ? 'NOT JUDGED' : 'FAILED';
+}
+
+/** "pass 120 · fail 12 · … · waived 1": clauses by outcome, the one counting unit of every format. */
+export function clauseCountsText(model: ReportModel): string {
+  const counts = CLAUSE_OUTCOMES.map((outcome) => `${CLAUSE_LABEL[outcome]} ${model.verdict.clauses[outcome]}`);
+  const waived = waivedClauses(model);
+  if (waived > 0) counts.push(`waived ${waived}`);
+  return counts.join(' · ');
+}
+
+export function waivedClauses(model: ReportModel): number {
+  return model.sections.reduce((sum, section) => sum + section.clauses.filter((clause) => clause.waived).length, 0);
+}
+
+/** "136 / 361 clauses judged on this target (37.7%): live 120, hooks 14". */
+export function coverageText(model: ReportModel): string {
+  const { coverage } = model;
+  const methods = Object.entries(coverage.byMethod)
+    .filter(([, n]) => n > 0)
+    .map(([method, n]) => `${method} ${n}`);
+  return `${coverage.clausesJudged} / ${coverage.clausesTotal} clauses judged on this target (${(coverage.ratio * 100).toFixed(1)}%)${methods.length > 0 ? `: ${methods.join(', ')}` : ''}`;
+}
+
+/** One line per movement since the baseline, or none without a baseline. */
+export function baselineLines(model: ReportModel, maxIds = 12): string[] {
+  const baseline = model.baseline;
+  if (!baseline) return [];
+  const ids = (list: string[]) =>
+    list.length === 0
+      ? ''
+      : `: ${list.slice(0, maxIds).join(', ')}${list.length > maxIds ? `, … (${list.length - maxIds} more)` : ''}`;
+  return [
+    `Compared with the baseline of ${baseline.from.startedAt} (seed ${baseline.from.seed}, tool ${baseline.from.toolVersion}):`,
+    `new failures ${baseline.newFailures.length}${ids(baseline.newFailures)}`,
+    `fixed ${baseline.fixed.length}${ids(baseline.fixed)}`,
+    `unchanged failures ${baseline.unchanged.length}${ids(baseline.unchanged)}`,
+    `became not applicable ${baseline.becameNotApplicable.length}${ids(baseline.becameNotApplicable)}`,
+  ];
 }

@@ -58,7 +58,9 @@ describe('certify a deliberately broken server', () => {
     const failing = failingClauses(first.report);
     for (const clause of broken) {
       expect(failing).toContain(clause);
-      expect(first.stdout).toContain(`[${clause}]`);
+      // On its own line (the clause id once, then the cause) or in the list of a line of clauses with one cause.
+      const id = clause.replace(/\./g, '\\.');
+      expect(first.stdout).toMatch(new RegExp(`^ {2}(fail|error) +${id} |[ (]${id}[,)]`, 'm'));
     }
     expect(first.stdout).toContain('Verdict: FAILED');
     // Failure evidence carries the exchange and a curl line without the client secret.
@@ -66,6 +68,13 @@ describe('certify a deliberately broken server', () => {
     expect(evidence?.exchanges.length).toBeGreaterThan(0);
     expect(evidence?.exchanges[0]?.curl).toMatch(/^curl /);
     expect(JSON.stringify(first.report)).not.toContain('secret-value-123');
+  });
+
+  test('a catalog run (the default for a URL) sends GET requests and token requests only', () => {
+    const sent = new Set(first.log.map((request) => `${request.method} ${request.url.split('?')[0]}`));
+    const others = [...sent].filter((line) => !line.startsWith('GET ') && line !== 'POST /api/partner/v1/oauth/token');
+    expect(others).toEqual([]);
+    expect(first.report.profile).toBe('catalog');
   });
 
   test('the same seed sends the same requests; another seed sends others', async () => {

@@ -10,12 +10,17 @@ export interface CliIo {
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
+  /** stdout is a terminal: progress is one live line (unless CI is set). */
+  isTTY?: boolean;
+  columns?: number;
 }
 
 const defaultIo = (): CliIo => ({
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   env: process.env,
+  isTTY: process.stdout.isTTY === true,
+  ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
 });
 
 interface ParsedFlags {
@@ -48,6 +53,9 @@ interface ParsedFlags {
   imagePort?: string;
   imageReady?: string;
   imageNetwork?: string;
+  preflightOnly?: boolean;
+  baseline?: string;
+  failOn?: string;
 }
 
 /** Repeatable options (--image-env K=V --image-env K2=V2). */
@@ -56,7 +64,7 @@ const collect = (value: string, previous: string[] | undefined): string[] => [..
 export function buildProgram(io: CliIo): Command {
   const program = new Command('partner-api-certify')
     .description(
-      'Certify a server against the Partner Car Rental Distribution API v1: runs the conformance suites and writes a per-clause report.\nExit code: 0 passed, 1 the verdict failed, 2 configuration or harness error.',
+      'Certify a server against the Partner Car Rental Distribution API v1: runs the conformance suites and writes a per-clause report.\nExit code: 0 judged and passed, 1 judged and failed, 2 could not judge (configuration, reachability, TLS, credentials, nothing applicable, harness error).',
     )
     .option(
       '--target <url|embedded>',
@@ -107,6 +115,9 @@ export function buildProgram(io: CliIo): Command {
     .option('--image-port <port>', 'the port the image listens on (default 8080; 0: a free port, passed as PORT)')
     .option('--image-ready <path>', 'HTTP path answering 200 once ready (default: the image label, else the port)')
     .option('--image-network <mode>', 'host (default: reached on 127.0.0.1) or bridge (a published port)')
+    .option('--preflight-only', 'only the pre-flight stage: reach the target, TLS, a token per role, scopes, hooks')
+    .option('--baseline <report.json>', 'compare with an earlier report of the same target (new, fixed, unchanged)')
+    .option('--fail-on <new|any>', 'new: only failures new since --baseline fail the exit code (default: any)')
     .addOption(new Option('--debug', "show vitest's own output and stack traces of harness errors").hideHelp())
     .version(packageInfo().version, '-V, --version', 'print the version and exit')
     .allowExcessArguments(false)
@@ -138,7 +149,8 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
   try {
     const options = toOptions(flags, io);
     // Loaded here, not at the top: --help and option errors answer at once, without loading vitest.
-    const { runCertification } = await import('./run.ts');
+    const { runCertification, runPreflightOnly } = await import('./run.ts');
+    if (flags.preflightOnly) return (await runPreflightOnly(options)).exitCode;
     const result = await runCertification(options);
     return result.exitCode;
   } catch (error) {
@@ -151,6 +163,12 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     }
     return EXIT.error;
   }
+}
+
+/** A live line on a terminal; whole lines in CI (CI set) and in pipes, where a redrawn line would be noise. */
+export function progressMode(io: Pick<CliIo, 'isTTY' | 'env'>): 'live' | 'plain' {
+  const ci = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false' && io.env.CI !== '0';
+  return io.isTTY && !ci ? 'live' : 'plain';
 }
 
 function toOptions(flags: ParsedFlags, io: CliIo): CertifyOptions {
@@ -196,6 +214,10 @@ function toOptions(flags: ParsedFlags, io: CliIo): CertifyOptions {
   } else if (flags.duration !== undefined || flags.maxFailures !== undefined || flags.maxRequests !== undefined) {
     throw new CertifyError('--duration, --max-failures and --max-requests apply to --fuzz');
   }
+  if (flags.baseline !== undefined) options.baseline = flags.baseline;
+  if (flags.failOn !== undefined) options.failOn = flags.failOn;
+  options.progress = progressMode(io);
+  if (io.columns) options.columns = io.columns;
   if (flags.embeddedDatabase !== undefined || flags.embeddedRedis !== undefined || flags.embeddedFaults !== undefined) {
     options.embedded = {};
     if (flags.embeddedDatabase !== undefined) options.embedded.databaseUrl = flags.embeddedDatabase;

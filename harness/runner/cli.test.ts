@@ -3,7 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { main } from './cli-program.ts';
+import { buildReport } from '../report/build.ts';
+import { renderJson } from '../report/json.ts';
+import { sampleInput } from '../report/test-support/sample.ts';
+import { main, progressMode } from './cli-program.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'certify-cli-'));
@@ -100,6 +103,36 @@ describe('configuration errors exit 2 with a message naming the problem', () => 
     expectConfigError(await cli('extra'), /too many arguments/);
   });
 
+  test('--fail-on new without --baseline, an unreadable baseline, an unknown --fail-on', async () => {
+    expectConfigError(await cli('--fail-on', 'new'), /--fail-on new needs --baseline/);
+    expectConfigError(await cli('--baseline', join(dir, 'none.json')), /--baseline: cannot read .*none\.json/);
+    expectConfigError(await cli('--fail-on', 'sometimes'), /--fail-on: expected "new" or "any"/);
+  });
+
+  test('a baseline of another target', async () => {
+    const baseline = join(dir, 'baseline.json');
+    const model = buildReport(sampleInput({ target: { baseUrl: 'https://other.example.test', embedded: false } }));
+    writeFileSync(baseline, renderJson(model));
+    const config = join(dir, 'b.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        baseUrl: 'http://127.0.0.1:1',
+        clients: { partnerA: { clientId: 'a', clientSecret: 'a-long-secret-value' } },
+      }),
+    );
+    expectConfigError(
+      await cli('--config', config, '--baseline', baseline),
+      /--baseline: .*baseline\.json judged https:\/\/other\.example\.test, this run judges http:\/\/127\.0\.0\.1:1; compare runs of the same target/,
+    );
+  });
+
+  test('progress: a live line on a terminal, whole lines in CI and in pipes', () => {
+    expect(progressMode({ isTTY: true, env: {} })).toBe('live');
+    expect(progressMode({ isTTY: true, env: { CI: 'true' } })).toBe('plain');
+    expect(progressMode({ isTTY: false, env: {} })).toBe('plain');
+  });
+
   test('a bad waivers file', async () => {
     const waivers = join(dir, 'w.json');
     writeFileSync(waivers, JSON.stringify([{ clause: '4.0.2', reason: 'x', expires: 'soon' }]));
@@ -134,6 +167,9 @@ describe('the CLI entry point', () => {
       '--date',
       '--replay',
       '--from',
+      '--preflight-only',
+      '--baseline',
+      '--fail-on',
     ]) {
       expect(result.stdout).toContain(flag);
     }

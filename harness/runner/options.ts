@@ -1,18 +1,17 @@
 import { CLAUSES, clauseById, SECTIONS } from '../../contract/clauses/index.ts';
 import type { Profile } from '../check/meta.ts';
+import { REPORT_FORMATS as FORMATS, RENDERERS, type ReportFormat } from '../report/formats.ts';
 import { PROFILES } from '../run-settings.ts';
 import { CertifyError } from './errors.ts';
 import { MODULE_EXTENSION } from './paths.ts';
 
-/** Report formats and the file each one writes into the report directory. */
-export const REPORT_FILES = {
-  json: 'report.json',
-  junit: 'junit.xml',
-  html: 'report.html',
-  md: 'report.md',
-} as const;
-export type ReportFormat = keyof typeof REPORT_FILES;
-export const REPORT_FORMATS = Object.keys(REPORT_FILES) as ReportFormat[];
+/** Report formats and the file each one writes into the report directory (one list: report/formats.ts). */
+export const REPORT_FILES = Object.fromEntries(FORMATS.map((format) => [format, RENDERERS[format].fileName])) as Record<
+  ReportFormat,
+  string
+>;
+export type { ReportFormat };
+export const REPORT_FORMATS: ReportFormat[] = [...FORMATS];
 
 export const DEFAULT_SUITES = [`suites/**/*.test${MODULE_EXTENSION}`];
 export const DEFAULT_RUNS = 25;

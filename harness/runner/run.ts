@@ -2,21 +2,28 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
+import { clauseById } from '../../contract/clauses/index.ts';
 import { packageInfo } from '../../contract/package-info.ts';
+import { isSelected } from '../check/applicability.ts';
 import type { Profile } from '../check/meta.ts';
-import { discoverHooks, HookError, type HookName, testHooks } from '../hooks/adapter.ts';
-import { configureHttp } from '../http/client.ts';
-import { isLoopback } from '../http/pacing.ts';
+import { testHooks } from '../hooks/adapter.ts';
+import { configureHttp, resetReachability } from '../http/client.ts';
+import { isLoopback, Pacer } from '../http/pacing.ts';
 import { redactText } from '../http/redact.ts';
 import { registerTargetSecrets, SecretRegistry } from '../http/secrets.ts';
 import { buildReport } from '../report/build.ts';
 import type { ReportModel } from '../report/model.ts';
-import { formatSummary, ProgressReporter } from '../report/progress.ts';
+import { ProgressReporter } from '../report/progress.ts';
 import { CertificationReporter } from '../report/reporter.ts';
+import { formatSummary } from '../report/summary.ts';
 import { profileRank, type RunSettings, removeRunSettings, writeRunSettings } from '../run-settings.ts';
 import type { ImageSpec } from '../target/image-options.ts';
 import { type CleanupResult, cleanupBookings, describeLeftover } from './cleanup.ts';
 import { CertifyError, EXIT } from './errors.ts';
+
+export { PreflightError } from './preflight.ts';
+
+import { assertSameTarget, loadBaseline, parseFailOn } from './baseline-file.ts';
 import {
   DEFAULT_REMOTE_MAX_RPS,
   DEFAULT_RUNS,
@@ -38,11 +45,13 @@ import {
 } from './options.ts';
 import { MODULE_EXTENSION, PROJECT_ROOT } from './paths.ts';
 import { patientProgress, startPatientClocks } from './patient.ts';
+import { PreflightError, type PreflightResult, preflight } from './preflight.ts';
 import { loadReplayPlan, type ReplayPlan } from './replay.ts';
-import { type EmbeddedStores, parseEmbeddedStores, resolveTarget } from './target.ts';
+import { scanFiles, suiteFiles } from './suite-scan.ts';
+import { type EmbeddedStores, parseEmbeddedStores, type ResolvedTarget, resolveTarget } from './target.ts';
 import { runSuites } from './vitest-run.ts';
 import { loadWaivers, type Waiver } from './waivers.ts';
-import { prepareReportDir, writeReports } from './write-reports.ts';
+import { clearReports, prepareReportDir, writeReports } from './write-reports.ts';
 
 /** Options of one certification run; the CLI's flags, already split into values (strings are validated here too). */
 export interface CertifyOptions {
@@ -98,11 +107,19 @@ export interface CertifyOptions {
   embedded?: EmbeddedStores;
   /** --image: a container image started for the run (testcontainers) and removed at its end. */
   image?: ImageSpec;
+  /** --baseline: an earlier report.json of the same target; the report says what moved since. */
+  baseline?: string;
+  /** --fail-on new: only failures that are new since the baseline fail the exit code ('any': every failure). */
+  failOn?: string;
+  /** Progress as one line redrawn in place (a terminal) or as whole lines (default; CI, pipes). */
+  progress?: 'live' | 'plain';
+  /** Width of the live progress line. */
+  columns?: number;
 }
 
 export interface CertifyResult {
   report: ReportModel;
-  /** 0 passed, 1 the verdict failed, 2 harness errors (checks could not run or report). */
+  /** 0 judged and passed, 1 judged and failed, 2 could not judge (report.verdict.exitCode; README "Exit code"). */
   exitCode: 0 | 1 | 2;
   /** Report files written. */
   files: string[];
@@ -127,6 +144,8 @@ interface Plan {
   waivers: Waiver[];
   replay: ReplayPlan | undefined;
   embedded: EmbeddedStores | undefined;
+  baseline: { file: string; report: ReportModel } | undefined;
+  failOn: 'new' | undefined;
 }
 
 function plan(options: CertifyOptions): Plan {
@@ -149,7 +168,19 @@ function plan(options: CertifyOptions): Plan {
     waivers: options.expectedFailures !== undefined ? loadWaivers(options.expectedFailures) : [],
     replay,
     embedded: options.embedded ? parseEmbeddedStores(options.embedded) : undefined,
+    baseline:
+      options.baseline !== undefined ? { file: options.baseline, report: loadBaseline(options.baseline) } : undefined,
+    failOn: failOnOf(options),
   };
+}
+
+function failOnOf(options: CertifyOptions): 'new' | undefined {
+  if (options.failOn === undefined) return undefined;
+  const failOn = parseFailOn(options.failOn);
+  if (failOn === 'new' && options.baseline === undefined) {
+    throw new CertifyError('--fail-on new needs --baseline <report.json>: new failures are new since that report');
+  }
+  return failOn === 'new' ? 'new' : undefined;
 }
 
 function loadReplay(replay: { checkId: string; from: string }): ReplayPlan {
@@ -166,33 +197,119 @@ function replayTarget(replay: ReplayPlan): string {
   );
 }
 
+/** What a run knows once the target is resolved and passed pre-flight. */
+interface Prepared {
+  p: Plan;
+  target: ResolvedTarget;
+  profile: Profile;
+  allowBookings: boolean;
+  maxRps: number | null;
+  registry: SecretRegistry;
+  scrub: (text: string) => string;
+  files: string[];
+  scanned: ReturnType<typeof scanFiles>;
+  checked: PreflightResult;
+}
+
 /**
- * One certification run: resolve the target (start the embedded one, or load the URL target's config), run the
- * suites in vitest with our reporters, cancel the run's reservations, build the report and write the requested
- * formats. Configuration errors throw CertifyError before anything starts.
+ * Plans the run, resolves the target (starts the embedded one), sets the process's HTTP trust, pacing and profile,
+ * and runs pre-flight. Configuration problems throw CertifyError (exit 2) before any check; pre-flight problems
+ * throw PreflightError with one line each, after removing an earlier run's reports from the report directory.
  */
-export async function runCertification(options: CertifyOptions = {}): Promise<CertifyResult> {
-  const output = options.output ?? (() => {});
-  const warn = options.warn ?? ((message: string) => output(`warning: ${message}\n`));
+async function prepare(options: CertifyOptions, output: (text: string) => void, warn: (m: string) => void) {
   const env = options.env ?? process.env;
   const p = plan(options);
   prepareReportDir(p.reportDir);
-  const startedAt = new Date();
-
   const target = await resolveTarget(p.targetSpec, p.config, env, warn, p.embedded, options.image, options.signal);
-  // The runner's own calls (the test hooks, the cleanup) trust what the checks trust.
-  configureHttp({ tls: target.config.tls });
   const registry = new SecretRegistry();
   registerTargetSecrets(target.config, registry);
   const scrub = (text: string) => redactText(text, registry);
-
   try {
     const profile = p.profile ?? (target.runOwned ? 'full' : 'catalog');
     // The embedded server (or --image container) is a throwaway of this run: booking on it harms nobody.
     const allowBookings = target.runOwned ? true : (p.allowBookings ?? false);
     const maxRps =
       p.maxRps !== undefined ? p.maxRps : isLoopback(target.config.baseUrl) ? null : DEFAULT_REMOTE_MAX_RPS;
-    const hooks = await hooksOf(target.config);
+    if (p.baseline)
+      assertSameTarget(
+        p.baseline.report,
+        { baseUrl: target.config.baseUrl, embedded: target.embedded },
+        p.baseline.file,
+      );
+    // The runner's own calls (pre-flight, the patient clocks, the test hooks) go by the run's trust, pace and profile.
+    resetReachability();
+    configureHttp({
+      tls: target.config.tls,
+      pacer: new Pacer({ maxRps, honourRetryAfter: !isLoopback(target.config.baseUrl) }),
+      profile: {
+        profile,
+        target: {
+          baseUrl: target.config.baseUrl,
+          ...(target.config.hooks ? { hooksBaseUrl: target.config.hooks.baseUrl } : {}),
+        },
+      },
+    });
+    const files = suiteFiles(PROJECT_ROOT, options.suites ?? DEFAULT_SUITES);
+    const scanned = scanFiles(files);
+    const declared = new Map<string, Profile[]>();
+    for (const checks of scanned.values()) {
+      for (const check of checks)
+        if (check.profile) declared.set(check.clauseId, [...(declared.get(check.clauseId) ?? []), check.profile]);
+    }
+    const checked = await preflight({
+      target: target.config,
+      embedded: target.embedded,
+      profile,
+      allowBookings,
+      only: p.only,
+      declared,
+    });
+    if (checked.problems.length > 0) {
+      clearReports(p.reportDir);
+      throw new PreflightError(checked.problems.map(scrub));
+    }
+    output(`Pre-flight: ${checked.passed.join(', ')} (${(checked.durationMs / 1000).toFixed(1)} s)\n`);
+    const prepared: Prepared = { p, target, profile, allowBookings, maxRps, registry, scrub, files, scanned, checked };
+    return prepared;
+  } catch (error) {
+    if (error instanceof Error) error.message = scrub(error.message);
+    configureHttp({ profile: null });
+    await target.stop();
+    throw error;
+  }
+}
+
+/** --preflight-only: the pre-flight stage alone (CI, before a long run). Exit 0 when the run could judge, else 2. */
+export async function runPreflightOnly(options: CertifyOptions = {}): Promise<{ exitCode: 0; passed: string[] }> {
+  const output = options.output ?? (() => {});
+  const warn = options.warn ?? ((message: string) => output(`warning: ${message}\n`));
+  const prepared = await prepare(options, output, warn);
+  try {
+    output(
+      `Pre-flight passed: the run can judge ${prepared.target.config.baseUrl} with profile ${prepared.profile}.\n`,
+    );
+    return { exitCode: 0, passed: prepared.checked.passed };
+  } finally {
+    configureHttp({ profile: null });
+    await prepared.target.stop();
+  }
+}
+
+/**
+ * One certification run: resolve the target (start the embedded one, or load the URL target's config), pre-flight,
+ * run the suites in vitest with our reporters, cancel the run's reservations, build the report and write the
+ * requested formats. Configuration and pre-flight errors throw CertifyError before any check runs.
+ */
+export async function runCertification(options: CertifyOptions = {}): Promise<CertifyResult> {
+  const output = options.output ?? (() => {});
+  const warn = options.warn ?? ((message: string) => output(`warning: ${message}\n`));
+  const env = options.env ?? process.env;
+  const startedAt = new Date();
+  const prepared = await prepare(options, output, warn);
+  const { p, target, profile, allowBookings, maxRps, registry, scrub } = prepared;
+
+  try {
+    const hooks = prepared.checked.hooks;
     const settings: RunSettings = {
       target: target.config,
       embedded: target.embedded,
@@ -229,17 +346,36 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     if (!allowBookings && profileRank(profile) >= profileRank('book')) {
       warn(`profile ${profile} without --allow-bookings: checks that create reservations are not-applicable`);
     }
+    if (target.config.hooks && profile !== 'full') {
+      warn(`the target config names test hooks; only profile full calls them (this run: ${profile})`);
+    }
 
     const collectOptions = { root: PROJECT_ROOT, unexplainedSkip: p.replay ? ('omit' as const) : ('error' as const) };
     const collector = new CertificationReporter(collectOptions);
-    const progress = new ProgressReporter({ ...collectOptions, write: (text) => output(scrub(text)) });
+    const selected = (clauseId: string) => {
+      const clause = clauseById(clauseId);
+      return clause !== undefined && isSelected(clause, p.only);
+    };
+    const estimates = new Map(
+      [...prepared.scanned].map(([file, checks]) => [
+        file,
+        checks.filter((check) => selected(check.clauseId)).reduce((n, check) => n + (check.both ? 2 : 1), 0),
+      ]),
+    );
+    const progress = new ProgressReporter({
+      ...collectOptions,
+      write: (text) => output(scrub(text)),
+      mode: options.progress ?? 'plain',
+      estimate: (file) => estimates.get(file) ?? 0,
+      ...(options.columns ? { columns: options.columns } : {}),
+    });
     const settingsFile = writeRunSettings(settings);
     let suiteOutput: string;
     // While the patient checks wait (they run last), a line every 30 s says how long is left.
     const patientLine = settings.patient
       ? setInterval(() => {
           const line = settings.patient ? patientProgress(settings.patient) : undefined;
-          if (line) output(`${line}\n`);
+          if (line) progress.note(line);
         }, 30_000)
       : undefined;
     patientLine?.unref();
@@ -281,7 +417,8 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
           bookingPrefix: settings.bookingPrefix,
           recorded,
           maxRps,
-          ...(endpoint && hooks.includes('reservations.money')
+          // Detaching money is a test hook: only profile full calls it.
+          ...(endpoint && profile === 'full' && hooks.includes('reservations.money')
             ? { detachMoney: (id: string) => testHooks(endpoint, hooks).attachMoney(id, false) }
             : {}),
         });
@@ -298,7 +435,15 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
       tool: toolInfo(),
       target: { baseUrl: target.config.baseUrl, embedded: target.embedded },
       profile,
-      options: { allowBookings, strict: p.strict, seed: p.seed, runs: p.runs, date: p.date, only: p.only },
+      options: {
+        allowBookings,
+        strict: p.strict,
+        seed: p.seed,
+        runs: p.runs,
+        date: p.date,
+        only: p.only,
+        ...(p.failOn ? { failOn: p.failOn } : {}),
+      },
       timing: {
         startedAt: startedAt.toISOString(),
         finishedAt: finishedAt.toISOString(),
@@ -308,12 +453,11 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
       today: options.today ?? todayUtc(),
       leftovers: (cleanup?.leftovers ?? []).map(describeLeftover),
       harnessErrors: collected.harnessErrors,
+      ...(p.baseline ? { baseline: p.baseline.report } : {}),
     });
     const files = writeReports(report, p.formats, p.reportDir, scrub);
     output(scrub(formatSummary(report, files.map(displayPath))));
-    const exitCode =
-      (report.harnessErrors?.length ?? 0) > 0 ? EXIT.error : report.verdict.passed ? EXIT.passed : EXIT.failed;
-    if (exitCode === EXIT.error) output('Harness errors: the verdict is incomplete (exit code 2).\n');
+    const exitCode = report.verdict.exitCode ?? (report.verdict.passed ? EXIT.passed : EXIT.failed);
     const { target: _target, ...publicSettings } = settings;
     return { report, exitCode, files, settings: publicSettings, ...(cleanup ? { cleanup } : {}) };
   } catch (error) {
@@ -321,25 +465,8 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     if (error instanceof Error) error.message = scrub(error.message);
     throw error;
   } finally {
+    configureHttp({ profile: null });
     await target.stop();
-  }
-}
-
-/**
- * The hooks the target lists when its config names them (a configuration error when they do not answer: a run that
- * silently lost them would judge a quarter of the hook-driven clauses less).
- */
-async function hooksOf(config: RunSettings['target']): Promise<HookName[]> {
-  if (!config.hooks) return [];
-  try {
-    return await discoverHooks(config.hooks);
-  } catch (error) {
-    if (error instanceof HookError) {
-      throw new CertifyError(
-        `${error.message}; check hooks.baseUrl and hooks.token in the target config (docs/test-hooks.md)`,
-      );
-    }
-    throw error;
   }
 }
 

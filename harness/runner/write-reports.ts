@@ -1,19 +1,9 @@
 import { accessSync, constants, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { renderHtml } from '../report/html.ts';
-import { renderJson } from '../report/json.ts';
-import { renderJunit } from '../report/junit.ts';
-import { renderMarkdown } from '../report/markdown.ts';
+import { RENDERERS } from '../report/formats.ts';
 import type { ReportModel } from '../report/model.ts';
 import { CertifyError } from './errors.ts';
 import { REPORT_FILES, REPORT_FORMATS, type ReportFormat } from './options.ts';
-
-const RENDERERS: Record<ReportFormat, (model: ReportModel) => string> = {
-  json: renderJson,
-  junit: renderJunit,
-  html: renderHtml,
-  md: renderMarkdown,
-};
 
 /** Creates the report directory (before the run: a run must not end unable to write its report). */
 export function prepareReportDir(dir: string): string {
@@ -48,7 +38,7 @@ export function writeReports(
       continue;
     }
     try {
-      writeFileSync(file, scrub(RENDERERS[format](model)));
+      writeFileSync(file, scrub(RENDERERS[format].render(model)));
     } catch (error) {
       throw new CertifyError(
         `--report-dir: cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
@@ -57,4 +47,12 @@ export function writeReports(
     written.push(file);
   }
   return written;
+}
+
+/**
+ * Removes the report files of an earlier run from the directory: a run that could not judge (pre-flight) leaves no
+ * verdict behind that CI could mistake for its own.
+ */
+export function clearReports(dir: string): void {
+  for (const format of REPORT_FORMATS) rmSync(join(resolve(dir), REPORT_FILES[format]), { force: true });
 }

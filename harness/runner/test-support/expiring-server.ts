@@ -57,7 +57,8 @@ export async function startExpiringServer(options: {
     if (request.method === 'POST' && path === `${API_PREFIX}/oauth/token`) {
       const token = randomUUID().replace(/-/g, '');
       tokens.set(token, Date.now());
-      const scope = 'fleet:read locations:read availability:read quotes:write reservations:read reservations:write';
+      const scope =
+        'fleet:read locations:read rates:read availability:read quotes:write reservations:read reservations:write reservations:cancel';
       send(200, { access_token: token, token_type: 'Bearer', expires_in: options.tokenSeconds, scope });
       return;
     }

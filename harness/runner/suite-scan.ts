@@ -1,0 +1,77 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import type { Profile } from '../check/meta.ts';
+
+/**
+ * What the suite sources say before vitest loads them: each `check('<id>', { … })` call with the profile it
+ * declares and whether it runs in both representations. Read for the progress estimate and for pre-flight's "no
+ * check could run" (a check may declare a lower profile than its clause's catalogue minimum).
+ */
+export interface ScannedCheck {
+  clauseId: string;
+  profile?: Profile;
+  /** One test per representation (JSON and XML). */
+  both: boolean;
+}
+
+const CALL = /\bcheck\(\s*'([^']+)'/g;
+
+export function scanSource(source: string): ScannedCheck[] {
+  const calls = [...source.matchAll(CALL)];
+  return calls.flatMap((call, index) => {
+    const clauseId = call[1];
+    if (!clauseId) return [];
+    const start = call.index ?? 0;
+    const end = Math.min(calls[index + 1]?.index ?? source.length, start + 1_500);
+    const head = source.slice(start, end);
+    const profile = /\bprofile:\s*'(catalog|shop|book|full)'/.exec(head)?.[1] as Profile | undefined;
+    const hooks = /\bhooks:\s*\[/.test(head);
+    const scanned: ScannedCheck = { clauseId, both: /representations:\s*REPRESENTATIONS/.test(head) };
+    // A check that calls test hooks runs in profile full whatever it declares (check.ts).
+    if (hooks) scanned.profile = 'full';
+    else if (profile) scanned.profile = profile;
+    return [scanned];
+  });
+}
+
+/** Suite files a glob list names: `dir/**\/*.test.ts`-style globs are listed under their directory; files as they are. */
+export function suiteFiles(root: string, globs: readonly string[]): string[] {
+  const files = new Set<string>();
+  for (const glob of globs) {
+    const path = isAbsolute(glob) ? glob : join(root, glob);
+    const star = path.indexOf('*');
+    if (star < 0) {
+      files.add(path);
+      continue;
+    }
+    const dir = path.slice(0, path.lastIndexOf('/', star));
+    const suffix = path.slice(path.lastIndexOf('*') + 1);
+    const walk = (at: string) => {
+      let entries: import('node:fs').Dirent[];
+      try {
+        entries = readdirSync(at, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of entries) {
+        const full = join(at, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (full.endsWith(suffix)) files.add(full);
+      }
+    };
+    walk(dir);
+  }
+  return [...files].sort();
+}
+
+export function scanFiles(files: readonly string[]): Map<string, ScannedCheck[]> {
+  const out = new Map<string, ScannedCheck[]>();
+  for (const file of files) {
+    try {
+      out.set(file, scanSource(readFileSync(file, 'utf8')));
+    } catch {
+      out.set(file, []);
+    }
+  }
+  return out;
+}
