@@ -58,7 +58,8 @@ export const PROTOCOL_FAULTS: Fault[] = [
     name: 'token-signature-unchecked',
     kind: 'fault',
     clause: '5.6a',
-    description: 'A bearer token whose signature does not verify (tampered, re-signed, alg "none") is accepted on its claims.',
+    description:
+      'A bearer token whose signature does not verify (tampered, re-signed, alg "none") is accepted on its claims.',
     enforce: { 'token.signature': false },
   },
   {
