@@ -4,8 +4,10 @@ import { type Clause, clauseById } from '../../contract/clauses/index.ts';
 import type { Role, TargetProbes } from '../config/target-config.ts';
 import type { HookName, TestHooks } from '../hooks/adapter.ts';
 import { createPartnerClient, type PartnerClient } from '../http/partner-client.ts';
+import { ProfileViolation } from '../http/profile-guard.ts';
 import { RecordedError, recording } from '../http/recorder.ts';
 import type { Representation } from '../http/representation.ts';
+import { TargetUnreachableError } from '../http/unreachable.ts';
 import { type RunSettings, readRunSettings } from '../run-settings.ts';
 import { isSelected, notApplicableReason } from './applicability.ts';
 import { buildEvidence, isAssertionFailure, scrubError } from './evidence.ts';
@@ -258,7 +260,8 @@ function blockedBy(error: unknown, observations: readonly Observation[]): NotApp
     return { kind: 'blocked', clauseId: signal.clauseId, detail: `blocked by ${signal.clauseId}: ${signal.message}` };
   }
   const first = observations[0];
-  if (first && !isAssertionFailure(error)) {
+  // A request the profile refuses, or a target lost mid-check, is the run's to report, never hidden as blocked.
+  if (first && !isAssertionFailure(error) && !isRunLevel(error)) {
     const what = error instanceof Error ? error.message : String(error);
     return {
       kind: 'blocked',
@@ -267,6 +270,10 @@ function blockedBy(error: unknown, observations: readonly Observation[]): NotApp
     };
   }
   return undefined;
+}
+
+function isRunLevel(error: unknown): boolean {
+  return error instanceof ProfileViolation || error instanceof TargetUnreachableError;
 }
 
 function blockedSignalIn(error: unknown, depth = 0): BlockedSignal | undefined {
