@@ -256,3 +256,19 @@ describe('buildReport: waivers', () => {
     expect(model.verdict.counts.warn).toBe(1);
   });
 });
+
+describe('buildReport: properties and examples', () => {
+  it('counts the checks that judged by kind: generated cases make a property, n/a checks count as neither', () => {
+    const model = buildReport(
+      sampleInput({
+        checks: [
+          record({ clauseId: '4.2.3', name: 'property', outcome: 'pass', cases: { runs: 25, judged: 25 } }),
+          record({ clauseId: '4.2.3', name: 'failing property', outcome: 'fail', cases: { runs: 25, judged: 3 } }),
+          record({ clauseId: '4.2.4', name: 'example', outcome: 'pass' }),
+          record({ clauseId: '4.2.5', name: 'n/a', outcome: 'not-applicable' }),
+        ],
+      }),
+    );
+    expect(model.coverage.checks).toEqual({ properties: 2, examples: 1 });
+  });
+});

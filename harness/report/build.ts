@@ -181,6 +181,14 @@ export function buildReport(input: BuildReportInput): ReportModel {
   for (const clause of allClauses) for (const method of clause.judgedBy ?? []) byMethod[method] += 1;
   const clausesJudged = allClauses.filter((clause) => clause.judgedBy !== undefined).length;
   const clausesTotal = CLAUSES.length;
+  const checkKinds = { properties: 0, examples: 0 };
+  for (const clause of allClauses) {
+    for (const check of clause.checks) {
+      if (check.outcome !== 'pass' && check.outcome !== 'fail' && check.outcome !== 'warn') continue;
+      if (check.cases) checkKinds.properties += 1;
+      else checkKinds.examples += 1;
+    }
+  }
   // A run that judged nothing is never a pass.
   const passed = breaking.size === 0 && harnessErrors.length === 0 && clausesJudged > 0;
   const baseline = input.baseline ? compareWithBaseline(input.baseline, allClauses) : undefined;
@@ -216,6 +224,7 @@ export function buildReport(input: BuildReportInput): ReportModel {
       clausesTotal,
       ratio: clausesTotal === 0 ? 0 : Math.round((clausesJudged / clausesTotal) * 10_000) / 10_000,
       byMethod,
+      checks: checkKinds,
     },
     sections,
     waivers: waivers.statuses,

@@ -13,7 +13,9 @@ describe('renderMarkdown', () => {
     expect(text).toContain(
       `| Clauses | pass 2 · fail 1 · warn 1 · error 1 · n/a 1 · not checked ${CLAUSES.length - 6} |`,
     );
-    expect(text).toContain(`| Coverage | 4 / ${CLAUSES.length} clauses judged on this target (1.1%): live 4 |`);
+    expect(text).toContain(
+      `| Coverage | 4 / ${CLAUSES.length} clauses judged on this target (1.1%): live 4; checks: 0 properties / 5 examples (0% properties) |`,
+    );
     // 4.7: 4.7.3 fails, 4.7.4 errors, the rest not checked; 1 of 15 judged.
     expect(text).toContain('| 4.7 POST /reservations | 0 | 1 | 0 | 1 | 0 | 13 | 0 | 1/15 |');
     const passing = renderMarkdown(

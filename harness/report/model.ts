@@ -59,6 +59,11 @@ export interface ReportModel {
     ratio: number;
     /** Judged clauses by how they were judged (a clause judged two ways counts under each). */
     byMethod: Record<JudgedBy, number>;
+    /**
+     * The checks that judged (passed, failed or warned) by kind: properties over generated cases (`t.forAll`), or
+     * fixed examples. Issue 12 asks for at least 60% properties.
+     */
+    checks?: { properties: number; examples: number };
   };
   /** One entry per section of the spec (e.g. '4.7'), in spec order. */
   sections: ReportSection[];

@@ -127,7 +127,16 @@ export function coverageText(model: ReportModel): string {
   const methods = Object.entries(coverage.byMethod)
     .filter(([, n]) => n > 0)
     .map(([method, n]) => `${method} ${n}`);
-  return `${coverage.clausesJudged} / ${coverage.clausesTotal} clauses judged on this target (${(coverage.ratio * 100).toFixed(1)}%)${methods.length > 0 ? `: ${methods.join(', ')}` : ''}`;
+  return `${coverage.clausesJudged} / ${coverage.clausesTotal} clauses judged on this target (${(coverage.ratio * 100).toFixed(1)}%)${methods.length > 0 ? `: ${methods.join(', ')}` : ''}${checkKindsText(model)}`;
+}
+
+/** "; checks: 420 properties / 280 examples (60% properties)", or nothing when no check judged. */
+function checkKindsText(model: ReportModel): string {
+  const kinds = model.coverage.checks;
+  const total = kinds ? kinds.properties + kinds.examples : 0;
+  if (!kinds || total === 0) return '';
+  const share = Math.round((kinds.properties / total) * 100);
+  return `; checks: ${kinds.properties} properties / ${kinds.examples} examples (${share}% properties)`;
 }
 
 /** One line per movement since the baseline, or none without a baseline. */
