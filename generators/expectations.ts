@@ -5,8 +5,9 @@
  */
 import { ERROR_CODES, type ErrorCode } from '../contract/errors.ts';
 
-/** MUST: the spec states it. SHOULD: inferred, not stated (design.md, check model). */
-export type Level = 'MUST' | 'SHOULD';
+import type { Level } from '../contract/vocabulary.ts';
+
+export type { Level };
 
 /** One acceptable refusal: the HTTP status and the error codes (any one of them) of the envelope. */
 export interface ErrorAnswer {

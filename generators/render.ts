@@ -1,9 +1,10 @@
 /** Request bodies as bytes on the wire: JSON, typed XML (spec 4.13, 4.14), or the token form (4.1). */
 import { MEDIA_TYPES } from '../contract/constants.ts';
 import type { JsonValue } from '../contract/types.ts';
+import type { Representation } from '../contract/vocabulary.ts';
 import { serializeTypedXml } from '../contract/xml/index.ts';
 
-export type Representation = 'json' | 'xml';
+export type { Representation };
 
 export interface RenderOptions {
   /** XML only: a namespace prefix ('p' gives `<p:request xmlns:p=…>`); default: the default namespace. */

@@ -57,7 +57,9 @@ export interface PatientClock {
   unavailable?: string;
 }
 
-export const PROFILES: readonly Profile[] = ['catalog', 'shop', 'book', 'full'];
+import { PROFILES } from '../contract/vocabulary.ts';
+
+export { PROFILES };
 
 /** Profiles are ordered: each allows what the one before allows. */
 export function profileRank(profile: Profile): number {

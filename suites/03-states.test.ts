@@ -1,7 +1,7 @@
 /**
  * Spec 3: reservation states and transitions. Bookings create confirmed reservations; cancel moves a cancellable
  * one to cancelled, needs staff when money is attached, repeats as a success, and refuses a non-cancellable one;
- * PATCH changes nothing. States only the operator sets are reached through the control adapter, and observed
+ * PATCH changes nothing. States only the operator sets are reached through the test hooks (docs/test-hooks.md), and observed
  * by polling the read operations (spec 6). Which states are cancellable is not shown: only `confirmed` is
  * assumed cancellable and `completed` not (docs/ambiguities.md #14 and R1).
  */
@@ -10,7 +10,7 @@ import { RESERVATION_STATUSES, type Reservation, type ReservationStatus } from '
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
-import type { ControlAdapter } from '../harness/control/adapter.ts';
+import type { TestHooks } from '../harness/hooks/adapter.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import {
   attemptBooking,
@@ -24,14 +24,10 @@ import {
 } from './support/booking.ts';
 
 const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
-const controlled = { ...booking, control: true };
+const withStatus = { ...booking, hooks: ['reservations.status' as const, 'reservations.money' as const] };
 
-/** Spec 2.8, 3, 8: quotes are valid 30 minutes. */
-const QUOTE_VALIDITY_SECONDS = 30 * 60;
-
-function controlOf(t: CheckContext): ControlAdapter {
-  if (!t.control) throw new Error('control adapter missing (the check declares control: true)');
-  return t.control;
+function controlOf(t: CheckContext): TestHooks {
+  return t.hooks;
 }
 
 /** Puts a reservation the check moved through operator states back where the end-of-run cleanup can cancel it. */
@@ -69,7 +65,7 @@ describe('3 States and transitions', () => {
   check(
     '3.1',
     {
-      ...controlled,
+      ...withStatus,
       name: 'Each status set by the operator is what GET /reservations/{id} and GET /reservations then show',
     },
     async (t) => {
@@ -105,7 +101,11 @@ describe('3 States and transitions', () => {
 
   check(
     '3.3',
-    { ...controlled, name: 'A booking the operator declines: 422 RESERVATION_REJECTED, no reservation described' },
+    {
+      ...booking,
+      hooks: ['bookings.declineNext'],
+      name: 'A booking the operator declines: 422 RESERVATION_REJECTED, no reservation described',
+    },
     async (t) => {
       const control = controlOf(t);
       const q = await quote(t, 'partnerA');
@@ -138,7 +138,7 @@ describe('3 States and transitions', () => {
   check(
     '3.5',
     {
-      ...controlled,
+      ...withStatus,
       name: 'Cancelling with money attached: 409 CANCELLATION_NEEDS_STAFF, status unchanged, staff alerted',
     },
     async (t) => {
@@ -183,7 +183,7 @@ describe('3 States and transitions', () => {
   check(
     '3.7',
     {
-      ...controlled,
+      ...withStatus,
       name: 'Cancelling a completed reservation: 409 INVALID_STATE_TRANSITION, status unchanged',
     },
     async (t) => {
@@ -203,7 +203,7 @@ describe('3 States and transitions', () => {
   check(
     '3.7',
     {
-      ...controlled,
+      ...withStatus,
       name: 'Cancel in every other operator state: either 200 cancelled or 409 INVALID_STATE_TRANSITION unchanged',
     },
     async (t) => {
@@ -236,7 +236,7 @@ describe('3 States and transitions', () => {
 
   check(
     '3.8',
-    { ...controlled, name: 'PATCH in each state: 501 MODIFICATION_NOT_SUPPORTED, status unchanged' },
+    { ...withStatus, name: 'PATCH in each state: 501 MODIFICATION_NOT_SUPPORTED, status unchanged' },
     async (t) => {
       const control = controlOf(t);
       const { reservation, body } = await quoteAndBook(t, 'partnerA');
@@ -275,22 +275,18 @@ describe('3 States and transitions', () => {
   check(
     '3.9',
     {
-      ...controlled,
-      name: 'A quote books 29 minutes after issue, and gets 409 QUOTE_EXPIRED once 30 minutes have passed',
+      ...booking,
+      hooks: ['quotes.expire'],
+      name: 'A quote books while valid, and gets 409 QUOTE_EXPIRED once its 30 minutes have passed',
     },
     async (t) => {
-      const control = controlOf(t);
+      // The 29-minute side is judged by the patient path (suites/patient.test.ts), which waits the real minutes.
       const q = await quote(t, 'partnerA');
-      try {
-        await control.advanceClock(QUOTE_VALIDITY_SECONDS - 60);
-        await book(t, 'partnerA', q.quoteId);
-        await control.advanceClock(61);
-        const late = await attemptBooking(t, 'partnerA', q.quoteId);
-        expectError(late.res, 'QUOTE_EXPIRED', { representation: t.representation });
-        expect(await withReference(t, 'partnerA', late.body.partnerReference as string)).toEqual([]);
-      } finally {
-        await control.resetClock();
-      }
+      await book(t, 'partnerA', q.quoteId);
+      await t.hooks.expireQuote(q.quoteId);
+      const late = await attemptBooking(t, 'partnerA', q.quoteId);
+      expectError(late.res, 'QUOTE_EXPIRED', { representation: t.representation });
+      expect(await withReference(t, 'partnerA', late.body.partnerReference as string)).toEqual([]);
     },
   );
 

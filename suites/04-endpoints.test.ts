@@ -10,6 +10,7 @@ import { API_PREFIX, MEDIA_TYPES } from '../contract/constants.ts';
 import { ENDPOINTS, type Endpoint } from '../contract/endpoints.ts';
 import type { Scope } from '../contract/scopes.ts';
 import type { Reservation, ReservationList } from '../contract/types.ts';
+import type { Profile } from '../contract/vocabulary.ts';
 import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
 import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
@@ -31,10 +32,11 @@ const partnerA: Role = 'partnerA';
 const business = { needs: [partnerA], representations: REPRESENTATIONS };
 const booking = { ...business, bookings: true };
 
-type Level = 'catalog' | 'shop' | 'book';
+/** The profile an endpoint first needs (no endpoint needs `full`). */
+type EndpointProfile = Exclude<Profile, 'full'>;
 
 /** The profile each business endpoint's successful call needs (design.md "profiles"). */
-const LEVEL_OF: Record<string, Level> = {
+const LEVEL_OF: Record<string, EndpointProfile> = {
   listFleet: 'catalog',
   getFleetVehicle: 'catalog',
   listLocations: 'catalog',
@@ -52,7 +54,7 @@ const LEVEL_OF: Record<string, Level> = {
 /** Every endpoint of the table but the token endpoint: the business endpoints of spec 4. */
 const BUSINESS_ENDPOINTS = ENDPOINTS.filter((e) => e.scope !== null);
 
-function endpointsOf(level: Level): Endpoint[] {
+function endpointsOf(level: EndpointProfile): Endpoint[] {
   const unknown = BUSINESS_ENDPOINTS.filter((e) => LEVEL_OF[e.operationId] === undefined);
   // The contract grew an endpoint this file does not know how to call: a suite fault, not the target's.
   if (unknown.length > 0) throw new Error(`04-endpoints: no call for ${unknown.map((e) => e.operationId).join(', ')}`);
@@ -89,7 +91,7 @@ interface Answer {
  * A successful call of every endpoint of the level, in table order (a booking is created before it is read,
  * modified and cancelled). PATCH's answer is its one answer, 501.
  */
-async function validCalls(t: CheckContext, level: Level): Promise<Answer[]> {
+async function validCalls(t: CheckContext, level: EndpointProfile): Promise<Answer[]> {
   const client = t.client(partnerA);
   const values: PathValues = { ...(await catalogueValues(t)), reservationId: '' };
   const answers: Answer[] = [];
@@ -149,7 +151,7 @@ async function unauthenticatedCalls(t: CheckContext): Promise<Answer[]> {
 
 const label = ({ endpoint, res }: Answer) => `${endpoint.method} ${endpoint.path} (HTTP ${res.status})`;
 
-const LEVELS: { level: Level; options: { profile: Level; bookings?: boolean } }[] = [
+const LEVELS: { level: EndpointProfile; options: { profile: EndpointProfile; bookings?: boolean } }[] = [
   { level: 'catalog', options: { profile: 'catalog' } },
   { level: 'shop', options: { profile: 'shop' } },
   { level: 'book', options: { profile: 'book', bookings: true } },

@@ -161,13 +161,11 @@ describe('4.6 POST /quotes', () => {
     {
       ...business,
       bookings: true,
-      control: true,
-      profile: 'full',
+      hooks: ['prices.move'],
       name: 'A price moved after the quote: booking re-prices and answers 409 QUOTE_STALE',
     },
     async (t) => {
-      const control = t.control;
-      if (!control) return t.notApplicable('no control adapter');
+      const control = t.hooks;
       const req = await plainQuoteRequest(t, 'partnerA');
       const q = await quote(t, 'partnerA', req);
       try {

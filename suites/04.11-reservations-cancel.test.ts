@@ -175,12 +175,11 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
     '4.11.3',
     {
       ...booking,
-      control: true,
+      hooks: ['reservations.money', 'reservations.status'],
       name: 'Money attached: 409 CANCELLATION_NEEDS_STAFF; a completed rental: 409 INVALID_STATE_TRANSITION',
     },
     async (t) => {
-      const control = t.control;
-      if (!control) throw new Error('control adapter missing');
+      const control = t.hooks;
       const { reservation } = await quoteAndBook(t, 'partnerA');
       const id = reservation.reservationId;
       try {

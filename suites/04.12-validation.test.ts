@@ -3,7 +3,7 @@
  * POST /quotes) and in both representations. Each request is a generated valid one (generators/) with exactly
  * one fault. Codes are read from the target; a code "unknown" to it is one of the code pattern under a prefix no
  * operator uses. What only the operator knows (an inactive location, an unpublished or incomplete vehicle, a plan
- * awaiting approval) comes from the control adapter's probe codes when it has them.
+ * awaiting approval) comes from the target config's probe codes when it has them.
  */
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
@@ -343,7 +343,6 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     '4.12.3b',
     {
       ...business,
-      control: false,
       profile: 'shop',
       name: 'A listed vehicle (complete specification) is never refused with FLEET_PROFILE_INCOMPLETE',
     },
@@ -497,7 +496,6 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     '4.12.4c',
     {
       ...business,
-      control: false,
       profile: 'shop',
       name: 'A listed (approved) plan within its validity is never refused with RATE_NOT_APPROVED',
     },

@@ -3,7 +3,7 @@
  * condition for real and judges the answer with expectError: the row's status and code, the closed envelope,
  * retryable as in the row, requestId equal to X-Request-Id, in the check's representation. Where the spec allows
  * two codes for one condition both are accepted (docs/ambiguities.md). Operator-only
- * conditions go through the control adapter and are always undone in `finally`: later checks share the target.
+ * conditions go through the target's test hooks (docs/test-hooks.md) and are always undone in `finally`: later checks share the target.
  */
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
@@ -15,7 +15,7 @@ import { addDays, quoteRequest, schemaFault } from '../generators/index.ts';
 import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectOAuthError } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
-import type { ControlAdapter } from '../harness/control/adapter.ts';
+import type { HookName, TestHooks } from '../harness/hooks/adapter.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { credentialsOf, requestToken } from './support/auth.ts';
 import {
@@ -37,11 +37,9 @@ import { shoppingDate } from './support/shopping.ts';
 const A: Role = 'partnerA';
 const business = { needs: [A], representations: REPRESENTATIONS };
 const booking = { ...business, bookings: true };
-const controlled = { ...business, control: true };
-const controlledBooking = { ...booking, control: true };
-
-/** Spec 2.8, 3, 8: quotes are valid 30 minutes; one second past it. */
-const PAST_QUOTE_VALIDITY_SECONDS = 30 * 60 + 1;
+/** Business checks that set an operator-side condition through the named hooks. */
+const hooked = (...hooks: HookName[]) => ({ ...business, hooks });
+const hookedBooking = (...hooks: HookName[]) => ({ ...booking, hooks });
 /** Concurrent identical requests per round of the in-flight race, and the rounds tried. */
 const RACE_SIZE = 20;
 const RACE_ROUNDS = 5;
@@ -52,9 +50,8 @@ function row(code: ErrorCode): string {
   return `${code}: HTTP ${status}, ${retryable ? 'retryable' : 'not retryable'}`;
 }
 
-function controlOf(t: CheckContext): ControlAdapter {
-  if (!t.control) return t.notApplicable('no control adapter');
-  return t.control;
+function controlOf(t: CheckContext): TestHooks {
+  return t.hooks;
 }
 
 /** A rental window of the role at a location where a listed vehicle is offered (no vehicle code). */
@@ -148,15 +145,10 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check('7.3.3', { ...controlled, profile: 'full', name: `${row('INVALID_TOKEN')}: an expired token` }, async (t) => {
-    const control = controlOf(t);
+  check('7.3.3', { ...hooked('tokens.expire'), name: `${row('INVALID_TOKEN')}: an expired token` }, async (t) => {
     const token = await t.client(A).token();
-    try {
-      await control.advanceClock(601);
-      expectError(await t.anonymous.get('/fleet', { token }), 'INVALID_TOKEN', { representation: t.representation });
-    } finally {
-      await control.resetClock();
-    }
+    await t.hooks.expireTokens(credentialsOf(t, A).clientId);
+    expectError(await t.anonymous.get('/fleet', { token }), 'INVALID_TOKEN', { representation: t.representation });
   });
 
   check(
@@ -186,10 +178,14 @@ describe('7.3 Error code table', () => {
 
   check(
     '7.3.5',
-    { ...controlled, needs: ['partnerB'], name: `${row('PARTNER_DISABLED')}: a partner made inactive after its token` },
+    {
+      ...hooked('clients.partner'),
+      needs: ['partnerB'],
+      name: `${row('PARTNER_DISABLED')}: a partner made inactive after its token`,
+    },
     async (t) => {
       const control = controlOf(t);
-      const partnerId = await control.partnerIdOf(credentialsOf(t, 'partnerB').clientId);
+      const partnerId = credentialsOf(t, 'partnerB').clientId;
       // The token first: the token endpoint refuses an inactive partner's client (5.4).
       const token = await t.client('partnerB').token();
       try {
@@ -394,7 +390,11 @@ describe('7.3 Error code table', () => {
 
   check(
     '7.3.14',
-    { ...controlled, name: `${row('RATE_NOT_APPROVED')}: a plan awaiting approval (target probe)` },
+    {
+      ...business,
+      probes: ['pendingRate'],
+      name: `${row('RATE_NOT_APPROVED')}: a plan awaiting approval (target probe)`,
+    },
     async (t) => {
       const rate = t.settings.target.probes?.pendingRate;
       if (!rate) return t.notApplicable('no probes.pendingRate in the target config');
@@ -502,7 +502,8 @@ describe('7.3 Error code table', () => {
   check(
     '7.3.19',
     {
-      ...controlled,
+      ...business,
+      probes: ['incompleteVehicleCode'],
       name: `${row('FLEET_PROFILE_INCOMPLETE')}: a vehicle without a full specification (target probe)`,
     },
     async (t) => {
@@ -562,17 +563,12 @@ describe('7.3 Error code table', () => {
 
   check(
     '7.3.22',
-    { ...controlledBooking, name: `${row('QUOTE_EXPIRED')}: booking a quote 30 minutes and 1 second old` },
+    { ...hookedBooking('quotes.expire'), name: `${row('QUOTE_EXPIRED')}: booking a quote past its 30 minutes` },
     async (t) => {
-      const control = controlOf(t);
       const q = await quote(t, A);
-      try {
-        await control.advanceClock(PAST_QUOTE_VALIDITY_SECONDS);
-        const { res } = await attemptBooking(t, A, q.quoteId);
-        expectError(res, 'QUOTE_EXPIRED', { representation: t.representation });
-      } finally {
-        await control.resetClock();
-      }
+      await t.hooks.expireQuote(q.quoteId);
+      const { res } = await attemptBooking(t, A, q.quoteId);
+      expectError(res, 'QUOTE_EXPIRED', { representation: t.representation });
     },
   );
 
@@ -594,7 +590,7 @@ describe('7.3 Error code table', () => {
 
   check(
     '7.3.24',
-    { ...controlledBooking, name: `${row('QUOTE_STALE')}: the price moved after the quote` },
+    { ...hookedBooking('prices.move'), name: `${row('QUOTE_STALE')}: the price moved after the quote` },
     async (t) => {
       const control = controlOf(t);
       const q = await quote(t, A);
@@ -679,7 +675,10 @@ describe('7.3 Error code table', () => {
 
   check(
     '7.3.29',
-    { ...controlledBooking, name: `${row('RESERVATION_REJECTED')}: the operator declines the booking` },
+    {
+      ...hookedBooking('bookings.declineNext'),
+      name: `${row('RESERVATION_REJECTED')}: the operator declines the booking`,
+    },
     async (t) => {
       const control = controlOf(t);
       const q = await quote(t, A);
@@ -696,7 +695,7 @@ describe('7.3 Error code table', () => {
   check(
     '7.3.30',
     {
-      ...controlledBooking,
+      ...hookedBooking('reservations.status'),
       name: `${row('INVALID_STATE_TRANSITION')}: cancelling a completed reservation`,
     },
     async (t) => {
@@ -717,7 +716,10 @@ describe('7.3 Error code table', () => {
 
   check(
     '7.3.31',
-    { ...controlledBooking, name: `${row('CANCELLATION_NEEDS_STAFF')}: cancelling with a deposit attached` },
+    {
+      ...hookedBooking('reservations.money'),
+      name: `${row('CANCELLATION_NEEDS_STAFF')}: cancelling with a deposit attached`,
+    },
     async (t) => {
       const control = controlOf(t);
       const { reservation } = await book(t, A, (await quote(t, A)).quoteId);
@@ -766,7 +768,7 @@ describe('7.3 Error code table', () => {
 
   check(
     '7.3.34',
-    { ...controlled, name: `${row('API_DISABLED')}: the partner API switched off, then on again` },
+    { ...hooked('api.switch'), name: `${row('API_DISABLED')}: the partner API switched off, then on again` },
     async (t) => {
       const control = controlOf(t);
       const token = await t.client(A).token();
@@ -787,16 +789,16 @@ describe('7.3 Error code table', () => {
   ] as const) {
     check(
       clause,
-      { ...controlled, name: `${row(code)}: the ${fault} fault switched on, then off again` },
+      { ...hooked('failures'), name: `${row(code)}: the ${fault} failure switched on, then off again` },
       async (t) => {
         const control = controlOf(t);
         const token = await t.client(A).token();
         try {
-          await control.setFaults({ [fault]: true });
+          await control.setFailures({ [fault]: true });
           const res = await t.client(A).get('/locations', { token });
           expectError(res, code, { representation: t.representation });
         } finally {
-          await control.setFaults({ [fault]: false });
+          await control.setFailures({ [fault]: false });
         }
         await expectRetrySucceeds(t, token);
       },

@@ -1,9 +1,9 @@
 /**
  * Spec 8 Limits: every fixed limit at its boundary, inside and one past, and the rate-limit rules. Ceilings of
  * the rate limits are not shown (8.5): only the `rateLimit` role is driven to its 429, at profile `full`, within a
- * bound of requests (not-applicable when no 429 comes). With the control adapter, a check that exhausts a bucket
- * does it in a window of its own on the service clock (support/limits.ts inOwnWindow), so no other check waits
- * for a window to pass. Out-of-range values may get VALIDATION_ERROR or the code 4.12 gives the field
+ * bound of requests (not-applicable when no 429 comes). With the rateLimits.reset test hook, a check that exhausts a
+ * bucket starts from and leaves empty windows (support/limits.ts inOwnWindow), so no other check waits for a
+ * window to pass. Out-of-range values may get VALIDATION_ERROR or the code 4.12 gives the field
  * (hostile-schema's expectations); out-of-range list limits and Idempotency-Keys are ambiguities #31 and #32.
  */
 import fc from 'fast-check';
@@ -21,7 +21,7 @@ import { quoteRequest as quoteArbitrary, xmlAttacks } from '../generators/index.
 import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectOAuthError, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { freshToken, requestToken } from './support/auth.ts';
+import { credentialsOf, freshToken, requestToken } from './support/auth.ts';
 import {
   attemptBooking,
   book,
@@ -45,6 +45,7 @@ import {
   rateLimitHeaderNames,
   sendUntil429,
   serverDateOf,
+  windowReset,
   xmlRequest,
 } from './support/limits.ts';
 import { availabilityRequest as plainAvailabilityRequest } from './support/shopping.ts';
@@ -105,22 +106,15 @@ describe('8 Limits', () => {
 
   check(
     '8.1',
-    { ...business, control: true, profile: 'full', name: 'A token is accepted at 595 s and refused after 601 s' },
+    { ...business, hooks: ['tokens.expire'], name: 'A token is accepted while fresh and refused once past 600 s' },
     async (t) => {
-      const control = t.control;
-      if (!control) return t.notApplicable('no control adapter');
+      // The boundary in real seconds is the patient path's (suites/patient.test.ts).
       const token = (await freshToken(t, 'partnerA')).access_token;
-      try {
-        // 5 s short of the lifetime: issue time is whole seconds, and the calls take some time of their own.
-        await control.advanceClock(LIMITS.accessTokenLifetimeSeconds - 5);
-        const inside = await t.client('partnerA').get('/locations', { token });
-        expect(inside.status, `after 595 s: ${inside.text.slice(0, 300)}`).toBe(200);
-        await control.advanceClock(6);
-        const past = await t.client('partnerA').get('/locations', { token });
-        expectError(past, 'INVALID_TOKEN', { representation: t.representation });
-      } finally {
-        await control.resetClock();
-      }
+      const inside = await t.client('partnerA').get('/locations', { token });
+      expect(inside.status, `a fresh token: ${inside.text.slice(0, 300)}`).toBe(200);
+      await t.hooks.expireTokens(credentialsOf(t, 'partnerA').clientId);
+      const past = await t.client('partnerA').get('/locations', { token });
+      expectError(past, 'INVALID_TOKEN', { representation: t.representation });
     },
   );
 
@@ -153,37 +147,28 @@ describe('8 Limits', () => {
     '8.2',
     {
       ...booking,
-      control: true,
-      profile: 'full',
-      name: 'A quote books 10 s before 30 minutes and is QUOTE_EXPIRED 1 s after',
+      hooks: ['quotes.expire'],
+      name: 'A quote and an availability offer book while valid and are QUOTE_EXPIRED once past 30 minutes',
     },
     async (t) => {
-      const control = t.control;
-      if (!control) return t.notApplicable('no control adapter');
       const fromQuote = (await quote(t, 'partnerA')).quoteId;
       const offers = await t.client('partnerA').post('/availability', await plainAvailabilityRequest(t, 'partnerA'));
       const fromOffer = (offers.body as AvailabilityResponse | undefined)?.offers?.[0]?.quoteId;
       const quoteIds: [string, string][] = [['quote', fromQuote]];
       if (fromOffer) quoteIds.push(['availability offer', fromOffer]);
-      const halfHour = LIMITS.quoteValidityMinutes * 60;
-      try {
-        await control.advanceClock(halfHour - 10);
-        for (const [source, quoteId] of quoteIds) {
-          const inside = await attemptBooking(t, 'partnerA', quoteId);
-          expect(inside.res.status, `${source} at 29 min 50 s: ${inside.res.text.slice(0, 300)}`).toBe(201);
+      for (const [source, quoteId] of quoteIds) {
+        const inside = await attemptBooking(t, 'partnerA', quoteId);
+        expect(inside.res.status, `${source} while valid: ${inside.res.text.slice(0, 300)}`).toBe(201);
+      }
+      for (const [, quoteId] of quoteIds) await t.hooks.expireQuote(quoteId);
+      for (const [source, quoteId] of quoteIds) {
+        const past = await attemptBooking(t, 'partnerA', quoteId);
+        try {
+          expectError(past.res, 'QUOTE_EXPIRED', { representation: t.representation });
+        } catch (error) {
+          if (error instanceof Error) error.message = `${source} past 30 minutes: ${error.message}`;
+          throw error;
         }
-        await control.advanceClock(11);
-        for (const [source, quoteId] of quoteIds) {
-          const past = await attemptBooking(t, 'partnerA', quoteId);
-          try {
-            expectError(past.res, 'QUOTE_EXPIRED', { representation: t.representation });
-          } catch (error) {
-            if (error instanceof Error) error.message = `${source} at 30 min 1 s: ${error.message}`;
-            throw error;
-          }
-        }
-      } finally {
-        await control.resetClock();
       }
     },
   );
@@ -220,34 +205,36 @@ describe('8 Limits', () => {
   // --- Idempotency memory ---
   check(
     '8.4',
-    { ...booking, profile: 'full', name: 'A key is replayed 60 s before 24 hours and new 1 s after' },
+    {
+      ...booking,
+      hooks: ['idempotency.forget'],
+      name: 'A key is replayed while remembered, untouched by forgetting younger keys, and new once forgotten',
+    },
     async (t) => {
-      const control = t.control;
-      if (!control) return t.notApplicable('no control adapter');
       const first = await book(t, 'partnerA', (await quote(t, 'partnerA')).quoteId);
       const day = LIMITS.idempotencyMemoryHours * 3600;
-      try {
-        await control.advanceClock(day - 60);
+      {
+        // Keys younger than a day stay remembered when the target forgets those a day old.
+        await t.hooks.forgetIdempotencyKeys(day);
         const replay = await attemptBooking(t, 'partnerA', first.body.quoteId, { key: first.key, body: first.body });
-        expect(replay.res.status, `same key and body at 23 h 59 min: ${replay.res.text.slice(0, 300)}`).toBe(200);
+        expect(replay.res.status, `same key and body, remembered: ${replay.res.text.slice(0, 300)}`).toBe(200);
         expect(replay.res.headers[REPLAY_HEADER], 'Idempotent-Replay').toBe('true');
         expect((replay.res.body as Reservation).reservationId, 'the original reservation').toBe(
           first.reservation.reservationId,
         );
-        await control.advanceClock(61);
+        await new Promise((resolve) => setTimeout(resolve, 1_100));
+        await t.hooks.forgetIdempotencyKeys(1);
         // Another body under the old key: a conflict while remembered, a new request once forgotten.
         const fresh = await quote(t, 'partnerA');
         const again = await attemptBooking(t, 'partnerA', fresh.quoteId, {
           key: first.key,
           body: plainRequest(t, fresh.quoteId),
         });
-        expect(again.res.status, `the key with another body at 24 h 1 s: ${again.res.text.slice(0, 300)}`).toBe(201);
+        expect(again.res.status, `the key with another body, forgotten: ${again.res.text.slice(0, 300)}`).toBe(201);
         expect(again.res.headers[REPLAY_HEADER], 'Idempotent-Replay on a new request').toBeUndefined();
         expect((again.res.body as Reservation).reservationId, 'a new reservation').not.toBe(
           first.reservation.reservationId,
         );
-      } finally {
-        await control.resetClock();
       }
     },
   );
@@ -621,7 +608,7 @@ describe('8 Limits', () => {
         expectOAuthError(limited, 'slow_down');
         expect(limited.headers['retry-after'], 'Retry-After of the slow_down').toMatch(WHOLE_SECONDS);
         const other = await requestToken(t, 'partnerA');
-        if (!t.control) await waitOut(limited);
+        if (!windowReset(t)) await waitOut(limited);
         // A target whose address ceiling is the lower one refuses everybody first: then the client bucket is not shown.
         if (other.status === 429) return t.notApplicable('the address bucket filled before the client bucket');
         expect(other.status, `partner A's token request from the same address: ${other.text.slice(0, 300)}`).toBe(200);
@@ -653,8 +640,8 @@ describe('8 Limits', () => {
           const valid = await requestToken(t, 'partnerA');
           expectOAuthError(valid, 'slow_down');
         } finally {
-          // Without control the harness's own address is locked out until the window passes: wait it out.
-          if (!t.control) await waitOut(limited);
+          // Without the reset hook the harness's own address is locked out until the window passes: wait it out.
+          if (!windowReset(t)) await waitOut(limited);
         }
       });
     },
@@ -687,7 +674,7 @@ describe('8 Limits', () => {
         expectOAuthError(limited, 'slow_down');
         expect(limited.headers['retry-after'], 'Retry-After').toMatch(WHOLE_SECONDS);
         expect(rateLimitHeaderNames(limited), 'X-RateLimit-* headers of the 429').toEqual([]);
-        if (!t.control) await waitOut(limited);
+        if (!windowReset(t)) await waitOut(limited);
       });
     },
   );

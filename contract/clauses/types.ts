@@ -30,8 +30,10 @@ export type Verification =
   /** a statement about the contract or document itself (checked on the published contract or on responses) */
   | 'static';
 
-/** The least profile whose checks may exercise a clause (see design.md "Target config and profiles"). */
-export type Profile = 'catalog' | 'shop' | 'book' | 'full';
+import type { Profile } from '../vocabulary.ts';
+
+/** The least profile whose checks may exercise a clause: `Profile` of contract/vocabulary.ts. */
+export type { Profile };
 
 export interface Clause {
   /** Stable id; see the scheme above. */

@@ -19,6 +19,7 @@ export const HOOK_NAMES = [
   'api.switch',
   'failures',
   'alerts',
+  'rateLimits.reset',
   'reset',
 ] as const;
 
@@ -39,5 +40,10 @@ export const HOOK_ROUTES: Readonly<
   'api.switch': { method: 'PUT', path: '/api', clauses: ['5.4d', '5.8', '7.3.34'] },
   failures: { method: 'PUT', path: '/failures', clauses: ['7.3.35', '7.3.36'] },
   alerts: { method: 'GET', path: '/alerts', clauses: ['3.5'] },
+  'rateLimits.reset': {
+    method: 'POST',
+    path: '/rate-limits/reset',
+    clauses: ['4.5.4', '4.6.4', '7.3.33', '8.13', '8.14', '8.15', '8.16a', '8.16b'],
+  },
   reset: { method: 'POST', path: '/reset', clauses: [] },
 };

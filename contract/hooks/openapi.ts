@@ -59,6 +59,8 @@ const SUMMARIES: Record<HookName, string> = {
   'api.switch': 'Switches the partner API off (503 API_DISABLED) and on.',
   failures: 'Makes a dependency fail (503 DEPENDENCY_UNAVAILABLE) or every business call fail (500 INTERNAL_ERROR).',
   alerts: 'The staff alerts raised so far (cancellations that need staff).',
+  'rateLimits.reset':
+    'Every rate-limit window starts empty again (per client, per address, token endpoint), as after a minute.',
   reset: 'Back to normal: API on, failures off, no pending declines, prices unmoved.',
 };
 

@@ -54,6 +54,11 @@ export interface CheckContext {
   anonymous: PartnerClient;
   /** The target's test hooks; defined when the check declared the hooks it calls (`hooks`). */
   hooks: TestHooks;
+  /**
+   * The test hooks when the run may call this one (profile full, offered by the target), else undefined: for a
+   * check that judges without it but goes faster with it (a rate-limit window reset instead of waiting it out).
+   */
+  hookIfOffered(name: HookName): TestHooks | undefined;
   /** A reservation the check created, for the end-of-run cleanup. */
   recordReservation(id: string): void;
   /** The target cannot show this clause (e.g. it offers no data to test with): not-applicable with this detail. */
@@ -198,6 +203,9 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
     get hooks(): TestHooks {
       if (!state.hooks) throw new Error('the check uses test hooks: declare them in its options (hooks: [...])');
       return state.hooks;
+    },
+    hookIfOffered(name) {
+      return settings.profile === 'full' && settings.hooks.includes(name) ? state.hooks : undefined;
     },
     recordReservation(id) {
       meta.createdReservations ??= [];

@@ -3,9 +3,9 @@ import type { Representation } from '../http/representation.ts';
 /** The outcome of one check (design.md "Check model"). Nothing is silently skipped. */
 export type Outcome = 'pass' | 'fail' | 'warn' | 'not-applicable' | 'error';
 
-export type Level = 'MUST' | 'SHOULD';
+import type { Level, Profile } from '../../contract/vocabulary.ts';
 
-export type Profile = 'catalog' | 'shop' | 'book' | 'full';
+export type { Level, Profile };
 
 /** Why a check did not run: it is reported as not-applicable with this reason, never as a pass. */
 export type NotApplicableReason =

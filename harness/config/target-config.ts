@@ -1,27 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { API_PREFIX } from '../../contract/constants.ts';
+import { isRole, ROLES, type Role } from '../../contract/vocabulary.ts';
 import { CaFileError, readCaFile } from './trusted-ca.ts';
 
-/**
- * The named credentials a target may offer (design.md "Target config and profiles"). `narrowPartner` is a client
- * whose own grant holds the reservation scopes while its partner account does not (spec 5.5: the token carries
- * only what both hold).
- */
-export type Role = 'partnerA' | 'partnerB' | 'readOnly' | 'disabledPartner' | 'rateLimit' | 'narrowPartner';
-
-export const ROLES: readonly Role[] = [
-  'partnerA',
-  'partnerB',
-  'readOnly',
-  'disabledPartner',
-  'rateLimit',
-  'narrowPartner',
-];
-
-export function isRole(value: string): value is Role {
-  return (ROLES as readonly string[]).includes(value);
-}
+export { isRole, ROLES, type Role };
 
 export interface ClientCredentials {
   clientId: string;

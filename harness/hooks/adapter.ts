@@ -34,6 +34,8 @@ export interface TestHooks {
   setFailures(failures: { dependencyUnavailable?: boolean; internalError?: boolean }): Promise<void>;
   /** Spec 3: staff alerts raised (cancellations that need staff). */
   listAlerts(): Promise<unknown[]>;
+  /** Spec 8: every rate-limit window starts empty again, so a check that filled one holds nobody up. */
+  resetRateLimits(): Promise<void>;
   /** Back to normal: API on, failures off, no pending declines, prices unmoved. */
   reset(): Promise<void>;
 }
@@ -147,6 +149,9 @@ export function testHooks(
     async listAlerts() {
       const body = (await go('GET', '/alerts')) as { alerts?: unknown } | undefined;
       return Array.isArray(body?.alerts) ? body.alerts : [];
+    },
+    async resetRateLimits() {
+      await go('POST', '/rate-limits/reset');
     },
     async reset() {
       await go('POST', '/reset');

@@ -1,5 +1,5 @@
 import { API_PREFIX } from '../../contract/constants.ts';
-import type { Profile } from '../check/meta.ts';
+import { PROFILES, type Profile } from '../../contract/vocabulary.ts';
 
 /**
  * What each profile may send, enforced by the HTTP client (design.md "Target config and profiles"). A profile
@@ -18,7 +18,7 @@ export const PROFILE_RULES: readonly { profile: Profile; method: string; path: R
   { profile: 'book', method: 'POST', path: /^\/reservations\/[^/]+\/cancel$/, what: 'POST /reservations/{id}/cancel' },
 ];
 
-const ORDER: readonly Profile[] = ['catalog', 'shop', 'book', 'full'];
+const ORDER = PROFILES;
 
 export interface GuardTarget {
   baseUrl: string;

@@ -1,8 +1,9 @@
 import { CLAUSES } from '../../contract/clauses/index.ts';
+import { PROFILES } from '../../contract/vocabulary.ts';
 import { isSelected } from '../check/applicability.ts';
 import type { ReportClause } from './model.ts';
 
-const PROFILE_ORDER = ['catalog', 'shop', 'book', 'full'];
+const PROFILE_ORDER: readonly string[] = PROFILES;
 const MAX_ITEMS = 4;
 
 /** "4.7, 4.8" from clause sections, in first-seen order. */

@@ -2,10 +2,10 @@
  * The target config for k6 runs: the same JSON file as the native engine's --config (harness/config/target-config.ts
  * shape), read with k6's open() in the init context; "$NAME" / "${NAME}" values come from k6's environment.
  */
-import type { LoadRole, LoadTarget } from '../scenario/model.ts';
+import { ROLES } from '../../contract/vocabulary.ts';
+import type { LoadTarget } from '../scenario/model.ts';
 
 const ENV_REFERENCE = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))$/;
-const ROLES: LoadRole[] = ['partnerA', 'partnerB', 'readOnly', 'disabledPartner', 'rateLimit'];
 
 function resolveEnv(value: unknown, env: Record<string, string>): unknown {
   if (typeof value === 'string') {

@@ -1,15 +1,15 @@
+import type { Role } from '../../contract/vocabulary.ts';
 /**
  * A load scenario, defined once and run by two engines (the native engine in load/native/ and k6 through the entry
  * scripts in load/k6/). Everything here runs on both: no Node API, no k6 API, no DOM (the k6 tsconfig proves it).
  */
 
 /** The credential roles of a target config (harness/config/target-config.ts), by name. */
-export type LoadRole = 'partnerA' | 'partnerB' | 'readOnly' | 'disabledPartner' | 'rateLimit';
 
 export interface LoadTarget {
   /** Service address, without the API prefix. */
   baseUrl: string;
-  clients: Partial<Record<LoadRole, { clientId: string; clientSecret: string }>>;
+  clients: Partial<Record<Role, { clientId: string; clientSecret: string }>>;
   control?: { baseUrl?: string; token: string };
   /** The user owns the target: load may be sent to it even when it is not on this machine. */
   owned?: boolean;
@@ -142,7 +142,7 @@ export interface ScenarioDefinition<S> {
   steps: string[];
   checks: CheckDefinition[];
   thresholds: ThresholdDefinition[];
-  roles: LoadRole[];
+  roles: Role[];
   /** Loopback source addresses the scenario binds (with the 'source-address' capability). */
   sourceAddresses?: string[];
   /** Environment for the embedded reference implementation (e.g. low token-endpoint limits). */

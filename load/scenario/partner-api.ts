@@ -3,7 +3,8 @@
  * neither Buffer, URL, TextEncoder nor Intl.
  */
 import { API_PREFIX } from '../../contract/constants.ts';
-import type { HttpRequestSpec, HttpResponseData, LoadRole, RunContext } from './model.ts';
+import type { Role } from '../../contract/vocabulary.ts';
+import type { HttpRequestSpec, HttpResponseData, RunContext } from './model.ts';
 
 export function apiUrl(baseUrl: string, path: string): string {
   return `${baseUrl.replace(/\/+$/, '')}${API_PREFIX}${path}`;
@@ -134,14 +135,14 @@ export function rateLimitedEnvelopeProblem(res: HttpResponseData): string | unde
   return undefined;
 }
 
-export function credentialsOf(ctx: RunContext, role: LoadRole): { clientId: string; clientSecret: string } {
+export function credentialsOf(ctx: RunContext, role: Role): { clientId: string; clientSecret: string } {
   const credentials = ctx.target.clients[role];
   if (!credentials) throw new Error(`the target config has no ${role} client`);
   return credentials;
 }
 
 /** A token-endpoint request (client_secret_basic, spec 5.2), not sent. */
-export function tokenRequest(ctx: RunContext, role: LoadRole, extra: Partial<HttpRequestSpec> = {}): HttpRequestSpec {
+export function tokenRequest(ctx: RunContext, role: Role, extra: Partial<HttpRequestSpec> = {}): HttpRequestSpec {
   const { clientId, clientSecret } = credentialsOf(ctx, role);
   return {
     method: 'POST',
@@ -157,7 +158,7 @@ export function tokenRequest(ctx: RunContext, role: LoadRole, extra: Partial<Htt
 }
 
 /** A bearer token for a role (spec 5.3: reused until expiry; scenarios fetch one per run). */
-export async function fetchToken(ctx: RunContext, role: LoadRole): Promise<string> {
+export async function fetchToken(ctx: RunContext, role: Role): Promise<string> {
   const res = await ctx.http.request(tokenRequest(ctx, role));
   const token = record(parseJson(res.body))?.access_token;
   if (res.status !== 200 || typeof token !== 'string') {

@@ -1,4 +1,5 @@
-import type { HttpResponseData, LoadRole, ScenarioDefinition, VuContext } from '../scenario/model.ts';
+import type { Role } from '../../contract/vocabulary.ts';
+import type { HttpResponseData, ScenarioDefinition, VuContext } from '../scenario/model.ts';
 import {
   errorCodeOf,
   hasRateLimitHeaders,
@@ -32,7 +33,7 @@ const PER_CLIENT_ADDRESSES = [0, 1, 2, 3];
 const PER_CLIENT_PROBE = { other: 4, same: 5 };
 const PER_ADDRESS = 6;
 const PER_ADDRESS_PROBE = 7;
-const ADDRESS_CLIENTS: LoadRole[] = ['partnerB', 'readOnly', 'rateLimit'];
+const ADDRESS_CLIENTS: Role[] = ['partnerB', 'readOnly', 'rateLimit'];
 /** A VU stops once it has seen this many 429s: the bucket is proven full, more calls only add noise. */
 const STOP_AFTER_REFUSALS = 2;
 
@@ -56,7 +57,7 @@ function judgeToken(ctx: VuContext<Shared>, res: HttpResponseData): void {
 }
 
 /** One token request of a bucket phase; the VU skips its remaining iterations once the bucket has refused it. */
-async function drive(ctx: VuContext<Shared>, role: LoadRole, sourceAddress: number, step: string): Promise<void> {
+async function drive(ctx: VuContext<Shared>, role: Role, sourceAddress: number, step: string): Promise<void> {
   const refusals = ctx.memo(`${step}:${ctx.vu}`, () => ({ count: 0 }));
   if (refusals.count >= STOP_AFTER_REFUSALS) return;
   const res = await ctx.http.request(tokenRequest(ctx, role, { step, sourceAddress }));
@@ -64,7 +65,7 @@ async function drive(ctx: VuContext<Shared>, role: LoadRole, sourceAddress: numb
   if (res.status === 429) refusals.count += 1;
 }
 
-async function probe(ctx: VuContext<Shared>, role: LoadRole, sourceAddress: number): Promise<HttpResponseData> {
+async function probe(ctx: VuContext<Shared>, role: Role, sourceAddress: number): Promise<HttpResponseData> {
   const res = await ctx.http.request(tokenRequest(ctx, role, { sourceAddress }));
   judgeToken(ctx, res);
   return res;

@@ -66,6 +66,10 @@ export function testHookRoutes(app: FastifyInstance, deps: TestHookDeps) {
           ...s,
           tokensExpiredBefore: { ...s.tokensExpiredBefore, [clientId]: before },
         }));
+        // The contract expires tokens issued *so far*: answer only once the cut-off second is over, so a token
+        // the client fetches after this answer (e.g. a harness retry) is never caught by it.
+        const wait = before - (Date.now() + state.clockOffsetMs);
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         return { clientId, expiredBefore: new Date(before).toISOString() };
       });
 
@@ -171,6 +175,14 @@ export function testHookRoutes(app: FastifyInstance, deps: TestHookDeps) {
           })),
           count: alerts.length,
         };
+      });
+
+      hooks.post('/rate-limits/reset', async () => {
+        const state = await deps.store.updateControlState((s) => ({
+          ...s,
+          rateLimitGeneration: s.rateLimitGeneration + 1,
+        }));
+        return { rateLimitGeneration: state.rateLimitGeneration };
       });
 
       hooks.post('/reset', async () => {

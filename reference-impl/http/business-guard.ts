@@ -5,7 +5,7 @@ import type { ClientRegistry } from '../domain/credentials.ts';
 import { apiError } from '../domain/failure.ts';
 import type { FaultSwitch } from '../faults/switch.ts';
 import { negotiate } from './negotiation.ts';
-import { type RateLimiter, rateLimitHeaders, retryAfterHeaders } from './rate-limit/index.ts';
+import { bucketOf, type RateLimiter, rateLimitHeaders, retryAfterHeaders } from './rate-limit/index.ts';
 
 export interface GuardDeps {
   accessTokens: AccessTokens;
@@ -63,7 +63,7 @@ export function businessGuard(deps: GuardDeps) {
     const decision = deps.faults.adjust(
       'rateLimit',
       await deps.rateLimiter.hit(
-        bucket,
+        bucketOf(ctx.control.rateLimitGeneration, bucket),
         deps.faults.adjust('rateLimit.limit', client.rateLimitPerMinute, { clientId: client.clientId }),
         ctx.nowMs,
       ),

@@ -1,10 +1,10 @@
 import { MEDIA_TYPES } from '../../contract/constants.ts';
 
-export type Representation =
+export type WireRepresentation =
   | { kind: 'json'; mediaType: 'application/json' }
   | { kind: 'xml'; mediaType: 'application/xml' | 'text/xml' };
 
-export const JSON_REPRESENTATION: Representation = { kind: 'json', mediaType: MEDIA_TYPES.json };
+export const JSON_REPRESENTATION: WireRepresentation = { kind: 'json', mediaType: MEDIA_TYPES.json };
 
 interface AcceptRange {
   type: string;
@@ -54,15 +54,15 @@ function qualityOf(mediaType: string, ranges: AcceptRange[]): number {
  * Spec 4.13: JSON when Accept is absent; otherwise the acceptable type with the highest q, ties to JSON
  * (then application/xml before text/xml, the order the spec lists them). Null means 406.
  */
-export function negotiate(accept: string | undefined): Representation | null {
+export function negotiate(accept: string | undefined): WireRepresentation | null {
   if (accept === undefined || accept.trim() === '') return JSON_REPRESENTATION;
   const ranges = parseAccept(accept);
-  const candidates: Representation[] = [
+  const candidates: WireRepresentation[] = [
     JSON_REPRESENTATION,
     { kind: 'xml', mediaType: 'application/xml' },
     { kind: 'xml', mediaType: 'text/xml' },
   ];
-  let chosen: Representation | null = null;
+  let chosen: WireRepresentation | null = null;
   let chosenQ = 0;
   for (const candidate of candidates) {
     const q = qualityOf(candidate.mediaType, ranges);

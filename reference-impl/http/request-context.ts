@@ -2,7 +2,7 @@ import type { Scope } from '../../contract/scopes.ts';
 import type { ClientFixture } from '../../fixtures/types.ts';
 import type { FaultSwitch } from '../faults/switch.ts';
 import type { ControlState } from '../store/types.ts';
-import type { Representation } from './negotiation.ts';
+import type { WireRepresentation } from './negotiation.ts';
 
 export interface Caller {
   client: ClientFixture;
@@ -16,7 +16,7 @@ export interface RequestContext {
   nowMs: number;
   control: ControlState;
   /** Undefined until negotiated (and for a 406, which answers in JSON). */
-  representation?: Representation;
+  representation?: WireRepresentation;
   caller?: Caller;
 }
 

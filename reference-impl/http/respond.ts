@@ -1,14 +1,14 @@
 import type { FastifyReply } from 'fastify';
 import type { JsonValue } from '../../contract/types.ts';
 import { serializeTypedXml } from '../../contract/xml/index.ts';
-import { JSON_REPRESENTATION, type Representation } from './negotiation.ts';
+import { JSON_REPRESENTATION, type WireRepresentation } from './negotiation.ts';
 
 /** Sends a value in the negotiated representation (spec 4.13, 4.14): same field names and values in both. */
 export function sendRepresentation(
   reply: FastifyReply,
   status: number,
   value: unknown,
-  representation?: Representation,
+  representation?: WireRepresentation,
 ) {
   const rep = representation ?? JSON_REPRESENTATION;
   reply.code(status);

@@ -8,6 +8,7 @@ export const DEFAULT_CONTROL_STATE: Readonly<ControlState> = Object.freeze({
   declineNextBookings: 0,
   expiredQuotes: [],
   tokensExpiredBefore: {},
+  rateLimitGeneration: 0,
   faults: Object.freeze({ dependencyUnavailable: false, internalError: false }),
 });
 
@@ -45,6 +46,7 @@ export function normalizeControlState(value: unknown): ControlState {
       ? raw.expiredQuotes.filter((h): h is string => typeof h === 'string')
       : [],
     tokensExpiredBefore: expiredBefore,
+    rateLimitGeneration: Math.max(0, Math.trunc(finite(raw.rateLimitGeneration, 0))),
     faults: {
       dependencyUnavailable: faults.dependencyUnavailable === true,
       internalError: faults.internalError === true,

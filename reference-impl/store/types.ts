@@ -89,6 +89,8 @@ export interface ControlState {
   expiredQuotes: string[];
   /** clientId -> epoch ms: access tokens issued to the client before it are expired (test hook). */
   tokensExpiredBefore: Record<string, number>;
+  /** Bumped by the rate-limit reset hook: buckets are counted per generation, so a new one starts empty. */
+  rateLimitGeneration: number;
   /** Named faults partner developers switch on to rehearse failures (design.md "Reference implementation"). */
   faults: Faults;
 }

@@ -10,7 +10,9 @@ import { type ApiResponse, toApiResponse } from './test-server.ts';
  * spawned), fixture tokens, the control API, and bodies valid for the fixture catalogue.
  */
 
-export type Role = 'partnerA' | 'partnerB' | 'readOnly' | 'disabledPartner' | 'rateLimit';
+import type { Role } from '../../contract/vocabulary.ts';
+
+export type { Role };
 
 export interface CallInit {
   /** A fixture role whose (cached) token is sent, or a literal bearer token. */

@@ -103,27 +103,25 @@ export async function sendUntil429(send: () => Promise<ApiResult>, max: number):
 /** Requests a rate-limit check may send to reach a 429: a bound, so a high ceiling makes it not-applicable. */
 export const MAX_REQUESTS_TO_429 = 400;
 
-const DAY_SECONDS = 86_400;
-const WINDOW_SECONDS = 60;
+/** The target resets its rate-limit windows (test hook rateLimits.reset), or undefined when the run cannot. */
+export function windowReset(t: CheckContext): (() => Promise<void>) | undefined {
+  const hooks = t.hookIfOffered('rateLimits.reset');
+  return hooks ? () => hooks.resetRateLimits() : undefined;
+}
 
 /**
- * Runs `fn` in a rate-limit window no other check uses: with the control adapter the service clock moves 10 to
- * 210 days ahead (an offset taken from the check's seed, so two checks never share a window), and back to real
- * time afterwards. Buckets exhausted there never touch the run's real-time windows (spec 8.2: one-minute
- * windows), so later checks and other roles are not held up. Without control, `fn` runs in real time.
+ * Runs `fn` from empty rate-limit windows and leaves them empty (test hook rateLimits.reset), so a check that
+ * fills a bucket holds no later check or role up. Without the hook `fn` runs in real time: the check waits out
+ * what it filled (waitOut).
  */
 export async function inOwnWindow<T>(t: CheckContext, fn: () => Promise<T>): Promise<T> {
-  const control = t.control;
-  if (!control) return fn();
-  const base = 10 * DAY_SECONDS + ((t.seed >>> 0) % (200 * DAY_SECONDS));
-  // Landed a second into a one-minute window (by our clock, which an operator's test target shares closely), so
-  // the check's requests rarely straddle a window boundary.
-  const intoWindow = (Date.now() / 1000 + base) % WINDOW_SECONDS;
-  await control.advanceClock(Math.round(base + WINDOW_SECONDS - intoWindow + 1));
+  const reset = windowReset(t);
+  if (!reset) return fn();
+  await reset();
   try {
     return await fn();
   } finally {
-    await control.resetClock();
+    await reset();
   }
 }
 

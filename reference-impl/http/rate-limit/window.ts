@@ -1,5 +1,10 @@
 import type { RateLimitDecision } from './types.ts';
 
+/** The bucket of a generation: the rate-limit reset hook bumps it, so every window starts empty again. */
+export function bucketOf(generation: number, bucket: string): string {
+  return generation === 0 ? bucket : `g${generation}:${bucket}`;
+}
+
 /** Fixed windows aligned to multiples of windowMs on the service clock. */
 export function windowStartOf(nowMs: number, windowMs: number): number {
   return Math.floor(nowMs / windowMs) * windowMs;

@@ -6,7 +6,7 @@ import type { AccessTokens } from '../../domain/access-tokens.ts';
 import type { Catalogue } from '../../domain/catalogue.ts';
 import type { ClientRegistry } from '../../domain/credentials.ts';
 import type { FaultSwitch } from '../../faults/switch.ts';
-import { type RateLimiter, retryAfterHeaders } from '../rate-limit/index.ts';
+import { bucketOf, type RateLimiter, retryAfterHeaders } from '../rate-limit/index.ts';
 
 export interface TokenRouteDeps {
   accessTokens: AccessTokens;
@@ -89,7 +89,7 @@ export function tokenRoute(app: FastifyInstance, deps: TokenRouteDeps) {
     try {
       // Spec 8.4: two separate buckets; the address one is counted first so floods of bad credentials are bounded.
       const byAddress = await deps.rateLimiter.hit(
-        `token-addr:${request.ip}`,
+        bucketOf(ctx.control.rateLimitGeneration, `token-addr:${request.ip}`),
         deps.limits.perAddressPerMinute,
         ctx.nowMs,
       );
@@ -132,7 +132,7 @@ export function tokenRoute(app: FastifyInstance, deps: TokenRouteDeps) {
       // nobody who merely knows a client id can starve that client of tokens.
       if (client) {
         const byClient = await deps.rateLimiter.hit(
-          `token-client:${client.clientId}`,
+          bucketOf(ctx.control.rateLimitGeneration, `token-client:${client.clientId}`),
           deps.limits.perClientPerMinute,
           ctx.nowMs,
         );
