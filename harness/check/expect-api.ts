@@ -43,6 +43,11 @@ function unreadableClause(result: ApiResult, error: boolean): string {
  * another media type) is filed under the clause it breaks and ends the check blocked.
  */
 export function readableBody(result: ApiResult, what = 'the response body', error = false): unknown {
+  if (result.readDespite) {
+    claim(xmlReasonClause(result.readDespite.reason), false, `${what}: ${result.readDespite.reason}`, {
+      actual: result.text.slice(0, 300),
+    });
+  }
   if (result.body !== undefined) return result.body;
   const reason = result.parseError ?? (result.text === '' ? 'the body is empty' : 'not JSON or typed XML');
   requireStep(unreadableClause(result, error), false, `${what} cannot be read (${statusText(result)}: ${reason})`, {
