@@ -11,7 +11,7 @@ import { PATTERNS, SCHEMA_BUNDLE, type SchemaName } from '../contract/schemas/in
 import type { JsonValue } from '../contract/types.ts';
 import { validate } from '../contract/validation.ts';
 import { emailOfLength } from './driver.ts';
-import { type Rejection, rejectWith } from './expectations.ts';
+import { type Rejection, rejectWith, rejectWithAnyCodeOf } from './expectations.ts';
 import { fieldName, getAt, REMOVE, type Segment, setAt } from './json-path.ts';
 
 export type SchemaFaultKind =
@@ -253,6 +253,13 @@ function expectationFor(path: Segment[], kind: SchemaFaultKind): Rejection {
     kind === 'cdw-with-full-protection'
       ? 'spec 2.3, 4.12: both extras is a validation error'
       : `spec 2 (closed objects), 2.12, 7.3${specific ? `; ${specific} also accepted: 4.12 names that code for the field` : ''}`;
+  if (kind === 'unknown-property') {
+    return rejectWithAnyCodeOf(
+      'MUST',
+      `${basis}; any 400 code: 7.3 leaves an unknown field's code open`,
+      'VALIDATION_ERROR',
+    );
+  }
   return specific
     ? rejectWith('MUST', basis, 'VALIDATION_ERROR', specific)
     : rejectWith('MUST', basis, 'VALIDATION_ERROR');

@@ -25,6 +25,7 @@ export {
   meetsRejection,
   type Rejection,
   rejectWith,
+  rejectWithAnyCodeOf,
 } from './expectations.ts';
 export { type BearerInputs, bearerAttacks, foreignKey } from './hostile-bearer.ts';
 export {
