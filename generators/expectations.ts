@@ -55,8 +55,9 @@ export function rejectWith(level: Level, basis: string, ...codes: ErrorCode[]): 
  * A refusal with `code` or any other code of the same status: spec 7.3 names no specific code beyond the generic
  * one ("the specific code … for an unknown-field rejection … not shown").
  */
-export function rejectWithAnyCodeOf(level: Level, basis: string, code: ErrorCode): Rejection {
-  return { reject: [{ status: ERROR_CODES[code].status, codes: [code], otherCodes: true }], level, basis };
+export function rejectWithAnyCodeOf(level: Level, basis: string, code: ErrorCode, ...more: ErrorCode[]): Rejection {
+  const codes = [code, ...more.filter((c) => ERROR_CODES[c].status === ERROR_CODES[code].status)];
+  return { reject: [{ status: ERROR_CODES[code].status, codes, otherCodes: true }], level, basis };
 }
 
 export function accepted(level: Level, basis: string, mediaTypes?: readonly string[]): Acceptance {
