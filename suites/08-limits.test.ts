@@ -513,15 +513,17 @@ describe('8 Limits', () => {
       const second = await client.get('/locations');
       expectRateLimitHeaders(first, 'first call');
       expectRateLimitHeaders(second, 'second call');
-      // A window may end between the two calls: then try again.
-      if (first.headers['x-ratelimit-reset'] !== second.headers['x-ratelimit-reset']) continue;
+      // A window may end between the two calls (the first answer's Reset has passed by the second): then try
+      // again. A Reset that merely moves (a sliding window) ends nothing: Remaining must still count down.
+      const firstReset = Date.parse(first.headers['x-ratelimit-reset'] ?? '');
+      if (Number.isFinite(firstReset) && firstReset <= (serverDateOf(second) ?? Date.now()) + 1000) continue;
       expect(Number(second.headers['x-ratelimit-remaining']), 'Remaining after one more request').toBeLessThan(
         Number(first.headers['x-ratelimit-remaining']),
       );
       expect(second.headers['x-ratelimit-limit'], 'Limit within one window').toBe(first.headers['x-ratelimit-limit']);
       return;
     }
-    throw new Error('three pairs of calls each straddled a window boundary');
+    t.notApplicable('three pairs of calls each straddled a window boundary');
   });
 
   check(
