@@ -104,7 +104,11 @@ export const RESOURCE_FAULTS: Fault[] = [
           .all()
           .filter((a) => a.partnerId !== own)
           .slice(-3);
-        list.reservations = [...foreign.map((a) => a.reservation), ...(list.reservations as Obj[])];
+        // Within the page's limit (8.5 and the page size stay as they were): only the isolation is broken.
+        const own_ = list.reservations as Obj[];
+        const limit = typeof list.limit === 'number' ? list.limit : own_.length + foreign.length;
+        const leaked = foreign.map((a) => a.reservation).slice(0, Math.max(1, limit));
+        list.reservations = [...leaked, ...own_].slice(0, Math.max(limit, leaked.length));
         list.count = (list.reservations as Obj[]).length;
       }
     },
