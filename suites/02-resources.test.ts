@@ -14,14 +14,12 @@ import type {
   AvailabilityRequest,
   AvailabilityResponse,
   CancelRequest,
-  FleetList,
   FleetVehicle,
   Location,
   LocationList,
   Money,
   Quote,
   QuoteRequest,
-  RateList,
   RatePlan,
   Reservation,
   ReservationList,
@@ -34,10 +32,6 @@ import {
   extras,
   locationPairs,
   quoteRequest,
-  type SchemaFault,
-  type ShoppingOptions,
-  type TargetCatalogue,
-  UNKNOWN_PROPERTY,
   yearsBefore,
 } from '../generators/index.ts';
 import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
@@ -45,277 +39,31 @@ import { errorCodeOf, expectError, expectSchema } from '../harness/check/expect-
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { requestToken } from './support/auth.ts';
+import { booked, postReservation, quoteToBook } from './support/booking.ts';
+import { listedLocations, listedRates, listedVehicles, targetCatalogue, withPlans } from './support/catalogue.ts';
+import { expectAboutThirtyMinutes, expectLocalDateTime, isIanaZone } from './support/datetime.ts';
 import {
-  absentKeys,
-  amountLexemes,
-  bookReservation,
   cheapRuns,
   costlyRuns,
-  driverFor,
-  expectSamples,
-  faultsOf,
-  issueQuote,
-  levelOptions,
-  moneyNodes,
-  nullableRequiredKeys,
-  partnerReference,
-  postReservation,
-  reservationBody,
-  SAMPLE_LEVELS,
-  type Sample,
+  forAvailability,
+  forOffers,
+  forQuotes,
+  isAvailabilityAnswer,
   sampleOf,
-  samplesOf,
-  targetCatalogue,
-  unknownKeys,
-  unmetFaults,
-  withPlans,
-} from './support/resources.ts';
+} from './support/generated.ts';
+import { amountLexemes, expectMoney, ISO_CURRENCIES, sameAmount, scaled } from './support/money.ts';
+import { availabilityFaults, faultsOf, quoteFaults, reservationFaults, unmetFaults } from './support/request-faults.ts';
+import { driverFor, freshReference, reservationBody } from './support/reservation-requests.ts';
+import { expectSamples, levelOptions, SAMPLE_LEVELS, type Sample, samplesOf } from './support/samples.ts';
+import { absentKeys, moneyNodes, nullableRequiredKeys, unknownKeys } from './support/schema-walk.ts';
 
 const A: Role[] = ['partnerA'];
 const business = { needs: A, representations: REPRESENTATIONS };
 const shop = { ...business, profile: 'shop' as const };
 const book = { ...business, profile: 'book' as const, bookings: true };
 
-const THIRTY_MINUTES_MS = LIMITS.quoteValidityMinutes * 60_000;
-/** Slack around "30 minutes" for the second resolution of Date and a slow exchange. */
-const EXPIRY_SLACK_MS = 90_000;
-
 // ---------------------------------------------------------------------------------------------------------------
-// What the checks read
-
-interface Labelled<T> {
-  label: string;
-  value: T;
-}
-
-/** Every vehicle of GET /fleet, and the first one again from GET /fleet/{vehicleCode}. */
-async function listedVehicles(t: CheckContext): Promise<Labelled<FleetVehicle>[]> {
-  const list = await t.client('partnerA').get('/fleet');
-  expect(list.status, `GET /fleet: ${list.text.slice(0, 300)}`).toBe(200);
-  expectSchema(list, 'FleetList');
-  const vehicles = (list.body as FleetList).vehicles;
-  if (vehicles.length === 0) return t.notApplicable('the fleet list is empty');
-  const out = vehicles.map((value, i) => ({ label: `GET /fleet vehicles[${i}] ${value.vehicleCode}`, value }));
-  const first = vehicles[0] as FleetVehicle;
-  const one = await t.client('partnerA').get(`/fleet/${encodeURIComponent(first.vehicleCode)}`);
-  expect(one.status, `GET /fleet/${first.vehicleCode}: ${one.text.slice(0, 300)}`).toBe(200);
-  out.push({ label: `GET /fleet/${first.vehicleCode}`, value: one.body as FleetVehicle });
-  return out;
-}
-
-/** Every location of GET /locations, and the first one again from GET /locations/{locationCode}. */
-async function listedLocations(t: CheckContext): Promise<Labelled<Location>[]> {
-  const list = await t.client('partnerA').get('/locations');
-  expect(list.status, `GET /locations: ${list.text.slice(0, 300)}`).toBe(200);
-  expectSchema(list, 'LocationList');
-  const locations = (list.body as LocationList).locations;
-  if (locations.length === 0) return t.notApplicable('the location list is empty');
-  const out = locations.map((value, i) => ({ label: `GET /locations locations[${i}] ${value.locationCode}`, value }));
-  const first = locations[0] as Location;
-  const one = await t.client('partnerA').get(`/locations/${encodeURIComponent(first.locationCode)}`);
-  expect(one.status, `GET /locations/${first.locationCode}: ${one.text.slice(0, 300)}`).toBe(200);
-  out.push({ label: `GET /locations/${first.locationCode}`, value: one.body as Location });
-  return out;
-}
-
-/** The role's rate plans in the check's representation. */
-async function listedRates(t: CheckContext, role: Role = 'partnerA'): Promise<RatePlan[]> {
-  const res = await t.client(role).get('/rates');
-  expect(res.status, `GET /rates as ${role}: ${res.text.slice(0, 300)}`).toBe(200);
-  expectSchema(res, 'RateList');
-  return (res.body as RateList).rates;
-}
-
-/** A valid answer to a valid availability request: 200, or 409 NO_AVAILABILITY (docs/ambiguities.md #9). */
-function isAvailabilityAnswer(res: ApiResult): boolean {
-  return res.status === 200 || (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY');
-}
-
-/**
- * A property over generated availability requests: each answered 200 (409 NO_AVAILABILITY is left alone, #9)
- * and judged by `rule`. fast-check's report (seed, path, counterexample) is the failure message.
- */
-async function forAvailability(
-  t: CheckContext,
-  rule: (request: AvailabilityRequest, response: AvailabilityResponse, res: ApiResult) => void,
-  options: ShoppingOptions & { catalogue?: TargetCatalogue; runs?: number } = {},
-): Promise<void> {
-  const cat = options.catalogue ?? (await targetCatalogue(t));
-  await fc.assert(
-    fc.asyncProperty(availabilityRequest(cat, options), async (request) => {
-      const res = await t.client('partnerA').post('/availability', request);
-      expect(isAvailabilityAnswer(res), `POST /availability: HTTP ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
-      if (res.status !== 200) return;
-      expectSchema(res, 'AvailabilityResponse');
-      rule(request, res.body as AvailabilityResponse, res);
-    }),
-    { seed: t.seed, numRuns: options.runs ?? cheapRuns(t) },
-  );
-}
-
-/** Like forAvailability, for every offer of every answer (the check is not applicable if none came). */
-async function forOffers(
-  t: CheckContext,
-  rule: (offer: AvailabilityResponse['offers'][number], response: AvailabilityResponse, res: ApiResult) => void,
-  options: ShoppingOptions = {},
-): Promise<void> {
-  let offers = 0;
-  await forAvailability(
-    t,
-    (_request, response, res) => {
-      for (const offer of response.offers) {
-        offers += 1;
-        rule(offer, response, res);
-      }
-    },
-    options,
-  );
-  if (offers === 0) t.notApplicable('no generated availability request got an offer');
-}
-
-/** A property over generated quote requests: each answered 201 (409 NO_AVAILABILITY left alone) and judged. */
-async function forQuotes(
-  t: CheckContext,
-  rule: (request: QuoteRequest, quote: Quote, res: ApiResult) => void | Promise<void>,
-  options: ShoppingOptions & { catalogue?: TargetCatalogue; runs?: number } = {},
-): Promise<void> {
-  const cat = options.catalogue ?? (await targetCatalogue(t));
-  let quoted = 0;
-  await fc.assert(
-    fc.asyncProperty(quoteRequest(cat, options), async (request) => {
-      const res = await t.client('partnerA').post('/quotes', request);
-      if (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY') return;
-      expect(res.status, `POST /quotes: ${res.text.slice(0, 300)}`).toBe(201);
-      expectSchema(res, 'Quote');
-      quoted += 1;
-      await rule(request, res.body as Quote, res);
-    }),
-    { seed: t.seed, numRuns: options.runs ?? cheapRuns(t) },
-  );
-  if (quoted === 0) t.notApplicable('the target offered nothing for the generated quote requests');
-}
-
-/** A booking (public rate unless told) and the reservation it created. */
-async function booked(t: CheckContext, options: ShoppingOptions & { catalogue?: TargetCatalogue } = {}) {
-  const result = await bookReservation(t, 'partnerA', options);
-  expectSchema(result.res, 'Reservation');
-  return result;
-}
-
-/** Money as a number of its smallest unit at `exponent` decimals (exponents are 0 to 4, spec 2.1). */
-function scaled(m: Money, exponent: number): number {
-  return m.amount * 10 ** (exponent - m.exponent);
-}
-
-function sameMoney(a: Money, b: Money): boolean {
-  const e = Math.max(a.exponent, b.exponent);
-  return a.currency === b.currency && scaled(a, e) === scaled(b, e);
-}
-
-/** Milliseconds from the response's Date (the target's clock) to `iso`; the local clock when Date is absent. */
-function msAfterResponse(res: ApiResult, iso: string): number {
-  const date = Date.parse(res.headers.date ?? '');
-  return Date.parse(iso) - (Number.isNaN(date) ? Date.now() : date);
-}
-
-function expectAboutThirtyMinutes(res: ApiResult, iso: string, what: string): void {
-  const ms = msAfterResponse(res, iso);
-  expect(
-    Math.abs(ms - THIRTY_MINUTES_MS),
-    `${what} ${iso} is ${Math.round(ms / 1000)} s after the response's Date (spec: valid 30 minutes)`,
-  ).toBeLessThanOrEqual(EXPIRY_SLACK_MS);
-}
-
-/** `${date}T${time}` with or without seconds, and no offset (spec 2.9, 2.12: local date-time without offset). */
-function expectLocalDateTime(actual: string, date: string, time: string, what: string): void {
-  expect([`${date}T${time}`, `${date}T${time}:00`], `${what} (local date-time without offset)`).toContain(actual);
-}
-
-const isIanaZone = (zone: string) => {
-  if (Intl.supportedValuesOf('timeZone').includes(zone) || zone === 'UTC') return true;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return /^[A-Za-z]+(\/[A-Za-z0-9_+-]+)+$/.test(zone);
-  } catch {
-    return false;
-  }
-};
-
-const ISO_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
-
-function expectMoney(value: unknown, what: string): void {
-  const result = validate('Money', value);
-  expect(result.valid ? [] : result.fields, `${what} is Money (spec 2.1)`).toEqual([]);
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Request shapes: valid values accepted, one-fault variants refused
-
-/**
- * Faults of one field of a request: `extras.childSeats` selects that field (and its items); '' selects the body
- * itself (validate() calls it `body`). An unknown property added to an object sits under that object's path.
- */
-const atPath = (path: string) => (fault: SchemaFault) => {
-  if (fault.kind === 'unknown-property')
-    return fault.path === (path === '' ? UNKNOWN_PROPERTY : `${path}.${UNKNOWN_PROPERTY}`);
-  if (path === '') return fault.path === 'body';
-  return fault.path === path || fault.path.startsWith(`${path}[`);
-};
-
-/** POST /availability for each fault of `path` in a generated AvailabilityRequest (extras forced present). */
-async function availabilityFaults(t: CheckContext, path: string, kinds?: SchemaFault['kind'][]): Promise<void> {
-  const cat = await targetCatalogue(t);
-  // Faults inside extras start from empty extras: a fault of cdwInsurance beside fullProtection would be two.
-  const valid = sampleOf(
-    t,
-    fc
-      .tuple(availabilityRequest(cat, { rate: 'public' }), extras())
-      .map(([request, x]): AvailabilityRequest => ({ ...request, extras: path.startsWith('extras') ? {} : x })),
-  );
-  const faults = faultsOf('AvailabilityRequest', valid, (f) => atPath(path)(f) && (!kinds || kinds.includes(f.kind)));
-  if (faults.length === 0) throw new Error(`no schema fault of AvailabilityRequest at ${path}`);
-  const unmet = await unmetFaults(faults, (body) => t.client('partnerA').post('/availability', body));
-  expect(unmet, `AvailabilityRequest faults at ${path} not refused as spec 2 and 7.3 want`).toEqual([]);
-}
-
-/** POST /quotes for each fault of `path` in a generated QuoteRequest. */
-async function quoteFaults(t: CheckContext, path: string, kinds?: SchemaFault['kind'][]): Promise<void> {
-  const cat = await targetCatalogue(t);
-  const valid = sampleOf(t, quoteRequest(cat, { rate: 'public' }));
-  const faults = faultsOf('QuoteRequest', valid, (f) => atPath(path)(f) && (!kinds || kinds.includes(f.kind)));
-  if (faults.length === 0) throw new Error(`no schema fault of QuoteRequest at ${path}`);
-  const unmet = await unmetFaults(faults, (body) => t.client('partnerA').post('/quotes', body));
-  expect(unmet, `QuoteRequest faults at ${path} not refused as spec 2 and 7.3 want`).toEqual([]);
-}
-
-/** A quote to book from, reused by every booking of a check (a quote is not single-use, spec 3). */
-async function quoteToBook(t: CheckContext) {
-  const cat = await targetCatalogue(t);
-  return issueQuote(t, 'partnerA', cat, { rate: 'public' });
-}
-
-/** POST /reservations for each fault of `path` in a valid ReservationRequest (driver with every field). */
-async function reservationFaults(t: CheckContext, path: string, kinds?: SchemaFault['kind'][]): Promise<void> {
-  const { quote } = await quoteToBook(t);
-  const driver = { title: 'ms' as const, nationality: 'VN', idNumber: '079190001234', ...driverFor(t, quote.vehicle) };
-  const valid = {
-    quoteId: quote.quoteId,
-    driver,
-    partnerReference: partnerReference(t),
-    remarks: 'Late arrival, please hold the desk.',
-    flightNumber: 'VN 1234',
-  };
-  const faults = faultsOf('ReservationRequest', valid, (f) => atPath(path)(f) && (!kinds || kinds.includes(f.kind)));
-  if (faults.length === 0) throw new Error(`no schema fault of ReservationRequest at ${path}`);
-  const unmet = await unmetFaults(faults, (body) => {
-    // Each attempt gets its own partnerReference: a wrongly accepted fault must not make the next one a duplicate.
-    const fresh = typeof body === 'object' && body !== null && !Array.isArray(body) && 'partnerReference' in body;
-    const withReference =
-      fresh && path !== 'partnerReference' ? { ...body, partnerReference: partnerReference(t) } : body;
-    return postReservation(t, 'partnerA', withReference);
-  });
-  expect(unmet, `ReservationRequest faults at ${path} not refused as spec 2 and 7.3 want`).toEqual([]);
-}
+// Request shapes: valid values accepted
 
 /** Bookings with these drivers (each merged over a generated valid one) are accepted: 201, and nothing else. */
 async function driversAccepted(t: CheckContext, variants: Array<Record<string, unknown>>): Promise<void> {
@@ -324,7 +72,7 @@ async function driversAccepted(t: CheckContext, variants: Array<Record<string, u
     const driver = { ...driverFor(t, quote.vehicle, i), ...variant };
     const res = await postReservation(t, 'partnerA', {
       quoteId: quote.quoteId,
-      partnerReference: partnerReference(t),
+      partnerReference: freshReference(t),
       driver,
     });
     expect(res.status, `driver ${JSON.stringify(variant).slice(0, 200)}: ${res.text.slice(0, 300)}`).toBe(201);
@@ -663,7 +411,7 @@ describe('2.2 Code types', () => {
         const quoteId = quote.quoteId.repeat(Math.ceil(length / quote.quoteId.length)).slice(0, length);
         const res = await postReservation(t, 'partnerA', {
           quoteId,
-          partnerReference: partnerReference(t),
+          partnerReference: freshReference(t),
           driver: driverFor(t, quote.vehicle),
         });
         expectError(res, ['VALIDATION_ERROR', 'QUOTE_INVALID'], { representation: t.representation });
@@ -678,7 +426,7 @@ describe('2.2 Code types', () => {
       const { quote } = await quoteToBook(t);
       const res = await postReservation(t, 'partnerA', {
         quoteId: `CERT-NOT-A-QUOTE-${(t.seed >>> 0).toString(36)}`,
-        partnerReference: partnerReference(t),
+        partnerReference: freshReference(t),
         driver: driverFor(t, quote.vehicle),
       });
       expectError(res, ['QUOTE_INVALID', 'VALIDATION_ERROR'], { representation: t.representation });
@@ -1433,7 +1181,7 @@ describe('2.8 AvailabilityOffer', () => {
       if (!offer) continue;
       const created = await postReservation(t, 'partnerA', {
         quoteId: offer.quoteId,
-        partnerReference: partnerReference(t),
+        partnerReference: freshReference(t),
         driver: driverFor(t, offer.vehicle),
       });
       expect(created.status, `booking from an offer: ${created.text.slice(0, 300)}`).toBe(201);
@@ -1739,7 +1487,7 @@ describe('2.9 Quote', () => {
           expect(
             quote.rate.adjustmentApplied,
             `${request.rateCode}: total ${quote.charges.total.display} vs public ${publicTotal.display}`,
-          ).toBe(!sameMoney(quote.charges.total, publicTotal));
+          ).toBe(!sameAmount(quote.charges.total, publicTotal));
         },
         { catalogue: cat, rate: 'plan', runs: costlyRuns(t) },
       );
@@ -1870,7 +1618,7 @@ describe('2.10 Driver', () => {
     const { firstName, lastName, email, phone, dateOfBirth } = driverFor(t, quote.vehicle);
     const res = await postReservation(t, 'partnerA', {
       quoteId: quote.quoteId,
-      partnerReference: partnerReference(t),
+      partnerReference: freshReference(t),
       driver: { firstName, lastName, email, phone, dateOfBirth },
     });
     expect(res.status, res.text.slice(0, 300)).toBe(201);
@@ -1908,7 +1656,7 @@ describe('2.10 Driver', () => {
     const today = new Date().toISOString().slice(0, 10);
     const res = await postReservation(t, 'partnerA', {
       quoteId: quote.quoteId,
-      partnerReference: partnerReference(t),
+      partnerReference: freshReference(t),
       driver: { ...driverFor(t, quote.vehicle), dateOfBirth: yearsBefore(today, 16) },
     });
     // The code is open beyond VALIDATION_ERROR (spec 7.3); a 400 in the envelope is what 2.10 demands.
@@ -2138,7 +1886,7 @@ describe('2.11 Reservation', () => {
       const driver = { ...driverFor(t, quote.vehicle), idNumber: `ID${(t.seed >>> 0).toString(10).padStart(10, '7')}` };
       const created = await postReservation(t, 'partnerA', {
         quoteId: quote.quoteId,
-        partnerReference: partnerReference(t),
+        partnerReference: freshReference(t),
         driver,
       });
       expect(created.status, created.text.slice(0, 300)).toBe(201);
@@ -2168,7 +1916,7 @@ describe('2.12 Request and list shapes', () => {
     { ...book, name: 'quoteId, partnerReference, remarks and flightNumber at their bounds are accepted' },
     async (t) => {
       const { quote } = await quoteToBook(t);
-      const reference = partnerReference(t);
+      const reference = freshReference(t);
       const body = {
         quoteId: quote.quoteId,
         partnerReference: `${reference}${'X'.repeat(Math.max(0, LIMITS.partnerReferenceMaxLength - reference.length))}`,

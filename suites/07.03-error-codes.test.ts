@@ -18,21 +18,12 @@ import type { Role } from '../harness/config/target-config.ts';
 import type { HookName, TestHooks } from '../harness/hooks/adapter.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { credentialsOf, requestToken } from './support/auth.ts';
-import {
-  alterMiddle,
-  attemptBooking,
-  book,
-  cancel,
-  freshKey,
-  plainQuoteRequest,
-  plainRequest,
-  quote,
-  REPLAY_HEADER,
-} from './support/booking.ts';
-import { fleetOf, locationsOf } from './support/catalogue.ts';
+import { attemptBooking, book, cancel, quote, REPLAY_HEADER } from './support/booking.ts';
+import { fleetOf, locationsOf, targetCatalogue } from './support/catalogue.ts';
+import { alterMiddle } from './support/ids.ts';
 import { inOwnWindow, MAX_REQUESTS_TO_429, sendUntil429 } from './support/limits.ts';
-import { targetCatalogue } from './support/resources.ts';
-import { shoppingDate } from './support/shopping.ts';
+import { freshKey, plainRequest } from './support/reservation-requests.ts';
+import { plainQuoteRequest, shoppingDate } from './support/shopping.ts';
 
 const A: Role = 'partnerA';
 const business = { needs: [A], representations: REPRESENTATIONS };
