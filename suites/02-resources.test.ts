@@ -16,6 +16,7 @@ const book = { ...business, profile: 'book' as const, bookings: true };
 describe('2 Conventions', () => {
   for (const level of SAMPLE_LEVELS) {
     const options = { ...business, ...levelOptions(level) };
+    // 2.0.1 `T|null` fields: the key is present and may be null
     // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
     check('2.0.1', { ...options, name: `Every required key, the T|null ones included, is present in every response (${level})` }, async (t) => {
       const samples = await samplesOf(t, level);
@@ -38,6 +39,7 @@ describe('2 Conventions', () => {
       expect(absent, 'nullable keys left out instead of null (docs/ambiguities.md RS1)').toEqual([]);
     });
 
+    // 2.0.2 Objects are closed (no unknown properties) unless stated
     // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
     check('2.0.2', { ...options, name: `No object of any response carries a key its schema does not declare (${level})` }, async (t) => {
       const samples = await samplesOf(t, level);
@@ -60,6 +62,7 @@ describe('2 Conventions', () => {
     await reservationFaults(t, 'driver', ['unknown-property']);
   });
 
+  // 2.0.3 All paths start with /api/partner/v1
   check('2.0.3', { ...business, name: 'The token and catalogue endpoints answer under /api/partner/v1' }, async (t) => {
     const token = await requestToken(t, 'partnerA');
     expect(token.status, `POST ${API_PREFIX}/oauth/token: ${token.text.slice(0, 200)}`).toBe(200);

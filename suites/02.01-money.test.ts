@@ -51,6 +51,7 @@ describe('2.1 Money', () => {
     );
   }
 
+  // 2.1.2 Money.currency is an ISO 4217 string matching ^[A-Z]{3}$
   for (const level of SAMPLE_LEVELS) {
     // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
     check('2.1.2', { ...business, ...levelOptions(level), name: `Every Money.currency is an ISO 4217 code matching ^[A-Z]{3}$ (${level} responses)` }, (t) =>
@@ -63,6 +64,7 @@ describe('2.1 Money', () => {
     );
   }
 
+  // 2.1.3 Money.amount is an integer in minor units, never decimal or float
   for (const level of SAMPLE_LEVELS) {
     // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
     check('2.1.3', { ...business, ...levelOptions(level), name: `Every Money.amount is an integer of minor units (${level} responses)` }, (t) =>
@@ -72,6 +74,7 @@ describe('2.1 Money', () => {
     );
   }
 
+  // 2.1.4 Money.exponent is an integer from 0 to 4
   for (const level of SAMPLE_LEVELS) {
     // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
     check('2.1.4', { ...business, ...levelOptions(level), name: `Every Money.exponent is an integer from 0 to 4 (${level} responses)` }, (t) =>

@@ -16,6 +16,7 @@ const shop = { ...business, profile: 'shop' as const };
 const book = { ...business, profile: 'book' as const, bookings: true };
 
 describe('2.2 Code types', () => {
+  // 2.2.1 VehicleCode is a string matching ^[A-Z0-9-]{2,32}$, permanent per car model
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.2.1', { ...business, name: 'Every vehicleCode matches ^[A-Z0-9-]{2,32}$ and names one model' }, async (t) => {
     const vehicles = await listedVehicles(t);
@@ -47,6 +48,7 @@ describe('2.2 Code types', () => {
     );
   });
 
+  // 2.2.2 LocationCode is a string matching ^[A-Z0-9-]{2,32}$, in its own namespace (not IATA)
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.2.2', { ...business, name: 'Every locationCode matches ^[A-Z0-9-]{2,32}$ and is not an IATA code of the list' }, async (t) => {
     const locations = await listedLocations(t);
@@ -60,6 +62,7 @@ describe('2.2 Code types', () => {
     }
   });
 
+  // 2.2.3 CommercialCode (accountCode, rateCode) is a string matching ^[A-Z0-9_-]{1,32}$
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.2.3', { ...business, name: 'Every listed accountCode and rateCode matches ^[A-Z0-9_-]{1,32}$' }, async (t) => {
     const rates = await listedRates(t);
@@ -93,6 +96,7 @@ describe('2.2 Code types', () => {
     );
   });
 
+  // 2.2.4 SippCode matches ^[A-Z]{4}$; null only on an unpublished vehicle
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.2.4', { ...business, name: 'Every listed (published) vehicle has a sippCode matching ^[A-Z]{4}$' }, async (t) => {
     for (const { label, value } of await listedVehicles(t)) {
@@ -100,6 +104,7 @@ describe('2.2 Code types', () => {
     }
   });
 
+  // 2.2.5 quoteId is opaque; in a reservation request it is 8 to 4096 characters
   check('2.2.5', { ...shop, name: 'Offer and quote quoteIds are strings of 8 to 4096 characters' }, async (t) => {
     const within = (id: string, what: string) => {
       expect(typeof id, what).toBe('string');

@@ -42,6 +42,7 @@ async function extrasAccepted(t: CheckContext, extrasArb: fc.Arbitrary<Record<st
 }
 
 describe('2.3 Extras', () => {
+  // 2.3.1 Extras is a closed object whose fields are all optional
   check('2.3.1', { ...shop, name: 'Extras with no field, or any generated mix of fields, is accepted' }, async (t) => {
     await extrasAccepted(t, fc.oneof(fc.constant({}), extras() as fc.Arbitrary<Record<string, unknown>>));
   });
@@ -55,6 +56,7 @@ describe('2.3 Extras', () => {
     await availabilityFaults(t, 'extras', ['type']);
   });
 
+  // 2.3.2 Extras.cdwInsurance is a boolean
   check('2.3.2', { ...shop, name: 'extras.cdwInsurance true or false is accepted' }, (t) =>
     booleanAccepted(t, 'cdwInsurance'),
   );
@@ -62,6 +64,7 @@ describe('2.3 Extras', () => {
     availabilityFaults(t, 'extras.cdwInsurance', ['type']),
   );
 
+  // 2.3.3 Extras.fullProtection is a boolean; sending it with cdwInsurance is a validation error
   check('2.3.3', { ...shop, name: 'extras.fullProtection true or false is accepted' }, (t) =>
     booleanAccepted(t, 'fullProtection'),
   );
@@ -86,6 +89,7 @@ describe('2.3 Extras', () => {
     });
   });
 
+  // 2.3.4 Extras.additionalDriver is a boolean
   check('2.3.4', { ...shop, name: 'extras.additionalDriver true or false is accepted' }, (t) =>
     booleanAccepted(t, 'additionalDriver'),
   );
@@ -93,6 +97,7 @@ describe('2.3 Extras', () => {
     availabilityFaults(t, 'extras.additionalDriver', ['type']),
   );
 
+  // 2.3.5 Extras.roadSideAssistance is a boolean
   check('2.3.5', { ...shop, name: 'extras.roadSideAssistance true or false is accepted' }, (t) =>
     booleanAccepted(t, 'roadSideAssistance'),
   );
@@ -100,6 +105,7 @@ describe('2.3 Extras', () => {
     availabilityFaults(t, 'extras.roadSideAssistance', ['type']),
   );
 
+  // 2.3.6 Extras.childSeats is an integer from 0 to 3
   check('2.3.6', { ...shop, name: 'extras.childSeats 0, 1, 2 or 3 is accepted' }, async (t) => {
     await extrasAccepted(
       t,

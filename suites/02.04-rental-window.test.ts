@@ -38,6 +38,7 @@ async function codeEchoed(t: CheckContext, field: 'accountCode' | 'rateCode'): P
 }
 
 describe('2.4 RentalWindow', () => {
+  // 2.4.1 RentalWindow.pickupLocation is a required LocationCode
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.4.1', { ...shop, name: 'Generated valid rental windows are accepted, the locations restated' }, async (t) => {
     await forAvailability(t, (request, response) => {
@@ -50,10 +51,12 @@ describe('2.4 RentalWindow', () => {
     windowFaults(t, 'pickupLocation'),
   );
 
+  // 2.4.2 RentalWindow.dropoffLocation is a required LocationCode
   check('2.4.2', { ...shop, name: 'dropoffLocation missing, of another type or breaking its format: 400' }, (t) =>
     windowFaults(t, 'dropoffLocation'),
   );
 
+  // 2.4.3 RentalWindow.pickupDate is a required ISO 8601 date, local to the pickup location
   check('2.4.3', { ...shop, name: 'pickupDate missing, of another type or breaking its format: 400' }, (t) =>
     windowFaults(t, 'pickupDate'),
   );
@@ -65,18 +68,22 @@ describe('2.4 RentalWindow', () => {
     });
   });
 
+  // 2.4.4 RentalWindow.pickupTime is a required 24-hour HH:MM local time
   check('2.4.4', { ...shop, name: 'pickupTime missing, of another type or breaking its format: 400' }, (t) =>
     windowFaults(t, 'pickupTime'),
   );
 
+  // 2.4.5 RentalWindow.dropoffDate is a required date
   check('2.4.5', { ...shop, name: 'dropoffDate missing, of another type or breaking its format: 400' }, (t) =>
     windowFaults(t, 'dropoffDate'),
   );
 
+  // 2.4.6 RentalWindow.dropoffTime is required, same pattern as pickupTime
   check('2.4.6', { ...shop, name: 'dropoffTime missing, of another type or breaking its format: 400' }, (t) =>
     windowFaults(t, 'dropoffTime'),
   );
 
+  // 2.4.7 RentalWindow.accountCode is an optional CommercialCode; omitted for the public rate
   check('2.4.7', { ...shop, name: 'accountCode omitted: the public rate (null in the answer)' }, (t) =>
     codeOmitted(t, 'accountCode'),
   );
@@ -87,6 +94,7 @@ describe('2.4 RentalWindow', () => {
     availabilityFaults(t, 'accountCode'),
   );
 
+  // 2.4.8 RentalWindow.rateCode is an optional CommercialCode; omitted for the public rate
   check('2.4.8', { ...shop, name: 'rateCode omitted: the public rate (null in the answer)' }, (t) =>
     codeOmitted(t, 'rateCode'),
   );
@@ -97,6 +105,7 @@ describe('2.4 RentalWindow', () => {
     availabilityFaults(t, 'rateCode'),
   );
 
+  // 2.4.9 Local dates and times are interpreted in the location's IANA timezone
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.4.9', { ...shop, name: "A quote's rental is in the pickup location's IANA zone, local times unshifted" }, async (t) => {
     const cat = await targetCatalogue(t);

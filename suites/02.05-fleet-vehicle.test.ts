@@ -28,6 +28,7 @@ describe('2.5 FleetVehicle', () => {
   const oneOf = (value: unknown, allowed: readonly unknown[], what: string) =>
     expect(allowed, `${what} = ${JSON.stringify(value)}`).toContain(value);
 
+  // 2.5.1 FleetVehicle required keys
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.5.1', { ...business, name: 'Every listed vehicle has the required keys and validates as FleetVehicle' }, (t) =>
     forVehicles(t, (v, label) => {
@@ -60,6 +61,7 @@ describe('2.5 FleetVehicle', () => {
     forVehicles(t, (v, l) => expect(v.vehicleCode, l).toMatch(/^[A-Z0-9-]{2,32}$/)),
   );
 
+  // 2.5.3 FleetVehicle.sippCode is a SippCode
   check('2.5.3', { ...business, name: 'sippCode is a SippCode (four letters on a listed vehicle)' }, (t) =>
     forVehicles(t, (v, l) => expect(v.sippCode, l).toMatch(/^[A-Z]{4}$/)),
   );
@@ -74,10 +76,12 @@ describe('2.5 FleetVehicle', () => {
     }),
   );
 
+  // 2.5.6 FleetVehicle.rocketClass is a string or null, informational
   check('2.5.6', { ...business, name: 'rocketClass is a string or null' }, (t) =>
     forVehicles(t, (v, l) => stringOrNull(v.rocketClass, `${l} rocketClass`)),
   );
 
+  // 2.5.7 FleetVehicle.rocketCategory is a string or null, informational
   check('2.5.7', { ...business, name: 'rocketCategory is a string or null' }, (t) =>
     forVehicles(t, (v, l) => stringOrNull(v.rocketCategory, `${l} rocketCategory`)),
   );
@@ -110,6 +114,7 @@ describe('2.5 FleetVehicle', () => {
     forVehicles(t, (v, l) => oneOf(v.fuelType, ['gasoline', 'diesel', 'electric', 'hybrid', null], `${l} fuelType`)),
   );
 
+  // 2.5.15 FleetVehicle.baggage is null or a closed object of integer-or-null large and small
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.5.15', { ...business, name: 'baggage is null or a closed object of large and small (integers or null)' }, (t) =>
     forVehicles(t, (v, l) => {
@@ -125,6 +130,7 @@ describe('2.5 FleetVehicle', () => {
     forVehicles(t, (v, l) => nullOrInteger(v.minDriverAge ?? null, 0, 200, `${l} minDriverAge`)),
   );
 
+  // 2.5.17 FleetVehicle.securityDeposit is Money, refundable, not part of the rental charge
   check('2.5.17', { ...business, name: 'securityDeposit is Money' }, (t) =>
     forVehicles(t, (v, l) => expectMoney(v.securityDeposit, `${l} securityDeposit`)),
   );
@@ -144,6 +150,7 @@ describe('2.5 FleetVehicle', () => {
     }),
   );
 
+  // 2.5.19 FleetVehicle.images is an array of URI strings
   check('2.5.19', { ...business, name: 'images is an array of absolute URIs' }, (t) =>
     forVehicles(t, (v, l) => {
       expect(Array.isArray(v.images), `${l} images`).toBe(true);
@@ -156,6 +163,7 @@ describe('2.5 FleetVehicle', () => {
     }),
   );
 
+  // 2.5.20 FleetVehicle.locationCodes is an array of LocationCode where the vehicle is offered
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.5.20', { ...business, name: 'locationCodes is an array of LocationCodes of listed locations' }, async (t) => {
     const codes = new Set((await listedLocations(t)).map((l) => l.value.locationCode));
@@ -172,6 +180,7 @@ describe('2.5 FleetVehicle', () => {
     forVehicles(t, (v, l) => expect(v.status, l).toBe('available')),
   );
 
+  // 2.5.22 FleetVehicle.dataQuality has status (incomplete|complete_unverified|verified) and missingFields
   check('2.5.22', { ...business, name: 'dataQuality has status and missingFields (array of strings) only' }, (t) =>
     forVehicles(t, (v, l) => {
       expect(Object.keys(v.dataQuality).sort(), `${l} dataQuality keys`).toEqual(['missingFields', 'status']);
@@ -187,6 +196,7 @@ describe('2.5 FleetVehicle', () => {
     ),
   );
 
+  // 2.5.24 A vehicle is returned only when published and its partner specification is complete
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.5.24', { ...business, name: 'Listed vehicles have a complete partner specification (SIPP, doors, air conditioning, seats, transmission, fuel)' }, (t) =>
     forVehicles(t, (v, l) => {
@@ -207,6 +217,7 @@ describe('2.5 FleetVehicle', () => {
     }),
   );
 
+  // 2.5.17 FleetVehicle.securityDeposit is Money, refundable, not part of the rental charge
   check('2.5.17', { ...shop, name: 'The security deposit is not part of the quoted rental charge' }, async (t) => {
     await forQuotes(t, (_request, quote) => {
       expectMoney(quote.vehicle.securityDeposit, 'vehicle.securityDeposit');
@@ -226,6 +237,7 @@ describe('2.5 FleetVehicle', () => {
     });
   });
 
+  // 2.5.22 FleetVehicle.dataQuality has status (incomplete|complete_unverified|verified) and missingFields
   check('2.5.22', { ...shop, name: 'Vehicles of offers and quotes carry a valid dataQuality' }, async (t) => {
     const judge = (v: FleetVehicle, l: string) => {
       oneOf(v.dataQuality.status, ['complete_unverified', 'verified'], `${l} dataQuality.status`);
@@ -237,6 +249,7 @@ describe('2.5 FleetVehicle', () => {
     });
   });
 
+  // 2.5.23 Only complete_unverified and verified vehicles are returned
   check('2.5.23', { ...shop, name: 'Offers only carry complete_unverified or verified vehicles' }, async (t) => {
     await forOffers(t, (offer) =>
       oneOf(
@@ -247,6 +260,7 @@ describe('2.5 FleetVehicle', () => {
     );
   });
 
+  // 2.5.24 A vehicle is returned only when published and its partner specification is complete
   check('2.5.24', { ...shop, name: 'Offers only carry vehicles with a complete partner specification' }, async (t) => {
     await forOffers(t, (offer) => {
       for (const key of [

@@ -21,6 +21,7 @@ describe('2.6 Location', () => {
   const stringOrNull = (value: unknown, what: string) =>
     expect(value === null || typeof value === 'string', `${what}: string or null`).toBe(true);
 
+  // 2.6.1 Location required keys
   check('2.6.1', { ...business, name: 'Every location has the required keys and validates as Location' }, (t) =>
     forLocations(t, (l, label) => {
       for (const key of [
@@ -45,6 +46,7 @@ describe('2.6 Location', () => {
     forLocations(t, (l, label) => expect(l.locationCode, label).toMatch(/^[A-Z0-9-]{2,32}$/)),
   );
 
+  // 2.6.3 Location.name is a string
   check('2.6.3', { ...business, name: 'name is a string' }, (t) =>
     forLocations(t, (l, label) => expect(typeof l.name, `${label} name`).toBe('string')),
   );
@@ -61,6 +63,7 @@ describe('2.6 Location', () => {
     forLocations(t, (l, label) => expect(l.countryCode, label).toMatch(/^[A-Z]{2}$/)),
   );
 
+  // 2.6.7 Location.city is a string
   check('2.6.7', { ...business, name: 'city is a string' }, (t) =>
     forLocations(t, (l, label) => expect(typeof l.city, `${label} city`).toBe('string')),
   );
@@ -69,6 +72,7 @@ describe('2.6 Location', () => {
     forLocations(t, (l, label) => stringOrNull(l.address ?? null, `${label} address`)),
   );
 
+  // 2.6.9 Location.coordinates is null or an object with numeric latitude and longitude
   check('2.6.9', { ...business, name: 'coordinates is null or { latitude, longitude } numbers in range' }, (t) =>
     forLocations(t, (l, label) => {
       const c = l.coordinates ?? null;
@@ -85,6 +89,7 @@ describe('2.6 Location', () => {
     forLocations(t, (l, label) => expect(isIanaZone(l.timezone), `${label} timezone ${l.timezone}`).toBe(true)),
   );
 
+  // 2.6.11 Location.iataCode matches ^[A-Z]{3}$, only on airports, distinct from locationCode
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.6.11', { ...business, name: 'iataCode: ^[A-Z]{3}$ on airports, null elsewhere, never the locationCode' }, (t) =>
     forLocations(t, (l, label) => {
@@ -116,6 +121,7 @@ describe('2.6 Location', () => {
     forLocations(t, (l, label) => stringOrNull(l.afterHoursPolicy ?? null, `${label} afterHoursPolicy`)),
   );
 
+  // 2.6.15 Location.branchCode is a string; fleet coverage and one-way fees are branch-scoped
   check('2.6.15', { ...business, name: 'branchCode is a non-empty string' }, (t) =>
     forLocations(t, (l, label) => {
       expect(typeof l.branchCode, `${label} branchCode`).toBe('string');
@@ -123,6 +129,7 @@ describe('2.6 Location', () => {
     }),
   );
 
+  // 2.6.11 Location.iataCode matches ^[A-Z]{3}$, only on airports, distinct from locationCode
   check('2.6.11', { ...business, level: 'SHOULD', name: 'Every airport carries its IATA code' }, async (t) => {
     const airports = (await listedLocations(t)).filter((l) => l.value.locationType === 'airport');
     if (airports.length === 0) t.notApplicable('no airport location is listed');
@@ -130,6 +137,7 @@ describe('2.6 Location', () => {
       expect(value.iataCode, `${label} (docs/ambiguities.md #35)`).not.toBeNull();
   });
 
+  // 2.6.15 Location.branchCode is a string; fleet coverage and one-way fees are branch-scoped
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.6.15', { ...shop, name: 'One-way fees are branch-scoped: none between two locations of one branch' }, async (t) => {
     const cat = await targetCatalogue(t);

@@ -27,6 +27,7 @@ describe('2.7 Rate plan', () => {
     for (const plan of await plans(t)) rule(plan, `${plan.accountCode}/${plan.rateCode}`);
   }
 
+  // 2.7.1 Rate plan required keys
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.7.1', { ...business, name: 'Every plan has accountCode, rateCode, rateType, currency and status and validates as RatePlan' }, (t) =>
     forPlans(t, (p, l) => {
@@ -51,6 +52,7 @@ describe('2.7 Rate plan', () => {
     ),
   );
 
+  // 2.7.4 Rate plan currency matches ^[A-Z]{3}$
   check('2.7.4', { ...business, name: 'currency matches ^[A-Z]{3}$ (ISO 4217)' }, (t) =>
     forPlans(t, (p, l) => {
       expect(p.currency, l).toMatch(/^[A-Z]{3}$/);
@@ -58,6 +60,7 @@ describe('2.7 Rate plan', () => {
     }),
   );
 
+  // 2.7.5 Rate plan validFrom and validTo are dates or null
   check('2.7.5', { ...business, name: 'validFrom and validTo are dates or null, validFrom not after validTo' }, (t) =>
     forPlans(t, (p, l) => {
       for (const key of ['validFrom', 'validTo'] as const) {
@@ -75,6 +78,7 @@ describe('2.7 Rate plan', () => {
     forPlans(t, (p, l) => expect(p.status, l).toBe('active')),
   );
 
+  // 2.7.7 Only the authenticated partner's approved and activated codes are listed
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.7.7', { ...business, needs: ['partnerA', 'partnerB'], name: 'No plan of one partner is listed to another' }, async (t) => {
     const a = await listedRates(t, 'partnerA');
@@ -104,6 +108,7 @@ describe('2.7 Rate plan', () => {
     }
   });
 
+  // 2.7.8 An empty rate list is valid; shopping and booking at the public rate remain possible
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.7.8', { ...shop, name: 'Without accountCode and rateCode, availability and quotes use the public rate' }, async (t) => {
     await forAvailability(

@@ -21,6 +21,7 @@ const book = { ...business, profile: 'book' as const, bookings: true };
 describe('2.8 AvailabilityOffer', () => {
   const offerKeys = ['quoteId', 'quoteExpiresAt', 'vehicle', 'rentalDays', 'dailyRate', 'estimatedTotal', 'currency'];
 
+  // 2.8.1 AvailabilityOffer required keys
   check('2.8.1', { ...shop, name: 'Every offer has the seven required keys and validates' }, async (t) => {
     await forOffers(t, (offer) => {
       for (const key of offerKeys) expect(Object.hasOwn(offer, key), `offer key ${key}`).toBe(true);
@@ -29,6 +30,7 @@ describe('2.8 AvailabilityOffer', () => {
     });
   });
 
+  // 2.8.2 AvailabilityOffer.quoteId is a string usable for reservation creation, valid 30 minutes
   check('2.8.2', { ...shop, name: "An offer's quoteId is a string valid 30 minutes from issue" }, async (t) => {
     await forOffers(t, (offer, _response, res) => {
       expect(typeof offer.quoteId, 'quoteId').toBe('string');
@@ -58,6 +60,7 @@ describe('2.8 AvailabilityOffer', () => {
     if (!bookedOne) t.notApplicable('no generated availability request got an offer');
   });
 
+  // 2.8.3 AvailabilityOffer.quoteExpiresAt is a date-time
   check('2.8.3', { ...shop, name: 'quoteExpiresAt is an RFC 3339 date-time' }, async (t) => {
     await forOffers(t, (offer) => {
       expect(offer.quoteExpiresAt, 'quoteExpiresAt').toMatch(
@@ -67,6 +70,7 @@ describe('2.8 AvailabilityOffer', () => {
     });
   });
 
+  // 2.8.4 AvailabilityOffer.vehicle is a FleetVehicle
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.8.4', { ...shop, name: "An offer's vehicle is a FleetVehicle offered at the pickup location" }, async (t) => {
     await forOffers(t, (offer, response) => {
@@ -78,6 +82,7 @@ describe('2.8 AvailabilityOffer', () => {
     });
   });
 
+  // 2.8.5 AvailabilityOffer.rentalDays is an integer, minimum 1
   check('2.8.5', { ...shop, name: 'rentalDays is an integer of at least 1' }, async (t) => {
     await forOffers(t, (offer) => {
       expect(Number.isInteger(offer.rentalDays), 'integer').toBe(true);
@@ -104,6 +109,7 @@ describe('2.8 AvailabilityOffer', () => {
     });
   });
 
+  // 2.8.7 AvailabilityOffer.currency matches ^[A-Z]{3}$
   check('2.8.7', { ...shop, name: 'currency matches ^[A-Z]{3}$ (ISO 4217)' }, async (t) => {
     await forOffers(t, (offer) => {
       expect(offer.currency).toMatch(/^[A-Z]{3}$/);

@@ -45,6 +45,7 @@ describe('2.9 Quote', () => {
     'total',
   ];
 
+  // 2.9.1 Quote required keys
   check('2.9.1', { ...shop, name: 'A quote has the eleven required keys and validates' }, (t) =>
     forQuotes(
       t,
@@ -59,12 +60,14 @@ describe('2.9 Quote', () => {
     forQuotes(t, (_r, quote) => expect(typeof quote.quoteId).toBe('string'), { runs: costlyRuns(t) }),
   );
 
+  // 2.9.3 Quote.expiresAt is a date-time; quotes are valid 30 minutes
   check('2.9.3', { ...shop, name: 'expiresAt is a date-time 30 minutes after issue' }, (t) =>
     forQuotes(t, (_r, quote, res) => expectAboutThirtyMinutes(res, quote.expiresAt, 'expiresAt'), {
       runs: costlyRuns(t),
     }),
   );
 
+  // 2.9.4 Quote.currency matches ^[A-Z]{3}$
   check('2.9.4', { ...shop, name: 'currency matches ^[A-Z]{3}$ (ISO 4217)' }, (t) =>
     forQuotes(
       t,
@@ -76,6 +79,7 @@ describe('2.9 Quote', () => {
     ),
   );
 
+  // 2.9.5 Quote.vehicle is a FleetVehicle
   check('2.9.5', { ...shop, name: 'vehicle is the requested FleetVehicle' }, (t) =>
     forQuotes(
       t,
@@ -88,6 +92,7 @@ describe('2.9 Quote', () => {
     ),
   );
 
+  // 2.9.6 Quote.rental has locations, local date-times without offset, rentalDays >= 1 and timezone
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.9.6', { ...shop, name: 'rental restates the locations, the local date-times, rentalDays >= 1 and the timezone' }, (t) =>
     forQuotes(
@@ -124,6 +129,7 @@ describe('2.9 Quote', () => {
     ),
   );
 
+  // 2.9.7 Quote.rate has accountCode, rateCode, rateType and adjustmentApplied
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.9.7', { ...shop, name: 'rate restates the codes (null for the public rate), with rateType and adjustmentApplied' }, (t) =>
     forQuotes(
@@ -157,6 +163,7 @@ describe('2.9 Quote', () => {
     ),
   );
 
+  // 2.9.8b charges.baseTotal is rental days times the daily rate, before extras and fees
   check('2.9.8b', { ...shop, name: 'baseTotal is rentalDays times dailyRate' }, (t) =>
     forQuotes(
       t,
@@ -172,12 +179,14 @@ describe('2.9 Quote', () => {
     ),
   );
 
+  // 2.9.8c charges.oneWayFee is charged across branches and zero within one branch
   check('2.9.8c', { ...shop, name: 'oneWayFee is zero when pickup and dropoff are in one branch' }, (t) =>
     forQuotes(t, (_r, quote) => expect(quote.charges.oneWayFee.amount, 'oneWayFee within a branch').toBe(0), {
       runs: costlyRuns(t),
     }),
   );
 
+  // 2.9.8d charges.total is payable for the rental and excludes the security deposit
   check('2.9.8d', { ...shop, name: 'total excludes the security deposit' }, (t) =>
     forQuotes(
       t,
@@ -247,6 +256,7 @@ describe('2.9 Quote', () => {
     ),
   );
 
+  // 2.9.4 Quote.currency matches ^[A-Z]{3}$
   check('2.9.4', { ...shop, level: 'SHOULD', name: 'The charges are in the quote currency' }, async (t) => {
     await forQuotes(
       t,
@@ -260,6 +270,7 @@ describe('2.9 Quote', () => {
     );
   });
 
+  // 2.9.7 Quote.rate has accountCode, rateCode, rateType and adjustmentApplied
   check('2.9.7', { ...shop, name: "With a plan, rateType is the listed plan's" }, async (t) => {
     const cat = await targetCatalogue(t);
     if (cat.rates.length === 0) t.notApplicable('the partner has no rate codes');
@@ -295,6 +306,7 @@ describe('2.9 Quote', () => {
     );
   });
 
+  // 2.9.8c charges.oneWayFee is charged across branches and zero within one branch
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.9.8c', { ...shop, level: 'SHOULD', name: 'A one-way rental between branches is charged a one-way fee' }, async (t) => {
     const cat = await targetCatalogue(t);
@@ -315,6 +327,7 @@ describe('2.9 Quote', () => {
     t.notApplicable('the target offers no one-way route between branches');
   });
 
+  // 2.9.8d charges.total is payable for the rental and excludes the security deposit
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.9.8d', { ...shop, level: 'SHOULD', name: 'total is baseTotal + extrasTotal + oneWayFee - discount' }, async (t) => {
     await forQuotes(
@@ -336,6 +349,7 @@ describe('2.9 Quote', () => {
     );
   });
 
+  // 2.9.8e charges.commission is Money out of total for commissionable plans, null otherwise
   check('2.9.8e', { ...shop, name: 'commission is null unless the plan is commissionable' }, async (t) => {
     const cat = await targetCatalogue(t);
     await forQuotes(
@@ -372,12 +386,14 @@ describe('2.9 Quote', () => {
     );
   });
 
+  // 2.9.9 Quote.securityDeposit is Money
   check('2.9.9', { ...shop, level: 'SHOULD', name: "The quote's security deposit is the vehicle's" }, async (t) => {
     await forQuotes(t, (_r, quote) => expect(quote.securityDeposit).toEqual(quote.vehicle.securityDeposit), {
       runs: costlyRuns(t),
     });
   });
 
+  // 2.9.12 ExtraLine requires code, description, quantity (integer) and total (Money)
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.9.12', { ...shop, name: 'Requested extras are priced as ExtraLines adding up to extrasTotal' }, async (t) => {
     const cat = await targetCatalogue(t);

@@ -28,6 +28,7 @@ async function driversAccepted(t: CheckContext, variants: Array<Record<string, u
 }
 
 describe('2.10 Driver', () => {
+  // 2.10.1 Driver is a closed request object
   check('2.10.1', { ...book, name: 'A driver with only the required fields is accepted' }, async (t) => {
     const { quote } = await quoteToBook(t);
     const { firstName, lastName, email, phone, dateOfBirth } = driverFor(t, quote.vehicle);
@@ -43,6 +44,7 @@ describe('2.10 Driver', () => {
     await reservationFaults(t, 'driver', ['unknown-property', 'type']);
   });
 
+  // 2.10.2 Driver.title is optional: mr, mrs, ms or dr
   check('2.10.2', { ...book, name: 'driver.title: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ title: 'mr' }, { title: 'mrs' }, { title: 'ms' }, { title: 'dr' }]),
   );
@@ -51,6 +53,7 @@ describe('2.10 Driver', () => {
     reservationFaults(t, 'driver.title'),
   );
 
+  // 2.10.3 Driver.firstName is required, 1 to 100 characters
   check('2.10.3', { ...book, name: 'driver.firstName: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ firstName: 'L' }, { firstName: 'Đ'.repeat(100) }]),
   );
@@ -59,6 +62,7 @@ describe('2.10 Driver', () => {
     reservationFaults(t, 'driver.firstName'),
   );
 
+  // 2.10.4 Driver.lastName is required, 1 to 100 characters
   check('2.10.4', { ...book, name: 'driver.lastName: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ lastName: 'N' }, { lastName: 'Nguyễn'.repeat(20).slice(0, 100) }]),
   );
@@ -67,6 +71,7 @@ describe('2.10 Driver', () => {
     reservationFaults(t, 'driver.lastName'),
   );
 
+  // 2.10.5 Driver.email is a required email, at most 200 characters
   check('2.10.5', { ...book, name: 'driver.email: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ email: emailOfLength(200) }]),
   );
@@ -75,6 +80,7 @@ describe('2.10 Driver', () => {
     reservationFaults(t, 'driver.email'),
   );
 
+  // 2.10.6 Driver.phone is a required E.164 number, 5 to 20 characters
   check('2.10.6', { ...book, name: 'driver.phone: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ phone: '+84901234567' }, { phone: '+6591234567' }]),
   );
@@ -83,6 +89,7 @@ describe('2.10 Driver', () => {
     reservationFaults(t, 'driver.phone'),
   );
 
+  // 2.10.7 Driver.dateOfBirth is a required date; driver must be 18 or over, enforced server-side
   check('2.10.7', { ...book, name: 'driver.dateOfBirth: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ dateOfBirth: '1960-02-29' }]),
   );
@@ -104,6 +111,7 @@ describe('2.10 Driver', () => {
     expectSchema(res, 'ErrorEnvelope');
   });
 
+  // 2.10.8 Driver.nationality is optional, ^[A-Za-z]{2}$ (ISO 3166-1 alpha-2), never inferred
   check('2.10.8', { ...book, name: 'driver.nationality: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ nationality: 'VN' }, { nationality: 'de' }]),
   );
@@ -112,6 +120,7 @@ describe('2.10 Driver', () => {
     reservationFaults(t, 'driver.nationality'),
   );
 
+  // 2.10.9 Driver.idNumber is optional, at most 50 characters
   check('2.10.9', { ...book, name: 'driver.idNumber: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ idNumber: '0'.repeat(50) }]),
   );

@@ -48,24 +48,29 @@ describe('2.11 Reservation', () => {
     rule(b, again.body as Reservation);
   }
 
+  // 2.11.1 Reservation required keys (all)
   check('2.11.1', { ...book, name: 'A reservation has all eighteen keys and validates' }, (t) =>
     readTwice(t, (_b, r) => {
       for (const key of reservationKeys) expect(Object.hasOwn(r, key), `key ${key}`).toBe(true);
     }),
   );
 
+  // 2.11.2 Reservation.reservationId is a string
   check('2.11.2', { ...book, name: 'reservationId is a non-empty string' }, (t) =>
     readTwice(t, (_b, r) => expect(r.reservationId).toMatch(/./)),
   );
 
+  // 2.11.3 Reservation.partnerReference is a string or null
   check('2.11.3', { ...book, name: 'partnerReference is the one sent (string or null)' }, (t) =>
     readTwice(t, (b, r) => expect(r.partnerReference).toBe(b.body.partnerReference ?? null)),
   );
 
+  // 2.11.4 Reservation.rocketBookingCode is a string, the confirmation number for the rental desk
   check('2.11.4', { ...book, name: 'rocketBookingCode is a non-empty string' }, (t) =>
     readTwice(t, (_b, r) => expect(r.rocketBookingCode).toMatch(/\S/)),
   );
 
+  // 2.11.5 Reservation.status is one of the seven status values
   check('2.11.5', { ...book, name: 'status is one of the seven values (confirmed when created)' }, (t) =>
     readTwice(t, (_b, r) => {
       expect(RESERVATION_STATUSES).toContain(r.status);
@@ -93,6 +98,7 @@ describe('2.11 Reservation', () => {
     ),
   );
 
+  // 2.11.8 Reservation.currency matches ^[A-Z]{3}$
   check('2.11.8', { ...book, name: 'currency matches ^[A-Z]{3}$ (ISO 4217)' }, (t) =>
     readTwice(t, (_b, r) => {
       expect(r.currency).toMatch(/^[A-Z]{3}$/);
@@ -100,6 +106,7 @@ describe('2.11 Reservation', () => {
     }),
   );
 
+  // 2.11.9a Reservation.total is Money billed to the partner
   check('2.11.9a', { ...book, name: 'total is Money' }, (t) => readTwice(t, (_b, r) => expectMoney(r.total, 'total')));
 
   check('2.11.9c', { ...book, name: 'total equals the total of the quote booked from' }, (t) =>
@@ -108,14 +115,17 @@ describe('2.11 Reservation', () => {
     ),
   );
 
+  // 2.11.10 Reservation.commission is Money for commissionable plans, null otherwise
   check('2.11.10', { ...book, name: 'commission is null at the public rate' }, (t) =>
     readTwice(t, (_b, r) => expect(r.commission, 'commission at the public rate').toBeNull()),
   );
 
+  // 2.11.11 Reservation.securityDeposit is Money
   check('2.11.11', { ...book, name: 'securityDeposit is Money' }, (t) =>
     readTwice(t, (_b, r) => expectMoney(r.securityDeposit, 'securityDeposit')),
   );
 
+  // 2.11.12 Reservation.driver holds only firstName, lastName and email; no other customer data
   check('2.11.12', { ...book, name: 'driver holds exactly firstName, lastName and email (strings or null)' }, (t) =>
     readTwice(t, (_b, r) => {
       expect(Object.keys(r.driver).sort()).toEqual(['email', 'firstName', 'lastName']);
@@ -125,6 +135,7 @@ describe('2.11 Reservation', () => {
     }),
   );
 
+  // 2.11.13 Reservation accountCode and rateCode are strings or null
   check('2.11.13', { ...book, name: 'accountCode and rateCode are strings or null (null at the public rate)' }, (t) =>
     readTwice(t, (_b, r) => {
       expect(r.accountCode).toBeNull();
@@ -132,10 +143,12 @@ describe('2.11 Reservation', () => {
     }),
   );
 
+  // 2.11.14 Reservation.createdAt is a string
   check('2.11.14', { ...book, name: 'createdAt is a string' }, (t) =>
     readTwice(t, (_b, r) => expect(typeof r.createdAt, 'createdAt').toBe('string')),
   );
 
+  // 2.11.6 Reservation vehicle, locations and date-times are strings or null
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.11.6', { ...book, level: 'SHOULD', name: 'The reservation restates the booked vehicle and window' }, async (t) => {
     const { reservation: r, quote } = await booked(t);
@@ -156,6 +169,7 @@ describe('2.11 Reservation', () => {
     });
   });
 
+  // 2.11.5 Reservation.status is one of the seven status values
   check('2.11.5', { ...book, name: 'A cancelled reservation reads status cancelled' }, async (t) => {
     const { reservation } = await booked(t);
     const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
@@ -165,6 +179,7 @@ describe('2.11 Reservation', () => {
     expect(((await t.client('partnerA').get(path)).body as Reservation).status).toBe('cancelled');
   });
 
+  // 2.11.9b Reservation.total is frozen at booking time (a later price move does not change it)
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.11.9b', { ...book, hooks: ['prices.move'], name: 'A later price move leaves the reservation total as booked' }, async (t) => {
     const control = t.hooks;
@@ -186,6 +201,7 @@ describe('2.11 Reservation', () => {
     }
   });
 
+  // 2.11.9c Reservation.total equals the total of the quote booked from
   check('2.11.9c', { ...book, name: 'Booked under a plan, the total is the plan quote total' }, async (t) => {
     const cat = await targetCatalogue(t);
     if (cat.rates.length === 0) t.notApplicable('the partner has no rate codes');
@@ -195,6 +211,7 @@ describe('2.11 Reservation', () => {
     expect(reservation.rateCode, 'rateCode (2.11.13)').toBe(quote.rate.rateCode);
   });
 
+  // 2.11.10 Reservation.commission is Money for commissionable plans, null otherwise
   check('2.11.10', { ...book, name: 'Under a commissionable plan the commission is Money, as quoted' }, async (t) => {
     const cat = await targetCatalogue(t);
     const commissionable = cat.rates.filter((p) => p.rateType === 'commissionable');
@@ -213,6 +230,7 @@ describe('2.11 Reservation', () => {
     expect(reservation.commission).toBeNull();
   });
 
+  // 2.11.12 Reservation.driver holds only firstName, lastName and email; no other customer data
   check('2.11.12', { ...book, level: 'SHOULD', name: 'The driver names and email are returned as sent' }, async (t) => {
     const { reservation, body } = await booked(t);
     expect(reservation.driver).toEqual({

@@ -35,6 +35,7 @@ async function listShape(
 }
 
 describe('2.12 Request and list shapes', () => {
+  // 2.12.1 ReservationRequest: closed; quoteId and driver required; field lengths; partnerReference unique
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.12.1', { ...book, name: 'quoteId, partnerReference, remarks and flightNumber at their bounds are accepted' }, async (t) => {
     const { quote } = await quoteToBook(t);
@@ -68,6 +69,7 @@ describe('2.12 Request and list shapes', () => {
     expectError(again, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
   });
 
+  // 2.12.2 CancelRequest: closed; reason required, 1 to 500 characters
   check('2.12.2', { ...book, name: 'A cancel reason of 1 to 500 characters is accepted' }, async (t) => {
     for (const reason of ['x', 'Đ'.repeat(LIMITS.cancelReasonLength.max)]) {
       const { reservation } = await booked(t);
@@ -92,6 +94,7 @@ describe('2.12 Request and list shapes', () => {
     expect((read.body as Reservation).status, 'the reservation after refused cancels').toBe('confirmed');
   });
 
+  // 2.12.3 AvailabilityRequest: RentalWindow plus extras and vehicleCodes (max 50); closed
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.12.3', { ...shop, name: 'Generated availability requests (extras, vehicleCodes) are accepted; offers keep to vehicleCodes' }, async (t) => {
     await forAvailability(t, (request, response) => {
@@ -109,6 +112,7 @@ describe('2.12 Request and list shapes', () => {
     await availabilityFaults(t, '', ['unknown-property']);
   });
 
+  // 2.12.4 QuoteRequest: RentalWindow plus required vehicleCode and extras; closed
   check('2.12.4', { ...shop, name: 'Generated quote requests (with or without extras) are accepted' }, async (t) => {
     await forQuotes(t, (request, quote) => expect(quote.vehicle.vehicleCode).toBe(request.vehicleCode));
   });
@@ -118,6 +122,7 @@ describe('2.12 Request and list shapes', () => {
     await quoteFaults(t, '', ['unknown-property']);
   });
 
+  // 2.12.5 AvailabilityResponse: all keys required; availabilityModel model_level_on_request; offers array
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.12.5', { ...shop, name: 'Every availability response restates model_level_on_request and the window' }, async (t) => {
     await forAvailability(t, (request, response) => {
@@ -148,21 +153,25 @@ describe('2.12 Request and list shapes', () => {
     }
   });
 
+  // 2.12.6a FleetList has vehicles (array) and count (integer)
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.12.6a', { ...business, name: 'GET /fleet: vehicles (array) and count (integer), count the number listed' }, (t) =>
     listShape(t, '/fleet', 'vehicles', 'FleetList'),
   );
 
+  // 2.12.6b LocationList has locations (array) and count
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.12.6b', { ...business, name: 'GET /locations: locations (array) and count (integer), count the number listed' }, (t) =>
     listShape(t, '/locations', 'locations', 'LocationList'),
   );
 
+  // 2.12.6c RateList has rates (array) and count
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.12.6c', { ...business, name: 'GET /rates: rates (array) and count (integer), count the number listed' }, (t) =>
     listShape(t, '/rates', 'rates', 'RateList'),
   );
 
+  // 2.12.6d ReservationList has reservations (array of Reservation), count and limit (integers)
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.12.6d', { ...book, name: 'GET /reservations: reservations, count and limit (integers); default limit 25' }, async (t) => {
     await booked(t);
