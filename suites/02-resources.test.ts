@@ -1,3 +1,11 @@
+/**
+ * Spec 2 preamble (2.0.x): `T|null` keys present, closed objects and the /api/partner/v1 prefix, judged on
+ * samples of every response of every endpoint. The subsections are judged in 02.01 to 02.12, one file each: each
+ * field rule of the tables on its own (so a failure names the rule), on what the target lists and answers; request
+ * shapes by generated valid bodies (accepted) and one-fault variants of them from generators/ (refused). What the
+ * spec leaves open (price computation, the rentalDays rule, identifier formats) is not asserted; see
+ * docs/ambiguities.md.
+ */
 import { describe, expect } from 'vitest';
 import { API_PREFIX } from '../contract/constants.ts';
 import { check } from '../harness/check/check.ts';

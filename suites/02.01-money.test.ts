@@ -1,3 +1,8 @@
+/**
+ * Spec 2.1 Money: every Money of every sampled response (catalogue, shopping, a booking's life) has exactly its
+ * four fields, an ISO 4217 currency, an integer amount (written as an integer on the wire), an exponent of 0 to 4
+ * and a display string.
+ */
 import { describe, expect } from 'vitest';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import type { Role } from '../harness/config/target-config.ts';

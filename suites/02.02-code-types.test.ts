@@ -1,3 +1,7 @@
+/**
+ * Spec 2.2 Code types: the patterns of vehicleCode, locationCode, accountCode and rateCode, sippCode on listed
+ * vehicles, and quoteId (opaque, 8 to 4096 characters) as the target lists, echoes and accepts them.
+ */
 import { describe, expect } from 'vitest';
 import { LIMITS } from '../contract/limits.ts';
 import { PATTERNS } from '../contract/schemas/index.ts';

@@ -26,7 +26,7 @@ function booleanAccepted(t: CheckContext, field: string): Promise<void> {
   );
 }
 
-/** Generated availability requests carrying `extrasOf` are accepted (200 or 409 NO_AVAILABILITY). */
+/** Generated availability requests carrying the drawn extras are accepted (200 or 409 NO_AVAILABILITY). */
 async function extrasAccepted(t: CheckContext, extrasArb: fc.Arbitrary<Record<string, unknown>>): Promise<void> {
   const cat = await targetCatalogue(t);
   await fc.assert(

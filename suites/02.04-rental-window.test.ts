@@ -1,3 +1,7 @@
+/**
+ * Spec 2.4 RentalWindow: each field missing or malformed is refused, the window is restated in the pickup
+ * location's local time without an offset, accountCode and rateCode omitted mean the public rate.
+ */
 import { describe, expect } from 'vitest';
 import type { AvailabilityRequest } from '../contract/types.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';

@@ -1,3 +1,7 @@
+/**
+ * Spec 2.5 FleetVehicle: each field rule of the table on every listed vehicle (GET /fleet and one
+ * GET /fleet/{vehicleCode}), and what offers and quotes carry of a vehicle (deposit, dataQuality, specification).
+ */
 import { describe, expect } from 'vitest';
 import type { FleetVehicle } from '../contract/types.ts';
 import { validate } from '../contract/validation.ts';

@@ -1,3 +1,7 @@
+/**
+ * Spec 2.6 Location: each field rule of the table on every listed location (GET /locations and one
+ * GET /locations/{locationCode}), branch-scoped one-way fees, and the eight active locations.
+ */
 import { describe, expect } from 'vitest';
 import type { Location, LocationList } from '../contract/types.ts';
 import { validate } from '../contract/validation.ts';

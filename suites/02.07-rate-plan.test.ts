@@ -1,3 +1,7 @@
+/**
+ * Spec 2.7 Rate plan: each field rule on every listed plan, plans private to their partner and usable for
+ * shopping, and the public rate when no code is sent. An empty rates list is valid (the checks are then n/a).
+ */
 import { describe, expect } from 'vitest';
 import type { RatePlan } from '../contract/types.ts';
 import { validate } from '../contract/validation.ts';

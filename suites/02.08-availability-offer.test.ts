@@ -1,3 +1,7 @@
+/**
+ * Spec 2.8 AvailabilityOffer: each field of every offer of generated availability requests; an offer's quoteId
+ * books without a separate quote.
+ */
 import { describe, expect } from 'vitest';
 import type { AvailabilityResponse, Reservation } from '../contract/types.ts';
 import { validate } from '../contract/validation.ts';

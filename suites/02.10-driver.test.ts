@@ -1,3 +1,7 @@
+/**
+ * Spec 2.10 Driver (request object, closed): valid values of each field, the bounds included, are accepted in
+ * bookings; one-fault variants of each field are refused with 400; a driver under 18 is refused.
+ */
 import { describe, expect } from 'vitest';
 import { emailOfLength, yearsBefore } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';

@@ -1,3 +1,7 @@
+/**
+ * Spec 2.11 Reservation: each field rule on a created reservation and on the same one read back, the total as
+ * quoted (and kept after a price move), the commission by plan, and no customer data beyond names and email.
+ */
 import { describe, expect } from 'vitest';
 import type { Reservation, ReservationList } from '../contract/types.ts';
 import { RESERVATION_STATUSES } from '../contract/types.ts';

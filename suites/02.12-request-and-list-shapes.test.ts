@@ -1,3 +1,7 @@
+/**
+ * Spec 2.12 Request and list shapes: ReservationRequest, CancelRequest, AvailabilityRequest and QuoteRequest
+ * (generated valid bodies accepted, one-fault variants refused), the availability response, and the four lists.
+ */
 import { describe, expect } from 'vitest';
 import { LIMITS } from '../contract/limits.ts';
 import type { AvailabilityResponse, CancelRequest, Reservation, ReservationList } from '../contract/types.ts';
