@@ -65,6 +65,15 @@ export const ENDPOINT_CLAUSE = {
 
 export type OperationId = keyof typeof ENDPOINT_CLAUSE;
 
+/**
+ * Codes whose exact status and code one clause states for every endpoint (5.6: a token lacking the endpoint's
+ * scope gets 403 INSUFFICIENT_SCOPE). An endpoint's own clause asks that such a call be refused; which status and
+ * code say so is judged under this clause, so one wrong code fails it (and its 7.3 row), not every endpoint.
+ */
+export const CODE_OWNER_CLAUSE: Readonly<Partial<Record<ErrorCode, string>>> = {
+  INSUFFICIENT_SCOPE: '5.6b',
+};
+
 /** Rules a response meets whatever the operation. */
 export const RESPONSE_CLAUSES = {
   /** 4: each business response carries X-Request-Id. */

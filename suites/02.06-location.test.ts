@@ -4,9 +4,9 @@
  */
 import { describe, expect } from 'vitest';
 import type { Location, LocationList } from '../contract/types.ts';
-import { validate } from '../contract/validation.ts';
 import { availabilityRequest, locationPairs } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
+import { expectValue } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { listedLocations, targetCatalogue } from './support/catalogue.ts';
@@ -41,8 +41,7 @@ describe('2.6 Location', () => {
       ]) {
         expect(Object.hasOwn(l, key), `${label}: key ${key}`).toBe(true);
       }
-      const result = validate('Location', l);
-      expect(result.valid ? [] : result.fields, label).toEqual([]);
+      expectValue(l, 'Location', label);
     }),
   );
 

@@ -4,10 +4,9 @@
  */
 import { describe, expect } from 'vitest';
 import type { RatePlan } from '../contract/types.ts';
-import { validate } from '../contract/validation.ts';
 import { availabilityRequest } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
-import { errorCodeOf } from '../harness/check/expect-api.ts';
+import { errorCodeOf, expectValue } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { booked } from './support/booking.ts';
@@ -38,8 +37,7 @@ describe('2.7 Rate plan', () => {
       for (const key of ['accountCode', 'rateCode', 'rateType', 'currency', 'status']) {
         expect(Object.hasOwn(p, key), `${l}: key ${key}`).toBe(true);
       }
-      const result = validate('RatePlan', p);
-      expect(result.valid ? [] : result.fields, l).toEqual([]);
+      expectValue(p, 'RatePlan', l);
     }),
   );
 

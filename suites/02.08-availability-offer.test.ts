@@ -4,17 +4,16 @@
  */
 import { describe, expect } from 'vitest';
 import type { AvailabilityResponse, Reservation } from '../contract/types.ts';
-import { validate } from '../contract/validation.ts';
 import { availabilityRequest } from '../generators/index.ts';
 import { check } from '../harness/check/check.ts';
-import { expectSchema } from '../harness/check/expect-api.ts';
+import { expectSchema, expectValue } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { postReservation } from './support/booking.ts';
 import { targetCatalogue } from './support/catalogue.ts';
 import { expectAboutThirtyMinutes } from './support/datetime.ts';
 import { forOffers, isAvailabilityAnswer, sampleOf } from './support/generated.ts';
-import { expectMoney, ISO_CURRENCIES } from './support/money.ts';
+import { asCurrency, expectMoney, ISO_CURRENCIES } from './support/money.ts';
 import { driverFor, freshReference } from './support/reservation-requests.ts';
 
 const A: Role[] = ['partnerA'];
@@ -29,8 +28,7 @@ describe('2.8 AvailabilityOffer', () => {
   check('2.8.1', { ...shop, name: 'Every offer has the seven required keys and validates' }, async (t) => {
     await forOffers(t, (offer) => {
       for (const key of offerKeys) expect(Object.hasOwn(offer, key), `offer key ${key}`).toBe(true);
-      const result = validate('AvailabilityOffer', offer);
-      expect(result.valid ? [] : result.fields).toEqual([]);
+      expectValue(offer, 'AvailabilityOffer', 'AvailabilityOffer');
     });
   });
 
@@ -78,8 +76,7 @@ describe('2.8 AvailabilityOffer', () => {
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.8.4', { ...shop, name: "An offer's vehicle is a FleetVehicle offered at the pickup location" }, async (t) => {
     await forOffers(t, (offer, response) => {
-      const result = validate('FleetVehicle', offer.vehicle);
-      expect(result.valid ? [] : result.fields, offer.vehicle.vehicleCode).toEqual([]);
+      expectValue(offer.vehicle, 'FleetVehicle', offer.vehicle.vehicleCode);
       expect(offer.vehicle.locationCodes, `${offer.vehicle.vehicleCode} is offered at the pickup location`).toContain(
         response.pickupLocation,
       );
@@ -108,8 +105,8 @@ describe('2.8 AvailabilityOffer', () => {
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
   check('2.8.6', { ...shop, level: 'SHOULD', name: 'dailyRate and estimatedTotal are in the offer currency' }, async (t) => {
     await forOffers(t, (offer) => {
-      expect(offer.dailyRate.currency, 'dailyRate currency').toBe(offer.currency);
-      expect(offer.estimatedTotal.currency, 'estimatedTotal currency').toBe(offer.currency);
+      expect(asCurrency(offer.dailyRate.currency), 'dailyRate currency').toBe(asCurrency(offer.currency));
+      expect(asCurrency(offer.estimatedTotal.currency), 'estimatedTotal currency').toBe(asCurrency(offer.currency));
     });
   });
 

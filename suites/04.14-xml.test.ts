@@ -26,6 +26,7 @@ import {
 } from '../generators/index.ts';
 import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import { claim } from '../harness/check/scope.ts';
 import { book, quote } from './support/booking.ts';
 import { someCodes, targetCatalogue, unknownCode } from './support/catalogue.ts';
 import {
@@ -387,6 +388,14 @@ async function responsePairs(t: CheckContext): Promise<ResponsePair[]> {
   return pairs;
 }
 
+/**
+ * Each rule a typed-XML answer breaks, judged under the rule's own clause: the check's clause fails on its own
+ * rules, and another rule's deviation (a namespace, say) is filed under that rule, not under every XML check.
+ */
+function judgeReading(violations: readonly { clause: string; path: string; message: string }[], where: string): void {
+  for (const v of violations) claim(v.clause, false, `${where}: ${v.message} (at ${v.path})`);
+}
+
 /** Spec 4.14 rules of one clause on every XML response; `kinds` must occur in them for the check to show anything. */
 function responseRule(clause: string, name: string, kinds: string[] = []): void {
   check(clause, { ...catalog, name }, async (t) => {
@@ -395,8 +404,7 @@ function responseRule(clause: string, name: string, kinds: string[] = []): void 
       expectMediaType(xml, 'xml');
       const reading = readTypedResponse(xml.text);
       for (const kind of reading.seen) seen.add(kind);
-      const broken = reading.violations.filter((v) => v.clause === clause || v.clause === '4.14.18a');
-      expect(broken, `${call}: rules of ${clause} broken`).toEqual([]);
+      judgeReading(reading.violations, call);
     }
     for (const kind of kinds) expect([...seen], `a ${kind} element in the responses read`).toContain(kind);
   });
@@ -612,7 +620,7 @@ describe('4.14 XML representation', () => {
       body.driver = { ...body.driver, firstName: `Lan "Q" & <Mai>`, lastName: `O'Brien & Nguyễn <Trần>` };
       const booked = await book(t, 'partnerA', q.quoteId, { body });
       const reading = readTypedResponse(booked.res.text);
-      expect(reading.violations, 'rules of 4.14 broken by the reservation').toEqual([]);
+      judgeReading(reading.violations, 'the XML reservation');
       const driver = (reading.value as unknown as Reservation).driver;
       expect(driver, 'driver names of the XML reservation').toMatchObject({
         firstName: body.driver.firstName,
@@ -882,7 +890,7 @@ describe('4.14 XML representation', () => {
     for (const { call, xml, json } of await responsePairs(t)) {
       expect(xml.status, `${call}: status in XML against JSON`).toBe(json.status);
       const reading = readTypedResponse(xml.text);
-      expect(reading.violations, `${call}: rules of 4.14 broken`).toEqual([]);
+      judgeReading(reading.violations, call);
       const strip = (v: unknown) => {
         const error = (v as { error?: Record<string, unknown> } | undefined)?.error;
         if (!error) return v;

@@ -69,13 +69,23 @@ describe('6 Events', () => {
     expect(hasKey(OPENAPI.paths, 'callbacks'), 'callbacks on an operation').toBe(false);
   });
 
-  check('6.1', { ...business, name: 'No webhook or subscription resource is served' }, async (t) => {
+  check('6.1', { ...business, name: 'No webhook or subscription resource is served (GET)' }, async (t) => {
     for (const path of EVENT_PATHS) {
       expectNoSuchResource(await t.client('partnerA').get(path), `GET ${API_PREFIX}${path}`);
-      const registration = { url: 'https://partner.example.com/hooks/reservations', events: ['reservation.cancelled'] };
-      expectNoSuchResource(await t.client('partnerA').post(path, registration), `POST ${API_PREFIX}${path}`);
     }
   });
+
+  // A POST to a path outside the endpoint table is not a call any narrower profile may send.
+  check(
+    '6.1',
+    { ...business, profile: 'full', name: 'A subscription cannot be registered (POST to webhook-like paths)' },
+    async (t) => {
+      const registration = { url: 'https://partner.example.com/hooks/reservations', events: ['reservation.cancelled'] };
+      for (const path of EVENT_PATHS) {
+        expectNoSuchResource(await t.client('partnerA').post(path, registration), `POST ${API_PREFIX}${path}`);
+      }
+    },
+  );
 
   check(
     '6.1',

@@ -6,7 +6,6 @@
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { API_PREFIX, MEDIA_TYPES } from '../contract/constants.ts';
-import { ENDPOINTS } from '../contract/endpoints.ts';
 import { SCOPES } from '../contract/scopes.ts';
 import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
 import { expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
@@ -14,6 +13,7 @@ import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { credentialsOf, jsonTokenRequest, requestToken, type TokenCall } from './support/auth.ts';
 import { fleetOf, locationsOf } from './support/catalogue.ts';
+import { ENDPOINT_PROFILES, endpointsOf } from './support/endpoints.ts';
 
 const A: Role = 'partnerA';
 
@@ -103,39 +103,42 @@ describe('7.1 Token endpoint error shape', () => {
     },
   );
 
-  check(
-    '7.1.2',
-    {
-      representations: REPRESENTATIONS,
-      needs: [A],
-      name: 'Refusals of every business endpoint (no, malformed or wrong-scope token) use the envelope, never OAuthError',
-    },
-    async (t) => {
-      const vehicleCode = (await fleetOf(t, A)).vehicles[0]?.vehicleCode ?? 'ZZ-CERT-VEHICLE';
-      const locationCode = (await locationsOf(t, A)).locations[0]?.locationCode ?? 'ZZ-CERT-LOCATION';
-      const values: Record<string, string> = { vehicleCode, locationCode, reservationId: 'CERT-NO-SUCH-RESERVATION' };
-      for (const endpoint of ENDPOINTS.filter((e) => e.scope !== null)) {
-        const path = endpoint.path
-          .slice(API_PREFIX.length)
-          .replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? ''));
-        // An empty object: a refused call never books, whatever the target checks first.
-        const body = endpoint.method === 'GET' ? undefined : {};
-        // A token of another scope than the endpoint's (spec 5.6: 403).
-        const otherScope = endpoint.scope === 'fleet:read' ? 'locations:read' : 'fleet:read';
-        const answers: [string, ApiResult][] = [
-          ['no token', await call(t, endpoint.method, path, body, { token: null })],
-          ['malformed token', await call(t, endpoint.method, path, body, { token: 'certification-not-a-token' })],
-          [`a ${otherScope} token`, await call(t, endpoint.method, path, body, { scopes: [otherScope] })],
-        ];
-        for (const [what, res] of answers) {
-          const where = `${endpoint.method} ${endpoint.path} with ${what}: HTTP ${res.status} ${res.text.slice(0, 200)}`;
-          expect(res.status, where).toBeGreaterThanOrEqual(400);
-          expect(isOAuthShaped(res.body), `${where}: OAuthError shape outside the token endpoint`).toBe(false);
-          expectSchema(res, 'ErrorEnvelope');
+  for (const { level } of ENDPOINT_PROFILES) {
+    check(
+      '7.1.2',
+      {
+        representations: REPRESENTATIONS,
+        needs: [A],
+        profile: level,
+        name: `Refusals of every ${level}-profile endpoint (no, malformed or wrong-scope token) use the envelope, never OAuthError`,
+      },
+      async (t) => {
+        const vehicleCode = (await fleetOf(t, A)).vehicles[0]?.vehicleCode ?? 'ZZ-CERT-VEHICLE';
+        const locationCode = (await locationsOf(t, A)).locations[0]?.locationCode ?? 'ZZ-CERT-LOCATION';
+        const values: Record<string, string> = { vehicleCode, locationCode, reservationId: 'CERT-NO-SUCH-RESERVATION' };
+        for (const endpoint of endpointsOf(level)) {
+          const path = endpoint.path
+            .slice(API_PREFIX.length)
+            .replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? ''));
+          // An empty object: a refused call never books, whatever the target checks first.
+          const body = endpoint.method === 'GET' ? undefined : {};
+          // A token of another scope than the endpoint's (spec 5.6: 403).
+          const otherScope = endpoint.scope === 'fleet:read' ? 'locations:read' : 'fleet:read';
+          const answers: [string, ApiResult][] = [
+            ['no token', await call(t, endpoint.method, path, body, { token: null })],
+            ['malformed token', await call(t, endpoint.method, path, body, { token: 'certification-not-a-token' })],
+            [`a ${otherScope} token`, await call(t, endpoint.method, path, body, { scopes: [otherScope] })],
+          ];
+          for (const [what, res] of answers) {
+            const where = `${endpoint.method} ${endpoint.path} with ${what}: HTTP ${res.status} ${res.text.slice(0, 200)}`;
+            expect(res.status, where).toBeGreaterThanOrEqual(400);
+            expect(isOAuthShaped(res.body), `${where}: OAuthError shape outside the token endpoint`).toBe(false);
+            expectSchema(res, 'ErrorEnvelope');
+          }
         }
-      }
-    },
-  );
+      },
+    );
+  }
 });
 
 function call(

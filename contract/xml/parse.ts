@@ -14,6 +14,23 @@ export type XmlParseResult =
   | { ok: true; value: JsonValue }
   | { ok: false; error: 'too_large' | 'malformed'; reason: string };
 
+/**
+ * How strictly the document's frame is read. `lenientFrame` reads the typed content whatever the namespace, the
+ * root's name and its version say: a client (the conformance suite) can then judge what a response holds while
+ * the frame's deviation is judged under its own clause. Servers parse requests strictly.
+ */
+export interface XmlReadOptions {
+  readonly lenientFrame?: boolean;
+}
+
+/** The reasons lenientFrame reads past (the document's frame, not its content). */
+export const FRAME_REASONS: readonly string[] = [
+  REASONS.wrongNamespace,
+  REASONS.wrongRoot,
+  REASONS.missingVersion,
+  REASONS.wrongVersion,
+];
+
 /** Spec 8: the XML body limits. Elements are the counted nodes; the root is level 1. */
 export interface XmlLimits {
   readonly maxBytes: number;
@@ -42,7 +59,12 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * `limits` defaults to spec 8's request limits. Spec 8 applies them to XML requests only; a caller
  * reading responses (the conformance suite) may pass wider ones.
  */
-export function parseTypedXml(body: Uint8Array, expectedRoot: XmlRoot, limits: XmlLimits = LIMITS.xml): XmlParseResult {
+export function parseTypedXml(
+  body: Uint8Array,
+  expectedRoot: XmlRoot,
+  limits: XmlLimits = LIMITS.xml,
+  options: XmlReadOptions = {},
+): XmlParseResult {
   if (body.byteLength > limits.maxBytes) return { ok: false, error: 'too_large', reason: REASONS.tooLarge };
   let text: string;
   try {
@@ -53,7 +75,7 @@ export function parseTypedXml(body: Uint8Array, expectedRoot: XmlRoot, limits: X
     return malformed(REASONS.invalidUtf8);
   }
   try {
-    return { ok: true, value: parseText(text, expectedRoot, limits) };
+    return { ok: true, value: parseText(text, expectedRoot, limits, options.lenientFrame === true) };
   } catch (err) {
     if (err instanceof XmlRejection) return malformed(err.reason);
     return malformed(err instanceof Error ? reasonForSaxesError(err.message) : REASONS.notWellFormed);
@@ -68,7 +90,7 @@ function reject(reason: string): never {
   throw new XmlRejection(reason);
 }
 
-function parseText(text: string, expectedRoot: XmlRoot, limits: XmlLimits): JsonValue {
+function parseText(text: string, expectedRoot: XmlRoot, limits: XmlLimits, lenientFrame: boolean): JsonValue {
   // No error handler is registered, so saxes throws at its first well-formedness error instead of
   // reporting it and parsing on. Our own handlers throw XmlRejection for the same reason.
   const parser = new SaxesParser({ xmlns: true, position: false, defaultXMLVersion: '1.0', forceXMLVersion: true });
@@ -94,15 +116,17 @@ function parseText(text: string, expectedRoot: XmlRoot, limits: XmlLimits): Json
   });
 
   parser.on('opentag', (tag: SaxesTagNS) => {
-    if (tag.uri !== XML_NAMESPACE) reject(REASONS.wrongNamespace);
+    if (tag.uri !== XML_NAMESPACE && !lenientFrame) reject(REASONS.wrongNamespace);
     const parent = stack.at(-1);
     const local = tag.local;
     if (parent === undefined) {
-      if (local !== expectedRoot) reject(REASONS.wrongRoot);
+      if (local !== expectedRoot && !lenientFrame) reject(REASONS.wrongRoot);
       checkAttributes(tag, 'version');
       const version = tag.attributes.version;
-      if (version === undefined) reject(REASONS.missingVersion);
-      if (version.value !== XML_VERSION) reject(REASONS.wrongVersion);
+      if (!lenientFrame) {
+        if (version === undefined) reject(REASONS.missingVersion);
+        if (version.value !== XML_VERSION) reject(REASONS.wrongVersion);
+      }
       stack.push({ kind: 'root', value: undefined, name: '' });
       return;
     }

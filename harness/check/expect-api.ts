@@ -1,4 +1,4 @@
-import { ERROR_CODE_CLAUSE, RESPONSE_CLAUSES, xmlReasonClause } from '../../contract/clause-refs.ts';
+import { CODE_OWNER_CLAUSE, ERROR_CODE_CLAUSE, RESPONSE_CLAUSES, xmlReasonClause } from '../../contract/clause-refs.ts';
 import { MEDIA_TYPES } from '../../contract/constants.ts';
 import { ERROR_CODES, type ErrorCode, OAUTH_ERRORS, type OAuthErrorCode } from '../../contract/errors.ts';
 import type { SchemaName } from '../../contract/schemas/index.ts';
@@ -43,6 +43,11 @@ function unreadableClause(result: ApiResult, error: boolean): string {
  * another media type) is filed under the clause it breaks and ends the check blocked.
  */
 export function readableBody(result: ApiResult, what = 'the response body', error = false): unknown {
+  if (result.readDespite) {
+    claim(xmlReasonClause(result.readDespite.reason), false, `${what}: ${result.readDespite.reason}`, {
+      actual: result.text.slice(0, 300),
+    });
+  }
   if (result.body !== undefined) return result.body;
   const reason = result.parseError ?? (result.text === '' ? 'the body is empty' : 'not JSON or typed XML');
   requireStep(unreadableClause(result, error), false, `${what} cannot be read (${statusText(result)}: ${reason})`, {
@@ -133,6 +138,19 @@ export function observeRequestId(result: ApiResult): void {
 }
 
 /**
+ * Who judges the status and code of an expected error: the owner clause of the code (CODE_OWNER_CLAUSE) when every
+ * allowed code has that owner and the check is neither the owner's nor the code's 7.3 row's; else the check itself.
+ */
+function codeJudge(codes: readonly ErrorCode[]): string {
+  const current = own();
+  const owners = new Set(codes.map((code) => CODE_OWNER_CLAUSE[code]));
+  const [owner] = owners;
+  if (owners.size !== 1 || owner === undefined) return current;
+  if (current === owner || codes.some((code) => ERROR_CODE_CLAUSE[code] === current)) return current;
+  return owner;
+}
+
+/**
  * Spec 7.2 and 7.3: the check's own requirement is the status and code (any of `codes` when the spec allows
  * several); `status` replaces the table's where a section states another (4.2's "404 INVALID_VEHICLE-type"). The
  * envelope's shape, retryable as in the code table, the request id and the media type are filed under their own
@@ -147,8 +165,16 @@ export function expectError(
     status: options.status ?? ERROR_CODES[code].status,
     code,
   }));
+  const judge = codeJudge(allowed.map((a) => a.code));
+  if (judge !== own()) {
+    // The check's own clause asks for a refusal; the exact status and code are the owner clause's (CODE_OWNER_CLAUSE).
+    claim(own(), result.status >= 400 && result.status < 500, 'the call is refused (HTTP 4xx), not served', {
+      expected: allowed,
+      actual: { status: result.status, code: errorCodeOf(result) ?? null, body: result.text.slice(0, 300) },
+    });
+  }
   const statusAllowed = allowed.some((a) => a.status === result.status);
-  claim(own(), statusAllowed, `HTTP status is ${[...new Set(allowed.map((a) => a.status))].join(' or ')}`, {
+  claim(judge, statusAllowed, `HTTP status is ${[...new Set(allowed.map((a) => a.status))].join(' or ')}`, {
     expected: allowed,
     actual: { status: result.status, code: errorCodeOf(result) ?? null, body: result.text.slice(0, 300) },
   });
@@ -159,7 +185,7 @@ export function expectError(
     actual: result.text.slice(0, 300),
   });
   claim(
-    own(),
+    judge,
     allowed.some((a) => a.status === result.status && a.code === code),
     `error code is ${allowed.map((a) => a.code).join(' or ')}`,
     { expected: allowed, actual: { status: result.status, code } },

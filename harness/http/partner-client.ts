@@ -1,6 +1,6 @@
 import { API_PREFIX, MEDIA_TYPES } from '../../contract/constants.ts';
 import type { JsonValue } from '../../contract/types.ts';
-import { parseTypedXml, serializeTypedXml } from '../../contract/xml/index.ts';
+import { FRAME_REASONS, parseTypedXml, serializeTypedXml } from '../../contract/xml/index.ts';
 import type { TokenCache } from '../auth/token-cache.ts';
 import type { Role } from '../config/target-config.ts';
 import type { HttpRequest, HttpResponse, SendOptions } from './client.ts';
@@ -44,6 +44,11 @@ export interface ApiResult {
   parseError?: string;
   /** The same, as the representation that failed and the parser's fixed reason (an XML reason of contract/xml). */
   parseFailure?: { representation: 'json' | 'xml'; reason: string };
+  /**
+   * The body was read although its XML frame deviates (namespace, root name, version; contract/xml FRAME_REASONS):
+   * the reason, so the deviation is judged under its clause while the content is judged as usual.
+   */
+  readDespite?: { representation: 'xml'; reason: string };
 }
 
 export interface PartnerClient {
@@ -156,7 +161,11 @@ function mediaTypeOf(headers: Record<string, string>): string | null {
 
 const lossyUtf8 = new TextDecoder('utf-8');
 
-type Parsed = { value: unknown; failure?: { representation: 'json' | 'xml'; reason: string } };
+type Parsed = {
+  value: unknown;
+  failure?: { representation: 'json' | 'xml'; reason: string };
+  readDespite?: { representation: 'xml'; reason: string };
+};
 
 function parseBody(bytes: Uint8Array, mediaType: string | null): Parsed {
   if (bytes.byteLength === 0) return { value: undefined };
@@ -169,9 +178,13 @@ function parseBody(bytes: Uint8Array, mediaType: string | null): Parsed {
   }
   if (mediaType === MEDIA_TYPES.xml || mediaType === MEDIA_TYPES.textXml) {
     const parsed = parseTypedXml(bytes, 'response', RESPONSE_XML_LIMITS);
-    return parsed.ok
-      ? { value: parsed.value }
-      : { value: undefined, failure: { representation: 'xml', reason: parsed.reason } };
+    if (parsed.ok) return { value: parsed.value };
+    if (FRAME_REASONS.includes(parsed.reason)) {
+      // A frame deviation (say a v2 namespace) is one clause's: the content is still read for every other check.
+      const lenient = parseTypedXml(bytes, 'response', RESPONSE_XML_LIMITS, { lenientFrame: true });
+      if (lenient.ok) return { value: lenient.value, readDespite: { representation: 'xml', reason: parsed.reason } };
+    }
+    return { value: undefined, failure: { representation: 'xml', reason: parsed.reason } };
   }
   return { value: undefined };
 }
@@ -188,6 +201,7 @@ export function toApiResult(res: HttpResponse): ApiResult {
     mediaType,
     requestId: res.headers['x-request-id'] ?? null,
   };
+  if (parsed.readDespite) result.readDespite = parsed.readDespite;
   if (parsed.failure) {
     result.parseFailure = parsed.failure;
     result.parseError =

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { clauseById } from '../../contract/clauses/index.ts';
 import { listReferenceFaults, type ReferenceFault } from '../target/embedded.ts';
 import { certifyInChild } from './certify-child.ts';
 import {
@@ -23,6 +24,12 @@ export interface MutationOptions {
   runs?: number;
   /** Only these sections or clauses in each certification (development only: cascades elsewhere go unseen). */
   only?: string[];
+  /**
+   * Certify each fault or variant on the spec section of its own clause only (npm test's quick proof that each is
+   * caught on its clause, or passes, there): cascades into other sections go unseen, which is why .ci/run and the
+   * full matrix certify every section.
+   */
+  ownSection?: boolean;
   /** Certifications side by side. */
   jobs: number;
   thresholds: MutationThresholds;
@@ -100,6 +107,11 @@ async function stabilityRuns(options: MutationOptions, count: number): Promise<S
   }
 }
 
+/** The spec section a fault's clause sits in ('4.7.9b' → '4.7'; a section id names itself). */
+export function sectionOf(clauseId: string): string {
+  return clauseById(clauseId)?.section ?? clauseId;
+}
+
 /** Certifies the plain reference, then each selected fault and variant; writes mutation.json, .md and .html. */
 export async function runMutation(options: MutationOptions): Promise<MutationReport> {
   const startedAt = new Date();
@@ -114,12 +126,18 @@ export async function runMutation(options: MutationOptions): Promise<MutationRep
   options.output(
     `Mutation matrix: ${selected.filter((f) => f.kind === 'fault').length} fault(s), ${selected.filter((f) => f.kind === 'benign').length} benign variant(s), seed ${options.seed}, ${options.jobs} at a time\n`,
   );
-  const baseline = await certifyInChild({ faults: [], ...common });
+  const sections = [...new Set(selected.map((f) => sectionOf(f.clause)))];
+  const baseline = await certifyInChild({
+    faults: [],
+    ...common,
+    ...(options.ownSection ? { only: sections } : {}),
+  });
   options.output(
     `  baseline: ${baseline.passed ? 'passed' : `FAILED ${baseline.flagged.join(', ')}`} (${(baseline.durationMs / 1000).toFixed(0)} s)\n`,
   );
   const rows = await pool(selected, options.jobs, async (fault) => {
-    const row = rowOf(fault, await certifyInChild({ faults: [fault.name], ...common }));
+    const own = options.ownSection ? { only: [sectionOf(fault.clause)] } : {};
+    const row = rowOf(fault, await certifyInChild({ faults: [fault.name], ...common, ...own }));
     options.output(`${line(row)}\n`);
     return row;
   });

@@ -29,21 +29,40 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * npm test certifies the sections whose answers come from the store and the rate-limit buckets (states, bookings,
+ * reads, cancels, limits); .ci/run certifies every section after it (CERTIFY_POSTGRES_FULL=1), which takes longer
+ * than npm test's budget allows.
+ */
+const FULL = process.env.CERTIFY_POSTGRES_FULL === '1';
+const STORE_SECTIONS = ['3', '4.7', '4.8', '4.9', '4.11', '8'];
+
 describe('certify the embedded reference implementation on PostgreSQL + Redis (issue 5)', () => {
-  test('every clause covered, every MUST check passes, nothing left over', async () => {
+  test(`${FULL ? 'every clause' : `sections ${STORE_SECTIONS.join(', ')}`} covered, every MUST check passes, nothing left over`, async () => {
     const url = new URL(PG_ADMIN_URL);
     url.pathname = `/${database}`;
     const result = await runCertification({
       reportDir: dir,
       formats: 'json',
       seed: 20261122,
+      ...(FULL ? {} : { only: STORE_SECTIONS }),
       embedded: { databaseUrl: url.toString(), redisUrl: REDIS_URL },
     });
     const failures = checksOf(result.report).filter((c) => c.outcome === 'fail' || c.outcome === 'error');
     expect(failures.map((c) => `${c.id}: ${c.evidence?.message ?? ''}`)).toEqual([]);
     expect(result.report.harnessErrors ?? []).toEqual([]);
     expect(result.exitCode).toBe(0);
-    expect(result.report.coverage.clausesJudged).toBe(result.report.coverage.clausesTotal);
+    if (FULL) expect(result.report.coverage.clausesJudged).toBe(result.report.coverage.clausesTotal);
+    else {
+      // Every clause of the selected sections judged: none not-checked or not-applicable.
+      const selected = result.report.sections
+        .flatMap((section) => section.clauses)
+        .filter((clause) => STORE_SECTIONS.some((id) => clause.id === id || clause.id.startsWith(`${id}.`)));
+      expect(selected.length).toBeGreaterThan(40);
+      expect(selected.filter((c) => !['pass', 'warn'].includes(c.outcome)).map((c) => `${c.id}: ${c.outcome}`)).toEqual(
+        [],
+      );
+    }
     expect(result.report.leftovers).toEqual([]);
   }, 600_000);
 });

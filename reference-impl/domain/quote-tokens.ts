@@ -1,4 +1,4 @@
-import { createHash, createHmac, type webcrypto } from 'node:crypto';
+import { createHash, createHmac, randomBytes, type webcrypto } from 'node:crypto';
 import { errors as joseErrors, jwtVerify } from 'jose';
 import { LIMITS } from '../../contract/limits.ts';
 import type { Extras } from '../../contract/types.ts';
@@ -66,6 +66,8 @@ export class QuoteTokens {
       sub: partnerId,
       iat: issuedAtMs / 1000,
       exp: expiresAtMs / 1000,
+      // Two equal requests in one second are still two quotes: the quotes.expire hook expires one of them only.
+      jti: randomBytes(9).toString('base64url'),
     });
     return { ...full, quoteId };
   }

@@ -72,7 +72,34 @@ function isTokenEndpoint(request: FastifyRequest): boolean {
   return request.method === 'POST' && request.routeOptions.url === TOKEN_PATH;
 }
 
-export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+/** Declared bodies up to this size are read to their end before a refusal, so the client sees the answer. */
+const DRAIN_LIMIT_BYTES = 8 * 1024 * 1024;
+const DRAIN_TIMEOUT_MS = 5_000;
+
+/**
+ * A body refused before it was read (too large by its Content-Length) is still on the wire: answering now makes
+ * the server close the connection under the client's upload, which most clients report as a network failure
+ * instead of the 413. Up to a bound the rest is read and discarded first; beyond it the connection is given up.
+ */
+async function drainUnreadBody(request: FastifyRequest): Promise<void> {
+  const raw = request.raw;
+  const declared = Number(raw.headers['content-length']);
+  if (raw.complete || raw.readableEnded || !(declared > 0 && declared <= DRAIN_LIMIT_BYTES)) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, DRAIN_TIMEOUT_MS);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    raw.once('end', done);
+    raw.once('error', done);
+    raw.once('close', done);
+    raw.resume();
+  });
+}
+
+export async function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  if ((error as Partial<FastifyError>).code === 'FST_ERR_CTP_BODY_TOO_LARGE') await drainUnreadBody(request);
   if (isTokenEndpoint(request)) {
     const failure =
       error instanceof OAuthFailure
