@@ -26,27 +26,15 @@ import { errorCodeOf, expectError, expectSchema } from '../harness/check/expect-
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { freshToken, scopeSet } from './support/auth.ts';
-import {
-  bareAmounts,
-  bookReservation,
-  cheapRuns,
-  costlyRuns,
-  expectSamples,
-  invalidSippPositions,
-  isMoneyShaped,
-  levelOptions,
-  postReservation,
-  reservationBody,
-  SAMPLE_LEVELS,
-  SIPP_MANUAL,
-  SIPP_WITH_AIR,
-  sampleOf,
-  samplesOf,
-  siblingId,
-  targetCatalogue,
-  withoutRequestId,
-  xmlRootOf,
-} from './support/resources.ts';
+import { bookReservation, postReservation } from './support/booking.ts';
+import { targetCatalogue } from './support/catalogue.ts';
+import { cheapRuns, costlyRuns, sampleOf } from './support/generated.ts';
+import { siblingId, withoutRequestId } from './support/ids.ts';
+import { bareAmounts, isMoneyShaped } from './support/money.ts';
+import { reservationBody } from './support/reservation-requests.ts';
+import { expectSamples, levelOptions, SAMPLE_LEVELS, samplesOf } from './support/samples.ts';
+import { invalidSippPositions, SIPP_MANUAL, SIPP_WITH_AIR } from './support/sipp.ts';
+import { xmlRootOf } from './support/xml-root.ts';
 
 const A: Role[] = ['partnerA'];
 const business = { needs: A, representations: REPRESENTATIONS };

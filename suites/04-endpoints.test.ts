@@ -15,18 +15,11 @@ import { expectError, expectMediaType, expectSchema } from '../harness/check/exp
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { requestToken } from './support/auth.ts';
-import {
-  book,
-  cancelPath,
-  freshKey,
-  IDEMPOTENCY_HEADER,
-  plainQuoteRequest,
-  plainRequest,
-  quote,
-  recordIfCreated,
-} from './support/booking.ts';
+import { book, cancelPath, IDEMPOTENCY_HEADER, quote, recordIfCreated } from './support/booking.ts';
 import { fleetOf, locationsOf } from './support/catalogue.ts';
 import { ENDPOINT_PROFILES, type EndpointProfile, endpointsOf } from './support/endpoints.ts';
+import { freshKey, plainRequest } from './support/reservation-requests.ts';
+import { plainQuoteRequest } from './support/shopping.ts';
 
 const partnerA: Role = 'partnerA';
 const business = { needs: [partnerA], representations: REPRESENTATIONS };

@@ -16,7 +16,8 @@ import { type ApiResult, check } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { freshToken } from './support/auth.ts';
-import { book, plainRequest, targetCatalogue } from './support/booking.ts';
+import { book } from './support/booking.ts';
+import { targetCatalogue } from './support/catalogue.ts';
 import {
   expectSomeError,
   expectThirtyMinutes,
@@ -26,6 +27,7 @@ import {
   probeCode,
   sendUntil429,
 } from './support/limits.ts';
+import { plainRequest } from './support/reservation-requests.ts';
 import { availabilityRequest as plainAvailabilityRequest } from './support/shopping.ts';
 
 const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };

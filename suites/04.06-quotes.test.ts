@@ -17,17 +17,13 @@ import { type ApiResult, check } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { freshToken } from './support/auth.ts';
-import {
-  alterMiddle,
-  attemptBooking,
-  book,
-  plainQuoteRequest,
-  plainRequest,
-  quote,
-  sameMoney,
-  targetCatalogue,
-} from './support/booking.ts';
+import { attemptBooking, book, quote } from './support/booking.ts';
+import { targetCatalogue } from './support/catalogue.ts';
+import { alterMiddle } from './support/ids.ts';
 import { expectSomeError, inOwnWindow, MAX_REQUESTS_TO_429, probeCode, sendUntil429 } from './support/limits.ts';
+import { sameMoney } from './support/money.ts';
+import { plainRequest } from './support/reservation-requests.ts';
+import { plainQuoteRequest } from './support/shopping.ts';
 
 const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
 

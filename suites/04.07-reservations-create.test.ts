@@ -21,28 +21,24 @@ import { claim } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import {
-  alterMiddle,
   attemptBooking,
   book,
   cancel,
-  freshen,
-  freshKey,
-  generatedRequest,
   IDEMPOTENCY_HEADER,
   listReservations,
   outcomeOf,
-  plainQuoteRequest,
-  plainRequest,
   quote,
   quoteAndBook,
   readReservation,
   recordIfCreated,
-  sameMoney,
-  targetCatalogue,
-  uniquify,
   withReference,
 } from './support/booking.ts';
+import { targetCatalogue } from './support/catalogue.ts';
 import { observeReplayHeader } from './support/idempotency.ts';
+import { alterMiddle } from './support/ids.ts';
+import { sameMoney } from './support/money.ts';
+import { freshen, freshKey, generatedRequest, plainRequest, uniquify } from './support/reservation-requests.ts';
+import { plainQuoteRequest } from './support/shopping.ts';
 
 const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
 const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };

@@ -8,7 +8,8 @@ import { check } from '../harness/check/check.ts';
 import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { alterMiddle, errorWithoutRequestId, quoteAndBook } from './support/booking.ts';
+import { quoteAndBook } from './support/booking.ts';
+import { alterMiddle, errorWithoutRequestId } from './support/ids.ts';
 
 const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
 const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };

@@ -9,13 +9,9 @@ import { check } from '../harness/check/check.ts';
 import { expectError } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import {
-  alterMiddle,
-  errorWithoutRequestId,
-  generatedRequest,
-  quoteAndBook,
-  readReservation,
-} from './support/booking.ts';
+import { quoteAndBook, readReservation } from './support/booking.ts';
+import { alterMiddle, errorWithoutRequestId } from './support/ids.ts';
+import { generatedRequest } from './support/reservation-requests.ts';
 
 const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
 const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };

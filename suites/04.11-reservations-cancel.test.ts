@@ -11,16 +11,9 @@ import { type CheckContext, check } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import {
-  alterMiddle,
-  book,
-  cancelPath,
-  errorWithoutRequestId,
-  quote,
-  quoteAndBook,
-  readReservation,
-  sameMoney,
-} from './support/booking.ts';
+import { book, cancelPath, quote, quoteAndBook, readReservation } from './support/booking.ts';
+import { alterMiddle, errorWithoutRequestId } from './support/ids.ts';
+import { sameMoney } from './support/money.ts';
 
 const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
 const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };

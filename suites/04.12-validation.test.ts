@@ -13,7 +13,7 @@ import { addDays, daysBetween, quoteRequest as quoteArbitrary, type TargetCatalo
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { errorCodeOf, expectError } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { targetCatalogue } from './support/booking.ts';
+import { targetCatalogue } from './support/catalogue.ts';
 import { probeCodesOf } from './support/limits.ts';
 
 const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };

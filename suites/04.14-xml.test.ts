@@ -27,8 +27,8 @@ import {
 import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
-import { book, plainRequest, quote, targetCatalogue } from './support/booking.ts';
-import { someCodes, unknownCode } from './support/catalogue.ts';
+import { book, quote } from './support/booking.ts';
+import { someCodes, targetCatalogue, unknownCode } from './support/catalogue.ts';
 import {
   answerOf,
   expectSomeError,
@@ -37,6 +37,7 @@ import {
   postBytes,
   xmlRequest,
 } from './support/limits.ts';
+import { plainRequest } from './support/reservation-requests.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // An independent reading of a typed XML response: the document as a tree of namespaced elements, then each rule

@@ -14,7 +14,9 @@ import { type ApiResult, type CheckContext, check } from '../harness/check/check
 import { expectError, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { bookReservation, sampleOf, targetCatalogue } from './support/resources.ts';
+import { bookReservation } from './support/booking.ts';
+import { targetCatalogue } from './support/catalogue.ts';
+import { sampleOf } from './support/generated.ts';
 
 const A: Role[] = ['partnerA'];
 const business = { needs: A, representations: REPRESENTATIONS };

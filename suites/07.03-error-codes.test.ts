@@ -18,21 +18,13 @@ import type { Role } from '../harness/config/target-config.ts';
 import type { HookName, TestHooks } from '../harness/hooks/adapter.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { credentialsOf, requestToken } from './support/auth.ts';
-import {
-  alterMiddle,
-  attemptBooking,
-  book,
-  cancel,
-  freshKey,
-  plainQuoteRequest,
-  plainRequest,
-  quote,
-} from './support/booking.ts';
-import { fleetOf, locationsOf } from './support/catalogue.ts';
+import { attemptBooking, book, cancel, quote } from './support/booking.ts';
+import { fleetOf, locationsOf, targetCatalogue } from './support/catalogue.ts';
 import { observeReplayHeader } from './support/idempotency.ts';
+import { alterMiddle } from './support/ids.ts';
 import { inOwnWindow, MAX_REQUESTS_TO_429, sendUntil429 } from './support/limits.ts';
-import { targetCatalogue } from './support/resources.ts';
-import { shoppingDate } from './support/shopping.ts';
+import { freshKey, plainRequest } from './support/reservation-requests.ts';
+import { plainQuoteRequest, shoppingDate } from './support/shopping.ts';
 
 const A: Role = 'partnerA';
 const business = { needs: [A], representations: REPRESENTATIONS };

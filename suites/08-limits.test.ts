@@ -22,18 +22,8 @@ import { type ApiResult, type CheckContext, check } from '../harness/check/check
 import { errorCodeOf, expectError, expectOAuthError, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { credentialsOf, freshToken, requestToken } from './support/auth.ts';
-import {
-  attemptBooking,
-  book,
-  cancelPath,
-  freshKey,
-  freshReference,
-  listReservations,
-  plainQuoteRequest,
-  plainRequest,
-  quote,
-  targetCatalogue,
-} from './support/booking.ts';
+import { attemptBooking, book, cancelPath, listReservations, quote } from './support/booking.ts';
+import { targetCatalogue } from './support/catalogue.ts';
 import { observeReplayHeader } from './support/idempotency.ts';
 import {
   expectRateLimitHeaders,
@@ -48,7 +38,8 @@ import {
   windowReset,
   xmlRequest,
 } from './support/limits.ts';
-import { availabilityRequest as plainAvailabilityRequest } from './support/shopping.ts';
+import { freshKey, freshReference, plainRequest } from './support/reservation-requests.ts';
+import { availabilityRequest as plainAvailabilityRequest, plainQuoteRequest } from './support/shopping.ts';
 
 const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
 const booking = { ...business, profile: 'book' as const, bookings: true };

@@ -23,20 +23,12 @@ import { type ApiResult, type CheckContext, check } from '../harness/check/check
 import { errorCodeOf, expectError } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { unknownCode } from './support/catalogue.ts';
-import {
-  bookReservation,
-  expectSamples,
-  levelOptions,
-  moneyNodes,
-  SAMPLE_LEVELS,
-  type Sample,
-  sampleOf,
-  samplesOf,
-  targetCatalogue,
-  unknownKeys,
-  xmlRootOf,
-} from './support/resources.ts';
+import { bookReservation } from './support/booking.ts';
+import { targetCatalogue, unknownCode } from './support/catalogue.ts';
+import { sampleOf } from './support/generated.ts';
+import { expectSamples, levelOptions, SAMPLE_LEVELS, type Sample, samplesOf } from './support/samples.ts';
+import { moneyNodes, unknownKeys } from './support/schema-walk.ts';
+import { xmlRootOf } from './support/xml-root.ts';
 
 const A: Role[] = ['partnerA'];
 const business = { needs: A, representations: REPRESENTATIONS };

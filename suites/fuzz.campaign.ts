@@ -13,7 +13,7 @@ import { bearerAttacks, foreignKey, type HeaderCase } from '../generators/index.
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { claim } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
-import { targetCatalogue } from './support/booking.ts';
+import { targetCatalogue } from './support/catalogue.ts';
 import { FuzzFailure, type FuzzModel, type FuzzReal, fuzzCommands } from './support/fuzz-commands.ts';
 
 /** Steps per generated sequence: long enough for book → replay → conflict → cancel → cancel → read. */

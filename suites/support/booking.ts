@@ -1,133 +1,26 @@
 /**
- * Booking helpers of the reservation suites (spec 3, 4.7 to 4.11): a quote, then a reservation whose
- * partnerReference starts with the run's bookingPrefix and that is recorded for the end-of-run cleanup
- * (design.md, profile `book`). Idempotency keys and references are unique per attempt within the run.
+ * Quoting and booking (spec 4.6, 4.7 to 4.11): a quote (plain or generated), then a reservation that is recorded
+ * for the end-of-run cleanup (its partnerReference starts with the run's bookingPrefix, design.md, profile
+ * `book`); reading, listing and cancelling it. A step a check needs and does not judge (the quote, the booking)
+ * is filed under its own clause and blocks the check when it fails.
  */
-import { createHash } from 'node:crypto';
-import fc from 'fast-check';
-import type {
-  Driver,
-  Money,
-  Quote,
-  QuoteRequest,
-  RatePlan,
-  Reservation,
-  ReservationList,
-  ReservationRequest,
-} from '../../contract/types.ts';
-import { reservationRequest, type TargetCatalogue, yearsBefore } from '../../generators/index.ts';
+import { expect } from 'vitest';
+import type { Quote, QuoteRequest, Reservation, ReservationList, ReservationRequest } from '../../contract/types.ts';
+import { quoteRequest, type ShoppingOptions, type TargetCatalogue } from '../../generators/index.ts';
 import type { ApiResult, CallOptions, CheckContext } from '../../harness/check/check.ts';
-import { errorCodeOf, requireSuccess } from '../../harness/check/expect-api.ts';
+import { errorCodeOf, expectSchema, requireSuccess } from '../../harness/check/expect-api.ts';
 import { requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
-import { fleetOf, locationsOf } from './catalogue.ts';
-import { addDays, shoppingDate } from './shopping.ts';
+import { targetCatalogue } from './catalogue.ts';
+import { sampleOf } from './generated.ts';
+import { freshKey, plainRequest, reservationBody } from './reservation-requests.ts';
+import { plainQuoteRequest } from './shopping.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAY_HEADER = 'idempotent-replay';
 
-let attempts = 0;
-
-/** The run's prefix, the check's seed (one per check title and representation) and a counter: unique in the run. */
-function stem(t: CheckContext): string {
-  attempts += 1;
-  return `${t.settings.bookingPrefix}${(t.seed >>> 0).toString(36).toUpperCase()}-${attempts}`;
-}
-
-/** A partnerReference no other attempt of the run uses, starting with the run's bookingPrefix. */
-export function freshReference(t: CheckContext, tag = ''): string {
-  const reference = `${stem(t)}${tag ? `-${tag}` : ''}`;
-  if (reference.length > 64) throw new RangeError(`partnerReference over 64 characters: ${reference}`);
-  return reference;
-}
-
-/**
- * An Idempotency-Key unique per attempt (spec 4.7): hex of a hash of a run-unique stem, `length` characters
- * (8 to 200). Derived from the run id, not random, so a check's requests repeat within a run's seed.
- */
-export function freshKey(t: CheckContext, length = 40): string {
-  let hex = '';
-  const base = stem(t);
-  for (let i = 0; hex.length < length; i++) {
-    hex += createHash('sha256').update(`${base}/${i}`).digest('hex');
-  }
-  return hex.slice(0, length);
-}
-
-/** A generated key made unique for this attempt while keeping its length and most of its characters. */
-export function uniquify(t: CheckContext, generatedKey: string): string {
-  const unique = freshKey(t, Math.min(generatedKey.length, 16));
-  return unique + generatedKey.slice(unique.length);
-}
-
-/**
- * The youngest generated driver: 19 on the run's anchor date, because that date lies ahead of the target's
- * clock (30 days by default) and the age is judged on the day of booking (docs/ambiguities.md #3).
- */
-export const MIN_DRIVER_AGE = 19;
-
-/** A plain adult driver (35 on the run's date). */
-export function plainDriver(t: CheckContext): Driver {
-  return {
-    firstName: 'Lan',
-    lastName: 'Nguyen',
-    email: 'lan.nguyen@example.com',
-    phone: '+84901234567',
-    dateOfBirth: yearsBefore(t.settings.date, 35),
-  };
-}
-
-/** What the target exposes to the role (GET /locations, /fleet, /rates), for the generators. */
-export async function targetCatalogue(t: CheckContext, role: Role): Promise<TargetCatalogue> {
-  const res = await t.client(role).get('/rates', { representation: 'json' });
-  const rates = (requireSuccess(res, 200, '4.0.9', 'GET /rates') as { rates?: RatePlan[] }).rates;
-  return {
-    locations: (await locationsOf(t, role)).locations,
-    vehicles: (await fleetOf(t, role)).vehicles,
-    rates: Array.isArray(rates) ? rates : [],
-    today: t.settings.date,
-  };
-}
-
-const plainWindows = new Map<string, { vehicleCode: string; locationCode: string }>();
-
-/**
- * A QuoteRequest at the public rate: a vehicle offered at a round-trip location, from shoppingDate() for 3 days,
- * 10:00 to 10:00. The vehicle and location are read from the target once per role.
- */
-export async function plainQuoteRequest(
-  t: CheckContext,
-  role: Role,
-  options: { days?: number; pickupDate?: string } = {},
-): Promise<QuoteRequest> {
-  const cacheKey = `${t.settings.target.baseUrl}|${role}`;
-  let pick = plainWindows.get(cacheKey);
-  if (!pick) {
-    const locations = (await locationsOf(t, role)).locations.filter(
-      (l) => l.capabilities?.pickup && l.capabilities?.dropoff,
-    );
-    const vehicles = (await fleetOf(t, role)).vehicles.filter((v) => v.sippCode !== null);
-    for (const vehicle of vehicles) {
-      const location = locations.find((l) => vehicle.locationCodes.includes(l.locationCode));
-      if (location) {
-        pick = { vehicleCode: vehicle.vehicleCode, locationCode: location.locationCode };
-        break;
-      }
-    }
-    if (!pick) return t.notApplicable('no listed vehicle is offered at a location allowing pickup and dropoff');
-    plainWindows.set(cacheKey, pick);
-  }
-  const pickupDate = options.pickupDate ?? shoppingDate(t);
-  return {
-    pickupLocation: pick.locationCode,
-    dropoffLocation: pick.locationCode,
-    pickupDate,
-    pickupTime: '10:00',
-    dropoffDate: addDays(pickupDate, options.days ?? 3),
-    dropoffTime: '10:00',
-    vehicleCode: pick.vehicleCode,
-  };
-}
+// ---------------------------------------------------------------------------------------------------------------
+// Quotes
 
 /** POST /quotes (spec 4.6); a check that gets no quote is blocked by 4.0.11 (or 2.9.2 without a quoteId). */
 export async function quote(t: CheckContext, role: Role, request?: QuoteRequest): Promise<Quote> {
@@ -137,6 +30,45 @@ export async function quote(t: CheckContext, role: Role, request?: QuoteRequest)
   requireStep('2.9.2', typeof q?.quoteId === 'string', 'the quote carries a quoteId string', { actual: q?.quoteId });
   return q;
 }
+
+export interface IssuedQuote {
+  request: QuoteRequest;
+  res: ApiResult;
+  quote: Quote;
+}
+
+/**
+ * POST /quotes for a generated request (spec 2.12 QuoteRequest): the first of up to five draws the target answers
+ * with 201. A target may find nothing offerable for a window (409 NO_AVAILABILITY): the next draw is tried, and the
+ * check is not applicable when all five are.
+ */
+export async function issueQuote(
+  t: CheckContext,
+  role: Role,
+  cat: TargetCatalogue,
+  options: ShoppingOptions = {},
+): Promise<IssuedQuote> {
+  const arbitrary = quoteRequest(cat, { rate: 'public', ...options });
+  let last: ApiResult | undefined;
+  for (let salt = 0; salt < 5; salt++) {
+    const request = sampleOf(t, arbitrary, salt * 7919);
+    const res = await t.client(role).post('/quotes', request);
+    if (res.status === 201) return { request, res, quote: res.body as Quote };
+    last = res;
+    if (!(res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY')) break;
+  }
+  if (last?.status === 409) return t.notApplicable('the target offered nothing for five generated quote requests');
+  expect(last?.status, `POST /quotes with a generated valid request: ${last?.text.slice(0, 300)}`).toBe(201);
+  throw new Error('unreachable');
+}
+
+/** A quote at the public rate to book from, reused by every booking of a check (a quote is not single-use, spec 3). */
+export async function quoteToBook(t: CheckContext): Promise<IssuedQuote> {
+  return issueQuote(t, 'partnerA', await targetCatalogue(t), { rate: 'public' });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Bookings
 
 export interface BookOptions {
   /** The whole body (its partnerReference is kept as given: the caller made it unique). */
@@ -151,17 +83,6 @@ export interface Attempt {
   res: ApiResult;
   body: ReservationRequest;
   key: string | null;
-}
-
-/** A ReservationRequest for `quoteId`: a plain driver and a fresh partnerReference. */
-export function plainRequest(t: CheckContext, quoteId: string, extra: Partial<ReservationRequest> = {}) {
-  const request: ReservationRequest = {
-    quoteId,
-    driver: plainDriver(t),
-    partnerReference: freshReference(t),
-    ...extra,
-  };
-  return request;
 }
 
 /** Records a created reservation (201 or a replay's 200) for the end-of-run cleanup. */
@@ -187,6 +108,18 @@ export async function attemptBooking(
   return { res, body, key };
 }
 
+/** POST /reservations with this body as it is (valid or a fault) and a fresh Idempotency-Key (or `key`). */
+export async function postReservation(
+  t: CheckContext,
+  role: Role,
+  body: unknown,
+  options: { key?: string } = {},
+): Promise<ApiResult> {
+  const attempt = await attemptBooking(t, role, '', { body: body as ReservationRequest, key: options.key });
+  return attempt.res;
+}
+
+/** A booking that went through: the attempt, its key and the reservation created. */
 export interface Booked extends Attempt {
   reservation: Reservation;
   key: string;
@@ -207,6 +140,39 @@ export async function quoteAndBook(t: CheckContext, role: Role, options: BookOpt
   const q = await quote(t, role);
   return book(t, role, q.quoteId, options);
 }
+
+/** A booking with the quote it was made from. */
+export interface QuotedBooking extends Booked {
+  request: QuoteRequest;
+  quote: Quote;
+  quoteRes: ApiResult;
+}
+
+/** A generated quote (`options` as for issueQuote) booked at once with a generated driver. */
+export async function bookReservation(
+  t: CheckContext,
+  role: Role = 'partnerA',
+  options: ShoppingOptions & { catalogue?: TargetCatalogue } = {},
+): Promise<QuotedBooking> {
+  const cat = options.catalogue ?? (await targetCatalogue(t, role));
+  const issued = await issueQuote(t, role, cat, options);
+  const body = reservationBody(t, issued.quote.quoteId, issued.quote.vehicle);
+  const booked = await book(t, role, issued.quote.quoteId, { body });
+  return { ...booked, request: issued.request, quote: issued.quote, quoteRes: issued.res };
+}
+
+/** bookReservation as partner A, and the created reservation validates (spec 2.11). */
+export async function booked(
+  t: CheckContext,
+  options: ShoppingOptions & { catalogue?: TargetCatalogue } = {},
+): Promise<QuotedBooking> {
+  const result = await bookReservation(t, 'partnerA', options);
+  expectSchema(result.res, 'Reservation');
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading, listing, cancelling
 
 /** The role's newest reservations (GET /reservations?limit=100, JSON); blocked by 4.0.13 unless 200. */
 export async function listReservations(t: CheckContext, role: Role, limit = 100): Promise<Reservation[]> {
@@ -234,80 +200,6 @@ export function cancelPath(id: string): string {
 /** POST …/cancel with a plain reason, in the check's representation. */
 export function cancel(t: CheckContext, role: Role, id: string, reason = 'Traveller changed plans') {
   return t.client(role).post(cancelPath(id), { reason });
-}
-
-/** The same Money: currency, amount and exponent (display is for humans only, spec 2.1). */
-export function sameMoney(actual: Money | null | undefined, expected: Money | null | undefined): boolean {
-  if (actual === null || actual === undefined || expected === null || expected === undefined) {
-    return actual === expected || (actual == null && expected == null);
-  }
-  return (
-    actual.currency === expected.currency && actual.amount === expected.amount && actual.exponent === expected.exponent
-  );
-}
-
-/**
- * Another string of the same length and alphabet: one character in the middle (or the nearest alphanumeric one)
- * moved to the next of its class (a digit, a-f / A-F kept hexadecimal, other letters in their case). A tampered
- * quote id, or an id that does not exist, shaped like a real one.
- */
-export function alterMiddle(s: string): string {
-  const middle = Math.floor(s.length / 2);
-  for (let d = 0; d < s.length; d++) {
-    for (const i of [middle + d, middle - d]) {
-      const c = s[i];
-      if (c === undefined) continue;
-      const next = nextOfClass(c);
-      if (next !== undefined) return s.slice(0, i) + next + s.slice(i + 1);
-    }
-  }
-  return `${s}0`;
-}
-
-function nextOfClass(c: string): string | undefined {
-  const rotate = (first: string, size: number) =>
-    String.fromCharCode(first.charCodeAt(0) + ((c.charCodeAt(0) - first.charCodeAt(0) + 1) % size));
-  if (c >= '0' && c <= '9') return rotate('0', 10);
-  if (c >= 'a' && c <= 'f') return rotate('a', 6);
-  if (c >= 'A' && c <= 'F') return rotate('A', 6);
-  if (c >= 'a' && c <= 'z') return rotate('a', 26);
-  if (c >= 'A' && c <= 'Z') return rotate('A', 26);
-  return undefined;
-}
-
-/** The error object of an envelope without its requestId, with `id` replaced (a message may name the id). */
-export function errorWithoutRequestId(res: ApiResult, id: string): unknown {
-  const error = (res.body as { error?: Record<string, unknown> } | undefined)?.error;
-  if (!error) return undefined;
-  const { requestId: _requestId, ...rest } = error;
-  return JSON.parse(JSON.stringify(rest).split(id).join('<id>'));
-}
-
-/**
- * A generated ReservationRequest for the quote (drivers, remarks, flight numbers, references of spec 2.10 and
- * 2.12). Its partnerReference is only the generated suffix: pass the value through freshen() when the run
- * happens, so a shrink's re-run never repeats a reference.
- */
-export function generatedRequest(t: CheckContext, quoteId: string): fc.Arbitrary<ReservationRequest> {
-  return fc
-    .tuple(
-      reservationRequest(quoteId, t.settings.date, { partnerReferencePrefix: '', driver: { minAge: MIN_DRIVER_AGE } }),
-      fc.boolean(),
-    )
-    .map(([request, padTo64]) => ({
-      ...request,
-      // '~' marks a reference to be padded to the 64-character limit by freshen().
-      partnerReference: `${request.partnerReference ?? ''}${padTo64 ? '~' : ''}`,
-    }));
-}
-
-/** The generated request with a run-unique partnerReference: the run's prefix, then the generated suffix. */
-export function freshen(t: CheckContext, request: ReservationRequest): ReservationRequest {
-  const generated = request.partnerReference ?? '';
-  const pad = generated.endsWith('~');
-  let reference = `${freshReference(t)}-${generated.replace(/~$/, '')}`.slice(0, 64);
-  if (pad) reference = reference.padEnd(64, 'X');
-  return { ...request, partnerReference: reference };
 }
 
 /** `error.code` or the status: how race answers are counted. */

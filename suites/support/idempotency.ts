@@ -1,8 +1,6 @@
 import { claim } from '../../harness/check/scope.ts';
 import type { ApiResult } from '../../harness/http/partner-client.ts';
-
-/** The header of spec 4.7.3. */
-const REPLAY_HEADER = 'idempotent-replay';
+import { REPLAY_HEADER } from './booking.ts';
 
 /**
  * Spec 4.7.3: a replay, and only a replay, says `Idempotent-Replay: true`. Judged under 4.7.3 wherever a check

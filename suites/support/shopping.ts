@@ -1,7 +1,11 @@
-import type { AvailabilityRequest, Location } from '../../contract/types.ts';
+/**
+ * Plain shopping requests: a round trip at a listed location, from a pickup date safely ahead of the run's anchor,
+ * for availability (POST /availability) and quotes (POST /quotes). Generated requests come from generators/.
+ */
+import type { AvailabilityRequest, Location, QuoteRequest } from '../../contract/types.ts';
 import type { CheckContext } from '../../harness/check/check.ts';
 import type { Role } from '../../harness/config/target-config.ts';
-import { locationsOf } from './catalogue.ts';
+import { fleetOf, locationsOf } from './catalogue.ts';
 
 /** YYYY-MM-DD plus whole days (calendar arithmetic in UTC: no timezone shifts a date). */
 export function addDays(date: string, days: number): string {
@@ -46,5 +50,45 @@ export async function availabilityRequest(
     pickupTime: '10:00',
     dropoffDate: addDays(pickupDate, options.days ?? 3),
     dropoffTime: '10:00',
+  };
+}
+
+const plainWindows = new Map<string, { vehicleCode: string; locationCode: string }>();
+
+/**
+ * A QuoteRequest at the public rate: a vehicle offered at a round-trip location, from shoppingDate() for 3 days,
+ * 10:00 to 10:00. The vehicle and location are read from the target once per role.
+ */
+export async function plainQuoteRequest(
+  t: CheckContext,
+  role: Role,
+  options: { days?: number; pickupDate?: string } = {},
+): Promise<QuoteRequest> {
+  const cacheKey = `${t.settings.target.baseUrl}|${role}`;
+  let pick = plainWindows.get(cacheKey);
+  if (!pick) {
+    const locations = (await locationsOf(t, role)).locations.filter(
+      (l) => l.capabilities?.pickup && l.capabilities?.dropoff,
+    );
+    const vehicles = (await fleetOf(t, role)).vehicles.filter((v) => v.sippCode !== null);
+    for (const vehicle of vehicles) {
+      const location = locations.find((l) => vehicle.locationCodes.includes(l.locationCode));
+      if (location) {
+        pick = { vehicleCode: vehicle.vehicleCode, locationCode: location.locationCode };
+        break;
+      }
+    }
+    if (!pick) return t.notApplicable('no listed vehicle is offered at a location allowing pickup and dropoff');
+    plainWindows.set(cacheKey, pick);
+  }
+  const pickupDate = options.pickupDate ?? shoppingDate(t);
+  return {
+    pickupLocation: pick.locationCode,
+    dropoffLocation: pick.locationCode,
+    pickupDate,
+    pickupTime: '10:00',
+    dropoffDate: addDays(pickupDate, options.days ?? 3),
+    dropoffTime: '10:00',
+    vehicleCode: pick.vehicleCode,
   };
 }

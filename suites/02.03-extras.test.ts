@@ -1,0 +1,124 @@
+/**
+ * Spec 2.3 Extras (closed, all optional): generated extras accepted, each field's type and range refused by
+ * one-fault variants, cdwInsurance and fullProtection exclusive.
+ */
+import fc from 'fast-check';
+import { describe, expect } from 'vitest';
+import { LIMITS } from '../contract/limits.ts';
+import { availabilityRequest, extras, quoteRequest } from '../generators/index.ts';
+import { type CheckContext, check } from '../harness/check/check.ts';
+import { expectError } from '../harness/check/expect-api.ts';
+import type { Role } from '../harness/config/target-config.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { targetCatalogue } from './support/catalogue.ts';
+import { cheapRuns, isAvailabilityAnswer, sampleOf } from './support/generated.ts';
+import { availabilityFaults, quoteFaults } from './support/request-faults.ts';
+
+const A: Role[] = ['partnerA'];
+const business = { needs: A, representations: REPRESENTATIONS };
+const shop = { ...business, profile: 'shop' as const };
+
+/** Generated availability requests with `extras.<field>` true or false are accepted. */
+function booleanAccepted(t: CheckContext, field: string): Promise<void> {
+  return extrasAccepted(
+    t,
+    fc.boolean().map((value) => ({ [field]: value })),
+  );
+}
+
+/** Generated availability requests carrying the drawn extras are accepted (200 or 409 NO_AVAILABILITY). */
+async function extrasAccepted(t: CheckContext, extrasArb: fc.Arbitrary<Record<string, unknown>>): Promise<void> {
+  const cat = await targetCatalogue(t);
+  await fc.assert(
+    fc.asyncProperty(availabilityRequest(cat, { rate: 'public' }), extrasArb, async (request, x) => {
+      const res = await t.client('partnerA').post('/availability', { ...request, extras: x });
+      expect(
+        isAvailabilityAnswer(res),
+        `extras ${JSON.stringify(x)}: HTTP ${res.status} ${res.text.slice(0, 300)}`,
+      ).toBe(true);
+    }),
+    { seed: t.seed, numRuns: cheapRuns(t) },
+  );
+}
+
+describe('2.3 Extras', () => {
+  // 2.3.1 Extras is a closed object whose fields are all optional
+  check('2.3.1', { ...shop, name: 'Extras with no field, or any generated mix of fields, is accepted' }, async (t) => {
+    await extrasAccepted(t, fc.oneof(fc.constant({}), extras() as fc.Arbitrary<Record<string, unknown>>));
+  });
+
+  check('2.3.1', { ...shop, name: 'An unknown property inside extras: 400 VALIDATION_ERROR' }, async (t) => {
+    await availabilityFaults(t, 'extras', ['unknown-property']);
+    await quoteFaults(t, 'extras', ['unknown-property']);
+  });
+
+  check('2.3.1', { ...shop, name: 'Extras that is not an object: 400' }, async (t) => {
+    await availabilityFaults(t, 'extras', ['type']);
+  });
+
+  // 2.3.2 Extras.cdwInsurance is a boolean
+  check('2.3.2', { ...shop, name: 'extras.cdwInsurance true or false is accepted' }, (t) =>
+    booleanAccepted(t, 'cdwInsurance'),
+  );
+  check('2.3.2', { ...shop, name: 'extras.cdwInsurance of another type: 400' }, (t) =>
+    availabilityFaults(t, 'extras.cdwInsurance', ['type']),
+  );
+
+  // 2.3.3 Extras.fullProtection is a boolean; sending it with cdwInsurance is a validation error
+  check('2.3.3', { ...shop, name: 'extras.fullProtection true or false is accepted' }, (t) =>
+    booleanAccepted(t, 'fullProtection'),
+  );
+  check('2.3.3', { ...shop, name: 'extras.fullProtection of another type: 400' }, (t) =>
+    availabilityFaults(t, 'extras.fullProtection', ['type']),
+  );
+
+  check('2.3.3', { ...shop, name: 'cdwInsurance and fullProtection both true: 400 VALIDATION_ERROR' }, async (t) => {
+    const cat = await targetCatalogue(t);
+    const both = { cdwInsurance: true, fullProtection: true };
+    const availability = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
+    expectError(
+      await t.client('partnerA').post('/availability', { ...availability, extras: both }),
+      'VALIDATION_ERROR',
+      {
+        representation: t.representation,
+      },
+    );
+    const quote = sampleOf(t, quoteRequest(cat, { rate: 'public' }));
+    expectError(await t.client('partnerA').post('/quotes', { ...quote, extras: both }), 'VALIDATION_ERROR', {
+      representation: t.representation,
+    });
+  });
+
+  // 2.3.4 Extras.additionalDriver is a boolean
+  check('2.3.4', { ...shop, name: 'extras.additionalDriver true or false is accepted' }, (t) =>
+    booleanAccepted(t, 'additionalDriver'),
+  );
+  check('2.3.4', { ...shop, name: 'extras.additionalDriver of another type: 400' }, (t) =>
+    availabilityFaults(t, 'extras.additionalDriver', ['type']),
+  );
+
+  // 2.3.5 Extras.roadSideAssistance is a boolean
+  check('2.3.5', { ...shop, name: 'extras.roadSideAssistance true or false is accepted' }, (t) =>
+    booleanAccepted(t, 'roadSideAssistance'),
+  );
+  check('2.3.5', { ...shop, name: 'extras.roadSideAssistance of another type: 400' }, (t) =>
+    availabilityFaults(t, 'extras.roadSideAssistance', ['type']),
+  );
+
+  // 2.3.6 Extras.childSeats is an integer from 0 to 3
+  check('2.3.6', { ...shop, name: 'extras.childSeats 0, 1, 2 or 3 is accepted' }, async (t) => {
+    await extrasAccepted(
+      t,
+      fc.integer({ min: LIMITS.childSeats.min, max: LIMITS.childSeats.max }).map((childSeats) => ({ childSeats })),
+    );
+  });
+
+  check('2.3.6', { ...shop, name: 'extras.childSeats -1, 4, 1.5 or a string: 400' }, async (t) => {
+    await availabilityFaults(t, 'extras.childSeats');
+    await quoteFaults(t, 'extras.childSeats', ['range']);
+    const cat = await targetCatalogue(t);
+    const request = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
+    const res = await t.client('partnerA').post('/availability', { ...request, extras: { childSeats: 1.5 } });
+    expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
+  });
+});

@@ -1,0 +1,418 @@
+/**
+ * Spec 2.9 Quote: each field rule on generated quotes, the charge arithmetic the spec states (baseTotal,
+ * total, extras lines) and the commission of commissionable plans. Price computation itself is left open.
+ */
+import fc from 'fast-check';
+import { describe, expect } from 'vitest';
+import type { Money, Quote, QuoteRequest } from '../contract/types.ts';
+import { locationPairs, quoteRequest } from '../generators/index.ts';
+import { check } from '../harness/check/check.ts';
+import { errorCodeOf, expectValue } from '../harness/check/expect-api.ts';
+import type { Role } from '../harness/config/target-config.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { targetCatalogue, withPlans } from './support/catalogue.ts';
+import { expectAboutThirtyMinutes, expectLocalDateTime, isIanaZone } from './support/datetime.ts';
+import { costlyRuns, forQuotes, sampleOf } from './support/generated.ts';
+import { asCurrency, expectMoney, ISO_CURRENCIES, sameAmount, scaled } from './support/money.ts';
+
+const A: Role[] = ['partnerA'];
+const business = { needs: A, representations: REPRESENTATIONS };
+const shop = { ...business, profile: 'shop' as const };
+
+describe('2.9 Quote', () => {
+  const quoteKeys = [
+    'quoteId',
+    'expiresAt',
+    'currency',
+    'vehicle',
+    'rental',
+    'rate',
+    'charges',
+    'securityDeposit',
+    'payment',
+    'inclusions',
+    'exclusions',
+  ];
+  const chargeKeys = [
+    'baseTotal',
+    'commission',
+    'dailyRate',
+    'discount',
+    'extras',
+    'extrasTotal',
+    'oneWayFee',
+    'total',
+  ];
+
+  // 2.9.1 Quote required keys
+  check('2.9.1', { ...shop, name: 'A quote has the eleven required keys and validates' }, (t) =>
+    forQuotes(
+      t,
+      (_r, quote) => {
+        for (const key of quoteKeys) expect(Object.hasOwn(quote, key), `key ${key}`).toBe(true);
+      },
+      { runs: costlyRuns(t) },
+    ),
+  );
+
+  check('2.9.2', { ...shop, name: 'quoteId is a string' }, (t) =>
+    forQuotes(t, (_r, quote) => expect(typeof quote.quoteId).toBe('string'), { runs: costlyRuns(t) }),
+  );
+
+  // 2.9.3 Quote.expiresAt is a date-time; quotes are valid 30 minutes
+  check('2.9.3', { ...shop, name: 'expiresAt is a date-time 30 minutes after issue' }, (t) =>
+    forQuotes(t, (_r, quote, res) => expectAboutThirtyMinutes(res, quote.expiresAt, 'expiresAt'), {
+      runs: costlyRuns(t),
+    }),
+  );
+
+  // 2.9.4 Quote.currency matches ^[A-Z]{3}$
+  check('2.9.4', { ...shop, name: 'currency matches ^[A-Z]{3}$ (ISO 4217)' }, (t) =>
+    forQuotes(
+      t,
+      (_r, quote) => {
+        expect(quote.currency).toMatch(/^[A-Z]{3}$/);
+        expect(ISO_CURRENCIES.has(quote.currency), `${quote.currency} is an ISO 4217 code`).toBe(true);
+      },
+      { runs: costlyRuns(t) },
+    ),
+  );
+
+  // 2.9.5 Quote.vehicle is a FleetVehicle
+  check('2.9.5', { ...shop, name: 'vehicle is the requested FleetVehicle' }, (t) =>
+    forQuotes(
+      t,
+      (request, quote) => {
+        expectValue(quote.vehicle, 'FleetVehicle', 'FleetVehicle');
+        expect(quote.vehicle.vehicleCode).toBe(request.vehicleCode);
+      },
+      { runs: costlyRuns(t) },
+    ),
+  );
+
+  // 2.9.6 Quote.rental has locations, local date-times without offset, rentalDays >= 1 and timezone
+  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
+  check('2.9.6', { ...shop, name: 'rental restates the locations, the local date-times, rentalDays >= 1 and the timezone' }, (t) =>
+    forQuotes(
+      t,
+      (request, quote) => {
+        expect(Object.keys(quote.rental).sort()).toEqual([
+          'dropoffDateTime',
+          'dropoffLocation',
+          'pickupDateTime',
+          'pickupLocation',
+          'rentalDays',
+          'timezone',
+        ]);
+        expect(quote.rental.pickupLocation).toBe(request.pickupLocation);
+        expect(quote.rental.dropoffLocation).toBe(request.dropoffLocation);
+        expectLocalDateTime(
+          quote.rental.pickupDateTime,
+          request.pickupDate,
+          request.pickupTime,
+          'rental.pickupDateTime',
+        );
+        expectLocalDateTime(
+          quote.rental.dropoffDateTime,
+          request.dropoffDate,
+          request.dropoffTime,
+          'rental.dropoffDateTime',
+        );
+        expect(Number.isInteger(quote.rental.rentalDays) && quote.rental.rentalDays >= 1, 'rentalDays >= 1').toBe(
+          true,
+        );
+        expect(isIanaZone(quote.rental.timezone), `timezone ${quote.rental.timezone}`).toBe(true);
+      },
+      { runs: costlyRuns(t) },
+    ),
+  );
+
+  // 2.9.7 Quote.rate has accountCode, rateCode, rateType and adjustmentApplied
+  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
+  check('2.9.7', { ...shop, name: 'rate restates the codes (null for the public rate), with rateType and adjustmentApplied' }, (t) =>
+    forQuotes(
+      t,
+      (request, quote) => {
+        expect(Object.keys(quote.rate).sort()).toEqual(['accountCode', 'adjustmentApplied', 'rateCode', 'rateType']);
+        expect(quote.rate.accountCode, 'rate.accountCode').toBe(request.accountCode ?? null);
+        expect(quote.rate.rateCode, 'rate.rateCode').toBe(request.rateCode ?? null);
+        expect(['retail', 'net', 'commissionable', 'corporate', 'promotional']).toContain(quote.rate.rateType);
+        expect(typeof quote.rate.adjustmentApplied, 'adjustmentApplied').toBe('boolean');
+        if (request.rateCode === undefined)
+          expect(quote.rate.adjustmentApplied, 'public rate: no adjustment').toBe(false);
+      },
+      { runs: costlyRuns(t) },
+    ),
+  );
+
+  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
+  check('2.9.8a', { ...shop, name: 'charges has exactly dailyRate, baseTotal, extras, extrasTotal, oneWayFee, discount, total and commission' }, (t) =>
+    forQuotes(
+      t,
+      (_r, quote) => {
+        expect(Object.keys(quote.charges).sort()).toEqual(chargeKeys);
+        for (const key of ['dailyRate', 'baseTotal', 'extrasTotal', 'oneWayFee', 'discount', 'total'] as const) {
+          expectMoney(quote.charges[key], `charges.${key}`);
+        }
+        expect(Array.isArray(quote.charges.extras), 'charges.extras').toBe(true);
+        if (quote.charges.commission !== null) expectMoney(quote.charges.commission, 'charges.commission');
+      },
+      { runs: costlyRuns(t) },
+    ),
+  );
+
+  // 2.9.8b charges.baseTotal is rental days times the daily rate, before extras and fees
+  check('2.9.8b', { ...shop, name: 'baseTotal is rentalDays times dailyRate' }, (t) =>
+    forQuotes(
+      t,
+      (_r, quote) => {
+        const { dailyRate, baseTotal } = quote.charges;
+        expect(asCurrency(baseTotal.currency)).toBe(asCurrency(dailyRate.currency));
+        const e = Math.max(dailyRate.exponent, baseTotal.exponent);
+        expect(scaled(baseTotal, e), `${quote.rental.rentalDays} × ${dailyRate.display}`).toBe(
+          quote.rental.rentalDays * scaled(dailyRate, e),
+        );
+      },
+      { runs: costlyRuns(t) },
+    ),
+  );
+
+  // 2.9.8c charges.oneWayFee is charged across branches and zero within one branch
+  check('2.9.8c', { ...shop, name: 'oneWayFee is zero when pickup and dropoff are in one branch' }, (t) =>
+    forQuotes(t, (_r, quote) => expect(quote.charges.oneWayFee.amount, 'oneWayFee within a branch').toBe(0), {
+      runs: costlyRuns(t),
+    }),
+  );
+
+  // 2.9.8d charges.total is payable for the rental and excludes the security deposit
+  check('2.9.8d', { ...shop, name: 'total excludes the security deposit' }, (t) =>
+    forQuotes(
+      t,
+      (_r, quote) => {
+        const { baseTotal, extrasTotal, oneWayFee, discount, total } = quote.charges;
+        const deposit = quote.securityDeposit;
+        if (deposit.amount === 0) return;
+        const e = Math.max(
+          baseTotal.exponent,
+          extrasTotal.exponent,
+          oneWayFee.exponent,
+          discount.exponent,
+          deposit.exponent,
+        );
+        const charges = scaled(baseTotal, e) + scaled(extrasTotal, e) + scaled(oneWayFee, e) - scaled(discount, e);
+        expect(scaled(total, e), 'total is not the charges plus the deposit').not.toBe(charges + scaled(deposit, e));
+      },
+      { runs: costlyRuns(t) },
+    ),
+  );
+
+  check('2.9.9', { ...shop, name: 'securityDeposit is Money' }, (t) =>
+    forQuotes(t, (_r, quote) => expectMoney(quote.securityDeposit, 'securityDeposit'), { runs: costlyRuns(t) }),
+  );
+
+  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
+  check('2.9.10', { ...shop, name: 'payment has model settled_with_partner, prepaymentRequired and dueAtPickup (Money)' }, (t) =>
+    forQuotes(
+      t,
+      (_r, quote) => {
+        expect(Object.keys(quote.payment).sort()).toEqual(['dueAtPickup', 'model', 'prepaymentRequired']);
+        expect(quote.payment.model).toBe('settled_with_partner');
+        expectMoney(quote.payment.prepaymentRequired, 'payment.prepaymentRequired');
+        expectMoney(quote.payment.dueAtPickup, 'payment.dueAtPickup');
+      },
+      { runs: costlyRuns(t) },
+    ),
+  );
+
+  check('2.9.11', { ...shop, name: 'inclusions and exclusions are arrays of strings' }, (t) =>
+    forQuotes(
+      t,
+      (_r, quote) => {
+        for (const key of ['inclusions', 'exclusions'] as const) {
+          expect(Array.isArray(quote[key]), key).toBe(true);
+          for (const item of quote[key]) expect(typeof item, `${key} item`).toBe('string');
+        }
+      },
+      { runs: costlyRuns(t) },
+    ),
+  );
+
+  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
+  check('2.9.12', { ...shop, name: 'Every ExtraLine has code, description, quantity (integer) and total (Money)' }, (t) =>
+    forQuotes(
+      t,
+      (_r, quote) => {
+        for (const [i, line] of quote.charges.extras.entries()) {
+          expect(Object.keys(line).sort(), `extras[${i}] keys`).toEqual(['code', 'description', 'quantity', 'total']);
+          expect(typeof line.code, `extras[${i}].code`).toBe('string');
+          expect(typeof line.description, `extras[${i}].description`).toBe('string');
+          expect(Number.isInteger(line.quantity), `extras[${i}].quantity`).toBe(true);
+          expectMoney(line.total, `extras[${i}].total`);
+        }
+      },
+      { runs: costlyRuns(t) },
+    ),
+  );
+
+  // 2.9.4 Quote.currency matches ^[A-Z]{3}$
+  check('2.9.4', { ...shop, level: 'SHOULD', name: 'The charges are in the quote currency' }, async (t) => {
+    await forQuotes(
+      t,
+      (_r, quote) => {
+        for (const [key, value] of Object.entries(quote.charges)) {
+          if (value !== null && !Array.isArray(value))
+            expect(asCurrency((value as Money).currency), `charges.${key}`).toBe(asCurrency(quote.currency));
+        }
+      },
+      { runs: costlyRuns(t) },
+    );
+  });
+
+  // 2.9.7 Quote.rate has accountCode, rateCode, rateType and adjustmentApplied
+  check('2.9.7', { ...shop, name: "With a plan, rateType is the listed plan's" }, async (t) => {
+    const cat = await targetCatalogue(t);
+    if (cat.rates.length === 0) t.notApplicable('the partner has no rate codes');
+    const types = new Map(cat.rates.map((p) => [`${p.accountCode}/${p.rateCode}`, p.rateType]));
+    await forQuotes(
+      t,
+      (request, quote) => {
+        expect(quote.rate.rateType, `${request.accountCode}/${request.rateCode}`).toBe(
+          types.get(`${request.accountCode}/${request.rateCode}`),
+        );
+      },
+      { catalogue: cat, rate: 'plan', runs: costlyRuns(t) },
+    );
+  });
+
+  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
+  check('2.9.7', { ...shop, level: 'SHOULD', name: 'adjustmentApplied is true exactly when the total is off the public price' }, async (t) => {
+    const cat = await targetCatalogue(t);
+    if (cat.rates.length === 0) t.notApplicable('the partner has no rate codes');
+    await forQuotes(
+      t,
+      async (request, quote) => {
+        const { accountCode: _a, rateCode: _r, ...publicRequest } = request;
+        const res = await t.client('partnerA').post('/quotes', publicRequest);
+        expect(res.status, `the same request at the public rate: ${res.text.slice(0, 200)}`).toBe(201);
+        const publicTotal = (res.body as Quote).charges.total;
+        expect(
+          quote.rate.adjustmentApplied,
+          `${request.rateCode}: total ${quote.charges.total.display} vs public ${publicTotal.display}`,
+        ).toBe(!sameAmount(quote.charges.total, publicTotal));
+      },
+      { catalogue: cat, rate: 'plan', runs: costlyRuns(t) },
+    );
+  });
+
+  // 2.9.8c charges.oneWayFee is charged across branches and zero within one branch
+  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
+  check('2.9.8c', { ...shop, level: 'SHOULD', name: 'A one-way rental between branches is charged a one-way fee' }, async (t) => {
+    const cat = await targetCatalogue(t);
+    const pairs = locationPairs(cat, { sameBranch: false });
+    for (const { pickup, dropoff } of pairs) {
+      const vehicle = cat.vehicles.find((v) => v.locationCodes.includes(pickup.locationCode));
+      if (!vehicle) continue;
+      const window = sampleOf(t, quoteRequest(cat, { rate: 'public', pickupLocations: [pickup.locationCode] }));
+      const request = { ...window, dropoffLocation: dropoff.locationCode, vehicleCode: vehicle.vehicleCode };
+      const res = await t.client('partnerA').post('/quotes', request);
+      if (res.status !== 201) continue; // LOCATION_NOT_ONE_WAY: the route is not offered
+      expect(
+        (res.body as Quote).charges.oneWayFee.amount,
+        `${pickup.branchCode} → ${dropoff.branchCode}`,
+      ).toBeGreaterThan(0);
+      return;
+    }
+    t.notApplicable('the target offers no one-way route between branches');
+  });
+
+  // 2.9.8d charges.total is payable for the rental and excludes the security deposit
+  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
+  check('2.9.8d', { ...shop, level: 'SHOULD', name: 'total is baseTotal + extrasTotal + oneWayFee - discount' }, async (t) => {
+    await forQuotes(
+      t,
+      (_r, quote) => {
+        const { baseTotal, extrasTotal, oneWayFee, discount, total } = quote.charges;
+        const e = Math.max(
+          baseTotal.exponent,
+          extrasTotal.exponent,
+          oneWayFee.exponent,
+          discount.exponent,
+          total.exponent,
+        );
+        expect(scaled(total, e)).toBe(
+          scaled(baseTotal, e) + scaled(extrasTotal, e) + scaled(oneWayFee, e) - scaled(discount, e),
+        );
+      },
+      { runs: costlyRuns(t) },
+    );
+  });
+
+  // 2.9.8e charges.commission is Money out of total for commissionable plans, null otherwise
+  check('2.9.8e', { ...shop, name: 'commission is null unless the plan is commissionable' }, async (t) => {
+    const cat = await targetCatalogue(t);
+    await forQuotes(
+      t,
+      (request, quote) => {
+        const plan = cat.rates.find((p) => p.accountCode === request.accountCode && p.rateCode === request.rateCode);
+        if (plan?.rateType !== 'commissionable') {
+          expect(
+            quote.charges.commission,
+            `${request.rateCode ?? 'public rate'} (${plan?.rateType ?? 'retail'})`,
+          ).toBeNull();
+        }
+      },
+      { catalogue: cat, runs: costlyRuns(t) },
+    );
+  });
+
+  check('2.9.8e', { ...shop, name: 'A commissionable plan owes its commission out of the total' }, async (t) => {
+    const cat = await targetCatalogue(t);
+    const commissionable = cat.rates.filter((p) => p.rateType === 'commissionable');
+    if (commissionable.length === 0) t.notApplicable('the partner has no commissionable plan');
+    await forQuotes(
+      t,
+      (_r, quote) => {
+        const commission = quote.charges.commission;
+        expect(commission, 'commission of a commissionable plan').not.toBeNull();
+        if (commission === null) return;
+        expectMoney(commission, 'commission');
+        const e = Math.max(commission.exponent, quote.charges.total.exponent);
+        expect(scaled(commission, e), 'commission is out of total').toBeLessThanOrEqual(scaled(quote.charges.total, e));
+        expect(commission.amount, 'commission').toBeGreaterThanOrEqual(0);
+      },
+      { catalogue: withPlans(cat, commissionable), rate: 'plan', runs: costlyRuns(t) },
+    );
+  });
+
+  // 2.9.9 Quote.securityDeposit is Money
+  check('2.9.9', { ...shop, level: 'SHOULD', name: "The quote's security deposit is the vehicle's" }, async (t) => {
+    await forQuotes(t, (_r, quote) => expect(quote.securityDeposit).toEqual(quote.vehicle.securityDeposit), {
+      runs: costlyRuns(t),
+    });
+  });
+
+  // 2.9.12 ExtraLine requires code, description, quantity (integer) and total (Money)
+  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
+  check('2.9.12', { ...shop, name: 'Requested extras are priced as ExtraLines adding up to extrasTotal' }, async (t) => {
+    const cat = await targetCatalogue(t);
+    const withExtras = quoteRequest(cat, { rate: 'public' }).map(
+      (r): QuoteRequest => ({ ...r, extras: { cdwInsurance: true, childSeats: 1, additionalDriver: true } }),
+    );
+    await fc.assert(
+      fc.asyncProperty(withExtras, async (request) => {
+        const res = await t.client('partnerA').post('/quotes', request);
+        if (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY') return;
+        expect(res.status, res.text.slice(0, 300)).toBe(201);
+        const quote = res.body as Quote;
+        expect(quote.charges.extras.length, 'extras lines for three requested extras').toBeGreaterThan(0);
+        for (const line of quote.charges.extras) {
+          expectValue(line, 'ExtraLine', 'ExtraLine');
+        }
+        const e = Math.max(quote.charges.extrasTotal.exponent, ...quote.charges.extras.map((l) => l.total.exponent));
+        const sum = quote.charges.extras.reduce((s, l) => s + scaled(l.total, e), 0);
+        expect(scaled(quote.charges.extrasTotal, e), 'extrasTotal is the sum of the lines').toBe(sum);
+      }),
+      { seed: t.seed, numRuns: costlyRuns(t) },
+    );
+  });
+});

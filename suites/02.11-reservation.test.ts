@@ -1,0 +1,274 @@
+/**
+ * Spec 2.11 Reservation: each field rule on a created reservation and on the same one read back, the total as
+ * quoted (and kept after a price move), the commission by plan, and no customer data beyond names and email.
+ */
+import { describe, expect } from 'vitest';
+import type { Reservation, ReservationList } from '../contract/types.ts';
+import { RESERVATION_STATUSES } from '../contract/types.ts';
+import { type CheckContext, check } from '../harness/check/check.ts';
+import { expectSchema } from '../harness/check/expect-api.ts';
+import type { Role } from '../harness/config/target-config.ts';
+import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { booked, postReservation, type QuotedBooking, quoteToBook } from './support/booking.ts';
+import { targetCatalogue, withPlans } from './support/catalogue.ts';
+import { expectMoney, ISO_CURRENCIES } from './support/money.ts';
+import { driverFor, freshReference } from './support/reservation-requests.ts';
+
+const A: Role[] = ['partnerA'];
+const business = { needs: A, representations: REPRESENTATIONS };
+const book = { ...business, profile: 'book' as const, bookings: true };
+
+describe('2.11 Reservation', () => {
+  const reservationKeys = [
+    'reservationId',
+    'partnerReference',
+    'rocketBookingCode',
+    'status',
+    'vehicleCode',
+    'pickupLocation',
+    'dropoffLocation',
+    'pickupDateTime',
+    'dropoffDateTime',
+    'rentalDays',
+    'currency',
+    'total',
+    'commission',
+    'securityDeposit',
+    'driver',
+    'accountCode',
+    'rateCode',
+    'createdAt',
+  ];
+  const stringOrNull = (value: unknown, what: string) =>
+    expect(value === null || typeof value === 'string', `${what}: string or null`).toBe(true);
+
+  /** Judges a reservation booked at the public rate with `rule`, as created and as read back. */
+  async function readTwice(t: CheckContext, rule: (b: QuotedBooking, r: Reservation) => void): Promise<void> {
+    const b = await booked(t, { rate: 'public' });
+    rule(b, b.reservation);
+    const again = await t.client('partnerA').get(`/reservations/${encodeURIComponent(b.reservation.reservationId)}`);
+    expect(again.status, `GET the reservation: ${again.text.slice(0, 300)}`).toBe(200);
+    expectSchema(again, 'Reservation');
+    rule(b, again.body as Reservation);
+  }
+
+  // 2.11.1 Reservation required keys (all)
+  check('2.11.1', { ...book, name: 'A reservation has all eighteen keys and validates' }, (t) =>
+    readTwice(t, (_b, r) => {
+      for (const key of reservationKeys) expect(Object.hasOwn(r, key), `key ${key}`).toBe(true);
+    }),
+  );
+
+  // 2.11.2 Reservation.reservationId is a string
+  check('2.11.2', { ...book, name: 'reservationId is a non-empty string' }, (t) =>
+    readTwice(t, (_b, r) => expect(r.reservationId).toMatch(/./)),
+  );
+
+  // 2.11.3 Reservation.partnerReference is a string or null
+  check('2.11.3', { ...book, name: 'partnerReference is the one sent (string or null)' }, (t) =>
+    readTwice(t, (b, r) => expect(r.partnerReference).toBe(b.body.partnerReference ?? null)),
+  );
+
+  // 2.11.4 Reservation.rocketBookingCode is a string, the confirmation number for the rental desk
+  check('2.11.4', { ...book, name: 'rocketBookingCode is a non-empty string' }, (t) =>
+    readTwice(t, (_b, r) => expect(r.rocketBookingCode).toMatch(/\S/)),
+  );
+
+  // 2.11.5 Reservation.status is one of the seven status values
+  check('2.11.5', { ...book, name: 'status is one of the seven values (confirmed when created)' }, (t) =>
+    readTwice(t, (_b, r) => {
+      expect(RESERVATION_STATUSES).toContain(r.status);
+      expect(r.status).toBe('confirmed');
+    }),
+  );
+
+  check('2.11.6', { ...book, name: 'vehicleCode, locations and date-times are strings or null' }, (t) =>
+    readTwice(t, (_b, r) => {
+      for (const key of [
+        'vehicleCode',
+        'pickupLocation',
+        'dropoffLocation',
+        'pickupDateTime',
+        'dropoffDateTime',
+      ] as const) {
+        stringOrNull(r[key], key);
+      }
+    }),
+  );
+
+  check('2.11.7', { ...book, name: 'rentalDays is an integer or null' }, (t) =>
+    readTwice(t, (_b, r) =>
+      expect(r.rentalDays === null || Number.isInteger(r.rentalDays), `rentalDays ${r.rentalDays}`).toBe(true),
+    ),
+  );
+
+  // 2.11.8 Reservation.currency matches ^[A-Z]{3}$
+  check('2.11.8', { ...book, name: 'currency matches ^[A-Z]{3}$ (ISO 4217)' }, (t) =>
+    readTwice(t, (_b, r) => {
+      expect(r.currency).toMatch(/^[A-Z]{3}$/);
+      expect(ISO_CURRENCIES.has(r.currency), `${r.currency} is an ISO 4217 code`).toBe(true);
+    }),
+  );
+
+  // 2.11.9a Reservation.total is Money billed to the partner
+  check('2.11.9a', { ...book, name: 'total is Money' }, (t) => readTwice(t, (_b, r) => expectMoney(r.total, 'total')));
+
+  check('2.11.9c', { ...book, name: 'total equals the total of the quote booked from' }, (t) =>
+    readTwice(t, (b, r) =>
+      expect(r.total, 'reservation total against quote charges.total').toEqual(b.quote.charges.total),
+    ),
+  );
+
+  // 2.11.10 Reservation.commission is Money for commissionable plans, null otherwise
+  check('2.11.10', { ...book, name: 'commission is null at the public rate' }, (t) =>
+    readTwice(t, (_b, r) => expect(r.commission, 'commission at the public rate').toBeNull()),
+  );
+
+  // 2.11.11 Reservation.securityDeposit is Money
+  check('2.11.11', { ...book, name: 'securityDeposit is Money' }, (t) =>
+    readTwice(t, (_b, r) => expectMoney(r.securityDeposit, 'securityDeposit')),
+  );
+
+  // 2.11.12 Reservation.driver holds only firstName, lastName and email; no other customer data
+  check('2.11.12', { ...book, name: 'driver holds exactly firstName, lastName and email (strings or null)' }, (t) =>
+    readTwice(t, (_b, r) => {
+      expect(Object.keys(r.driver).sort()).toEqual(['email', 'firstName', 'lastName']);
+      for (const value of Object.values(r.driver)) {
+        expect(value === null || typeof value === 'string', 'driver field: string or null').toBe(true);
+      }
+    }),
+  );
+
+  // 2.11.13 Reservation accountCode and rateCode are strings or null
+  check('2.11.13', { ...book, name: 'accountCode and rateCode are strings or null (null at the public rate)' }, (t) =>
+    readTwice(t, (_b, r) => {
+      expect(r.accountCode).toBeNull();
+      expect(r.rateCode).toBeNull();
+    }),
+  );
+
+  // 2.11.14 Reservation.createdAt is a string
+  check('2.11.14', { ...book, name: 'createdAt is a string' }, (t) =>
+    readTwice(t, (_b, r) => expect(typeof r.createdAt, 'createdAt').toBe('string')),
+  );
+
+  // 2.11.6 Reservation vehicle, locations and date-times are strings or null
+  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
+  check('2.11.6', { ...book, level: 'SHOULD', name: 'The reservation restates the booked vehicle and window' }, async (t) => {
+    const { reservation: r, quote } = await booked(t);
+    expect({
+      vehicleCode: r.vehicleCode,
+      pickupLocation: r.pickupLocation,
+      dropoffLocation: r.dropoffLocation,
+      pickupDateTime: r.pickupDateTime,
+      dropoffDateTime: r.dropoffDateTime,
+      rentalDays: r.rentalDays,
+    }).toEqual({
+      vehicleCode: quote.vehicle.vehicleCode,
+      pickupLocation: quote.rental.pickupLocation,
+      dropoffLocation: quote.rental.dropoffLocation,
+      pickupDateTime: quote.rental.pickupDateTime,
+      dropoffDateTime: quote.rental.dropoffDateTime,
+      rentalDays: quote.rental.rentalDays,
+    });
+  });
+
+  // 2.11.5 Reservation.status is one of the seven status values
+  check('2.11.5', { ...book, name: 'A cancelled reservation reads status cancelled' }, async (t) => {
+    const { reservation } = await booked(t);
+    const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
+    const cancelled = await t.client('partnerA').post(`${path}/cancel`, { reason: 'Certification: spec 2.11 status' });
+    expect(cancelled.status, cancelled.text.slice(0, 300)).toBe(200);
+    expect((cancelled.body as Reservation).status).toBe('cancelled');
+    expect(((await t.client('partnerA').get(path)).body as Reservation).status).toBe('cancelled');
+  });
+
+  // 2.11.9b Reservation.total is frozen at booking time (a later price move does not change it)
+  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
+  check('2.11.9b', { ...book, hooks: ['prices.move'], name: 'A later price move leaves the reservation total as booked' }, async (t) => {
+    const control = t.hooks;
+    const { reservation } = await booked(t);
+    const vehicle = reservation.vehicleCode ?? '';
+    try {
+      await control.movePrice(vehicle, 25);
+      const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
+      const read = await t.client('partnerA').get(path);
+      expect(read.status, read.text.slice(0, 300)).toBe(200);
+      expect((read.body as Reservation).total, 'total after a 25% price move').toEqual(reservation.total);
+      const list = await t.client('partnerA').get('/reservations?limit=100');
+      const listed = (list.body as ReservationList).reservations.find(
+        (r) => r.reservationId === reservation.reservationId,
+      );
+      if (listed) expect(listed.total, 'listed total after the price move').toEqual(reservation.total);
+    } finally {
+      await control.movePrice(vehicle, 0);
+    }
+  });
+
+  // 2.11.9c Reservation.total equals the total of the quote booked from
+  check('2.11.9c', { ...book, name: 'Booked under a plan, the total is the plan quote total' }, async (t) => {
+    const cat = await targetCatalogue(t);
+    if (cat.rates.length === 0) t.notApplicable('the partner has no rate codes');
+    const { reservation, quote } = await booked(t, { catalogue: cat, rate: 'plan' });
+    expect(reservation.total).toEqual(quote.charges.total);
+    expect(reservation.accountCode, 'accountCode (2.11.13)').toBe(quote.rate.accountCode);
+    expect(reservation.rateCode, 'rateCode (2.11.13)').toBe(quote.rate.rateCode);
+  });
+
+  // 2.11.10 Reservation.commission is Money for commissionable plans, null otherwise
+  check('2.11.10', { ...book, name: 'Under a commissionable plan the commission is Money, as quoted' }, async (t) => {
+    const cat = await targetCatalogue(t);
+    const commissionable = cat.rates.filter((p) => p.rateType === 'commissionable');
+    if (commissionable.length === 0) t.notApplicable('the partner has no commissionable plan');
+    const { reservation, quote } = await booked(t, { catalogue: withPlans(cat, commissionable), rate: 'plan' });
+    expect(reservation.commission, 'commission under a commissionable plan').not.toBeNull();
+    expectMoney(reservation.commission, 'commission');
+    expect(reservation.commission).toEqual(quote.charges.commission);
+  });
+
+  check('2.11.10', { ...book, name: 'Under a plan that is not commissionable the commission is null' }, async (t) => {
+    const cat = await targetCatalogue(t);
+    const others = cat.rates.filter((p) => p.rateType !== 'commissionable');
+    if (others.length === 0) t.notApplicable('the partner has no plan that is not commissionable');
+    const { reservation } = await booked(t, { catalogue: withPlans(cat, others), rate: 'plan' });
+    expect(reservation.commission).toBeNull();
+  });
+
+  // 2.11.12 Reservation.driver holds only firstName, lastName and email; no other customer data
+  check('2.11.12', { ...book, level: 'SHOULD', name: 'The driver names and email are returned as sent' }, async (t) => {
+    const { reservation, body } = await booked(t);
+    expect(reservation.driver).toEqual({
+      firstName: body.driver.firstName,
+      lastName: body.driver.lastName,
+      email: body.driver.email,
+    });
+  });
+
+  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
+  check('2.11.12', { ...book, name: 'No other customer data (phone, date of birth, id number) is returned' }, async (t) => {
+    const { quote } = await quoteToBook(t);
+    const driver = { ...driverFor(t, quote.vehicle), idNumber: `ID${(t.seed >>> 0).toString(10).padStart(10, '7')}` };
+    const created = await postReservation(t, 'partnerA', {
+      quoteId: quote.quoteId,
+      partnerReference: freshReference(t),
+      driver,
+    });
+    expect(created.status, created.text.slice(0, 300)).toBe(201);
+    const id = (created.body as Reservation).reservationId;
+    const read = await t.client('partnerA').get(`/reservations/${encodeURIComponent(id)}`);
+    const list = await t.client('partnerA').get('/reservations?limit=100');
+    for (const [what, res] of [
+      ['POST /reservations', created],
+      ['GET /reservations/{id}', read],
+      ['GET /reservations', list],
+    ] as const) {
+      for (const [field, value] of [
+        ['phone', driver.phone],
+        ['dateOfBirth', driver.dateOfBirth],
+        ['idNumber', driver.idNumber],
+      ] as const) {
+        expect(res.text.includes(value), `${what} returns driver.${field}`).toBe(false);
+      }
+    }
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * Dates, times and zones as spec 2 writes them: quote validity (30 minutes, judged on the target's clock), local
+ * date-times without an offset (2.4, 2.9), IANA zones (2.6).
+ */
+import { expect } from 'vitest';
+import { LIMITS } from '../../contract/limits.ts';
+import type { ApiResult } from '../../harness/check/check.ts';
+
+const THIRTY_MINUTES_MS = LIMITS.quoteValidityMinutes * 60_000;
+/** Slack around "30 minutes" for the second resolution of Date and a slow exchange. */
+const EXPIRY_SLACK_MS = 90_000;
+
+/** Milliseconds from the response's Date (the target's clock) to `iso`; the local clock when Date is absent. */
+export function msAfterResponse(res: ApiResult, iso: string): number {
+  const date = Date.parse(res.headers.date ?? '');
+  return Date.parse(iso) - (Number.isNaN(date) ? Date.now() : date);
+}
+
+/** `iso` lies 30 minutes (± 90 s) after the response's Date (spec 2.8, 2.9: a quote is valid 30 minutes). */
+export function expectAboutThirtyMinutes(res: ApiResult, iso: string, what: string): void {
+  const ms = msAfterResponse(res, iso);
+  expect(
+    Math.abs(ms - THIRTY_MINUTES_MS),
+    `${what} ${iso} is ${Math.round(ms / 1000)} s after the response's Date (spec: valid 30 minutes)`,
+  ).toBeLessThanOrEqual(EXPIRY_SLACK_MS);
+}
+
+/** `${date}T${time}` with or without seconds, and no offset (spec 2.9, 2.12: local date-time without offset). */
+export function expectLocalDateTime(actual: string, date: string, time: string, what: string): void {
+  expect([`${date}T${time}`, `${date}T${time}:00`], `${what} (local date-time without offset)`).toContain(actual);
+}
+
+/** A zone name of the IANA database (as the runtime knows it, or Area/Location shaped and accepted by Intl). */
+export function isIanaZone(zone: string): boolean {
+  if (Intl.supportedValuesOf('timeZone').includes(zone) || zone === 'UTC') return true;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return /^[A-Za-z]+(\/[A-Za-z0-9_+-]+)+$/.test(zone);
+  } catch {
+    return false;
+  }
+}

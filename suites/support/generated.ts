@@ -1,0 +1,112 @@
+/**
+ * Checks over requests drawn from generators/: one reproducible draw, the number of runs a property may take, and
+ * properties over generated availability and quote requests (each answer judged by a rule; fast-check's report,
+ * with seed, path and counterexample, is the failure message).
+ */
+import fc from 'fast-check';
+import { expect } from 'vitest';
+import type { AvailabilityRequest, AvailabilityResponse, Quote, QuoteRequest } from '../../contract/types.ts';
+import {
+  availabilityRequest,
+  quoteRequest,
+  type ShoppingOptions,
+  type TargetCatalogue,
+} from '../../generators/index.ts';
+import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
+import { errorCodeOf, expectSchema } from '../../harness/check/expect-api.ts';
+import { targetCatalogue } from './catalogue.ts';
+
+/** One value of an arbitrary, reproducible from the check's seed (`salt` tells several draws apart). */
+export function sampleOf<T>(t: CheckContext, arbitrary: fc.Arbitrary<T>, salt = 0): T {
+  const [value] = fc.sample(arbitrary, { seed: (t.seed + salt) | 0, numRuns: 1 });
+  if (value === undefined) throw new Error('fast-check produced no sample');
+  return value;
+}
+
+/**
+ * Runs for properties of one quote each, or more than one request: the resource checks are many (one per field
+ * rule) and share the suite's time budget, so each property draws a few values; --runs above 3 raises none.
+ */
+export function costlyRuns(t: CheckContext): number {
+  return Math.min(t.settings.runs, 3);
+}
+
+/** Runs for properties of one availability request each (the largest responses of the API). */
+export function cheapRuns(t: CheckContext): number {
+  return Math.min(t.settings.runs, 5);
+}
+
+/** A valid answer to a valid availability request: 200, or 409 NO_AVAILABILITY (docs/ambiguities.md #9). */
+export function isAvailabilityAnswer(res: ApiResult): boolean {
+  return res.status === 200 || (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY');
+}
+
+/** Options of the properties: the generators' shopping options, a catalogue already read, the number of runs. */
+export type PropertyOptions = ShoppingOptions & { catalogue?: TargetCatalogue; runs?: number };
+
+/**
+ * A property over generated availability requests (partner A): each answered 200 (409 NO_AVAILABILITY is left
+ * alone, #9), the body an AvailabilityResponse, and judged by `rule`.
+ */
+export async function forAvailability(
+  t: CheckContext,
+  rule: (request: AvailabilityRequest, response: AvailabilityResponse, res: ApiResult) => void,
+  options: PropertyOptions = {},
+): Promise<void> {
+  const cat = options.catalogue ?? (await targetCatalogue(t));
+  await fc.assert(
+    fc.asyncProperty(availabilityRequest(cat, options), async (request) => {
+      const res = await t.client('partnerA').post('/availability', request);
+      expect(isAvailabilityAnswer(res), `POST /availability: HTTP ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
+      if (res.status !== 200) return;
+      expectSchema(res, 'AvailabilityResponse');
+      rule(request, res.body as AvailabilityResponse, res);
+    }),
+    { seed: t.seed, numRuns: options.runs ?? cheapRuns(t) },
+  );
+}
+
+/** Like forAvailability, for every offer of every answer (the check is not applicable if none came). */
+export async function forOffers(
+  t: CheckContext,
+  rule: (offer: AvailabilityResponse['offers'][number], response: AvailabilityResponse, res: ApiResult) => void,
+  options: ShoppingOptions = {},
+): Promise<void> {
+  let offers = 0;
+  await forAvailability(
+    t,
+    (_request, response, res) => {
+      for (const offer of response.offers) {
+        offers += 1;
+        rule(offer, response, res);
+      }
+    },
+    options,
+  );
+  if (offers === 0) t.notApplicable('no generated availability request got an offer');
+}
+
+/**
+ * A property over generated quote requests (partner A): each answered 201 with a Quote (409 NO_AVAILABILITY left
+ * alone) and judged by `rule`; not applicable when the target quoted none.
+ */
+export async function forQuotes(
+  t: CheckContext,
+  rule: (request: QuoteRequest, quote: Quote, res: ApiResult) => void | Promise<void>,
+  options: PropertyOptions = {},
+): Promise<void> {
+  const cat = options.catalogue ?? (await targetCatalogue(t));
+  let quoted = 0;
+  await fc.assert(
+    fc.asyncProperty(quoteRequest(cat, options), async (request) => {
+      const res = await t.client('partnerA').post('/quotes', request);
+      if (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY') return;
+      expect(res.status, `POST /quotes: ${res.text.slice(0, 300)}`).toBe(201);
+      expectSchema(res, 'Quote');
+      quoted += 1;
+      await rule(request, res.body as Quote, res);
+    }),
+    { seed: t.seed, numRuns: options.runs ?? cheapRuns(t) },
+  );
+  if (quoted === 0) t.notApplicable('the target offered nothing for the generated quote requests');
+}
