@@ -22,7 +22,7 @@ const program = new Command('partner-api-mutation')
   .option('--jobs <n>', 'certifications side by side', '1')
   .option('--seed <n>', 'seed of every certification (default: random)')
   .option('--runs <n>', 'fast-check runs per property')
-  .option('--own-section', "certify each fault or variant on its own clause's section only (quick; cascades unseen)")
+  .option('--own-clause', "certify each fault or variant with its own clause's checks only (quick; cascades unseen)")
   .option('--only <ids>', 'development: certify only these sections or clauses (cascades elsewhere go unseen)')
   .option('--stability <n>', 'also certify the plain reference n times with other seeds and compare verdicts')
   .option('--busy', 'keep one core busy during the stability runs')
@@ -38,7 +38,7 @@ const flags = program.opts<{
   seed?: string;
   runs?: string;
   only?: string;
-  ownSection?: boolean;
+  ownClause?: boolean;
   stability?: string;
   busy?: boolean;
   reportDir: string;
@@ -75,7 +75,7 @@ try {
     seed: flags.seed !== undefined ? Number(flags.seed) : randomInt(0, 2_147_483_647),
     ...(flags.runs !== undefined ? { runs: Number(flags.runs) } : {}),
     ...(flags.only !== undefined ? { only: flags.only.split(',').map((s) => s.trim()) } : {}),
-    ownSection: flags.ownSection ?? false,
+    ownClause: flags.ownClause ?? false,
     jobs: Math.max(1, Number(flags.jobs) || 1),
     thresholds: THRESHOLDS,
     ...(flags.stability !== undefined ? { stability: Number(flags.stability) } : {}),

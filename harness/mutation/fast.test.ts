@@ -1,7 +1,7 @@
 /**
  * Issue 9: npm test runs the mutation harness on its `fast` subset (a fault of every spec section and five benign
- * variants), each certified on the section of its own clause: every fault is caught on its clause there and every
- * variant passes there. Cascades into other sections are judged by the larger subset .ci/run certifies with the
+ * variants), each certified with the checks of its own clause: every fault is caught on its clause and every
+ * variant passes there. Cascades into other clauses are judged by the larger subset .ci/run certifies with the
  * whole suite (`npm run mutation -- --subset ci`), and by the full matrix on demand.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -32,9 +32,9 @@ describe('the mutation harness on the fast subset (npm test)', () => {
     const lines: string[] = [];
     const report = await runMutation({
       select: (fault) => fast.has(fault.name),
-      ownSection: true,
+      ownClause: true,
+      runs: 2,
       seed: 20261124,
-      runs: 3,
       jobs: 2,
       thresholds,
       reportDir: dir,

@@ -25,11 +25,11 @@ export interface MutationOptions {
   /** Only these sections or clauses in each certification (development only: cascades elsewhere go unseen). */
   only?: string[];
   /**
-   * Certify each fault or variant on the spec section of its own clause only (npm test's quick proof that each is
-   * caught on its clause, or passes, there): cascades into other sections go unseen, which is why .ci/run and the
-   * full matrix certify every section.
+   * Certify each fault or variant with the checks of its own clause only (npm test's quick proof that each is
+   * caught on its clause, or that a variant passes there): cascades into other clauses go unseen, which is why
+   * .ci/run and the full matrix certify with the whole suite.
    */
-  ownSection?: boolean;
+  ownClause?: boolean;
   /** Certifications side by side. */
   jobs: number;
   thresholds: MutationThresholds;
@@ -126,17 +126,17 @@ export async function runMutation(options: MutationOptions): Promise<MutationRep
   options.output(
     `Mutation matrix: ${selected.filter((f) => f.kind === 'fault').length} fault(s), ${selected.filter((f) => f.kind === 'benign').length} benign variant(s), seed ${options.seed}, ${options.jobs} at a time\n`,
   );
-  const sections = [...new Set(selected.map((f) => sectionOf(f.clause)))];
+  const clauses = [...new Set(selected.map((f) => f.clause))];
   const baseline = await certifyInChild({
     faults: [],
     ...common,
-    ...(options.ownSection ? { only: sections } : {}),
+    ...(options.ownClause ? { only: clauses } : {}),
   });
   options.output(
     `  baseline: ${baseline.passed ? 'passed' : `FAILED ${baseline.flagged.join(', ')}`} (${(baseline.durationMs / 1000).toFixed(0)} s)\n`,
   );
   const rows = await pool(selected, options.jobs, async (fault) => {
-    const own = options.ownSection ? { only: [sectionOf(fault.clause)] } : {};
+    const own = options.ownClause ? { only: [fault.clause] } : {};
     const row = rowOf(fault, await certifyInChild({ faults: [fault.name], ...common, ...own }));
     options.output(`${line(row)}\n`);
     return row;
