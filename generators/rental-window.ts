@@ -55,9 +55,10 @@ export function rentalWindow(cat: TargetCatalogue, options: RentalWindowOptions 
     if (rate !== 'plan')
       publicCombos.push({ pair, plan: undefined, range: { first: 1, last: MAX_DAYS_AHEAD }, minDays });
     if (rate === 'public') continue;
+    // Every listed plan is bookable (2.7: GET /rates lists the active ones); its status spelling is 2.7.6's to judge.
     for (const plan of cat.rates) {
       const range = planDayRange(cat, plan);
-      if (plan.status === 'active' && range && range.last - range.first >= minDays)
+      if (range && range.last - range.first >= minDays)
         planCombos.push({ pair, plan, range, minDays });
     }
   }
