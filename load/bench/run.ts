@@ -56,10 +56,14 @@ const endpoints = BENCH_ENDPOINTS.filter((endpoint) => !chosen || chosen.include
 if (endpoints.length === 0)
   throw new Error(`--operations: none of ${flags.operations} (${BENCH_ENDPOINTS.map((e) => e.name).join(', ')})`);
 
-const fixture = parseTargetConfig(
+const parsed = parseTargetConfig(
   JSON.parse(readFileSync(new URL('../../fixtures/reference-target.json', import.meta.url), 'utf8')),
   {},
-).config as LoadTarget;
+).config;
+// The reference's operator API (its clock, /control/v1) shares the test hooks' secret (load/target.ts does the same).
+const fixture: LoadTarget = parsed.hooks
+  ? { ...parsed, control: { baseUrl: parsed.baseUrl, token: parsed.hooks.token } }
+  : (parsed as LoadTarget);
 
 const log = (text: string) => process.stderr.write(`${text}\n`);
 
