@@ -70,7 +70,7 @@ async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number):
  * The reference implementation on `databaseUrl` (a fresh SQLite file when absent), logging warnings only: request
  * logging would measure the logger and the pipe, not the implementation.
  */
-export async function startReference(databaseUrl?: string): Promise<RunningServer> {
+export async function startReference(databaseUrl?: string, cpuProfileDir?: string): Promise<RunningServer> {
   const dir = mkdtempSync(join(tmpdir(), 'load-bench-ref-'));
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
@@ -89,7 +89,9 @@ export async function startReference(databaseUrl?: string): Promise<RunningServe
   ]) {
     delete env[name];
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'reference-impl', 'main.ts')], {
+  // --cpu-prof writes the profile when the server exits (SIGTERM closes it and exits normally).
+  const profile = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(ROOT, 'reference-impl', 'main.ts')], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -29,6 +29,7 @@ const program = new Command('bench')
   .option('--operations <list>', 'a subset, e.g. "POST /quotes,GET /locations" (default: all four)')
   .option('--repeat <n>', 'measure each operation this many times in a row (one row each)', '1')
   .option('--skip-top', 'skip the native engine vs autocannon comparison')
+  .option('--cpu-prof <dir>', 'write a V8 CPU profile of the reference per store into <dir> (see profile-top.ts)')
   .option(
     '--pg <url>',
     'PostgreSQL admin URL (a database of its own is created and dropped)',
@@ -44,6 +45,7 @@ const flags = program.opts<{
   operations?: string;
   repeat: string;
   skipTop?: boolean;
+  cpuProf?: string;
   pg: string;
 }>();
 const seconds = Number(flags.seconds);
@@ -110,7 +112,7 @@ async function withPostgresDatabase<T>(adminUrl: string, run: (url: string) => P
 
 async function benchStore(store: string, databaseUrl: string | undefined): Promise<ComparisonRow[]> {
   log(`${store}: starting the reference implementation`);
-  const reference = await startReference(databaseUrl);
+  const reference = await startReference(databaseUrl, flags.cpuProf);
   const access = new BenchAccess(reference.url, fixture);
   let bare: RunningServer | undefined;
   try {

@@ -12,7 +12,7 @@ import type { FaultSwitch } from '../faults/switch.ts';
 import type { ControlState } from '../store/types.ts';
 import { type Catalogue, withinValidity } from './catalogue.ts';
 import { apiError } from './failure.ts';
-import { localDateTime, localPartsOf, localToEpochMs, rentalDaysBetween } from './local-time.ts';
+import { localDateOf, localDateTime, localToEpochMs, rentalDaysBetween } from './local-time.ts';
 import { vnd } from './money.ts';
 import { type PriceBreakdown, priceRental } from './pricing.ts';
 import type { QuoteClaims, QuoteTokens } from './quote-tokens.ts';
@@ -306,6 +306,6 @@ export class Shopping {
 
   /** Today's local date in the operator's zone, for rate validity of listings. */
   static today(nowMs: number): string {
-    return localPartsOf(nowMs, 'Asia/Ho_Chi_Minh').date;
+    return localDateOf(nowMs, 'Asia/Ho_Chi_Minh');
   }
 }
