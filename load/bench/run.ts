@@ -87,10 +87,19 @@ async function capture(baseUrl: string, endpoint: BenchEndpoint, access: BenchAc
   return { status: res.statusCode, headers, body: body.toString('base64') };
 }
 
-async function measure(baseUrl: string, endpoint: BenchEndpoint, access: BenchAccess): Promise<Measurement> {
-  const make = () => endpoint.request(baseUrl, access);
-  if (warmup > 0) await measureNative(baseUrl, make, connections, warmup);
-  return measureNative(baseUrl, make, connections, seconds);
+/**
+ * One closed-loop measurement, with the server's CPU time per request: on a machine shared with other work the
+ * rates move with the neighbours, the CPU a request costs much less.
+ */
+async function measure(server: RunningServer, endpoint: BenchEndpoint, access: BenchAccess): Promise<Measurement> {
+  const make = () => endpoint.request(server.url, access);
+  if (warmup > 0) await measureNative(server.url, make, connections, warmup);
+  const cpuBefore = server.cpuSeconds();
+  const result = await measureNative(server.url, make, connections, seconds);
+  const requests = result.requestsPerSecond * seconds;
+  const cpu = server.cpuSeconds() - cpuBefore;
+  if (Number.isFinite(cpu) && requests > 0) result.cpuUsPerRequest = (cpu * 1e6) / requests;
+  return result;
 }
 
 async function withPostgresDatabase<T>(adminUrl: string, run: (url: string) => Promise<T>): Promise<T> {
@@ -126,8 +135,8 @@ async function benchStore(store: string, databaseUrl: string | undefined): Promi
     for (const endpoint of endpoints) {
       for (let i = 0; i < repeat; i++) {
         log(`${store}: ${endpoint.name}`);
-        const ref = await measure(reference.url, endpoint, access);
-        const baseline = await measure(bare.url, endpoint, access);
+        const ref = await measure(reference, endpoint, access);
+        const baseline = await measure(bare, endpoint, access);
         rows.push({ store, operation: endpoint.name, reference: ref, bare: baseline });
       }
     }

@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import { LIMITS } from '../../contract/limits.ts';
 import type { Extras } from '../../contract/types.ts';
 import type { FaultSwitch } from '../faults/switch.ts';
@@ -38,13 +38,14 @@ const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: TYPE })).toString
  * booking (spec 4.6), the signed total only tells a moved price from an unchanged one.
  */
 export class QuoteTokens {
-  private readonly rawKey: Buffer;
+  /** Made once: createHmac given raw bytes builds a key of them on every call. */
+  private readonly rawKey: KeyObject;
 
   constructor(
     secret: string,
     private readonly faults?: FaultSwitch,
   ) {
-    this.rawKey = Buffer.from(secret, 'base64url');
+    this.rawKey = createSecretKey(Buffer.from(secret, 'base64url'));
   }
 
   async issue(
