@@ -1,13 +1,14 @@
 /**
  * `npm run bench`: the reference implementation's throughput and latency per operation, each as a ratio against a
  * bare node:http server answering the same bytes, measured side by side in one run, on SQLite and on PostgreSQL;
- * then the native engine's top rate against autocannon's on the bare server. Prints a table. Never a timed test.
+ * then the native engine's top rate against autocannon's on the bare server. Prints a table with the issue 13 goal
+ * and a verdict per row, and writes the same figures to reports/bench.json. Never a timed test.
  *
  *   npm run bench [-- --seconds 5 --connections 16 --stores sqlite,postgres --pg postgresql://postgres@127.0.0.1:5432/postgres]
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { Command } from 'commander';
 import pg from 'pg';
 import { request } from 'undici';
@@ -18,7 +19,7 @@ import type { BareRoute } from './bare-server.ts';
 import { BENCH_ENDPOINTS, type BenchEndpoint } from './endpoints.ts';
 import { type Measurement, measureAutocannon, measureNative } from './measure.ts';
 import { type RunningServer, startBare, startReference } from './processes.ts';
-import { type ComparisonRow, formatComparison, formatTopRate } from './table.ts';
+import { type ComparisonRow, formatComparison, formatTopRate, goalOf } from './table.ts';
 
 const program = new Command('bench')
   .option('--seconds <n>', 'measured seconds per server and operation', '5')
@@ -190,9 +191,30 @@ for (const store of flags.stores.split(',').map((s) => s.trim())) {
 const top = flags.skipTop ? undefined : await topRate();
 
 const cpu = cpus();
+const machine = `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
+// The figures as data too (issue 13), each row with its goal and verdict as the table prints them.
+mkdirSync(new URL('../../reports/', import.meta.url), { recursive: true });
+writeFileSync(
+  new URL('../../reports/bench.json', import.meta.url),
+  `${JSON.stringify(
+    {
+      at: new Date().toISOString(),
+      machine,
+      loadAverage: loadavg(),
+      options: { seconds, warmup, connections, topConnections },
+      rows: rows.map((row) => ({ ...row, goal: goalOf(row.store, row.operation) ?? null })),
+      top: top ? { ...top, connections: topConnections, goal: { ratio: 0.95 } } : null,
+      skipped,
+    },
+    null,
+    2,
+  )}\n`,
+);
 process.stdout.write(
   [
-    `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`,
+    `Machine: ${machine}; load average at the end ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (other work on the machine moves every rate: compare ratios and CPU per request)`,
     `Closed loop, ${connections} connections, ${warmup} s warm-up then ${seconds} s per server and operation; reference logs at warn.`,
     '',
     formatComparison(rows),

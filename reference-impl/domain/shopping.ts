@@ -208,12 +208,16 @@ export class Shopping {
         (filter === null || filter.has(v.vehicleCode)),
     );
     const offers: AvailabilityOffer[] = [];
+    // Every offer's quote is issued at the same second, so they share one expiry and its text.
+    let expiry: { ms: number; text: string } | undefined;
     for (const vehicle of offered) {
       const price = this.price(ctx, vehicle, window, rate, extras);
       const quote = await this.issue(ctx, req, vehicle.vehicleCode, rate, extras, price);
+      if (expiry?.ms !== quote.expiresAtMs)
+        expiry = { ms: quote.expiresAtMs, text: new Date(quote.expiresAtMs).toISOString() };
       offers.push({
         quoteId: quote.quoteId,
-        quoteExpiresAt: new Date(quote.expiresAtMs).toISOString(),
+        quoteExpiresAt: expiry.text,
         vehicle: this.catalogue.fleetVehicle(vehicle.vehicleCode),
         rentalDays: window.rentalDays,
         dailyRate: price.dailyRate,
