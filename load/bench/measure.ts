@@ -8,6 +8,8 @@ export interface Measurement {
   p99Ms: number;
   /** Responses other than 2xx, by code. */
   errors: Record<string, number>;
+  /** Server CPU time per request (user + system), in microseconds, when the server's process is known. */
+  cpuUsPerRequest?: number;
 }
 
 /** A closed-loop run of the native engine: `connections` VUs, each on its own connection, for `seconds`. */

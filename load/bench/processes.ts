@@ -3,7 +3,7 @@
  * stopping the child stops the server.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,8 +15,25 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface RunningServer {
   url: string;
+  /** CPU seconds (user + system) the server process has used so far; NaN where /proc is not there. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
+
+/** utime + stime of a process from /proc/<pid>/stat, in seconds (Linux). */
+function cpuSecondsOf(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start after the last ')'; utime and stime are 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+/** USER_HZ: 100 on every Linux the bench runs on (getconf CLK_TCK). */
+const CLOCK_TICKS = 100;
 
 function stopper(child: ChildProcess, cleanup: () => void = () => {}): () => Promise<void> {
   const exited = new Promise<void>((resolve) => {
@@ -70,7 +87,7 @@ async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number):
  * The reference implementation on `databaseUrl` (a fresh SQLite file when absent), logging warnings only: request
  * logging would measure the logger and the pipe, not the implementation.
  */
-export async function startReference(databaseUrl?: string): Promise<RunningServer> {
+export async function startReference(databaseUrl?: string, cpuProfileDir?: string): Promise<RunningServer> {
   const dir = mkdtempSync(join(tmpdir(), 'load-bench-ref-'));
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
@@ -89,7 +106,9 @@ export async function startReference(databaseUrl?: string): Promise<RunningServe
   ]) {
     delete env[name];
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'reference-impl', 'main.ts')], {
+  // --cpu-prof writes the profile when the server exits (SIGTERM closes it and exits normally).
+  const profile = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(ROOT, 'reference-impl', 'main.ts')], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -102,7 +121,7 @@ export async function startReference(databaseUrl?: string): Promise<RunningServe
     await stop();
     throw error;
   }
-  return { url, stop };
+  return { url, stop, cpuSeconds: () => cpuSecondsOf(child.pid) };
 }
 
 /** The bare node:http server answering `routes` (key: "METHOD /path"). */
@@ -129,5 +148,5 @@ export async function startBare(routes: Record<string, BareRoute>): Promise<Runn
     throw error;
   });
   child.stdout?.resume();
-  return { url: `http://127.0.0.1:${port}`, stop };
+  return { url: `http://127.0.0.1:${port}`, stop, cpuSeconds: () => cpuSecondsOf(child.pid) };
 }

@@ -1,13 +1,14 @@
 /**
  * `npm run bench`: the reference implementation's throughput and latency per operation, each as a ratio against a
  * bare node:http server answering the same bytes, measured side by side in one run, on SQLite and on PostgreSQL;
- * then the native engine's top rate against autocannon's on the bare server. Prints a table. Never a timed test.
+ * then the native engine's top rate against autocannon's on the bare server. Prints a table with the issue 13 goal
+ * and a verdict per row, and writes the same figures to reports/bench.json. Never a timed test.
  *
  *   npm run bench [-- --seconds 5 --connections 16 --stores sqlite,postgres --pg postgresql://postgres@127.0.0.1:5432/postgres]
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { Command } from 'commander';
 import pg from 'pg';
 import { request } from 'undici';
@@ -18,7 +19,7 @@ import type { BareRoute } from './bare-server.ts';
 import { BENCH_ENDPOINTS, type BenchEndpoint } from './endpoints.ts';
 import { type Measurement, measureAutocannon, measureNative } from './measure.ts';
 import { type RunningServer, startBare, startReference } from './processes.ts';
-import { type ComparisonRow, formatComparison, formatTopRate } from './table.ts';
+import { type ComparisonRow, formatComparison, formatTopRate, goalOf } from './table.ts';
 
 const program = new Command('bench')
   .option('--seconds <n>', 'measured seconds per server and operation', '5')
@@ -29,6 +30,7 @@ const program = new Command('bench')
   .option('--operations <list>', 'a subset, e.g. "POST /quotes,GET /locations" (default: all four)')
   .option('--repeat <n>', 'measure each operation this many times in a row (one row each)', '1')
   .option('--skip-top', 'skip the native engine vs autocannon comparison')
+  .option('--cpu-prof <dir>', 'write a V8 CPU profile of the reference per store into <dir> (see profile-top.ts)')
   .option(
     '--pg <url>',
     'PostgreSQL admin URL (a database of its own is created and dropped)',
@@ -44,6 +46,7 @@ const flags = program.opts<{
   operations?: string;
   repeat: string;
   skipTop?: boolean;
+  cpuProf?: string;
   pg: string;
 }>();
 const seconds = Number(flags.seconds);
@@ -56,10 +59,14 @@ const endpoints = BENCH_ENDPOINTS.filter((endpoint) => !chosen || chosen.include
 if (endpoints.length === 0)
   throw new Error(`--operations: none of ${flags.operations} (${BENCH_ENDPOINTS.map((e) => e.name).join(', ')})`);
 
-const fixture = parseTargetConfig(
+const parsed = parseTargetConfig(
   JSON.parse(readFileSync(new URL('../../fixtures/reference-target.json', import.meta.url), 'utf8')),
   {},
-).config as LoadTarget;
+).config;
+// The reference's operator API (its clock, /control/v1) shares the test hooks' secret (load/target.ts does the same).
+const fixture: LoadTarget = parsed.hooks
+  ? { ...parsed, control: { baseUrl: parsed.baseUrl, token: parsed.hooks.token } }
+  : (parsed as LoadTarget);
 
 const log = (text: string) => process.stderr.write(`${text}\n`);
 
@@ -81,10 +88,19 @@ async function capture(baseUrl: string, endpoint: BenchEndpoint, access: BenchAc
   return { status: res.statusCode, headers, body: body.toString('base64') };
 }
 
-async function measure(baseUrl: string, endpoint: BenchEndpoint, access: BenchAccess): Promise<Measurement> {
-  const make = () => endpoint.request(baseUrl, access);
-  if (warmup > 0) await measureNative(baseUrl, make, connections, warmup);
-  return measureNative(baseUrl, make, connections, seconds);
+/**
+ * One closed-loop measurement, with the server's CPU time per request: on a machine shared with other work the
+ * rates move with the neighbours, the CPU a request costs much less.
+ */
+async function measure(server: RunningServer, endpoint: BenchEndpoint, access: BenchAccess): Promise<Measurement> {
+  const make = () => endpoint.request(server.url, access);
+  if (warmup > 0) await measureNative(server.url, make, connections, warmup);
+  const cpuBefore = server.cpuSeconds();
+  const result = await measureNative(server.url, make, connections, seconds);
+  const requests = result.requestsPerSecond * seconds;
+  const cpu = server.cpuSeconds() - cpuBefore;
+  if (Number.isFinite(cpu) && requests > 0) result.cpuUsPerRequest = (cpu * 1e6) / requests;
+  return result;
 }
 
 async function withPostgresDatabase<T>(adminUrl: string, run: (url: string) => Promise<T>): Promise<T> {
@@ -106,7 +122,7 @@ async function withPostgresDatabase<T>(adminUrl: string, run: (url: string) => P
 
 async function benchStore(store: string, databaseUrl: string | undefined): Promise<ComparisonRow[]> {
   log(`${store}: starting the reference implementation`);
-  const reference = await startReference(databaseUrl);
+  const reference = await startReference(databaseUrl, flags.cpuProf);
   const access = new BenchAccess(reference.url, fixture);
   let bare: RunningServer | undefined;
   try {
@@ -120,8 +136,8 @@ async function benchStore(store: string, databaseUrl: string | undefined): Promi
     for (const endpoint of endpoints) {
       for (let i = 0; i < repeat; i++) {
         log(`${store}: ${endpoint.name}`);
-        const ref = await measure(reference.url, endpoint, access);
-        const baseline = await measure(bare.url, endpoint, access);
+        const ref = await measure(reference, endpoint, access);
+        const baseline = await measure(bare, endpoint, access);
         rows.push({ store, operation: endpoint.name, reference: ref, bare: baseline });
       }
     }
@@ -175,9 +191,30 @@ for (const store of flags.stores.split(',').map((s) => s.trim())) {
 const top = flags.skipTop ? undefined : await topRate();
 
 const cpu = cpus();
+const machine = `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
+// The figures as data too (issue 13), each row with its goal and verdict as the table prints them.
+mkdirSync(new URL('../../reports/', import.meta.url), { recursive: true });
+writeFileSync(
+  new URL('../../reports/bench.json', import.meta.url),
+  `${JSON.stringify(
+    {
+      at: new Date().toISOString(),
+      machine,
+      loadAverage: loadavg(),
+      options: { seconds, warmup, connections, topConnections },
+      rows: rows.map((row) => ({ ...row, goal: goalOf(row.store, row.operation) ?? null })),
+      top: top ? { ...top, connections: topConnections, goal: { ratio: 0.95 } } : null,
+      skipped,
+    },
+    null,
+    2,
+  )}\n`,
+);
 process.stdout.write(
   [
-    `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`,
+    `Machine: ${machine}; load average at the end ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (other work on the machine moves every rate: compare ratios and CPU per request)`,
     `Closed loop, ${connections} connections, ${warmup} s warm-up then ${seconds} s per server and operation; reference logs at warn.`,
     '',
     formatComparison(rows),

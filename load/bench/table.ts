@@ -23,7 +23,53 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), rule, ...rows.map(line)].join('\n');
 }
 
-/** Reference vs bare per operation: throughput ratio (ref/bare, below 1) and latency ratios (ref/bare, above 1). */
+/** The issue 13 goals: a ratio to bare, or an absolute rate for the durable write path, and a p50 bound. */
+export interface Goal {
+  ratio?: number;
+  requestsPerSecond?: number;
+  p50Ms?: number;
+}
+
+export function goalOf(store: string, operation: string): Goal | undefined {
+  switch (operation) {
+    case 'GET /locations':
+      return { ratio: 0.6 };
+    case 'POST /availability':
+      return { ratio: 0.3, p50Ms: 5 };
+    case 'POST /quotes':
+      return { ratio: 0.4 };
+    case 'POST /reservations':
+      return { requestsPerSecond: store === 'postgres' ? 1500 : 2000 };
+    default:
+      return undefined;
+  }
+}
+
+function goalText(goal: Goal | undefined): string {
+  if (!goal) return '-';
+  const parts: string[] = [];
+  if (goal.ratio !== undefined) parts.push(`ratio ≥ ${goal.ratio.toFixed(2)}`);
+  if (goal.requestsPerSecond !== undefined) parts.push(`≥ ${goal.requestsPerSecond} req/s`);
+  if (goal.p50Ms !== undefined) parts.push(`p50 < ${goal.p50Ms} ms`);
+  return parts.join(', ');
+}
+
+function verdict(goal: Goal | undefined, r: Measurement, b: Measurement): string {
+  if (!goal) return '-';
+  const met =
+    (goal.ratio === undefined ||
+      (b.requestsPerSecond > 0 && r.requestsPerSecond / b.requestsPerSecond >= goal.ratio)) &&
+    (goal.requestsPerSecond === undefined || r.requestsPerSecond >= goal.requestsPerSecond) &&
+    (goal.p50Ms === undefined || r.p50Ms < goal.p50Ms);
+  return met ? 'met' : 'NOT met';
+}
+
+const micros = (m: Measurement) => (m.cpuUsPerRequest === undefined ? '-' : m.cpuUsPerRequest.toFixed(0));
+
+/**
+ * Reference vs bare per operation: throughput ratio (ref/bare, below 1) and latency ratios (ref/bare, above 1), the
+ * server CPU per request of each, and the issue 13 goal with its verdict.
+ */
 export function formatComparison(rows: ComparisonRow[]): string {
   return table(
     [
@@ -38,7 +84,11 @@ export function formatComparison(rows: ComparisonRow[]): string {
       'ref p99 ms',
       'bare p99 ms',
       'p99 ratio',
+      'ref CPU µs/req',
+      'bare CPU µs/req',
       'ref non-2xx',
+      'goal',
+      'verdict',
     ],
     rows.map(({ store, operation, reference: r, bare: b }) => [
       store,
@@ -52,7 +102,11 @@ export function formatComparison(rows: ComparisonRow[]): string {
       num(r.p99Ms),
       num(b.p99Ms),
       ratio(r.p99Ms, b.p99Ms),
+      micros(r),
+      micros(b),
       errors(r),
+      goalText(goalOf(store, operation)),
+      verdict(goalOf(store, operation), r, b),
     ]),
   );
 }
@@ -61,7 +115,7 @@ export function formatTopRate(native: Measurement, cannon: Measurement, connecti
   return [
     `Load generator top rate on the bare server (GET, ${connections} connections, ${seconds} s):`,
     table(
-      ['engine', 'vs', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'req/s ratio'],
+      ['engine', 'vs', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'req/s ratio', 'goal', 'verdict'],
       [
         [
           'native (undici)',
@@ -71,6 +125,10 @@ export function formatTopRate(native: Measurement, cannon: Measurement, connecti
           num(native.p99Ms),
           errors(native),
           ratio(native.requestsPerSecond, cannon.requestsPerSecond),
+          'ratio ≥ 0.95',
+          cannon.requestsPerSecond > 0 && native.requestsPerSecond / cannon.requestsPerSecond >= 0.95
+            ? 'met'
+            : 'NOT met',
         ],
         [
           'autocannon',
@@ -80,6 +138,8 @@ export function formatTopRate(native: Measurement, cannon: Measurement, connecti
           num(cannon.p99Ms),
           errors(cannon),
           '1.000',
+          '-',
+          '-',
         ],
       ],
     ),

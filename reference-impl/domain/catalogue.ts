@@ -50,8 +50,9 @@ export class Catalogue {
     for (const f of data.oneWayFees) this.fees.set(`${f.fromBranch}>${f.toBranch}`, f.amountVnd);
     this.extras = new Map(data.extras.map((e) => [e.code, e]));
     this.partners = new Map(data.partners.map((p) => [p.partnerId, p]));
-    for (const v of data.vehicles) this.publicVehicles.set(v.vehicleCode, toFleetVehicle(v));
-    for (const l of data.locations) if (l.active) this.publicLocations.set(l.locationCode, toLocation(l));
+    // Frozen: shared by every answer, and their serialized text is remembered (http/availability-json.ts).
+    for (const v of data.vehicles) this.publicVehicles.set(v.vehicleCode, deepFreeze(toFleetVehicle(v)));
+    for (const l of data.locations) if (l.active) this.publicLocations.set(l.locationCode, deepFreeze(toLocation(l)));
   }
 
   /** An active location, or undefined (unknown and inactive are the same to partners, spec 4.12). */
@@ -121,6 +122,14 @@ export class Catalogue {
         status: 'active',
       }));
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 export function withinValidity(plan: RatePlanFixture, date: string): boolean {

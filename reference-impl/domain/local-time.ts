@@ -42,8 +42,38 @@ export function localPartsOf(epochMs: number, timeZone: string): LocalParts {
 const DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
 const TIME = /^([01][0-9]|2[0-3]):([0-5][0-9])$/;
 
+/**
+ * Results of localToEpochMs, bounded: each conversion formats three times through Intl (a fifth of a quote's time in
+ * the issue 13 profile), and a run asks for the same few windows over and over. Zone rules do not change in a process.
+ */
+const epochMemo = new Map<string, number | null>();
+const EPOCH_MEMO_MAX = 4096;
+
 /** Epoch ms of a local date and time in the zone, or null when the date or time does not exist there. */
 export function localToEpochMs(date: string, time: string, timeZone: string): number | null {
+  const key = `${date}T${time}@${timeZone}`;
+  const known = epochMemo.get(key);
+  if (known !== undefined) return known;
+  const value = convertLocalToEpochMs(date, time, timeZone);
+  if (epochMemo.size >= EPOCH_MEMO_MAX) epochMemo.clear();
+  epochMemo.set(key, value);
+  return value;
+}
+
+/** The local date at an instant in the zone, remembered per zone for the minute it was asked in. */
+const dateMemo = new Map<string, { minute: number; date: string }>();
+
+export function localDateOf(epochMs: number, timeZone: string): string {
+  // Zone offsets are whole minutes, so the local date cannot change within a UTC minute.
+  const minute = Math.floor(epochMs / 60_000);
+  const known = dateMemo.get(timeZone);
+  if (known?.minute === minute) return known.date;
+  const date = localPartsOf(epochMs, timeZone).date;
+  dateMemo.set(timeZone, { minute, date });
+  return date;
+}
+
+function convertLocalToEpochMs(date: string, time: string, timeZone: string): number | null {
   const d = DATE.exec(date);
   const t = TIME.exec(time);
   if (!d || !t) return null;

@@ -1,8 +1,23 @@
 import type { Money } from '../../contract/types.ts';
 
 const displayFormats = new Map<string, Intl.NumberFormat>();
+/** Renderings already made, bounded: Intl formatting was a twentieth of an availability call (issue 13 profile). */
+const displays = new Map<string, string>();
+const DISPLAYS_MAX = 8192;
 
 function displayOf(currency: string, amount: number, exponent: number): string {
+  // -0 renders with its sign yet keys as "0": formatted afresh, never remembered.
+  if (Object.is(amount, -0)) return formatDisplay(currency, amount, exponent);
+  const memoKey = `${currency}:${exponent}:${amount}`;
+  const known = displays.get(memoKey);
+  if (known !== undefined) return known;
+  const display = formatDisplay(currency, amount, exponent);
+  if (displays.size >= DISPLAYS_MAX) displays.clear();
+  displays.set(memoKey, display);
+  return display;
+}
+
+function formatDisplay(currency: string, amount: number, exponent: number): string {
   const key = `${currency}:${exponent}`;
   let format = displayFormats.get(key);
   if (!format) {

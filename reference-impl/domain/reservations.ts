@@ -4,7 +4,7 @@ import type { JsonValue, Reservation, ReservationRequest, ReservationStatus } fr
 import type { FaultSwitch } from '../faults/switch.ts';
 import type { Store, StoredReservation } from '../store/types.ts';
 import { apiError } from './failure.ts';
-import { localPartsOf } from './local-time.ts';
+import { localDateOf } from './local-time.ts';
 import { type QuoteTokens, quoteDigest } from './quote-tokens.ts';
 import { type CallContext, Shopping } from './shopping.ts';
 
@@ -156,7 +156,7 @@ export class Reservations {
   }
 
   private async book(ctx: CallContext, body: ReservationRequest): Promise<Reservation> {
-    const today = localPartsOf(ctx.nowMs, OPERATOR_ZONE).date;
+    const today = localDateOf(ctx.nowMs, OPERATOR_ZONE);
     if (!isAdultOn(body.driver.dateOfBirth, today) && this.faults.enforce('driver.adult')) {
       throw apiError('VALIDATION_ERROR', 'The request body failed validation.', {
         fields: [{ field: 'driver.dateOfBirth', message: 'the driver must be 18 or over' }],
@@ -172,7 +172,9 @@ export class Reservations {
     const checked = await this.quotes.verify(body.quoteId, ctx.nowMs);
     // Test hook "expire a quote": an authentic quote the hooks expired is past its 30 minutes.
     const verified =
-      checked.kind === 'valid' && ctx.control.expiredQuotes.includes(quoteDigest(body.quoteId))
+      checked.kind === 'valid' &&
+      ctx.control.expiredQuotes.length > 0 &&
+      ctx.control.expiredQuotes.includes(quoteDigest(body.quoteId))
         ? { kind: 'expired' as const, claims: checked.claims }
         : checked;
     if (
@@ -193,7 +195,14 @@ export class Reservations {
     ) {
       throw apiError('QUOTE_STALE', 'The price has changed since the quote was issued; request a new quote.');
     }
-    if ((await this.store.takeDeclineNextBooking()) && this.faults.enforce('booking.decline')) {
+    // Taking a decline is a write under the control row's lock: only when the state read for this request has one
+    // to take (issue 13: a write per booking serialised every booking on that row). Concurrent takers still race in
+    // the store, which gives each decline to one booking only.
+    if (
+      ctx.control.declineNextBookings > 0 &&
+      (await this.store.takeDeclineNextBooking()) &&
+      this.faults.enforce('booking.decline')
+    ) {
       throw apiError(
         'RESERVATION_REJECTED',
         'The operator declined this reservation; contact support with the requestId.',

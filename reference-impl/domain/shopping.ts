@@ -12,7 +12,7 @@ import type { FaultSwitch } from '../faults/switch.ts';
 import type { ControlState } from '../store/types.ts';
 import { type Catalogue, withinValidity } from './catalogue.ts';
 import { apiError } from './failure.ts';
-import { localDateTime, localPartsOf, localToEpochMs, rentalDaysBetween } from './local-time.ts';
+import { localDateOf, localDateTime, localToEpochMs, rentalDaysBetween } from './local-time.ts';
 import { vnd } from './money.ts';
 import { type PriceBreakdown, priceRental } from './pricing.ts';
 import type { QuoteClaims, QuoteTokens } from './quote-tokens.ts';
@@ -208,12 +208,16 @@ export class Shopping {
         (filter === null || filter.has(v.vehicleCode)),
     );
     const offers: AvailabilityOffer[] = [];
+    // Every offer's quote is issued at the same second, so they share one expiry and its text.
+    let expiry: { ms: number; text: string } | undefined;
     for (const vehicle of offered) {
       const price = this.price(ctx, vehicle, window, rate, extras);
       const quote = await this.issue(ctx, req, vehicle.vehicleCode, rate, extras, price);
+      if (expiry?.ms !== quote.expiresAtMs)
+        expiry = { ms: quote.expiresAtMs, text: new Date(quote.expiresAtMs).toISOString() };
       offers.push({
         quoteId: quote.quoteId,
-        quoteExpiresAt: new Date(quote.expiresAtMs).toISOString(),
+        quoteExpiresAt: expiry.text,
         vehicle: this.catalogue.fleetVehicle(vehicle.vehicleCode),
         rentalDays: window.rentalDays,
         dailyRate: price.dailyRate,
@@ -306,6 +310,6 @@ export class Shopping {
 
   /** Today's local date in the operator's zone, for rate validity of listings. */
   static today(nowMs: number): string {
-    return localPartsOf(nowMs, 'Asia/Ho_Chi_Minh').date;
+    return localDateOf(nowMs, 'Asia/Ho_Chi_Minh');
   }
 }

@@ -55,16 +55,32 @@ function qualityOf(mediaType: string, ranges: AcceptRange[]): number {
  * (then application/xml before text/xml, the order the spec lists them). Null means 406.
  */
 export function negotiate(accept: string | undefined): WireRepresentation | null {
-  if (accept === undefined || accept.trim() === '') return JSON_REPRESENTATION;
+  if (accept === undefined) return JSON_REPRESENTATION;
+  // Clients send the same few Accept headers on every call: each is parsed once (bounded).
+  const known = negotiated.get(accept);
+  if (known !== undefined) return known;
+  const chosen = negotiateAfresh(accept);
+  if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
+  negotiated.set(accept, chosen);
+  return chosen;
+}
+
+/** Shared by every request that chose them (negotiation results are remembered). */
+const CANDIDATES: readonly WireRepresentation[] = [
+  JSON_REPRESENTATION,
+  Object.freeze({ kind: 'xml', mediaType: 'application/xml' }),
+  Object.freeze({ kind: 'xml', mediaType: 'text/xml' }),
+];
+
+const negotiated = new Map<string, WireRepresentation | null>();
+const NEGOTIATED_MAX = 1024;
+
+function negotiateAfresh(accept: string): WireRepresentation | null {
+  if (accept.trim() === '') return JSON_REPRESENTATION;
   const ranges = parseAccept(accept);
-  const candidates: WireRepresentation[] = [
-    JSON_REPRESENTATION,
-    { kind: 'xml', mediaType: 'application/xml' },
-    { kind: 'xml', mediaType: 'text/xml' },
-  ];
   let chosen: WireRepresentation | null = null;
   let chosenQ = 0;
-  for (const candidate of candidates) {
+  for (const candidate of CANDIDATES) {
     const q = qualityOf(candidate.mediaType, ranges);
     if (q > chosenQ) {
       chosen = candidate;

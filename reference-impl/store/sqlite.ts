@@ -117,20 +117,29 @@ export class SqliteStore implements Store {
   /** Write transactions waiting for the next group commit. */
   private readonly pending: {
     fn: () => unknown;
+    /** Whether an answer rests on this write being on disk (see `immediate`). */
+    durable: boolean;
     resolve: (value: unknown) => void;
     reject: (error: unknown) => void;
   }[] = [];
   private flushScheduled = false;
+  /** The connection's synchronous level now: FULL unless the last group held only claims. */
+  private syncFull = true;
 
   /**
    * A write transaction, committed together with every other write that arrives in the same turn of the event loop
    * (issue 13, group commit): one IMMEDIATE transaction and one fsync (synchronous = FULL) for the whole group, each
    * write in a savepoint of its own so one failing rolls back alone. The promise settles after the commit: an
    * answer that depends on a write is sent only once that write is on disk.
+   *
+   * `durable: false` is for a write no answer rests on (an idempotency claim: a claim lost with the power leaves the
+   * key free, and the request it guarded was never answered). A group of such writes only commits (synchronous =
+   * NORMAL, visible to every connection, no fsync); the next durable group's fsync of the WAL, which is written in
+   * order, puts them on disk with it. A booking so pays one fsync, its completion's, not two.
    */
-  private immediate<T>(fn: () => T): Promise<T> {
+  private immediate<T>(fn: () => T, durable = true): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      this.pending.push({ fn, durable, resolve: resolve as (value: unknown) => void, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(() => this.flush());
@@ -144,6 +153,11 @@ export class SqliteStore implements Store {
     if (group.length === 0) return;
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     try {
+      const full = group.some((write) => write.durable);
+      if (full !== this.syncFull) {
+        this.database.pragma(`synchronous = ${full ? 'FULL' : 'NORMAL'}`);
+        this.syncFull = full;
+      }
       this.database
         .transaction(() => {
           for (const write of group) {
@@ -225,7 +239,7 @@ export class SqliteStore implements Store {
           ).run(leaseUntil, input.claimToken, input.partnerId, input.key);
           return { kind: 'claimed' };
       }
-    });
+    }, false);
   }
 
   async releaseIdempotencyKey(partnerId: string, key: string, claimToken: string): Promise<void> {
@@ -378,9 +392,11 @@ export class SqliteStore implements Store {
    * PRAGMA data_version says another connection committed something (a cheap read, no table touched).
    */
   private controlCache: { version: number; state: ControlState } | undefined;
+  private dataVersion: Database.Statement | undefined;
 
   async getControlState(): Promise<ControlState> {
-    const version = this.statement('PRAGMA data_version').pluck().get() as number;
+    this.dataVersion ??= this.database.prepare('PRAGMA data_version').pluck();
+    const version = this.dataVersion.get() as number;
     if (this.controlCache?.version === version) return this.controlCache.state;
     const json = this.statement('SELECT state FROM control_state WHERE id = 1').pluck().get() as string | undefined;
     // Shared by every request until it changes: frozen, so a reader can never change it for the others.

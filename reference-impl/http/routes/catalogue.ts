@@ -4,17 +4,31 @@ import type { Catalogue } from '../../domain/catalogue.ts';
 import { apiError } from '../../domain/failure.ts';
 import { Shopping } from '../../domain/shopping.ts';
 import { requireCaller } from '../request-context.ts';
-import { sendRepresentation } from '../respond.ts';
+import { ConstantBodies, ConstantBody, sendRepresentation } from '../respond.ts';
 
 const CODE = /^[A-Z0-9-]{2,32}$/;
 
 /** Spec 4.2 to 4.4: fleet, locations and the caller's rate codes. */
 export function catalogueRoutes(app: FastifyInstance, catalogue: Catalogue) {
   const business = { business: true };
+  // The catalogue is read-only: each of these bodies is serialized once per representation.
+  const fleet = new ConstantBody(
+    (() => {
+      const vehicles = catalogue.listVehicles();
+      return { vehicles, count: vehicles.length };
+    })(),
+  );
+  const locations = new ConstantBody(
+    (() => {
+      const list = catalogue.listLocations();
+      return { locations: list, count: list.length };
+    })(),
+  );
+  const vehicles = new ConstantBodies((code: string) => catalogue.fleetVehicle(code));
+  const locationBodies = new ConstantBodies((code: string) => catalogue.publicLocation(code));
 
   app.get(`${API_PREFIX}/fleet`, { config: { ...business, scope: 'fleet:read' } }, async (request, reply) => {
-    const vehicles = catalogue.listVehicles();
-    return sendRepresentation(reply, 200, { vehicles, count: vehicles.length }, request.ctx.representation);
+    return fleet.send(reply, 200, request.ctx.representation);
   });
 
   app.get<{ Params: { vehicleCode: string } }>(
@@ -27,22 +41,21 @@ export function catalogueRoutes(app: FastifyInstance, catalogue: Catalogue) {
       if (standing === 'incomplete') {
         throw apiError('FLEET_PROFILE_INCOMPLETE', 'The vehicle lacks a complete partner specification.');
       }
-      return sendRepresentation(reply, 200, catalogue.fleetVehicle(code), request.ctx.representation);
+      return vehicles.get(code).send(reply, 200, request.ctx.representation);
     },
   );
 
   app.get(`${API_PREFIX}/locations`, { config: { ...business, scope: 'locations:read' } }, async (request, reply) => {
-    const locations = catalogue.listLocations();
-    return sendRepresentation(reply, 200, { locations, count: locations.length }, request.ctx.representation);
+    return locations.send(reply, 200, request.ctx.representation);
   });
 
   app.get<{ Params: { locationCode: string } }>(
     `${API_PREFIX}/locations/:locationCode`,
     { config: { ...business, scope: 'locations:read' } },
     async (request, reply) => {
-      const location = catalogue.publicLocation(request.params.locationCode);
-      if (!location) throw apiError('NOT_FOUND', 'No such location.');
-      return sendRepresentation(reply, 200, location, request.ctx.representation);
+      const code = request.params.locationCode;
+      if (!catalogue.publicLocation(code)) throw apiError('NOT_FOUND', 'No such location.');
+      return locationBodies.get(code).send(reply, 200, request.ctx.representation);
     },
   );
 

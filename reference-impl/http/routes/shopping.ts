@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../../../contract/constants.ts';
 import type { AvailabilityRequest, QuoteRequest } from '../../../contract/types.ts';
 import type { Shopping } from '../../domain/shopping.ts';
+import { availabilityJson } from '../availability-json.ts';
 import { requireCaller } from '../request-context.ts';
 import { sendRepresentation } from '../respond.ts';
 import { validatedBody } from '../validated-body.ts';
@@ -19,7 +20,7 @@ export function shoppingRoutes(app: FastifyInstance, shopping: Shopping) {
         { partnerId: caller.partnerId, nowMs: ctx.nowMs, control: ctx.control },
         body,
       );
-      return sendRepresentation(reply, 200, result, ctx.representation);
+      return sendRepresentation(reply, 200, result, ctx.representation, availabilityJson);
     },
   );
 

@@ -1,0 +1,69 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { QuoteTokens } from './quote-tokens.ts';
+
+const SECRET = Buffer.alloc(32, 9).toString('base64url');
+const NOW = Date.UTC(2027, 0, 10, 3, 0, 0, 400);
+const CLAIMS = {
+  partnerId: 'PARTNER-A',
+  vehicleCode: 'TOYOTA-VIOS-AT',
+  pickupLocation: 'SGN-APT-01',
+  dropoffLocation: 'SGN-APT-01',
+  pickupDate: '2027-01-24',
+  pickupTime: '10:00',
+  dropoffDate: '2027-01-27',
+  dropoffTime: '10:00',
+  accountCode: null,
+  rateCode: null,
+  extras: {},
+  totalAmount: 2_100_000,
+  currency: 'VND',
+};
+
+/** A compact JWS signed with the quote key over a payload of the test's choosing. */
+function forge(payload: unknown, secret = SECRET): string {
+  const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'quote+jwt' })).toString('base64url');
+  const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+  const mac = createHmac('sha256', Buffer.from(secret, 'base64url')).update(`${header}.${body}`).digest('base64url');
+  return `${header}.${body}.${mac}`;
+}
+
+describe('QuoteTokens (spec 2.8, 4.7.9): signed quote ids, verified synchronously', () => {
+  const tokens = new QuoteTokens(SECRET);
+
+  it('verifies its own quote with the claims it priced, valid until the expiry second', async () => {
+    const issued = await tokens.issue(CLAIMS, NOW);
+    const valid = await tokens.verify(issued.quoteId, issued.expiresAtMs - 1);
+    expect(valid).toEqual({
+      kind: 'valid',
+      claims: { ...CLAIMS, issuedAtMs: issued.issuedAtMs, expiresAtMs: issued.expiresAtMs },
+    });
+    expect((await tokens.verify(issued.quoteId, issued.expiresAtMs)).kind).toBe('expired');
+  });
+
+  it('gives two equal requests in the same second two different ids (a hook expires one quote, not both)', async () => {
+    const a = await tokens.issue(CLAIMS, NOW);
+    const b = await tokens.issue(CLAIMS, NOW);
+    expect(a.quoteId).not.toBe(b.quoteId);
+  });
+
+  it('refuses another key, a changed payload, another header, a foreign issuer and non-canonical text', async () => {
+    const issued = await tokens.issue(CLAIMS, NOW);
+    expect((await new QuoteTokens(Buffer.alloc(32, 1).toString('base64url')).verify(issued.quoteId, NOW)).kind).toBe(
+      'invalid',
+    );
+    const [header, body, mac] = issued.quoteId.split('.') as [string, string, string];
+    const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+    const changed = Buffer.from(JSON.stringify({ ...payload, q: { ...payload.q, totalAmount: 1 } })).toString(
+      'base64url',
+    );
+    expect((await tokens.verify(`${header}.${changed}.${mac}`, NOW)).kind).toBe('invalid');
+    const otherHeader = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+    expect((await tokens.verify(`${otherHeader}.${body}.${mac}`, NOW)).kind).toBe('invalid');
+    expect((await tokens.verify(forge({ ...payload, iss: 'someone-else' }), NOW)).kind).toBe('invalid');
+    expect((await tokens.verify(forge({ ...payload, exp: String(payload.exp) }), NOW)).kind).toBe('invalid');
+    expect((await tokens.verify(forge([1, 2]), NOW)).kind).toBe('invalid');
+    expect((await tokens.verify(`${issued.quoteId}=`, NOW)).kind).toBe('invalid');
+    expect((await tokens.verify('not-a-jws', NOW)).kind).toBe('invalid');
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { AvailabilityResponse } from '../../contract/types.ts';
+import { CATALOGUE } from '../../fixtures/index.ts';
+import { Catalogue } from '../domain/catalogue.ts';
+import { vnd } from '../domain/money.ts';
+import { availabilityJson } from './availability-json.ts';
+
+const catalogue = new Catalogue(CATALOGUE);
+
+function response(): AvailabilityResponse {
+  return {
+    availabilityModel: 'model_level_on_request',
+    pickupLocation: 'SGN-APT-01',
+    dropoffLocation: 'SGN-APT-01',
+    pickupDateTime: '2027-01-24T10:00:00',
+    dropoffDateTime: '2027-01-27T10:00:00',
+    rentalDays: 3,
+    accountCode: null,
+    rateCode: 'PA-"quoted"\u2028',
+    offers: catalogue.listVehicles().map((vehicle, i) => ({
+      quoteId: `q.${i}.\u00e9"\\`,
+      quoteExpiresAt: '2027-01-24T10:30:00.000Z',
+      vehicle,
+      rentalDays: 3,
+      dailyRate: vnd(700_000 + i),
+      estimatedTotal: vnd(2_100_000 + i),
+      currency: 'VND',
+    })),
+  };
+}
+
+describe('availabilityJson (issue 13: the same bytes as JSON.stringify, faster)', () => {
+  it('gives exactly JSON.stringify of the answer, twice (remembered vehicles too)', () => {
+    const value = response();
+    expect(value.offers.length).toBeGreaterThan(1);
+    expect(availabilityJson(value)).toBe(JSON.stringify(value));
+    expect(availabilityJson(value)).toBe(JSON.stringify(value));
+  });
+
+  it('leaves an offer of another shape (a fault adding or reordering fields) to JSON.stringify', () => {
+    const extra = response();
+    (extra.offers[0] as unknown as Record<string, unknown>).extra = 1;
+    expect(availabilityJson(extra)).toBe(JSON.stringify(extra));
+    const reordered = response();
+    const { quoteId, ...rest } = reordered.offers[0] as NonNullable<(typeof reordered.offers)[0]>;
+    reordered.offers[0] = { ...rest, quoteId };
+    expect(availabilityJson(reordered)).toBe(JSON.stringify(reordered));
+    const empty = { ...response(), offers: [] };
+    expect(availabilityJson(empty)).toBe(JSON.stringify(empty));
+  });
+});
