@@ -7,12 +7,13 @@ import type { Reservation, ReservationList } from '../contract/types.ts';
 import { RESERVATION_STATUSES } from '../contract/types.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { expectSchema } from '../harness/check/expect-api.ts';
+import { requireStep } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { booked, postReservation, type QuotedBooking, quoteToBook } from './support/booking.ts';
 import { targetCatalogue, withPlans } from './support/catalogue.ts';
 import { expectMoney, ISO_CURRENCIES } from './support/money.ts';
-import { driverFor, freshReference } from './support/reservation-requests.ts';
+import { driverFor, freshReference, plainRequest } from './support/reservation-requests.ts';
 
 const A: Role[] = ['partnerA'];
 const business = { needs: A, representations: REPRESENTATIONS };
@@ -68,6 +69,20 @@ describe('2.11 Reservation', () => {
   check('2.11.3', { ...book, name: 'partnerReference is the one sent (string or null)' }, (t) =>
     readTwice(t, (b, r) => expect(r.partnerReference).toBe(b.body.partnerReference ?? null)),
   );
+
+  check('2.11.3', { ...book, name: 'Booked without partnerReference, the reservation says null' }, async (t) => {
+    const { quote } = await quoteToBook(t);
+    const { partnerReference: _omitted, ...body } = plainRequest(t, quote.quoteId);
+    const res = await postReservation(t, 'partnerA', body);
+    // partnerReference is optional (2.12.1): a refusal is that clause's deviation, and this one cannot be judged.
+    requireStep('2.12.1', res.status === 201, `a booking without partnerReference: HTTP ${res.status}`, {
+      actual: res.text.slice(0, 300),
+    });
+    const reservation = res.body as Reservation;
+    expect(reservation.partnerReference, 'partnerReference of the 201').toBeNull();
+    const read = await t.client('partnerA').get(`/reservations/${encodeURIComponent(reservation.reservationId)}`);
+    expect((read.body as Reservation | undefined)?.partnerReference, 'partnerReference read back').toBeNull();
+  });
 
   // 2.11.4 Reservation.rocketBookingCode is a string, the confirmation number for the rental desk
   check('2.11.4', { ...book, name: 'rocketBookingCode is a non-empty string' }, (t) =>
