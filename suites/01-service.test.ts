@@ -21,7 +21,7 @@ import type {
   ReservationList,
 } from '../contract/types.ts';
 import { availabilityRequest, quoteRequest } from '../generators/index.ts';
-import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
@@ -120,10 +120,11 @@ describe('1 What the service does', () => {
     async (t) => {
       const cat = await targetCatalogue(t);
       let compared = 0;
-      await fc.assert(
-        fc.asyncProperty(availabilityRequest(cat, { rate: 'public' }), async (request) => {
+      await t.forAll(
+        availabilityRequest(cat, { rate: 'public' }),
+        async (request) => {
           const res = await t.client('partnerA').post('/availability', request);
-          if (res.status !== 200) return;
+          if (res.status !== 200) return SKIP;
           const response = res.body as AvailabilityResponse;
           for (const offer of response.offers.slice(0, 2)) {
             expect(
@@ -143,8 +144,8 @@ describe('1 What the service does', () => {
             expect(quote.rental.rentalDays, 'the quoted rental days are the offered ones').toBe(offer.rentalDays);
             compared += 1;
           }
-        }),
-        { seed: t.seed, numRuns: costlyRuns(t) },
+        },
+        { numRuns: costlyRuns(t) },
       );
       if (compared === 0) t.notApplicable('no generated availability request got an offer');
     },
@@ -227,13 +228,14 @@ describe('1 What the service does', () => {
           representation: t.representation,
         });
       }
-      await fc.assert(
-        fc.asyncProperty(availabilityRequest(cat), async (body) => {
+      await t.forAll(
+        availabilityRequest(cat),
+        async (body) => {
           const res = await t.client('partnerA').post('/availability', body);
           if (res.status === 200)
             expect((res.body as AvailabilityResponse).availabilityModel).toBe('model_level_on_request');
-        }),
-        { seed: t.seed, numRuns: cheapRuns(t) },
+        },
+        { numRuns: cheapRuns(t) },
       );
     },
   );
@@ -293,15 +295,16 @@ describe('1 What the service does', () => {
     { ...shop, level: 'SHOULD', name: 'Quotes ask for no online prepayment (settled with the partner)' },
     async (t) => {
       const cat = await targetCatalogue(t);
-      await fc.assert(
-        fc.asyncProperty(quoteRequest(cat), async (request) => {
+      await t.forAll(
+        quoteRequest(cat),
+        async (request) => {
           const res = await t.client('partnerA').post('/quotes', request);
-          if (res.status !== 201) return;
+          if (res.status !== 201) return SKIP;
           const quote = res.body as Quote;
           expect(quote.payment.model).toBe('settled_with_partner');
           expect(quote.payment.prepaymentRequired.amount, 'prepaymentRequired').toBe(0);
-        }),
-        { seed: t.seed, numRuns: costlyRuns(t) },
+        },
+        { numRuns: costlyRuns(t) },
       );
     },
   );
@@ -311,10 +314,11 @@ describe('1 What the service does', () => {
     { ...shop, name: 'Quotes show the security deposit apart from the rental charge, which excludes it' },
     async (t) => {
       const cat = await targetCatalogue(t);
-      await fc.assert(
-        fc.asyncProperty(quoteRequest(cat), async (request) => {
+      await t.forAll(
+        quoteRequest(cat),
+        async (request) => {
           const res = await t.client('partnerA').post('/quotes', request);
-          if (res.status !== 201) return;
+          if (res.status !== 201) return SKIP;
           const quote = res.body as Quote;
           expect(isMoneyShaped(quote.securityDeposit), 'securityDeposit is shown').toBe(true);
           const { baseTotal, extrasTotal, oneWayFee, discount, total } = quote.charges;
@@ -323,8 +327,8 @@ describe('1 What the service does', () => {
           expect(total.amount, 'charges.total does not include the deposit').not.toBe(
             charge + quote.securityDeposit.amount,
           );
-        }),
-        { seed: t.seed, numRuns: costlyRuns(t) },
+        },
+        { numRuns: costlyRuns(t) },
       );
     },
   );
@@ -431,13 +435,14 @@ describe('1 What the service does', () => {
         },
         { requiredKeys: [] },
       );
-      await fc.assert(
-        fc.asyncProperty(change, async (body) => {
+      await t.forAll(
+        change,
+        async (body) => {
           expectError(await t.client('partnerA').patch(path, body), 'MODIFICATION_NOT_SUPPORTED', {
             representation: t.representation,
           });
-        }),
-        { seed: t.seed, numRuns: costlyRuns(t) },
+        },
+        { numRuns: costlyRuns(t) },
       );
       const after = await t.client('partnerA').get(path);
       expect(after.body, 'the reservation after the PATCH attempts').toEqual(reservation);

@@ -212,14 +212,15 @@ describe('4.7 POST /reservations', () => {
     { ...booking, name: 'Same key, different body: 409 IDEMPOTENCY_CONFLICT, nothing created (generated bodies)' },
     async (t) => {
       const first = await quoteAndBook(t, 'partnerA');
-      await fc.assert(
-        fc.asyncProperty(generatedRequest(t, first.body.quoteId), async (generated) => {
+      await t.forAll(
+        generatedRequest(t, first.body.quoteId),
+        async (generated) => {
           const other = freshen(t, generated);
           const attempt = await attemptBooking(t, 'partnerA', other.quoteId, { body: other, key: first.key });
           expectError(attempt.res, 'IDEMPOTENCY_CONFLICT', { representation: t.representation });
           await expectNothingCreated(t, 'partnerA', other.partnerReference);
-        }),
-        { seed: t.seed, numRuns: bookingRuns(t) },
+        },
+        { numRuns: bookingRuns(t) },
       );
       const found = await withReference(t, 'partnerA', first.body.partnerReference as string);
       expect(found.length, 'still one reservation with the first partnerReference').toBe(1);
@@ -489,13 +490,10 @@ describe('4.7 POST /reservations', () => {
         { arbitrary: xmlText({ minLength: 8, maxLength: 300, unit: visible }), weight: 4 },
         { arbitrary: xmlText({ minLength: 8, maxLength: 4096, unit: visible }), weight: 1 },
       );
-      await fc.assert(
-        fc.asyncProperty(randomId, async (quoteId) => {
-          const attempt = await attemptBooking(t, 'partnerA', quoteId);
-          expectError(attempt.res, 'QUOTE_INVALID', { representation: t.representation });
-        }),
-        { seed: t.seed, numRuns: t.settings.runs },
-      );
+      await t.forAll(randomId, async (quoteId) => {
+        const attempt = await attemptBooking(t, 'partnerA', quoteId);
+        expectError(attempt.res, 'QUOTE_INVALID', { representation: t.representation });
+      });
     },
   );
 
@@ -585,13 +583,14 @@ describe('4.7 POST /reservations', () => {
         const booked = await attemptBooking(t, 'partnerA', q.quoteId, { key });
         expect(booked.res.status, `a key of ${length} characters: ${booked.res.text.slice(0, 300)}`).toBe(201);
       }
-      await fc.assert(
-        fc.asyncProperty(idempotencyKey(), async (generated) => {
+      await t.forAll(
+        idempotencyKey(),
+        async (generated) => {
           const key = uniquify(t, generated);
           const booked = await attemptBooking(t, 'partnerA', q.quoteId, { key });
           expect(booked.res.status, `key ${JSON.stringify(key)}: ${booked.res.text.slice(0, 300)}`).toBe(201);
-        }),
-        { seed: t.seed, numRuns: bookingRuns(t) },
+        },
+        { numRuns: bookingRuns(t) },
       );
     },
   );
@@ -615,15 +614,12 @@ describe('4.7 POST /reservations', () => {
         expectSchema(attempt.res, 'ErrorEnvelope');
         await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
       }
-      await fc.assert(
-        fc.asyncProperty(badIdempotencyKey(), async (key) => {
-          const attempt = await attemptBooking(t, 'partnerA', q.quoteId, { key });
-          expectError(attempt.res, ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REQUIRED'], {
-            representation: t.representation,
-          });
-        }),
-        { seed: t.seed, numRuns: t.settings.runs },
-      );
+      await t.forAll(badIdempotencyKey(), async (key) => {
+        const attempt = await attemptBooking(t, 'partnerA', q.quoteId, { key });
+        expectError(attempt.res, ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REQUIRED'], {
+          representation: t.representation,
+        });
+      });
     },
   );
 
@@ -635,16 +631,16 @@ describe('4.7 POST /reservations', () => {
     },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
-      await fc.assert(
-        // The generated body's quoteId is replaced by the quote's own when the run happens.
-        fc.asyncProperty(quoteRequest(cat), generatedRequest(t, 'quote-id-to-come'), async (qr, generated) => {
+      await t.forAll(
+        fc.tuple(quoteRequest(cat), generatedRequest(t, 'quote-id-to-come')),
+        async ([qr, generated]) => {
           const q = await quote(t, 'partnerA', qr);
           const body = freshen(t, { ...generated, quoteId: q.quoteId });
           const attempt = await attemptBooking(t, 'partnerA', q.quoteId, { body });
           expectCreated(t, attempt.res);
           expectBookedFrom(attempt.res.body as Reservation, q, body);
-        }),
-        { seed: t.seed, numRuns: bookingRuns(t) },
+        },
+        { numRuns: bookingRuns(t) },
       );
     },
   );
@@ -655,19 +651,16 @@ describe('4.7 POST /reservations', () => {
     async (t) => {
       const q = await quote(t, 'partnerA');
       const valid = generatedRequest(t, q.quoteId).map((generated) => freshen(t, generated));
-      await fc.assert(
-        fc.asyncProperty(schemaFault('ReservationRequest', valid), async (fault) => {
-          const attempt = await attemptBooking(t, 'partnerA', q.quoteId, {
-            body: fault.value as unknown as ReservationRequest,
-          });
-          expect(
-            meetsRejection(fault.expect, attempt.res.status, errorCodeOf(attempt.res)),
-            `${fault.name}: HTTP ${attempt.res.status} ${attempt.res.text.slice(0, 200)} (${fault.expect.basis})`,
-          ).toBe(true);
-          expectSchema(attempt.res, 'ErrorEnvelope');
-        }),
-        { seed: t.seed, numRuns: t.settings.runs },
-      );
+      await t.forAll(schemaFault('ReservationRequest', valid), async (fault) => {
+        const attempt = await attemptBooking(t, 'partnerA', q.quoteId, {
+          body: fault.value as unknown as ReservationRequest,
+        });
+        expect(
+          meetsRejection(fault.expect, attempt.res.status, errorCodeOf(attempt.res)),
+          `${fault.name}: HTTP ${attempt.res.status} ${attempt.res.text.slice(0, 200)} (${fault.expect.basis})`,
+        ).toBe(true);
+        expectSchema(attempt.res, 'ErrorEnvelope');
+      });
     },
   );
 

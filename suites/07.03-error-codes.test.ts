@@ -134,13 +134,14 @@ describe('7.3 Error code table', () => {
     async (t) => {
       // Without dots no token is a JWS or any other structured token: malformed whatever the target issues.
       const malformed = fc.stringMatching(/^[A-Za-z0-9_~+/-]{8,120}$/);
-      await fc.assert(
-        fc.asyncProperty(malformed, async (token) => {
+      await t.forAll(
+        malformed,
+        async (token) => {
           expectError(await t.anonymous.get('/locations', { token }), 'INVALID_TOKEN', {
             representation: t.representation,
           });
-        }),
-        { seed: t.seed, numRuns: runs(t) },
+        },
+        { numRuns: runs(t) },
       );
     },
   );
@@ -212,12 +213,13 @@ describe('7.3 Error code table', () => {
       const faults = schemaFault('QuoteRequest', quoteRequest(cat, { rate: 'public' })).filter((f) =>
         f.expect.reject.every((a) => a.codes.length === 1 && a.codes[0] === 'VALIDATION_ERROR'),
       );
-      await fc.assert(
-        fc.asyncProperty(faults, async (fault) => {
+      await t.forAll(
+        faults,
+        async (fault) => {
           const res = await t.client(A).post('/quotes', fault.value);
           expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
-        }),
-        { seed: t.seed, numRuns: runs(t) },
+        },
+        { numRuns: runs(t) },
       );
     },
   );
@@ -229,14 +231,15 @@ describe('7.3 Error code table', () => {
       const bytes = new TextEncoder().encode(JSON.stringify(await plainQuoteRequest(t, A)));
       // A strict prefix of a JSON object is never JSON (its closing brace is missing); the empty body is not
       // judged here (docs/ambiguities.md #45).
-      await fc.assert(
-        fc.asyncProperty(fc.integer({ min: 1, max: bytes.length - 1 }), async (cut) => {
+      await t.forAll(
+        fc.integer({ min: 1, max: bytes.length - 1 }),
+        async (cut) => {
           const res = await t
             .client(A)
             .post('/quotes', bytes.slice(0, cut), { headers: { 'content-type': MEDIA_TYPES.json } });
           expectError(res, 'MALFORMED_JSON', { representation: t.representation });
-        }),
-        { seed: t.seed, numRuns: runs(t) },
+        },
+        { numRuns: runs(t) },
       );
     },
   );
@@ -252,14 +255,15 @@ describe('7.3 Error code table', () => {
       const bytes = new TextEncoder().encode(text.trimEnd());
       // A strict prefix never closes the root element: not well-formed (cuts inside a character are invalid UTF-8,
       // which 4.14 rejects too).
-      await fc.assert(
-        fc.asyncProperty(fc.integer({ min: 1, max: bytes.length - 1 }), async (cut) => {
+      await t.forAll(
+        fc.integer({ min: 1, max: bytes.length - 1 }),
+        async (cut) => {
           const res = await t
             .client(A)
             .post('/quotes', bytes.slice(0, cut), { headers: { 'content-type': MEDIA_TYPES.xml } });
           expectError(res, 'MALFORMED_XML', { representation: t.representation });
-        }),
-        { seed: t.seed, numRuns: runs(t) },
+        },
+        { numRuns: runs(t) },
       );
     },
   );
@@ -276,13 +280,14 @@ describe('7.3 Error code table', () => {
         'application/yaml',
         'text/csv;q=0.9, image/*',
       );
-      await fc.assert(
-        fc.asyncProperty(unacceptable, async (accept) => {
+      await t.forAll(
+        unacceptable,
+        async (accept) => {
           const res = await t.client(A).get('/locations', { headers: { accept } });
           // 4.13: the 406 body is JSON whatever was asked for.
           expectError(res, 'NOT_ACCEPTABLE', { representation: 'json' });
-        }),
-        { seed: t.seed, numRuns: Math.min(runs(t), 6) },
+        },
+        { numRuns: Math.min(runs(t), 6) },
       );
     },
   );
@@ -297,8 +302,9 @@ describe('7.3 Error code table', () => {
         'request',
       );
       const baseBytes = new TextEncoder().encode(base).length;
-      await fc.assert(
-        fc.asyncProperty(fc.integer({ min: 32_001, max: 40_000 }), async (size) => {
+      await t.forAll(
+        fc.integer({ min: 32_001, max: 40_000 }),
+        async (size) => {
           // ASCII padding inside a string value: exactly `size` bytes (spec 4.14: over 32,000 bytes gets 413).
           const padding = 'x'.repeat(size - baseBytes);
           const body = base.replace('<string></string>', `<string>${padding}</string>`);
@@ -307,8 +313,8 @@ describe('7.3 Error code table', () => {
             .client(A)
             .post('/quotes', new TextEncoder().encode(body), { headers: { 'content-type': MEDIA_TYPES.xml } });
           expectError(res, 'REQUEST_TOO_LARGE', { representation: t.representation });
-        }),
-        { seed: t.seed, numRuns: fewRuns(t) },
+        },
+        { numRuns: fewRuns(t) },
       );
     },
   );
@@ -325,12 +331,13 @@ describe('7.3 Error code table', () => {
         'multipart/form-data; boundary=certification',
         'application/octet-stream',
       );
-      await fc.assert(
-        fc.asyncProperty(types, async (contentType) => {
+      await t.forAll(
+        types,
+        async (contentType) => {
           const res = await t.client(A).post('/quotes', bytes, { headers: { 'content-type': contentType } });
           expectError(res, 'UNSUPPORTED_MEDIA_TYPE', { representation: t.representation });
-        }),
-        { seed: t.seed, numRuns: Math.min(runs(t), 5) },
+        },
+        { numRuns: Math.min(runs(t), 5) },
       );
     },
   );
@@ -341,15 +348,13 @@ describe('7.3 Error code table', () => {
   check('7.3.12', { ...business, name: `${row('INVALID_ACCOUNT_CODE')}: an unknown accountCode` }, async (t) => {
     const request = await plainQuoteRequest(t, A);
     const own = await ownPlans(t, A);
-    await fc.assert(
-      fc.asyncProperty(
-        unknownCommercialArb.filter((c) => !own.some((p) => p.accountCode === c)),
-        async (accountCode) => {
-          const res = await t.client(A).post('/quotes', { ...request, accountCode });
-          expectError(res, 'INVALID_ACCOUNT_CODE', { representation: t.representation });
-        },
-      ),
-      { seed: t.seed, numRuns: fewRuns(t) },
+    await t.forAll(
+      unknownCommercialArb.filter((c) => !own.some((p) => p.accountCode === c)),
+      async (accountCode) => {
+        const res = await t.client(A).post('/quotes', { ...request, accountCode });
+        expectError(res, 'INVALID_ACCOUNT_CODE', { representation: t.representation });
+      },
+      { numRuns: fewRuns(t) },
     );
   });
 
@@ -358,16 +363,14 @@ describe('7.3 Error code table', () => {
     const own = await ownPlans(t, A);
     // With one of the partner's own account codes when it has one, so the rate code is the only fault.
     const accountCode = own[0]?.accountCode;
-    await fc.assert(
-      fc.asyncProperty(
-        unknownCommercialArb.filter((c) => !own.some((p) => p.rateCode === c)),
-        async (rateCode) => {
-          const body: QuoteRequest = { ...request, rateCode, ...(accountCode ? { accountCode } : {}) };
-          const res = await t.client(A).post('/quotes', body);
-          expectError(res, 'INVALID_RATE_CODE', { representation: t.representation });
-        },
-      ),
-      { seed: t.seed, numRuns: fewRuns(t) },
+    await t.forAll(
+      unknownCommercialArb.filter((c) => !own.some((p) => p.rateCode === c)),
+      async (rateCode) => {
+        const body: QuoteRequest = { ...request, rateCode, ...(accountCode ? { accountCode } : {}) };
+        const res = await t.client(A).post('/quotes', body);
+        expectError(res, 'INVALID_RATE_CODE', { representation: t.representation });
+      },
+      { numRuns: fewRuns(t) },
     );
   });
 
@@ -413,21 +416,18 @@ describe('7.3 Error code table', () => {
     { ...business, name: `${row('INVALID_LOCATION')}: an unknown pickup or dropoff location` },
     async (t) => {
       const window = await plainWindow(t);
-      await fc.assert(
-        fc.asyncProperty(
-          unknownCodeArb,
-          fc.constantFrom('pickupLocation', 'dropoffLocation', 'both'),
-          async (code, side) => {
-            const body: AvailabilityRequest = {
-              ...window,
-              ...(side !== 'dropoffLocation' ? { pickupLocation: code } : {}),
-              ...(side !== 'pickupLocation' ? { dropoffLocation: code } : {}),
-            };
-            const res = await t.client(A).post('/availability', body);
-            expectError(res, 'INVALID_LOCATION', { representation: t.representation });
-          },
-        ),
-        { seed: t.seed, numRuns: runs(t) },
+      await t.forAll(
+        fc.tuple(unknownCodeArb, fc.constantFrom('pickupLocation', 'dropoffLocation', 'both')),
+        async ([code, side]) => {
+          const body: AvailabilityRequest = {
+            ...window,
+            ...(side !== 'dropoffLocation' ? { pickupLocation: code } : {}),
+            ...(side !== 'pickupLocation' ? { dropoffLocation: code } : {}),
+          };
+          const res = await t.client(A).post('/availability', body);
+          expectError(res, 'INVALID_LOCATION', { representation: t.representation });
+        },
+        { numRuns: runs(t) },
       );
     },
   );
@@ -468,23 +468,25 @@ describe('7.3 Error code table', () => {
         const [pickupTime, dropoffTime] = back === 0 ? (a >= b ? [a, b] : [b, a]) : [a, b];
         return { pickupDate, pickupTime, dropoffDate: addDays(pickupDate, -back), dropoffTime };
       });
-    await fc.assert(
-      fc.asyncProperty(backwards, async (times) => {
+    await t.forAll(
+      backwards,
+      async (times) => {
         const res = await t.client(A).post('/availability', { ...window, ...times });
         expectError(res, 'INVALID_RENTAL_WINDOW', { representation: t.representation });
-      }),
-      { seed: t.seed, numRuns: runs(t) },
+      },
+      { numRuns: runs(t) },
     );
   });
 
   check('7.3.18', { ...business, name: `${row('INVALID_VEHICLE')}: an unknown vehicle code` }, async (t) => {
     const request = await plainQuoteRequest(t, A);
-    await fc.assert(
-      fc.asyncProperty(unknownCodeArb, async (vehicleCode) => {
+    await t.forAll(
+      unknownCodeArb,
+      async (vehicleCode) => {
         const res = await t.client(A).post('/quotes', { ...request, vehicleCode });
         expectError(res, 'INVALID_VEHICLE', { representation: t.representation });
-      }),
-      { seed: t.seed, numRuns: fewRuns(t) },
+      },
+      { numRuns: fewRuns(t) },
     );
   });
 
@@ -517,11 +519,12 @@ describe('7.3 Error code table', () => {
   );
 
   check('7.3.20', { ...business, name: `${row('NOT_FOUND')}: an unknown location by code` }, async (t) => {
-    await fc.assert(
-      fc.asyncProperty(unknownCodeArb, async (code) => {
+    await t.forAll(
+      unknownCodeArb,
+      async (code) => {
         expectError(await t.client(A).get(`/locations/${code}`), 'NOT_FOUND', { representation: t.representation });
-      }),
-      { seed: t.seed, numRuns: fewRuns(t) },
+      },
+      { numRuns: fewRuns(t) },
     );
   });
 
@@ -543,8 +546,9 @@ describe('7.3 Error code table', () => {
       );
       if (pairs.length === 0) return t.notApplicable('every listed vehicle is offered at every round-trip location');
       const window = await plainWindow(t);
-      await fc.assert(
-        fc.asyncProperty(fc.constantFrom(...pairs), async ({ v, l }) => {
+      await t.forAll(
+        fc.constantFrom(...pairs),
+        async ({ v, l }) => {
           const body: QuoteRequest = {
             ...window,
             pickupLocation: l.locationCode,
@@ -552,8 +556,8 @@ describe('7.3 Error code table', () => {
             vehicleCode: v.vehicleCode,
           };
           expectError(await t.client(A).post('/quotes', body), 'NO_AVAILABILITY', { representation: t.representation });
-        }),
-        { seed: t.seed, numRuns: fewRuns(t) },
+        },
+        { numRuns: fewRuns(t) },
       );
     },
   );

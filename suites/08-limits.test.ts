@@ -12,7 +12,6 @@ import { LIMITS } from '../contract/limits.ts';
 import type {
   AvailabilityResponse,
   Quote,
-  QuoteRequest,
   Reservation,
   ReservationList,
   ReservationRequest,
@@ -124,8 +123,9 @@ describe('8 Limits', () => {
     { ...business, profile: 'shop', name: 'Offers and quotes expire 30 minutes after they are issued' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
-      await fc.assert(
-        fc.asyncProperty(quoteArbitrary(cat, { maxRentalDays: 14 }), async (req) => {
+      await t.forAll(
+        quoteArbitrary(cat, { maxRentalDays: 14 }),
+        async (req) => {
           const { vehicleCode: _vehicleCode, ...window } = req;
           let sentAt = Date.now();
           const offers = await t.client('partnerA').post('/availability', window);
@@ -137,8 +137,8 @@ describe('8 Limits', () => {
           sentAt = Date.now();
           const quoted = await t.client('partnerA').post('/quotes', req);
           if (quoted.status === 201) expectThirtyMinutes((quoted.body as Quote).expiresAt, quoted, sentAt, 'quote');
-        }),
-        { seed: t.seed, numRuns: Math.min(t.settings.runs, 8) },
+        },
+        { numRuns: Math.min(t.settings.runs, 8) },
       );
     },
   );
@@ -325,34 +325,32 @@ describe('8 Limits', () => {
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
       const { min, max } = LIMITS.childSeats;
-      await fc.assert(
-        fc.asyncProperty(
+      await t.forAll(
+        fc.tuple(
           quoteArbitrary(cat, { maxRentalDays: 14 }),
           fc.integer({ min, max }),
           fc.constantFrom(min - 1, max + 1),
-          async (req: QuoteRequest, inside, outside) => {
-            const { vehicleCode: _vehicleCode, ...window } = req;
-            for (const [endpoint, body] of [
-              ['/availability', window],
-              ['/quotes', req],
-            ] as const) {
-              const ok = await t
-                .client('partnerA')
-                .post(endpoint, { ...body, extras: { ...body.extras, childSeats: inside } });
-              const answered =
-                ok.status === (endpoint === '/quotes' ? 201 : 200) ||
-                (ok.status === 409 && errorCodeOf(ok) === 'NO_AVAILABILITY');
-              expect(answered, `${endpoint} childSeats ${inside}: HTTP ${ok.status} ${ok.text.slice(0, 300)}`).toBe(
-                true,
-              );
-              const refused = await t
-                .client('partnerA')
-                .post(endpoint, { ...body, extras: { ...body.extras, childSeats: outside } });
-              expectFieldRefused(refused, t, `${endpoint} childSeats ${outside}`);
-            }
-          },
         ),
-        { seed: t.seed, numRuns: Math.min(t.settings.runs, 10) },
+        async ([req, inside, outside]) => {
+          const { vehicleCode: _vehicleCode, ...window } = req;
+          for (const [endpoint, body] of [
+            ['/availability', window],
+            ['/quotes', req],
+          ] as const) {
+            const ok = await t
+              .client('partnerA')
+              .post(endpoint, { ...body, extras: { ...body.extras, childSeats: inside } });
+            const answered =
+              ok.status === (endpoint === '/quotes' ? 201 : 200) ||
+              (ok.status === 409 && errorCodeOf(ok) === 'NO_AVAILABILITY');
+            expect(answered, `${endpoint} childSeats ${inside}: HTTP ${ok.status} ${ok.text.slice(0, 300)}`).toBe(true);
+            const refused = await t
+              .client('partnerA')
+              .post(endpoint, { ...body, extras: { ...body.extras, childSeats: outside } });
+            expectFieldRefused(refused, t, `${endpoint} childSeats ${outside}`);
+          }
+        },
+        { numRuns: Math.min(t.settings.runs, 10) },
       );
     },
   );
