@@ -27,6 +27,7 @@ import {
   sameMoney,
   targetCatalogue,
 } from './support/booking.ts';
+import { bookingCases, quoteFor, quoteWindow } from './support/draws.ts';
 import { expectSomeError, inOwnWindow, MAX_REQUESTS_TO_429, probeCode, sendUntil429 } from './support/limits.ts';
 
 const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
@@ -143,10 +144,18 @@ describe('4.6 POST /quotes', () => {
     '4.6.3',
     { ...business, bookings: true, name: 'The reservation bills the price of the quote it was booked from' },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      const booked = await book(t, 'partnerA', q.quoteId, { body: plainRequest(t, q.quoteId) });
-      expect(sameMoney(booked.reservation.total, q.charges.total), 'reservation total against the quote total').toBe(
-        true,
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const booked = await book(t, 'partnerA', q.quoteId, { body: plainRequest(t, q.quoteId) });
+          expect(
+            sameMoney(booked.reservation.total, q.charges.total),
+            'reservation total against the quote total',
+          ).toBe(true);
+        },
+        { numRuns: bookingCases(t) },
       );
     },
   );
@@ -180,10 +189,17 @@ describe('4.6 POST /quotes', () => {
     '4.6.3',
     { ...business, bookings: true, name: 'A tampered quoteId is not taken on trust: 400 QUOTE_INVALID' },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      const tampered = alterMiddle(q.quoteId);
-      const res = (await attemptBooking(t, 'partnerA', tampered, { body: plainRequest(t, tampered) })).res;
-      expectError(res, 'QUOTE_INVALID', { representation: t.representation });
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const tampered = alterMiddle(q.quoteId);
+          const res = (await attemptBooking(t, 'partnerA', tampered, { body: plainRequest(t, tampered) })).res;
+          expectError(res, 'QUOTE_INVALID', { representation: t.representation });
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 

@@ -15,7 +15,7 @@ import {
   schemaFault,
   xmlText,
 } from '../generators/index.ts';
-import { type CheckContext, check } from '../harness/check/check.ts';
+import { type CheckContext, check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
@@ -42,6 +42,7 @@ import {
   uniquify,
   withReference,
 } from './support/booking.ts';
+import { bookingCases, quoteFor, quoteWindow } from './support/draws.ts';
 
 const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
 const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };
@@ -115,17 +116,24 @@ describe('4.7 POST /reservations', () => {
     '4.0.12',
     { ...booking, name: 'POST /reservations with a token holding only reservations:write: 201, then 200 on replay' },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      const scopes = ['reservations:write'];
-      const first = await attemptBooking(t, 'partnerA', q.quoteId, { call: { scopes } });
-      expectCreated(t, first.res);
-      const again = await attemptBooking(t, 'partnerA', q.quoteId, {
-        body: first.body,
-        key: first.key,
-        call: { scopes },
-      });
-      expect(again.res.status, `replay: ${again.res.text.slice(0, 300)}`).toBe(200);
-      expectSchema(again.res, 'Reservation');
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const scopes = ['reservations:write'];
+          const first = await attemptBooking(t, 'partnerA', q.quoteId, { call: { scopes } });
+          expectCreated(t, first.res);
+          const again = await attemptBooking(t, 'partnerA', q.quoteId, {
+            body: first.body,
+            key: first.key,
+            call: { scopes },
+          });
+          expect(again.res.status, `replay: ${again.res.text.slice(0, 300)}`).toBe(200);
+          expectSchema(again.res, 'Reservation');
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -133,10 +141,17 @@ describe('4.7 POST /reservations', () => {
     '4.7.1',
     { ...booking, name: 'No Idempotency-Key header: 400 IDEMPOTENCY_KEY_REQUIRED, nothing created' },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      const attempt = await attemptBooking(t, 'partnerA', q.quoteId, { key: null });
-      expectError(attempt.res, 'IDEMPOTENCY_KEY_REQUIRED', { representation: t.representation });
-      await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const attempt = await attemptBooking(t, 'partnerA', q.quoteId, { key: null });
+          expectError(attempt.res, 'IDEMPOTENCY_KEY_REQUIRED', { representation: t.representation });
+          await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -144,13 +159,20 @@ describe('4.7 POST /reservations', () => {
     '4.7.2',
     { ...booking, name: 'First success: 201 Reservation, confirmed, booked from the quote' },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      const booked = await attemptBooking(t, 'partnerA', q.quoteId);
-      expectCreated(t, booked.res);
-      expect(booked.res.headers[REPLAY_HEADER], 'Idempotent-Replay on a first success').not.toBe('true');
-      expectBookedFrom(booked.res.body as Reservation, q, booked.body);
-      const read = await readReservation(t, 'partnerA', (booked.res.body as Reservation).reservationId);
-      expect(read.status).toBe('confirmed');
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const booked = await attemptBooking(t, 'partnerA', q.quoteId);
+          expectCreated(t, booked.res);
+          expect(booked.res.headers[REPLAY_HEADER], 'Idempotent-Replay on a first success').not.toBe('true');
+          expectBookedFrom(booked.res.body as Reservation, q, booked.body);
+          const read = await readReservation(t, 'partnerA', (booked.res.body as Reservation).reservationId);
+          expect(read.status).toBe('confirmed');
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -158,19 +180,27 @@ describe('4.7 POST /reservations', () => {
     '4.7.3',
     { ...booking, name: 'Same key and body again: 200, the original body, Idempotent-Replay: true, one reservation' },
     async (t) => {
-      const first = await quoteAndBook(t, 'partnerA');
-      for (let i = 0; i < 2; i++) {
-        const again = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
-        expect(again.res.status, `replay ${i + 1}: ${again.res.text.slice(0, 300)}`).toBe(200);
-        expect(again.res.headers[REPLAY_HEADER], 'Idempotent-Replay header').toBe('true');
-        expectMediaType(again.res, t.representation);
-        expect(again.res.body, 'the replay carries the original response body').toEqual(first.res.body);
-      }
-      const found = await withReference(t, 'partnerA', first.body.partnerReference as string);
-      expect(
-        found.map((r) => r.reservationId),
-        'reservations with the partnerReference',
-      ).toEqual([first.reservation.reservationId]);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const quoted = await quoteFor(t, 'partnerA', request);
+          if (!quoted) return SKIP;
+          const first = await book(t, 'partnerA', quoted.quoteId);
+          for (let i = 0; i < 2; i++) {
+            const again = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
+            expect(again.res.status, `replay ${i + 1}: ${again.res.text.slice(0, 300)}`).toBe(200);
+            expect(again.res.headers[REPLAY_HEADER], 'Idempotent-Replay header').toBe('true');
+            expectMediaType(again.res, t.representation);
+            expect(again.res.body, 'the replay carries the original response body').toEqual(first.res.body);
+          }
+          const found = await withReference(t, 'partnerA', first.body.partnerReference as string);
+          expect(
+            found.map((r) => r.reservationId),
+            'reservations with the partnerReference',
+          ).toEqual([first.reservation.reservationId]);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -178,14 +208,21 @@ describe('4.7 POST /reservations', () => {
     '4.7.3',
     { ...booking, name: 'A replay after the reservation was cancelled still returns the original response' },
     async (t) => {
-      // docs/ambiguities.md #51: "the original response" is the 201's body, whatever happened since.
-      const first = await quoteAndBook(t, 'partnerA');
-      const cancelled = await cancel(t, 'partnerA', first.reservation.reservationId);
-      expect(cancelled.status, `cancel: ${cancelled.text.slice(0, 300)}`).toBe(200);
-      const again = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
-      expect(again.res.status, again.res.text.slice(0, 300)).toBe(200);
-      expect(again.res.headers[REPLAY_HEADER], 'Idempotent-Replay header').toBe('true');
-      expect(again.res.body, 'the original response body').toEqual(first.res.body);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const quoted = await quoteFor(t, 'partnerA', request);
+          if (!quoted) return SKIP;
+          const first = await book(t, 'partnerA', quoted.quoteId);
+          const cancelled = await cancel(t, 'partnerA', first.reservation.reservationId);
+          expect(cancelled.status, `cancel: ${cancelled.text.slice(0, 300)}`).toBe(200);
+          const again = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
+          expect(again.res.status, again.res.text.slice(0, 300)).toBe(200);
+          expect(again.res.headers[REPLAY_HEADER], 'Idempotent-Replay header').toBe('true');
+          expect(again.res.body, 'the original response body').toEqual(first.res.body);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -196,14 +233,22 @@ describe('4.7 POST /reservations', () => {
       name: "Partner B sending partner A's Idempotency-Key with its own body gets its own outcome, never A's",
     },
     async (t) => {
-      const a = await quoteAndBook(t, 'partnerA');
-      const qb = await quote(t, 'partnerB');
-      const b = await attemptBooking(t, 'partnerB', qb.quoteId, { key: a.key });
-      expectCreated(t, b.res);
-      expect(b.res.headers[REPLAY_HEADER], "B's booking is no replay of A's").not.toBe('true');
-      const reservation = b.res.body as Reservation;
-      expect(reservation.reservationId, "B's reservation is not A's").not.toBe(a.reservation.reservationId);
-      expect(reservation.partnerReference, "B's own partnerReference").toBe(b.body.partnerReference);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const quoted = await quoteFor(t, 'partnerA', request);
+          if (!quoted) return SKIP;
+          const a = await book(t, 'partnerA', quoted.quoteId);
+          const qb = await quote(t, 'partnerB');
+          const b = await attemptBooking(t, 'partnerB', qb.quoteId, { key: a.key });
+          expectCreated(t, b.res);
+          expect(b.res.headers[REPLAY_HEADER], "B's booking is no replay of A's").not.toBe('true');
+          const reservation = b.res.body as Reservation;
+          expect(reservation.reservationId, "B's reservation is not A's").not.toBe(a.reservation.reservationId);
+          expect(reservation.partnerReference, "B's own partnerReference").toBe(b.body.partnerReference);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -231,18 +276,26 @@ describe('4.7 POST /reservations', () => {
     '4.7.4',
     { ...booking, name: 'Same key, body differing only in remarks: 409 IDEMPOTENCY_CONFLICT, the key still replays' },
     async (t) => {
-      const first = await quoteAndBook(t, 'partnerA');
-      const changed = { ...first.body, remarks: 'Late arrival, about 23:00' };
-      const conflict = await attemptBooking(t, 'partnerA', changed.quoteId, { body: changed, key: first.key });
-      expectError(conflict.res, 'IDEMPOTENCY_CONFLICT', { representation: t.representation });
-      const found = await withReference(t, 'partnerA', first.body.partnerReference as string);
-      expect(
-        found.map((r) => r.reservationId),
-        'reservations with the partnerReference',
-      ).toEqual([first.reservation.reservationId]);
-      const replay = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
-      expect(replay.res.status, `the original body replays: ${replay.res.text.slice(0, 300)}`).toBe(200);
-      expect(replay.res.body).toEqual(first.res.body);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const quoted = await quoteFor(t, 'partnerA', request);
+          if (!quoted) return SKIP;
+          const first = await book(t, 'partnerA', quoted.quoteId);
+          const changed = { ...first.body, remarks: 'Late arrival, about 23:00' };
+          const conflict = await attemptBooking(t, 'partnerA', changed.quoteId, { body: changed, key: first.key });
+          expectError(conflict.res, 'IDEMPOTENCY_CONFLICT', { representation: t.representation });
+          const found = await withReference(t, 'partnerA', first.body.partnerReference as string);
+          expect(
+            found.map((r) => r.reservationId),
+            'reservations with the partnerReference',
+          ).toEqual([first.reservation.reservationId]);
+          const replay = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
+          expect(replay.res.status, `the original body replays: ${replay.res.text.slice(0, 300)}`).toBe(200);
+          expect(replay.res.body).toEqual(first.res.body);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -357,25 +410,32 @@ describe('4.7 POST /reservations', () => {
       name: 'partnerReference reused under another key: 409 DUPLICATE_PARTNER_REFERENCE, also after a cancel',
     },
     async (t) => {
-      const first = await quoteAndBook(t, 'partnerA');
-      const reference = first.body.partnerReference as string;
-      const q = await quote(t, 'partnerA');
-      const duplicate = await attemptBooking(t, 'partnerA', q.quoteId, {
-        body: plainRequest(t, q.quoteId, { partnerReference: reference }),
-      });
-      expectError(duplicate.res, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
-      const cancelled = await cancel(t, 'partnerA', first.reservation.reservationId);
-      expect(cancelled.status, `cancel: ${cancelled.text.slice(0, 300)}`).toBe(200);
-      // "One reference is one rental, permanently": a cancelled rental keeps its reference.
-      const afterCancel = await attemptBooking(t, 'partnerA', q.quoteId, {
-        body: plainRequest(t, q.quoteId, { partnerReference: reference }),
-      });
-      expectError(afterCancel.res, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
-      const found = await withReference(t, 'partnerA', reference);
-      expect(
-        found.map((r) => r.reservationId),
-        'one reservation with the reference',
-      ).toEqual([first.reservation.reservationId]);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const quoted = await quoteFor(t, 'partnerA', request);
+          if (!quoted) return SKIP;
+          const first = await book(t, 'partnerA', quoted.quoteId);
+          const reference = first.body.partnerReference as string;
+          const q = await quote(t, 'partnerA');
+          const duplicate = await attemptBooking(t, 'partnerA', q.quoteId, {
+            body: plainRequest(t, q.quoteId, { partnerReference: reference }),
+          });
+          expectError(duplicate.res, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
+          const cancelled = await cancel(t, 'partnerA', first.reservation.reservationId);
+          expect(cancelled.status, `cancel: ${cancelled.text.slice(0, 300)}`).toBe(200);
+          const afterCancel = await attemptBooking(t, 'partnerA', q.quoteId, {
+            body: plainRequest(t, q.quoteId, { partnerReference: reference }),
+          });
+          expectError(afterCancel.res, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
+          const found = await withReference(t, 'partnerA', reference);
+          expect(
+            found.map((r) => r.reservationId),
+            'one reservation with the reference',
+          ).toEqual([first.reservation.reservationId]);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -404,19 +464,27 @@ describe('4.7 POST /reservations', () => {
       name: "Partner B may use partner A's partnerReference (references are per partner): 201, no duplicate",
     },
     async (t) => {
-      const a = await quoteAndBook(t, 'partnerA');
-      const reference = a.body.partnerReference as string;
-      const qb = await quote(t, 'partnerB');
-      const b = await attemptBooking(t, 'partnerB', qb.quoteId, {
-        body: plainRequest(t, qb.quoteId, { partnerReference: reference }),
-      });
-      expectCreated(t, b.res);
-      expect((b.res.body as Reservation).partnerReference).toBe(reference);
-      const found = await withReference(t, 'partnerA', reference);
-      expect(
-        found.map((r) => r.reservationId),
-        "A's reservations with the reference",
-      ).toEqual([a.reservation.reservationId]);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const quoted = await quoteFor(t, 'partnerA', request);
+          if (!quoted) return SKIP;
+          const a = await book(t, 'partnerA', quoted.quoteId);
+          const reference = a.body.partnerReference as string;
+          const qb = await quote(t, 'partnerB');
+          const b = await attemptBooking(t, 'partnerB', qb.quoteId, {
+            body: plainRequest(t, qb.quoteId, { partnerReference: reference }),
+          });
+          expectCreated(t, b.res);
+          expect((b.res.body as Reservation).partnerReference).toBe(reference);
+          const found = await withReference(t, 'partnerA', reference);
+          expect(
+            found.map((r) => r.reservationId),
+            "A's reservations with the reference",
+          ).toEqual([a.reservation.reservationId]);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -424,14 +492,21 @@ describe('4.7 POST /reservations', () => {
     '4.7.8',
     { ...booking, name: 'The same quoteId under a new key creates a second, distinct reservation' },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      const first = await book(t, 'partnerA', q.quoteId);
-      const second = await book(t, 'partnerA', q.quoteId);
-      expect(second.reservation.reservationId, 'a second reservation').not.toBe(first.reservation.reservationId);
-      for (const booked of [first, second]) {
-        const read = await readReservation(t, 'partnerA', booked.reservation.reservationId);
-        expect(read.partnerReference).toBe(booked.body.partnerReference);
-      }
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const first = await book(t, 'partnerA', q.quoteId);
+          const second = await book(t, 'partnerA', q.quoteId);
+          expect(second.reservation.reservationId, 'a second reservation').not.toBe(first.reservation.reservationId);
+          for (const booked of [first, second]) {
+            const read = await readReservation(t, 'partnerA', booked.reservation.reservationId);
+            expect(read.partnerReference).toBe(booked.body.partnerReference);
+          }
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -439,11 +514,18 @@ describe('4.7 POST /reservations', () => {
     '4.7.9a',
     { ...booking, hooks: ['quotes.expire'], name: 'A quote past its 30 minutes: 409 QUOTE_EXPIRED, nothing created' },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      await t.hooks.expireQuote(q.quoteId);
-      const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
-      expectError(attempt.res, 'QUOTE_EXPIRED', { representation: t.representation });
-      await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          await t.hooks.expireQuote(q.quoteId);
+          const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
+          expectError(attempt.res, 'QUOTE_EXPIRED', { representation: t.representation });
+          await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -456,15 +538,24 @@ describe('4.7 POST /reservations', () => {
     },
     async (t) => {
       const control = t.hooks;
-      const q = await quote(t, 'partnerA');
-      try {
-        await control.movePrice(q.vehicle.vehicleCode, 10);
-        const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
-        expectError(attempt.res, 'QUOTE_STALE', { representation: t.representation });
-        await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
-      } finally {
-        await control.movePrice(q.vehicle.vehicleCode, 0);
-      }
+      // Up or down, by a generated share: any move of the price makes the quote stale.
+      const moves = fc.integer({ min: 5, max: 50 }).chain((p) => fc.constantFrom(p, -p));
+      await t.forAll(
+        fc.tuple(await quoteWindow(t, 'partnerA'), moves),
+        async ([request, percent]) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          try {
+            await control.movePrice(q.vehicle.vehicleCode, percent);
+            const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
+            expectError(attempt.res, 'QUOTE_STALE', { representation: t.representation });
+            await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
+          } finally {
+            await control.movePrice(q.vehicle.vehicleCode, 0);
+          }
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -472,12 +563,19 @@ describe('4.7 POST /reservations', () => {
     '4.7.9c',
     { ...booking, name: 'A quoteId with one character changed in the middle: 400 QUOTE_INVALID, nothing created' },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      const tampered = alterMiddle(q.quoteId);
-      expect(tampered).not.toBe(q.quoteId);
-      const attempt = await attemptBooking(t, 'partnerA', tampered);
-      expectError(attempt.res, 'QUOTE_INVALID', { representation: t.representation });
-      await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const tampered = alterMiddle(q.quoteId);
+          expect(tampered).not.toBe(q.quoteId);
+          const attempt = await attemptBooking(t, 'partnerA', tampered);
+          expectError(attempt.res, 'QUOTE_INVALID', { representation: t.representation });
+          await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -501,14 +599,21 @@ describe('4.7 POST /reservations', () => {
     '4.7.9c',
     { ...twoPartners, name: "Another partner's quote, either way round: 400 QUOTE_INVALID, nothing created" },
     async (t) => {
-      const qa = await quote(t, 'partnerA');
-      const qb = await quote(t, 'partnerB');
-      const bWithA = await attemptBooking(t, 'partnerB', qa.quoteId);
-      expectError(bWithA.res, 'QUOTE_INVALID', { representation: t.representation });
-      await expectNothingCreated(t, 'partnerB', bWithA.body.partnerReference);
-      const aWithB = await attemptBooking(t, 'partnerA', qb.quoteId);
-      expectError(aWithB.res, 'QUOTE_INVALID', { representation: t.representation });
-      await expectNothingCreated(t, 'partnerA', aWithB.body.partnerReference);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const qa = await quoteFor(t, 'partnerA', request);
+          if (!qa) return SKIP;
+          const qb = await quote(t, 'partnerB');
+          const bWithA = await attemptBooking(t, 'partnerB', qa.quoteId);
+          expectError(bWithA.res, 'QUOTE_INVALID', { representation: t.representation });
+          await expectNothingCreated(t, 'partnerB', bWithA.body.partnerReference);
+          const aWithB = await attemptBooking(t, 'partnerA', qb.quoteId);
+          expectError(aWithB.res, 'QUOTE_INVALID', { representation: t.representation });
+          await expectNothingCreated(t, 'partnerA', aWithB.body.partnerReference);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -668,21 +773,27 @@ describe('4.7 POST /reservations', () => {
     '4.7.13',
     { ...booking, name: 'Without a token: 401; with a token lacking reservations:write: 403; nothing created' },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      const body = plainRequest(t, q.quoteId);
-      const headers = { [IDEMPOTENCY_HEADER]: freshKey(t) };
-      const anonymous = await t.anonymous.post('/reservations', body, { headers });
-      expectError(anonymous, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
-      const scoped = await t.client('partnerA').post('/reservations', body, {
-        headers,
-        scopes: ['reservations:read', 'reservations:cancel', 'quotes:write'],
-      });
-      expectError(scoped, 'INSUFFICIENT_SCOPE', { representation: t.representation });
-      await expectNothingCreated(t, 'partnerA', body.partnerReference);
-      // The key was not used up by the refusals: the same key and body now books.
-      const booked = await t.client('partnerA').post('/reservations', body, { headers });
-      recordIfCreated(t, booked);
-      expect(booked.status, booked.text.slice(0, 300)).toBe(201);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const body = plainRequest(t, q.quoteId);
+          const headers = { [IDEMPOTENCY_HEADER]: freshKey(t) };
+          const anonymous = await t.anonymous.post('/reservations', body, { headers });
+          expectError(anonymous, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+          const scoped = await t.client('partnerA').post('/reservations', body, {
+            headers,
+            scopes: ['reservations:read', 'reservations:cancel', 'quotes:write'],
+          });
+          expectError(scoped, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+          await expectNothingCreated(t, 'partnerA', body.partnerReference);
+          const booked = await t.client('partnerA').post('/reservations', body, { headers });
+          recordIfCreated(t, booked);
+          expect(booked.status, booked.text.slice(0, 300)).toBe(201);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 

@@ -4,11 +4,12 @@
  */
 import { describe, expect } from 'vitest';
 import type { Reservation, ReservationList } from '../contract/types.ts';
-import { type CheckContext, check } from '../harness/check/check.ts';
+import { type CheckContext, check, SKIP } from '../harness/check/check.ts';
 import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { book, listReservations, quote, quoteAndBook } from './support/booking.ts';
+import { bookingCases, quoteFor, quoteWindow } from './support/draws.ts';
 
 const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
 const reading = { needs: ['partnerA' as Role], representations: REPRESENTATIONS };
@@ -95,19 +96,26 @@ describe('4.8 GET /reservations', () => {
     '4.8.2',
     { ...booking, name: 'Three reservations booked one after another are listed newest first' },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      const ids: string[] = [];
-      for (let i = 0; i < 3; i++) ids.push((await book(t, 'partnerA', q.quoteId)).reservation.reservationId);
-      const list = expectList(t, await t.client('partnerA').get('/reservations?limit=100'));
-      const positions = ids.map((id) => list.reservations.findIndex((r) => r.reservationId === id));
-      expect(
-        positions.every((p) => p >= 0),
-        `all three listed (positions ${positions})`,
-      ).toBe(true);
-      expect(
-        [...positions].sort((a, b) => b - a),
-        'positions: the last booked first',
-      ).toEqual(positions);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const ids: string[] = [];
+          for (let i = 0; i < 3; i++) ids.push((await book(t, 'partnerA', q.quoteId)).reservation.reservationId);
+          const list = expectList(t, await t.client('partnerA').get('/reservations?limit=100'));
+          const positions = ids.map((id) => list.reservations.findIndex((r) => r.reservationId === id));
+          expect(
+            positions.every((p) => p >= 0),
+            `all three listed (positions ${positions})`,
+          ).toBe(true);
+          expect(
+            [...positions].sort((a, b) => b - a),
+            'positions: the last booked first',
+          ).toEqual(positions);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -129,20 +137,28 @@ describe('4.8 GET /reservations', () => {
     '4.8.3',
     { ...twoPartners, name: "Each partner's list holds its own reservations and never the other's" },
     async (t) => {
-      const a = await quoteAndBook(t, 'partnerA');
-      const b = await quoteAndBook(t, 'partnerB');
-      const listA = expectList(t, await t.client('partnerA').get('/reservations?limit=100'));
-      const listB = expectList(t, await t.client('partnerB').get('/reservations?limit=100'));
-      const idsA = listA.reservations.map((r: Reservation) => r.reservationId);
-      const idsB = listB.reservations.map((r: Reservation) => r.reservationId);
-      expect(idsA, "A's own reservation").toContain(a.reservation.reservationId);
-      expect(idsB, "B's own reservation").toContain(b.reservation.reservationId);
-      expect(idsA, "B's reservation in A's list").not.toContain(b.reservation.reservationId);
-      expect(idsB, "A's reservation in B's list").not.toContain(a.reservation.reservationId);
-      expect(
-        idsA.filter((id) => idsB.includes(id)),
-        'reservations in both lists',
-      ).toEqual([]);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const quoted = await quoteFor(t, 'partnerA', request);
+          if (!quoted) return SKIP;
+          const a = await book(t, 'partnerA', quoted.quoteId);
+          const b = await quoteAndBook(t, 'partnerB');
+          const listA = expectList(t, await t.client('partnerA').get('/reservations?limit=100'));
+          const listB = expectList(t, await t.client('partnerB').get('/reservations?limit=100'));
+          const idsA = listA.reservations.map((r: Reservation) => r.reservationId);
+          const idsB = listB.reservations.map((r: Reservation) => r.reservationId);
+          expect(idsA, "A's own reservation").toContain(a.reservation.reservationId);
+          expect(idsB, "B's own reservation").toContain(b.reservation.reservationId);
+          expect(idsA, "B's reservation in A's list").not.toContain(b.reservation.reservationId);
+          expect(idsB, "A's reservation in B's list").not.toContain(a.reservation.reservationId);
+          expect(
+            idsA.filter((id) => idsB.includes(id)),
+            'reservations in both lists',
+          ).toEqual([]);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 

@@ -24,10 +24,11 @@ import {
   valueElement,
   xmlAttacks,
 } from '../generators/index.ts';
-import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
-import { book, plainRequest, quote, targetCatalogue } from './support/booking.ts';
+import { book, plainRequest, targetCatalogue } from './support/booking.ts';
 import { someCodes, unknownCode } from './support/catalogue.ts';
+import { bookingCases, quoteFor, quoteWindow } from './support/draws.ts';
 import {
   answerOf,
   expectSomeError,
@@ -609,17 +610,24 @@ describe('4.14 XML representation', () => {
       name: 'Names with XML special characters come back in the XML reservation as sent',
     },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      const body = plainRequest(t, q.quoteId);
-      body.driver = { ...body.driver, firstName: `Lan "Q" & <Mai>`, lastName: `O'Brien & Nguyễn <Trần>` };
-      const booked = await book(t, 'partnerA', q.quoteId, { body });
-      const reading = readTypedResponse(booked.res.text);
-      expect(reading.violations, 'rules of 4.14 broken by the reservation').toEqual([]);
-      const driver = (reading.value as unknown as Reservation).driver;
-      expect(driver, 'driver names of the XML reservation').toMatchObject({
-        firstName: body.driver.firstName,
-        lastName: body.driver.lastName,
-      });
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const body = plainRequest(t, q.quoteId);
+          body.driver = { ...body.driver, firstName: `Lan "Q" & <Mai>`, lastName: `O'Brien & Nguyễn <Trần>` };
+          const booked = await book(t, 'partnerA', q.quoteId, { body });
+          const reading = readTypedResponse(booked.res.text);
+          expect(reading.violations, 'rules of 4.14 broken by the reservation').toEqual([]);
+          const driver = (reading.value as unknown as Reservation).driver;
+          expect(driver, 'driver names of the XML reservation').toMatchObject({
+            firstName: body.driver.firstName,
+            lastName: body.driver.lastName,
+          });
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 

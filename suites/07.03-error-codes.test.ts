@@ -12,7 +12,7 @@ import { ERROR_CODES, type ErrorCode } from '../contract/errors.ts';
 import type { AvailabilityRequest, Location, QuoteRequest, RateList, RentalWindow } from '../contract/types.ts';
 import { serializeTypedXml } from '../contract/xml/index.ts';
 import { addDays, quoteRequest, schemaFault } from '../generators/index.ts';
-import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectOAuthError } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import type { HookName, TestHooks } from '../harness/hooks/adapter.ts';
@@ -30,6 +30,7 @@ import {
   REPLAY_HEADER,
 } from './support/booking.ts';
 import { fleetOf, locationsOf } from './support/catalogue.ts';
+import { bookingCases, quoteFor, quoteWindow } from './support/draws.ts';
 import { inOwnWindow, MAX_REQUESTS_TO_429, sendUntil429 } from './support/limits.ts';
 import { targetCatalogue } from './support/resources.ts';
 import { shoppingDate } from './support/shopping.ts';
@@ -569,26 +570,47 @@ describe('7.3 Error code table', () => {
     '7.3.22',
     { ...hookedBooking('quotes.expire'), name: `${row('QUOTE_EXPIRED')}: booking a quote past its 30 minutes` },
     async (t) => {
-      const q = await quote(t, A);
-      await t.hooks.expireQuote(q.quoteId);
-      const { res } = await attemptBooking(t, A, q.quoteId);
-      expectError(res, 'QUOTE_EXPIRED', { representation: t.representation });
+      await t.forAll(
+        await quoteWindow(t, A),
+        async (request) => {
+          const q = await quoteFor(t, A, request);
+          if (!q) return SKIP;
+          await t.hooks.expireQuote(q.quoteId);
+          const { res } = await attemptBooking(t, A, q.quoteId);
+          expectError(res, 'QUOTE_EXPIRED', { representation: t.representation });
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
   check('7.3.23', { ...booking, name: `${row('QUOTE_INVALID')}: a tampered quote id` }, async (t) => {
-    const q = await quote(t, A);
-    const { res } = await attemptBooking(t, A, alterMiddle(q.quoteId));
-    expectError(res, 'QUOTE_INVALID', { representation: t.representation });
+    await t.forAll(
+      await quoteWindow(t, A),
+      async (request) => {
+        const q = await quoteFor(t, A, request);
+        if (!q) return SKIP;
+        const { res } = await attemptBooking(t, A, alterMiddle(q.quoteId));
+        expectError(res, 'QUOTE_INVALID', { representation: t.representation });
+      },
+      { numRuns: bookingCases(t) },
+    );
   });
 
   check(
     '7.3.23',
     { ...booking, needs: [A, 'partnerB'], name: `${row('QUOTE_INVALID')}: another partner's quote` },
     async (t) => {
-      const q = await quote(t, A);
-      const { res } = await attemptBooking(t, 'partnerB', q.quoteId);
-      expectError(res, 'QUOTE_INVALID', { representation: t.representation });
+      await t.forAll(
+        await quoteWindow(t, A),
+        async (request) => {
+          const q = await quoteFor(t, A, request);
+          if (!q) return SKIP;
+          const { res } = await attemptBooking(t, 'partnerB', q.quoteId);
+          expectError(res, 'QUOTE_INVALID', { representation: t.representation });
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -597,15 +619,22 @@ describe('7.3 Error code table', () => {
     { ...hookedBooking('prices.move'), name: `${row('QUOTE_STALE')}: the price moved after the quote` },
     async (t) => {
       const control = controlOf(t);
-      const q = await quote(t, A);
-      const vehicleCode = q.vehicle.vehicleCode;
-      try {
-        await control.movePrice(vehicleCode, 25);
-        const { res } = await attemptBooking(t, A, q.quoteId);
-        expectError(res, 'QUOTE_STALE', { representation: t.representation });
-      } finally {
-        await control.movePrice(vehicleCode, 0);
-      }
+      await t.forAll(
+        fc.tuple(await quoteWindow(t, A), fc.integer({ min: 5, max: 50 })),
+        async ([request, percent]) => {
+          const q = await quoteFor(t, A, request);
+          if (!q) return SKIP;
+          const vehicleCode = q.vehicle.vehicleCode;
+          try {
+            await control.movePrice(vehicleCode, percent);
+            const { res } = await attemptBooking(t, A, q.quoteId);
+            expectError(res, 'QUOTE_STALE', { representation: t.representation });
+          } finally {
+            await control.movePrice(vehicleCode, 0);
+          }
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -613,9 +642,16 @@ describe('7.3 Error code table', () => {
     '7.3.25',
     { ...booking, name: `${row('IDEMPOTENCY_KEY_REQUIRED')}: POST /reservations without Idempotency-Key` },
     async (t) => {
-      const q = await quote(t, A);
-      const { res } = await attemptBooking(t, A, q.quoteId, { key: null });
-      expectError(res, 'IDEMPOTENCY_KEY_REQUIRED', { representation: t.representation });
+      await t.forAll(
+        await quoteWindow(t, A),
+        async (request) => {
+          const q = await quoteFor(t, A, request);
+          if (!q) return SKIP;
+          const { res } = await attemptBooking(t, A, q.quoteId, { key: null });
+          expectError(res, 'IDEMPOTENCY_KEY_REQUIRED', { representation: t.representation });
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -623,10 +659,17 @@ describe('7.3 Error code table', () => {
     '7.3.26',
     { ...booking, name: `${row('IDEMPOTENCY_CONFLICT')}: a used key with a different body` },
     async (t) => {
-      const q = await quote(t, A);
-      const first = await book(t, A, q.quoteId);
-      const { res } = await attemptBooking(t, A, q.quoteId, { key: first.key, body: plainRequest(t, q.quoteId) });
-      expectError(res, 'IDEMPOTENCY_CONFLICT', { representation: t.representation });
+      await t.forAll(
+        await quoteWindow(t, A),
+        async (request) => {
+          const q = await quoteFor(t, A, request);
+          if (!q) return SKIP;
+          const first = await book(t, A, q.quoteId);
+          const { res } = await attemptBooking(t, A, q.quoteId, { key: first.key, body: plainRequest(t, q.quoteId) });
+          expectError(res, 'IDEMPOTENCY_CONFLICT', { representation: t.representation });
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 

@@ -17,7 +17,7 @@ import type {
   ReservationRequest,
 } from '../contract/types.ts';
 import { quoteRequest as quoteArbitrary, xmlAttacks } from '../generators/index.ts';
-import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectOAuthError, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { credentialsOf, freshToken, requestToken } from './support/auth.ts';
@@ -34,6 +34,7 @@ import {
   REPLAY_HEADER,
   targetCatalogue,
 } from './support/booking.ts';
+import { bookingCases, quoteFor, quoteWindow } from './support/draws.ts';
 import {
   expectRateLimitHeaders,
   expectThirtyMinutes,
@@ -137,6 +138,7 @@ describe('8 Limits', () => {
           sentAt = Date.now();
           const quoted = await t.client('partnerA').post('/quotes', req);
           if (quoted.status === 201) expectThirtyMinutes((quoted.body as Quote).expiresAt, quoted, sentAt, 'quote');
+          else if (offers.status !== 200) return SKIP;
         },
         { numRuns: Math.min(t.settings.runs, 8) },
       );
@@ -151,35 +153,50 @@ describe('8 Limits', () => {
       name: 'A quote and an availability offer book while valid and are QUOTE_EXPIRED once past 30 minutes',
     },
     async (t) => {
-      const fromQuote = (await quote(t, 'partnerA')).quoteId;
-      const offers = await t.client('partnerA').post('/availability', await plainAvailabilityRequest(t, 'partnerA'));
-      const fromOffer = (offers.body as AvailabilityResponse | undefined)?.offers?.[0]?.quoteId;
-      const quoteIds: [string, string][] = [['quote', fromQuote]];
-      if (fromOffer) quoteIds.push(['availability offer', fromOffer]);
-      for (const [source, quoteId] of quoteIds) {
-        const inside = await attemptBooking(t, 'partnerA', quoteId);
-        expect(inside.res.status, `${source} while valid: ${inside.res.text.slice(0, 300)}`).toBe(201);
-      }
-      for (const [, quoteId] of quoteIds) await t.hooks.expireQuote(quoteId);
-      for (const [source, quoteId] of quoteIds) {
-        const past = await attemptBooking(t, 'partnerA', quoteId);
-        try {
-          expectError(past.res, 'QUOTE_EXPIRED', { representation: t.representation });
-        } catch (error) {
-          if (error instanceof Error) error.message = `${source} past 30 minutes: ${error.message}`;
-          throw error;
-        }
-      }
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const { vehicleCode: _vehicleCode, ...window } = request;
+          const offers = await t.client('partnerA').post('/availability', window);
+          const fromOffer = (offers.body as AvailabilityResponse | undefined)?.offers?.[0]?.quoteId;
+          const quoteIds: [string, string][] = [['quote', q.quoteId]];
+          if (fromOffer) quoteIds.push(['availability offer', fromOffer]);
+          for (const [source, quoteId] of quoteIds) {
+            const inside = await attemptBooking(t, 'partnerA', quoteId);
+            expect(inside.res.status, `${source} while valid: ${inside.res.text.slice(0, 300)}`).toBe(201);
+          }
+          for (const [, quoteId] of quoteIds) await t.hooks.expireQuote(quoteId);
+          for (const [source, quoteId] of quoteIds) {
+            const past = await attemptBooking(t, 'partnerA', quoteId);
+            try {
+              expectError(past.res, 'QUOTE_EXPIRED', { representation: t.representation });
+            } catch (error) {
+              if (error instanceof Error) error.message = `${source} past 30 minutes: ${error.message}`;
+              throw error;
+            }
+          }
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
   // --- Idempotency-Key length ---
   check('8.3', { ...booking, name: 'Idempotency-Keys of 8 and 200 characters book' }, async (t) => {
-    const q = await quote(t, 'partnerA');
-    for (const length of [LIMITS.idempotencyKeyLength.min, LIMITS.idempotencyKeyLength.max]) {
-      const res = (await attemptBooking(t, 'partnerA', q.quoteId, { key: freshKey(t, length) })).res;
-      expect(res.status, `a key of ${length} characters: ${res.text.slice(0, 300)}`).toBe(201);
-    }
+    await t.forAll(
+      await quoteWindow(t, 'partnerA'),
+      async (request) => {
+        const q = await quoteFor(t, 'partnerA', request);
+        if (!q) return SKIP;
+        for (const length of [LIMITS.idempotencyKeyLength.min, LIMITS.idempotencyKeyLength.max]) {
+          const res = (await attemptBooking(t, 'partnerA', q.quoteId, { key: freshKey(t, length) })).res;
+          expect(res.status, `a key of ${length} characters: ${res.text.slice(0, 300)}`).toBe(201);
+        }
+      },
+      { numRuns: bookingCases(t) },
+    );
   });
 
   check(
@@ -189,16 +206,23 @@ describe('8 Limits', () => {
       name: 'Idempotency-Keys of 7 and 201 characters: 400 (VALIDATION_ERROR or IDEMPOTENCY_KEY_REQUIRED)',
     },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      for (const length of [LIMITS.idempotencyKeyLength.min - 1, LIMITS.idempotencyKeyLength.max + 1]) {
-        const res = (await attemptBooking(t, 'partnerA', q.quoteId, { key: freshKey(t, length) })).res;
-        try {
-          expectError(res, ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REQUIRED'], { representation: t.representation });
-        } catch (error) {
-          if (error instanceof Error) error.message = `a key of ${length} characters: ${error.message}`;
-          throw error;
-        }
-      }
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          for (const length of [LIMITS.idempotencyKeyLength.min - 1, LIMITS.idempotencyKeyLength.max + 1]) {
+            const res = (await attemptBooking(t, 'partnerA', q.quoteId, { key: freshKey(t, length) })).res;
+            try {
+              expectError(res, ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REQUIRED'], { representation: t.representation });
+            } catch (error) {
+              if (error instanceof Error) error.message = `a key of ${length} characters: ${error.message}`;
+              throw error;
+            }
+          }
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -366,24 +390,31 @@ describe('8 Limits', () => {
       clause,
       { ...booking, name: `${field} of ${max} characters books; ${max + 1}: 400 VALIDATION_ERROR` },
       async (t) => {
-        const q = await quote(t, 'partnerA');
-        const ofLength = (length: number): ReservationRequest => {
-          const body = plainRequest(t, q.quoteId);
-          // partnerReference keeps the run's prefix (cleanup finds it by that) and is padded after it.
-          const value =
-            field === 'partnerReference'
-              ? freshReference(t).padEnd(length, 'X').slice(0, length)
-              : text(length, field === 'flightNumber' ? 'VN1234 ' : 'Remark ');
-          return { ...body, [field]: value };
-        };
-        const inside = await attemptBooking(t, 'partnerA', q.quoteId, { body: ofLength(max) });
-        expect(inside.res.status, `${field} of ${max} characters: ${inside.res.text.slice(0, 300)}`).toBe(201);
-        if (field === 'partnerReference') {
-          expect((inside.res.body as Reservation).partnerReference, 'partnerReference kept whole').toBe(
-            inside.body.partnerReference,
-          );
-        }
-        await refusedBooking(t, q.quoteId, ofLength(max + 1), `${field} of ${max + 1} characters`);
+        await t.forAll(
+          await quoteWindow(t, 'partnerA'),
+          async (request) => {
+            const q = await quoteFor(t, 'partnerA', request);
+            if (!q) return SKIP;
+            const ofLength = (length: number): ReservationRequest => {
+              const body = plainRequest(t, q.quoteId);
+              // partnerReference keeps the run's prefix (cleanup finds it by that) and is padded after it.
+              const value =
+                field === 'partnerReference'
+                  ? freshReference(t).padEnd(length, 'X').slice(0, length)
+                  : text(length, field === 'flightNumber' ? 'VN1234 ' : 'Remark ');
+              return { ...body, [field]: value };
+            };
+            const inside = await attemptBooking(t, 'partnerA', q.quoteId, { body: ofLength(max) });
+            expect(inside.res.status, `${field} of ${max} characters: ${inside.res.text.slice(0, 300)}`).toBe(201);
+            if (field === 'partnerReference') {
+              expect((inside.res.body as Reservation).partnerReference, 'partnerReference kept whole').toBe(
+                inside.body.partnerReference,
+              );
+            }
+            await refusedBooking(t, q.quoteId, ofLength(max + 1), `${field} of ${max + 1} characters`);
+          },
+          { numRuns: bookingCases(t) },
+        );
       },
     );
   }
