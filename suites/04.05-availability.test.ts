@@ -17,6 +17,7 @@ import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harn
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { freshToken } from './support/auth.ts';
 import { book, plainRequest, targetCatalogue } from './support/booking.ts';
+import { fewCases, otherScope, shoppingWindow } from './support/draws.ts';
 import {
   expectSomeError,
   expectThirtyMinutes,
@@ -184,17 +185,28 @@ describe('4.5 POST /availability', () => {
   );
 
   check('4.5.4', { ...business, name: 'POST /availability without a token: 401' }, async (t) => {
-    const res = await t.anonymous.post('/availability', await plainAvailabilityRequest(t, 'partnerA'));
-    expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+    await t.forAll(
+      await shoppingWindow(t, 'partnerA'),
+      async (body) => {
+        const res = await t.anonymous.post('/availability', body);
+        expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+      },
+      { numRuns: fewCases(t) },
+    );
   });
 
   check(
     '4.5.4',
     { ...business, name: 'POST /availability with a token lacking availability:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
-      const body = await plainAvailabilityRequest(t, 'partnerA');
-      const res = await t.client('partnerA').post('/availability', body, { scopes: ['quotes:write', 'fleet:read'] });
-      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      await t.forAll(
+        fc.tuple(await shoppingWindow(t, 'partnerA'), otherScope('availability:read')),
+        async ([body, scopes]) => {
+          const res = await t.client('partnerA').post('/availability', body, { scopes });
+          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 

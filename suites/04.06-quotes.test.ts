@@ -27,7 +27,7 @@ import {
   sameMoney,
   targetCatalogue,
 } from './support/booking.ts';
-import { bookingCases, quoteFor, quoteWindow } from './support/draws.ts';
+import { bookingCases, fewCases, otherScope, quoteFor, quoteWindow } from './support/draws.ts';
 import { expectSomeError, inOwnWindow, MAX_REQUESTS_TO_429, probeCode, sendUntil429 } from './support/limits.ts';
 
 const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
@@ -212,9 +212,14 @@ describe('4.6 POST /quotes', () => {
     '4.6.4',
     { ...business, name: 'POST /quotes with a token lacking quotes:write: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
-      const body = await plainQuoteRequest(t, 'partnerA');
-      const res = await t.client('partnerA').post('/quotes', body, { scopes: ['availability:read', 'fleet:read'] });
-      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      await t.forAll(
+        fc.tuple(await quoteWindow(t, 'partnerA'), otherScope('quotes:write')),
+        async ([body, scopes]) => {
+          const res = await t.client('partnerA').post('/quotes', body, { scopes });
+          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 

@@ -25,7 +25,7 @@ export function fewCases(t: CheckContext): number {
 
 /** Runs of a property whose case books: bookings are slow and stay on the target until the cleanup. */
 export function bookingCases(t: CheckContext): number {
-  return Math.min(t.settings.runs, 3);
+  return Math.min(t.settings.runs, 2);
 }
 
 /** A vehicle the role's fleet list holds (not applicable on an empty fleet). */
