@@ -11,7 +11,7 @@ import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check
 import { errorCodeOf, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS, type Representation } from '../harness/http/representation.ts';
 import { unknownCode } from './support/catalogue.ts';
-import { fewCases, otherScope, shoppingWindow, unknownCodes } from './support/draws.ts';
+import { otherScope, shoppingWindow, slowCases, unknownCodes } from './support/draws.ts';
 import { availabilityRequest } from './support/shopping.ts';
 
 type Provoked = { name: string; res: ApiResult };
@@ -96,7 +96,7 @@ async function eachCase(
   judge: (provoked: Provoked[]) => void,
 ): Promise<void> {
   await t.forAll(await errorInputs(t, source.withWindow), async (input) => judge(await source.provoke(t, input)), {
-    numRuns: fewCases(t),
+    numRuns: slowCases(t),
   });
 }
 
@@ -204,7 +204,7 @@ describe('7.2 Error envelope', () => {
             }
           }
         },
-        { numRuns: fewCases(t) },
+        { numRuns: slowCases(t) },
       );
     },
   );

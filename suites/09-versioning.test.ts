@@ -25,7 +25,7 @@ import { errorCodeOf, expectError } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { unknownCode } from './support/catalogue.ts';
-import { fewCases, otherScope, unknownCodes } from './support/draws.ts';
+import { fewCases, otherScope, slowCases, unknownCodes } from './support/draws.ts';
 import {
   bookReservation,
   expectSamples,
@@ -217,7 +217,7 @@ describe('9 Versioning', () => {
     { ...business, name: 'Provoked errors carry table codes with their 7.3 status and retryable (catalogue reads)' },
     async (t) => {
       await t.forAll(errorInputs, async (input) => expectTableCodes(await provokedErrors(t, input), t), {
-        numRuns: fewCases(t),
+        numRuns: slowCases(t),
       });
     },
   );
@@ -234,7 +234,7 @@ describe('9 Versioning', () => {
       await t.forAll(
         fc.tuple(availabilityRequest(cat, { rate: 'public' }), unknownCodes),
         async ([valid, code]) => expectTableCodes(await shoppingErrors(t, valid, code), t),
-        { numRuns: fewCases(t) },
+        { numRuns: slowCases(t) },
       );
     },
   );
@@ -356,7 +356,7 @@ describe('9 Versioning', () => {
           const errors = (await provokedErrors(t, input)).filter((e) => e.what !== 'not acceptable');
           for (const { what, res } of errors) expectVersionedRoot(what, res);
         },
-        { numRuns: fewCases(t) },
+        { numRuns: slowCases(t) },
       );
     },
   );

@@ -18,9 +18,17 @@ import type { Role } from '../../harness/config/target-config.ts';
 import { targetCatalogue } from './booking.ts';
 import { fleetOf, locationsOf } from './catalogue.ts';
 
-/** Runs of a property whose case is a request or two: --runs, at most 5 (the suite has many such checks). */
+/** Runs of a property whose case is a request or two: --runs, at most 4 (the suite has many such checks). */
 export function fewCases(t: CheckContext): number {
-  return Math.min(t.settings.runs, 5);
+  return Math.min(t.settings.runs, 4);
+}
+
+/**
+ * Runs of a property whose case is several requests, or one a target may make slow on purpose (a failed client
+ * authentication): --runs, at most 3.
+ */
+export function slowCases(t: CheckContext): number {
+  return Math.min(t.settings.runs, 3);
 }
 
 /** Runs of a property whose case books: bookings are slow and stay on the target until the cleanup. */
@@ -96,3 +104,30 @@ export async function quoteFor(t: CheckContext, role: Role, request: QuoteReques
   requireStep('2.9.2', typeof q?.quoteId === 'string', 'the quote carries a quoteId string', { actual: q?.quoteId });
   return q;
 }
+
+/** Secrets other than the role's own: near misses of it (one character more or less, another case) and others. */
+export function wrongSecrets(t: CheckContext, role: Role): fc.Arbitrary<string> {
+  const secret = t.settings.target.clients[role]?.clientSecret ?? '';
+  const nearMisses = [secret.slice(0, -1), `${secret}x`, secret.toUpperCase(), secret.toLowerCase()];
+  return fc
+    .oneof(fc.constantFrom(...nearMisses), fc.stringMatching(/^[A-Za-z0-9._~-]{1,64}$/))
+    .filter((wrong) => wrong !== secret && wrong.length > 0);
+}
+
+/** grant_type values other than client_credentials: RFC 6749's others, an extension's, made-up ones. */
+export const otherGrantTypes: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(
+    'authorization_code',
+    'password',
+    'refresh_token',
+    'implicit',
+    'urn:ietf:params:oauth:grant-type:jwt-bearer',
+  ),
+  fc.stringMatching(/^[a-z][a-z_]{2,24}$/).filter((grant) => grant !== 'client_credentials'),
+);
+
+/** Scope values the endpoint table does not have (spec 5.5). */
+export const unknownScopes: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('fleet:write', 'locations:write', 'rates:write', 'admin', 'reservations:delete', 'not-a-scope'),
+  fc.stringMatching(/^[a-z]{2,12}:[a-z]{2,12}$/).filter((scope) => !(SCOPES as readonly string[]).includes(scope)),
+);
