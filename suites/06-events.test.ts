@@ -5,6 +5,7 @@
  * Unknown paths get a 4xx in the envelope; 404 is what the reference answers (docs/ambiguities.md #40).
  */
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { API_PREFIX } from '../contract/constants.ts';
 import { ENDPOINTS } from '../contract/endpoints.ts';
@@ -14,7 +15,8 @@ import { type ApiResult, type CheckContext, check } from '../harness/check/check
 import { expectError, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { bookReservation, sampleOf, targetCatalogue } from './support/resources.ts';
+import { fewCases, slowCases } from './support/draws.ts';
+import { bookReservation, targetCatalogue } from './support/resources.ts';
 
 const A: Role[] = ['partnerA'];
 const business = { needs: A, representations: REPRESENTATIONS };
@@ -68,11 +70,21 @@ describe('6 Events', () => {
   });
 
   check('6.1', { ...business, name: 'No webhook or subscription resource is served' }, async (t) => {
-    for (const path of EVENT_PATHS) {
-      expectNoSuchResource(await t.client('partnerA').get(path), `GET ${API_PREFIX}${path}`);
-      const registration = { url: 'https://partner.example.com/hooks/reservations', events: ['reservation.cancelled'] };
-      expectNoSuchResource(await t.client('partnerA').post(path, registration), `POST ${API_PREFIX}${path}`);
-    }
+    // Every usual path, with a generated registration (a URL and some reservation events).
+    const registrations = fc.record({
+      url: fc.webUrl({ validSchemes: ['https'] }),
+      events: fc.subarray(['reservation.created', 'reservation.cancelled', 'reservation.updated'], { minLength: 1 }),
+    });
+    await t.forAll(
+      registrations,
+      async (registration) => {
+        for (const path of EVENT_PATHS) {
+          expectNoSuchResource(await t.client('partnerA').get(path), `GET ${API_PREFIX}${path}`);
+          expectNoSuchResource(await t.client('partnerA').post(path, registration), `POST ${API_PREFIX}${path}`);
+        }
+      },
+      { numRuns: slowCases(t) },
+    );
   });
 
   check(
@@ -80,13 +92,17 @@ describe('6 Events', () => {
     { ...business, profile: 'shop', name: 'A request cannot register a callback: such a property is refused (400)' },
     async (t) => {
       const cat = await targetCatalogue(t);
-      const request = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
-      for (const key of ['callbackUrl', 'webhookUrl']) {
-        const res = await t
-          .client('partnerA')
-          .post('/availability', { ...request, [key]: 'https://partner.example.com/hook' });
-        expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
-      }
+      // A callback-like property of any usual name, with a URL, on a generated request.
+      const keys = fc.constantFrom('callbackUrl', 'webhookUrl', 'callback', 'notifyUrl', 'webhook', 'statusCallback');
+      const urls = fc.webUrl({ validSchemes: ['https'] });
+      await t.forAll(
+        fc.tuple(availabilityRequest(cat, { rate: 'public' }), keys, urls),
+        async ([request, key, url]) => {
+          const res = await t.client('partnerA').post('/availability', { ...request, [key]: url });
+          expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
