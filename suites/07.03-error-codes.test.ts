@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { MEDIA_TYPES } from '../contract/constants.ts';
 import { ERROR_CODES, type ErrorCode } from '../contract/errors.ts';
+import type { Scope } from '../contract/scopes.ts';
 import type { AvailabilityRequest, Location, QuoteRequest, RateList, RentalWindow } from '../contract/types.ts';
 import { serializeTypedXml } from '../contract/xml/index.ts';
 import { addDays, quoteRequest, schemaFault } from '../generators/index.ts';
@@ -30,7 +31,16 @@ import {
   REPLAY_HEADER,
 } from './support/booking.ts';
 import { fleetOf, locationsOf } from './support/catalogue.ts';
-import { bookingCases, quoteFor, quoteWindow } from './support/draws.ts';
+import {
+  bookingCases,
+  fewCases,
+  otherScope,
+  quoteFor,
+  quoteWindow,
+  slowCases,
+  unknownIds,
+  wrongSecrets,
+} from './support/draws.ts';
 import { inOwnWindow, MAX_REQUESTS_TO_429, sendUntil429 } from './support/limits.ts';
 import { targetCatalogue } from './support/resources.ts';
 import { shoppingDate } from './support/shopping.ts';
@@ -100,13 +110,19 @@ describe('7.3 Error code table', () => {
     async (t) => {
       // The token endpoint speaks the OAuth shape (7.1), so its client-authentication failure is invalid_client
       // with the row's status; the identical request fails again: nothing a retry changes (not retryable).
-      for (let attempt = 1; attempt <= 2; attempt++) {
-        const res = await requestToken(t, A, { secret: 'certification-wrong-secret' });
-        expectOAuthError(res, 'invalid_client');
-        expect(res.status, `attempt ${attempt}: HTTP status of the INVALID_CLIENT row`).toBe(
-          ERROR_CODES.INVALID_CLIENT.status,
-        );
-      }
+      await t.forAll(
+        wrongSecrets(t, A),
+        async (secret) => {
+          for (let attempt = 1; attempt <= 2; attempt++) {
+            const res = await requestToken(t, A, { secret });
+            expectOAuthError(res, 'invalid_client');
+            expect(res.status, `attempt ${attempt}: HTTP status of the INVALID_CLIENT row`).toBe(
+              ERROR_CODES.INVALID_CLIENT.status,
+            );
+          }
+        },
+        { numRuns: slowCases(t) },
+      );
     },
   );
 
@@ -121,11 +137,19 @@ describe('7.3 Error code table', () => {
       // UNAUTHORIZED for client credentials in HTTP Basic; INVALID_CLIENT, when used, must keep its row
       // (docs/ambiguities.md, E: INVALID_CLIENT).
       const { clientId, clientSecret } = credentialsOf(t, A);
-      for (const secret of [clientSecret, 'certification-wrong-secret']) {
-        const basic = `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
-        const res = await t.anonymous.get('/locations', { headers: { authorization: basic } });
-        expectError(res, ['INVALID_CLIENT', 'INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
-      }
+      // The client's own secret or a wrong one, on any catalogue read.
+      await t.forAll(
+        fc.tuple(
+          fc.oneof(fc.constant(clientSecret), wrongSecrets(t, A)),
+          fc.constantFrom('/fleet', '/locations', '/rates'),
+        ),
+        async ([secret, path]) => {
+          const basic = `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
+          const res = await t.anonymous.get(path, { headers: { authorization: basic } });
+          expectError(res, ['INVALID_CLIENT', 'INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
@@ -157,15 +181,19 @@ describe('7.3 Error code table', () => {
     '7.3.4',
     { ...business, name: `${row('INSUFFICIENT_SCOPE')}: catalogue reads with another scope's token` },
     async (t) => {
-      const cases: [string, string][] = [
-        ['/fleet', 'locations:read'],
-        ['/locations', 'rates:read'],
-        ['/rates', 'fleet:read'],
-      ];
-      for (const [path, scope] of cases) {
-        const res = await t.client(A).get(path, { scopes: [scope] });
-        expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
-      }
+      const reads = fc.constantFrom<[path: string, needed: Scope]>(
+        ['/fleet', 'fleet:read'],
+        ['/locations', 'locations:read'],
+        ['/rates', 'rates:read'],
+      );
+      await t.forAll(
+        reads.chain(([path, needed]) => otherScope(needed).map((scopes) => ({ path, scopes }))),
+        async ({ path, scopes }) => {
+          const res = await t.client(A).get(path, { scopes });
+          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
@@ -173,8 +201,14 @@ describe('7.3 Error code table', () => {
     '7.3.4',
     { ...business, profile: 'shop', name: `${row('INSUFFICIENT_SCOPE')}: a valid quote request without quotes:write` },
     async (t) => {
-      const res = await t.client(A).post('/quotes', await plainQuoteRequest(t, A), { scopes: ['availability:read'] });
-      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      await t.forAll(
+        fc.tuple(await quoteWindow(t, A), otherScope('quotes:write')),
+        async ([request, scopes]) => {
+          const res = await t.client(A).post('/quotes', request, { scopes });
+          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
@@ -530,8 +564,14 @@ describe('7.3 Error code table', () => {
   });
 
   check('7.3.20', { ...business, profile: 'book', name: `${row('NOT_FOUND')}: an unknown reservation` }, async (t) => {
-    const res = await t.client(A).get(`/reservations/CERT-NO-SUCH-${(t.seed >>> 0).toString(36)}`);
-    expectError(res, 'NOT_FOUND', { representation: t.representation });
+    await t.forAll(
+      unknownIds,
+      async (id) => {
+        const res = await t.client(A).get(`/reservations/${id}`);
+        expectError(res, 'NOT_FOUND', { representation: t.representation });
+      },
+      { numRuns: fewCases(t) },
+    );
   });
 
   check(
@@ -712,11 +752,20 @@ describe('7.3 Error code table', () => {
     '7.3.28',
     { ...booking, name: `${row('DUPLICATE_PARTNER_REFERENCE')}: a used partnerReference under a new key` },
     async (t) => {
-      const first = await book(t, A, (await quote(t, A)).quoteId);
-      const q = await quote(t, A);
-      const body = plainRequest(t, q.quoteId, { partnerReference: first.body.partnerReference });
-      const { res } = await attemptBooking(t, A, q.quoteId, { body });
-      expectError(res, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
+      await t.forAll(
+        await quoteWindow(t, A),
+        async (request) => {
+          const first = await quoteFor(t, A, request);
+          if (!first) return SKIP;
+          const booked = await book(t, A, first.quoteId);
+          // A second quote, of the plain window: the reference is what repeats, not the quote.
+          const q = await quote(t, A);
+          const body = plainRequest(t, q.quoteId, { partnerReference: booked.body.partnerReference });
+          const { res } = await attemptBooking(t, A, q.quoteId, { body });
+          expectError(res, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -728,14 +777,21 @@ describe('7.3 Error code table', () => {
     },
     async (t) => {
       const control = controlOf(t);
-      const q = await quote(t, A);
-      try {
-        await control.declineNextBookings(1);
-        const { res } = await attemptBooking(t, A, q.quoteId);
-        expectError(res, 'RESERVATION_REJECTED', { representation: t.representation });
-      } finally {
-        await control.declineNextBookings(0);
-      }
+      await t.forAll(
+        await quoteWindow(t, A),
+        async (request) => {
+          const q = await quoteFor(t, A, request);
+          if (!q) return SKIP;
+          try {
+            await control.declineNextBookings(1);
+            const { res } = await attemptBooking(t, A, q.quoteId);
+            expectError(res, 'RESERVATION_REJECTED', { representation: t.representation });
+          } finally {
+            await control.declineNextBookings(0);
+          }
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -747,17 +803,25 @@ describe('7.3 Error code table', () => {
     },
     async (t) => {
       const control = controlOf(t);
-      const { reservation } = await book(t, A, (await quote(t, A)).quoteId);
       // Cancellable states are not shown (3): a completed rental is taken as not cancellable
       // (docs/ambiguities.md, E: INVALID_STATE_TRANSITION).
-      try {
-        await control.setReservationStatus(reservation.reservationId, 'completed');
-        const res = await cancel(t, A, reservation.reservationId);
-        expectError(res, 'INVALID_STATE_TRANSITION', { representation: t.representation });
-      } finally {
-        // Back to confirmed, so the end-of-run cleanup can cancel it.
-        await control.setReservationStatus(reservation.reservationId, 'confirmed');
-      }
+      await t.forAll(
+        await quoteWindow(t, A),
+        async (request) => {
+          const q = await quoteFor(t, A, request);
+          if (!q) return SKIP;
+          const { reservation } = await book(t, A, q.quoteId);
+          try {
+            await control.setReservationStatus(reservation.reservationId, 'completed');
+            const res = await cancel(t, A, reservation.reservationId);
+            expectError(res, 'INVALID_STATE_TRANSITION', { representation: t.representation });
+          } finally {
+            // Back to confirmed, so the end-of-run cleanup can cancel it.
+            await control.setReservationStatus(reservation.reservationId, 'confirmed');
+          }
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -769,14 +833,22 @@ describe('7.3 Error code table', () => {
     },
     async (t) => {
       const control = controlOf(t);
-      const { reservation } = await book(t, A, (await quote(t, A)).quoteId);
-      try {
-        await control.attachMoney(reservation.reservationId, true);
-        const res = await cancel(t, A, reservation.reservationId);
-        expectError(res, 'CANCELLATION_NEEDS_STAFF', { representation: t.representation });
-      } finally {
-        await control.attachMoney(reservation.reservationId, false);
-      }
+      await t.forAll(
+        await quoteWindow(t, A),
+        async (request) => {
+          const q = await quoteFor(t, A, request);
+          if (!q) return SKIP;
+          const { reservation } = await book(t, A, q.quoteId);
+          try {
+            await control.attachMoney(reservation.reservationId, true);
+            const res = await cancel(t, A, reservation.reservationId);
+            expectError(res, 'CANCELLATION_NEEDS_STAFF', { representation: t.representation });
+          } finally {
+            await control.attachMoney(reservation.reservationId, false);
+          }
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -785,10 +857,15 @@ describe('7.3 Error code table', () => {
     { ...booking, name: `${row('MODIFICATION_NOT_SUPPORTED')}: PATCH of an own reservation` },
     async (t) => {
       const { reservation } = await book(t, A, (await quote(t, A)).quoteId);
-      const res = await t
-        .client(A)
-        .patch(`/reservations/${encodeURIComponent(reservation.reservationId)}`, { remarks: 'Please change' });
-      expectError(res, 'MODIFICATION_NOT_SUPPORTED', { representation: t.representation });
+      // Any change a partner might ask for.
+      await t.forAll(
+        patchBodies,
+        async (change) => {
+          const res = await t.client(A).patch(`/reservations/${encodeURIComponent(reservation.reservationId)}`, change);
+          expectError(res, 'MODIFICATION_NOT_SUPPORTED', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 

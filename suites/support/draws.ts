@@ -131,3 +131,14 @@ export const unknownScopes: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom('fleet:write', 'locations:write', 'rates:write', 'admin', 'reservations:delete', 'not-a-scope'),
   fc.stringMatching(/^[a-z]{2,12}:[a-z]{2,12}$/).filter((scope) => !(SCOPES as readonly string[]).includes(scope)),
 );
+
+/** A PATCH body a partner might send: any change is refused alike (spec 4.10, 501). */
+export const patchBodies: fc.Arbitrary<object> = fc.oneof(
+  fc.record({ remarks: fc.stringMatching(/^[A-Za-z][A-Za-z ]{0,39}$/) }),
+  fc.constantFrom<object>(
+    { dropoffTime: '09:00' },
+    { partnerReference: 'CERT-CHANGED-REFERENCE' },
+    { driver: { firstName: 'Minh' } },
+    { extras: { childSeats: 1 } },
+  ),
+);
