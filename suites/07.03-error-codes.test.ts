@@ -35,6 +35,7 @@ import {
   bookingCases,
   fewCases,
   otherScope,
+  patchBodies,
   quoteFor,
   quoteWindow,
   slowCases,
