@@ -2,6 +2,7 @@
  * Spec 4.8 GET /reservations: `limit` 1 to 100 (default 25), newest first, only the caller's reservations, a
  * ReservationList; with its row of the endpoint table (4.0.13).
  */
+import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { Reservation, ReservationList } from '../contract/types.ts';
 import { type CheckContext, check, SKIP } from '../harness/check/check.ts';
@@ -59,14 +60,19 @@ describe('4.8 GET /reservations', () => {
 
   check('4.8.1', { ...booking, name: 'limit 1, 26 and 100: at most that many, limit echoed' }, async (t) => {
     await ensureReservations(t, 'partnerA', DEFAULT_LIMIT + 1);
-    for (const limit of [1, DEFAULT_LIMIT + 1, 100]) {
-      const list = expectList(t, await t.client('partnerA').get(`/reservations?limit=${limit}`));
-      expect(list.limit, `limit of GET /reservations?limit=${limit}`).toBe(limit);
-      expect(list.reservations.length, `reservations returned with limit ${limit}`).toBeLessThanOrEqual(limit);
-      // More than 25 exist: a limit up to 26 is filled.
-      if (limit <= DEFAULT_LIMIT + 1) expect(list.reservations.length).toBe(limit);
-      else expect(list.reservations.length).toBeGreaterThan(DEFAULT_LIMIT);
-    }
+    const limits = fc.oneof(fc.constantFrom(1, DEFAULT_LIMIT + 1, 100), fc.integer({ min: 1, max: 100 }));
+    await t.forAll(
+      limits,
+      async (limit) => {
+        const list = expectList(t, await t.client('partnerA').get(`/reservations?limit=${limit}`));
+        expect(list.limit, `limit of GET /reservations?limit=${limit}`).toBe(limit);
+        expect(list.reservations.length, `reservations returned with limit ${limit}`).toBeLessThanOrEqual(limit);
+        // More than 25 exist: a limit up to 26 is filled.
+        if (limit <= DEFAULT_LIMIT + 1) expect(list.reservations.length).toBe(limit);
+        else expect(list.reservations.length).toBeGreaterThan(DEFAULT_LIMIT);
+      },
+      { numRuns: fewCases(t) },
+    );
   });
 
   check(
@@ -78,17 +84,28 @@ describe('4.8 GET /reservations', () => {
     async (t) => {
       // docs/ambiguities.md #31: 4.8 lists no 400, so a target may also clamp.
       await quoteAndBook(t, 'partnerA');
-      for (const limit of ['0', '101', '-1', '1.5', 'ten', '']) {
-        const res = await t.client('partnerA').get(`/reservations?limit=${encodeURIComponent(limit)}`);
-        if (res.status === 200) {
-          const list = expectList(t, res);
-          expect(list.limit, `applied limit for limit=${limit}`).toBeGreaterThanOrEqual(1);
-          expect(list.limit, `applied limit for limit=${limit}`).toBeLessThanOrEqual(100);
-          expect(list.reservations.length).toBeLessThanOrEqual(list.limit);
-        } else {
-          expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
-        }
-      }
+      const limits = fc.oneof(
+        fc.constantFrom('0', '101', '-1', '1.5', 'ten', ''),
+        fc.integer({ min: 101, max: 1_000_000 }).map(String),
+        fc.integer({ min: -1_000, max: 0 }).map(String),
+        fc.tuple(fc.integer({ min: 1, max: 99 }), fc.integer({ min: 1, max: 9 })).map(([i, f]) => `${i}.${f}`),
+        fc.stringMatching(/^[a-z]{1,8}$/),
+      );
+      await t.forAll(
+        limits,
+        async (limit) => {
+          const res = await t.client('partnerA').get(`/reservations?limit=${encodeURIComponent(limit)}`);
+          if (res.status === 200) {
+            const list = expectList(t, res);
+            expect(list.limit, `applied limit for limit=${limit}`).toBeGreaterThanOrEqual(1);
+            expect(list.limit, `applied limit for limit=${limit}`).toBeLessThanOrEqual(100);
+            expect(list.reservations.length).toBeLessThanOrEqual(list.limit);
+          } else {
+            expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
+          }
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 

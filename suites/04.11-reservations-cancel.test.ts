@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { Reservation } from '../contract/types.ts';
 import { cancelRequest, meetsRejection, schemaFault } from '../generators/index.ts';
@@ -15,6 +16,7 @@ import {
   readReservation,
   sameMoney,
 } from './support/booking.ts';
+import { alteredIds, fewCases, otherScope } from './support/draws.ts';
 
 const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
 const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };
@@ -129,19 +131,29 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
   check('4.11.3', { ...booking, name: 'Without a token: 401; lacking reservations:cancel: 403' }, async (t) => {
     const { reservation } = await quoteAndBook(t, 'partnerA');
     const path = cancelPath(reservation.reservationId);
-    const anonymous = await t.anonymous.post(path, { reason: 'x' });
-    expectError(anonymous, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
-    const scoped = await t
-      .client('partnerA')
-      .post(path, { reason: 'x' }, { scopes: ['reservations:read', 'reservations:write'] });
-    expectError(scoped, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+    await t.forAll(
+      fc.tuple(cancelRequest(), otherScope('reservations:cancel')),
+      async ([body, scopes]) => {
+        const anonymous = await t.anonymous.post(path, body);
+        expectError(anonymous, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+        const scoped = await t.client('partnerA').post(path, body, { scopes });
+        expectError(scoped, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      },
+      { numRuns: fewCases(t) },
+    );
     expect((await readReservation(t, 'partnerA', reservation.reservationId)).status).toBe('confirmed');
   });
 
   check('4.11.3', { ...booking, name: 'An unknown reservationId: 404 NOT_FOUND' }, async (t) => {
     const { reservation } = await quoteAndBook(t, 'partnerA');
-    const res = await t.client('partnerA').post(cancelPath(alterMiddle(reservation.reservationId)), { reason: 'x' });
-    expectError(res, 'NOT_FOUND', { representation: t.representation });
+    await t.forAll(
+      fc.tuple(alteredIds(reservation.reservationId), cancelRequest()),
+      async ([id, body]) => {
+        const res = await t.client('partnerA').post(cancelPath(id), body);
+        expectError(res, 'NOT_FOUND', { representation: t.representation });
+      },
+      { numRuns: fewCases(t) },
+    );
   });
 
   check(

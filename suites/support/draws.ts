@@ -142,3 +142,22 @@ export const patchBodies: fc.Arbitrary<object> = fc.oneof(
     { extras: { childSeats: 1 } },
   ),
 );
+
+const DIGITS = '0123456789';
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+
+/**
+ * An id shaped like `id` with one letter or digit changed (a digit for a digit, a letter for a letter of the same
+ * case), so a target cannot tell it apart by its format: an id no one holds.
+ */
+export function alteredIds(id: string): fc.Arbitrary<string> {
+  const positions = [...id].flatMap((c, i) => (/[A-Za-z0-9]/.test(c) ? [i] : []));
+  if (positions.length === 0) return fc.constant(`${id}x`);
+  return fc.tuple(fc.constantFrom(...positions), fc.nat(25)).map(([i, n]) => {
+    const c = id[i] ?? '0';
+    const alphabet = DIGITS.includes(c) ? DIGITS : UPPER.includes(c) ? UPPER : LOWER;
+    const others = alphabet.replace(c, '');
+    return `${id.slice(0, i)}${others[n % others.length]}${id.slice(i + 1)}`;
+  });
+}
