@@ -26,6 +26,7 @@ import { errorCodeOf, expectError, expectSchema } from '../harness/check/expect-
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { freshToken, scopeSet } from './support/auth.ts';
+import { slowCases } from './support/draws.ts';
 import {
   bareAmounts,
   bookReservation,
@@ -156,14 +157,21 @@ describe('1 What the service does', () => {
     { ...shop, level: 'SHOULD', name: "An offer's estimated total is the total of the same quote" },
     async (t) => {
       const cat = await targetCatalogue(t);
-      const request = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
-      const response = await availability(t, request);
-      const offer = response.offers[0];
-      if (!offer) return t.notApplicable('the generated availability request got no offer');
-      const { vehicleCodes: _v, ...window } = request;
-      const quoted = await t.client('partnerA').post('/quotes', { ...window, vehicleCode: offer.vehicle.vehicleCode });
-      expect(quoted.status, quoted.text.slice(0, 300)).toBe(201);
-      expect((quoted.body as Quote).charges.total).toEqual(offer.estimatedTotal);
+      await t.forAll(
+        availabilityRequest(cat, { rate: 'public' }),
+        async (request) => {
+          const response = await availability(t, request);
+          const offer = response.offers[0];
+          if (!offer) return SKIP;
+          const { vehicleCodes: _v, ...window } = request;
+          const quoted = await t
+            .client('partnerA')
+            .post('/quotes', { ...window, vehicleCode: offer.vehicle.vehicleCode });
+          expect(quoted.status, quoted.text.slice(0, 300)).toBe(201);
+          expect((quoted.body as Quote).charges.total).toEqual(offer.estimatedTotal);
+        },
+        { numRuns: slowCases(t) },
+      );
     },
   );
 
@@ -172,15 +180,20 @@ describe('1 What the service does', () => {
     { ...shop, name: 'Shopping and quoting hold nothing: repeated quotes leave the offers unchanged' },
     async (t) => {
       const cat = await targetCatalogue(t);
-      const request = sampleOf(t, quoteRequest(cat, { rate: 'public' }));
-      const probe = windowOf(request);
-      const before = await availability(t, probe);
-      for (let i = 0; i < 5; i++) {
-        const res = await t.client('partnerA').post('/quotes', request);
-        expect(res.status, res.text.slice(0, 300)).toBe(201);
-      }
-      const after = await availability(t, probe);
-      expect(offerTerms(after.offers), 'offers after five quotes').toEqual(offerTerms(before.offers));
+      await t.forAll(
+        quoteRequest(cat, { rate: 'public' }),
+        async (request) => {
+          const probe = windowOf(request);
+          const before = await availability(t, probe);
+          for (let i = 0; i < 5; i++) {
+            const res = await t.client('partnerA').post('/quotes', request);
+            expect(res.status, res.text.slice(0, 300)).toBe(201);
+          }
+          const after = await availability(t, probe);
+          expect(offerTerms(after.offers), 'offers after five quotes').toEqual(offerTerms(before.offers));
+        },
+        { numRuns: slowCases(t) },
+      );
     },
   );
 
@@ -596,20 +609,25 @@ describe('1 What the service does', () => {
 
   check('1.6d', { ...shop, name: 'A SOAP envelope is not accepted as a request (400 MALFORMED_XML)' }, async (t) => {
     const cat = await targetCatalogue(t);
-    const request = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
-    const fields = Object.entries(request)
-      .filter(([, v]) => typeof v === 'string')
-      .map(([k, v]) => `<${k}>${v}</${k}>`)
-      .join('');
-    const envelope =
-      '<?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">' +
-      `<soap:Body><Availability xmlns="${XML_NAMESPACE}">${fields}</Availability></soap:Body></soap:Envelope>`;
-    for (const contentType of [MEDIA_TYPES.textXml, MEDIA_TYPES.xml]) {
-      const res = await t.client('partnerA').post('/availability', new TextEncoder().encode(envelope), {
-        headers: { 'content-type': contentType, soapaction: '"Availability"' },
-      });
-      expectError(res, 'MALFORMED_XML', { representation: t.representation });
-    }
+    await t.forAll(
+      availabilityRequest(cat, { rate: 'public' }),
+      async (request) => {
+        const fields = Object.entries(request)
+          .filter(([, v]) => typeof v === 'string')
+          .map(([k, v]) => `<${k}>${v}</${k}>`)
+          .join('');
+        const envelope =
+          '<?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">' +
+          `<soap:Body><Availability xmlns="${XML_NAMESPACE}">${fields}</Availability></soap:Body></soap:Envelope>`;
+        for (const contentType of [MEDIA_TYPES.textXml, MEDIA_TYPES.xml]) {
+          const res = await t.client('partnerA').post('/availability', new TextEncoder().encode(envelope), {
+            headers: { 'content-type': contentType, soapaction: '"Availability"' },
+          });
+          expectError(res, 'MALFORMED_XML', { representation: t.representation });
+        }
+      },
+      { numRuns: slowCases(t) },
+    );
   });
 
   check(
@@ -651,16 +669,21 @@ describe('1 What the service does', () => {
     },
     async (t) => {
       const cat = await targetCatalogue(t, 'readOnly');
-      const request = sampleOf(t, quoteRequest(cat, { rate: 'public' }));
-      const quoted = await t.client('readOnly').post('/quotes', request);
-      expect(quoted.status, `POST /quotes with integration credentials: ${quoted.text.slice(0, 300)}`).toBe(201);
-      expectSchema(quoted, 'Quote');
-      const { vehicleCode: _v, ...window } = request;
-      const shopped = await t.client('readOnly').post('/availability', window);
-      expect(
-        shopped.status === 200 || errorCodeOf(shopped) === 'NO_AVAILABILITY',
-        `POST /availability: ${shopped.text.slice(0, 300)}`,
-      ).toBe(true);
+      await t.forAll(
+        quoteRequest(cat, { rate: 'public' }),
+        async (request) => {
+          const quoted = await t.client('readOnly').post('/quotes', request);
+          expect(quoted.status, `POST /quotes with integration credentials: ${quoted.text.slice(0, 300)}`).toBe(201);
+          expectSchema(quoted, 'Quote');
+          const { vehicleCode: _v, ...window } = request;
+          const shopped = await t.client('readOnly').post('/availability', window);
+          expect(
+            shopped.status === 200 || errorCodeOf(shopped) === 'NO_AVAILABILITY',
+            `POST /availability: ${shopped.text.slice(0, 300)}`,
+          ).toBe(true);
+        },
+        { numRuns: slowCases(t) },
+      );
     },
   );
 
@@ -675,12 +698,18 @@ describe('1 What the service does', () => {
     },
     async (t) => {
       const cat = await targetCatalogue(t, 'readOnly');
-      const quoted = await t.client('readOnly').post('/quotes', sampleOf(t, quoteRequest(cat, { rate: 'public' })));
-      expect(quoted.status, quoted.text.slice(0, 300)).toBe(201);
-      const quote = quoted.body as Quote;
-      // A refused booking creates nothing; the id is recorded anyway should the target accept it.
-      const res = await postReservation(t, 'readOnly', reservationBody(t, quote.quoteId, quote.vehicle));
-      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      await t.forAll(
+        quoteRequest(cat, { rate: 'public' }),
+        async (request) => {
+          const quoted = await t.client('readOnly').post('/quotes', request);
+          expect(quoted.status, quoted.text.slice(0, 300)).toBe(201);
+          const quote = quoted.body as Quote;
+          // A refused booking creates nothing; the id is recorded anyway should the target accept it.
+          const res = await postReservation(t, 'readOnly', reservationBody(t, quote.quoteId, quote.vehicle));
+          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+        },
+        { numRuns: slowCases(t) },
+      );
     },
   );
 });
