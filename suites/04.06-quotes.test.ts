@@ -23,11 +23,10 @@ import {
   book,
   plainQuoteRequest,
   plainRequest,
-  quote,
   sameMoney,
   targetCatalogue,
 } from './support/booking.ts';
-import { bookingCases, fewCases, otherScope, quoteFor, quoteWindow } from './support/draws.ts';
+import { bookingCases, fewCases, otherScope, quoteFor, quoteWindow, slowCases } from './support/draws.ts';
 import { expectSomeError, inOwnWindow, MAX_REQUESTS_TO_429, probeCode, sendUntil429 } from './support/limits.ts';
 
 const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
@@ -124,19 +123,26 @@ describe('4.6 POST /quotes', () => {
     '4.6.2',
     { ...business, name: 'A price sent by the client is refused: 400 (server-authoritative)' },
     async (t) => {
-      const req = await plainQuoteRequest(t, 'partnerA');
-      const priced = await quote(t, 'partnerA', req);
-      const sent: [name: string, body: object][] = [
-        ['total', { ...req, total: { ...priced.charges.total, amount: 1 } }],
-        ['dailyRate', { ...req, dailyRate: priced.charges.dailyRate }],
-        ['charges', { ...req, charges: priced.charges }],
-      ];
-      for (const [name, body] of sent) {
-        const res = await t.client('partnerA').post('/quotes', body);
-        // An unknown field: 400; which code beyond VALIDATION_ERROR is not shown (spec 7.3).
-        expect(res.status, `${name} in the request: ${res.text.slice(0, 300)}`).toBe(400);
-        expectSomeError(res, t.representation);
-      }
+      // A generated request carrying its own quote's prices, or a price the client made up.
+      await t.forAll(
+        fc.tuple(await quoteWindow(t, 'partnerA'), fc.integer({ min: 0, max: 10_000_000 })),
+        async ([req, amount]) => {
+          const priced = await quoteFor(t, 'partnerA', req);
+          if (!priced) return SKIP;
+          const sent: [name: string, body: object][] = [
+            ['total', { ...req, total: { ...priced.charges.total, amount } }],
+            ['dailyRate', { ...req, dailyRate: priced.charges.dailyRate }],
+            ['charges', { ...req, charges: priced.charges }],
+          ];
+          for (const [name, body] of sent) {
+            const res = await t.client('partnerA').post('/quotes', body);
+            // An unknown field: 400; which code beyond VALIDATION_ERROR is not shown (spec 7.3).
+            expect(res.status, `${name} in the request: ${res.text.slice(0, 300)}`).toBe(400);
+            expectSomeError(res, t.representation);
+          }
+        },
+        { numRuns: slowCases(t) },
+      );
     },
   );
 
@@ -170,18 +176,24 @@ describe('4.6 POST /quotes', () => {
     },
     async (t) => {
       const control = t.hooks;
-      const req = await plainQuoteRequest(t, 'partnerA');
-      const q = await quote(t, 'partnerA', req);
-      try {
-        await control.movePrice(req.vehicleCode, 10);
-        const stale = await attemptBooking(t, 'partnerA', q.quoteId);
-        expectError(stale.res, 'QUOTE_STALE', { representation: t.representation });
-        await control.movePrice(req.vehicleCode, 0);
-        // Back at the quoted price, the same quote books (it was never judged on its own word).
-        await book(t, 'partnerA', q.quoteId);
-      } finally {
-        await control.movePrice(req.vehicleCode, 0);
-      }
+      await t.forAll(
+        fc.tuple(await quoteWindow(t, 'partnerA'), fc.integer({ min: 5, max: 50 })),
+        async ([req, percent]) => {
+          const q = await quoteFor(t, 'partnerA', req);
+          if (!q) return SKIP;
+          try {
+            await control.movePrice(req.vehicleCode, percent);
+            const stale = await attemptBooking(t, 'partnerA', q.quoteId);
+            expectError(stale.res, 'QUOTE_STALE', { representation: t.representation });
+            await control.movePrice(req.vehicleCode, 0);
+            // Back at the quoted price, the same quote books (it was never judged on its own word).
+            await book(t, 'partnerA', q.quoteId);
+          } finally {
+            await control.movePrice(req.vehicleCode, 0);
+          }
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -204,8 +216,14 @@ describe('4.6 POST /quotes', () => {
   );
 
   check('4.6.4', { ...business, name: 'POST /quotes without a token: 401' }, async (t) => {
-    const res = await t.anonymous.post('/quotes', await plainQuoteRequest(t, 'partnerA'));
-    expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+    await t.forAll(
+      await quoteWindow(t, 'partnerA'),
+      async (body) => {
+        const res = await t.anonymous.post('/quotes', body);
+        expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+      },
+      { numRuns: fewCases(t) },
+    );
   });
 
   check(

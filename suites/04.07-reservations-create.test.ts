@@ -42,7 +42,7 @@ import {
   uniquify,
   withReference,
 } from './support/booking.ts';
-import { bookingCases, quoteFor, quoteWindow } from './support/draws.ts';
+import { bookingCases, fewCases, quoteFor, quoteWindow } from './support/draws.ts';
 
 const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
 const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };
@@ -666,15 +666,22 @@ describe('4.7 POST /reservations', () => {
     },
     async (t) => {
       const control = t.hooks;
-      const q = await quote(t, 'partnerA');
-      try {
-        await control.declineNextBookings(1);
-        const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
-        expectError(attempt.res, 'RESERVATION_REJECTED', { representation: t.representation });
-        await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
-      } finally {
-        await control.declineNextBookings(0);
-      }
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          try {
+            await control.declineNextBookings(1);
+            const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
+            expectError(attempt.res, 'RESERVATION_REJECTED', { representation: t.representation });
+            await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
+          } finally {
+            await control.declineNextBookings(0);
+          }
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -801,11 +808,18 @@ describe('4.7 POST /reservations', () => {
     '4.7.13',
     { ...booking, needs: ['partnerA', 'readOnly'], name: 'A client without booking scopes: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
-      const shopped = await t.client('readOnly').post('/quotes', await plainQuoteRequest(t, 'readOnly'));
-      if (shopped.status !== 201) return t.notApplicable('the readOnly client cannot quote either');
-      const q = shopped.body as Quote;
-      const attempt = await attemptBooking(t, 'readOnly', q.quoteId);
-      expectError(attempt.res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      // Cases the readOnly client cannot quote are not judged (few of them: not applicable).
+      await t.forAll(
+        await quoteWindow(t, 'readOnly'),
+        async (request) => {
+          const shopped = await t.client('readOnly').post('/quotes', request);
+          if (shopped.status !== 201) return SKIP;
+          const q = shopped.body as Quote;
+          const attempt = await attemptBooking(t, 'readOnly', q.quoteId);
+          expectError(attempt.res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 });
