@@ -34,7 +34,7 @@ import {
   REPLAY_HEADER,
   targetCatalogue,
 } from './support/booking.ts';
-import { bookingCases, quoteFor, quoteWindow } from './support/draws.ts';
+import { bookingCases, fewCases, quoteFor, quoteWindow } from './support/draws.ts';
 import {
   expectRateLimitHeaders,
   expectThirtyMinutes,
@@ -284,19 +284,32 @@ describe('8 Limits', () => {
     '8.5',
     { ...business, profile: 'book', name: 'limit 0 and 101: 400 VALIDATION_ERROR, or a limit applied within 1 to 100' },
     async (t) => {
-      for (const limit of [LIMITS.reservationListLimit.min - 1, LIMITS.reservationListLimit.max + 1]) {
-        const res = await t.client('partnerA').get(`/reservations?limit=${limit}`);
-        if (res.status === 200) {
-          // Ambiguity #31: 4.8 lists no 400, so a clamped limit is accepted when it stays within the range.
-          expectSchema(res, 'ReservationList');
-          const applied = (res.body as ReservationList).limit;
-          expect(applied, `limit applied for ?limit=${limit}`).toBeGreaterThanOrEqual(LIMITS.reservationListLimit.min);
-          expect(applied, `limit applied for ?limit=${limit}`).toBeLessThanOrEqual(LIMITS.reservationListLimit.max);
-          expect((res.body as ReservationList).reservations.length).toBeLessThanOrEqual(applied);
-        } else {
-          expectFieldRefused(res, t, `?limit=${limit}`);
-        }
-      }
+      const { min, max } = LIMITS.reservationListLimit;
+      // The two bounds first, then any integer outside the range.
+      const outside = fc.oneof(
+        fc.constantFrom(min - 1, max + 1),
+        fc.integer({ min: -1_000, max: min - 1 }),
+        fc.integer({ min: max + 1, max: 1_000_000 }),
+      );
+      await t.forAll(
+        outside,
+        async (limit) => {
+          const res = await t.client('partnerA').get(`/reservations?limit=${limit}`);
+          if (res.status === 200) {
+            // Ambiguity #31: 4.8 lists no 400, so a clamped limit is accepted when it stays within the range.
+            expectSchema(res, 'ReservationList');
+            const applied = (res.body as ReservationList).limit;
+            expect(applied, `limit applied for ?limit=${limit}`).toBeGreaterThanOrEqual(
+              LIMITS.reservationListLimit.min,
+            );
+            expect(applied, `limit applied for ?limit=${limit}`).toBeLessThanOrEqual(LIMITS.reservationListLimit.max);
+            expect((res.body as ReservationList).reservations.length).toBeLessThanOrEqual(applied);
+          } else {
+            expectFieldRefused(res, t, `?limit=${limit}`);
+          }
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
