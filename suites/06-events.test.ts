@@ -15,7 +15,7 @@ import { type ApiResult, type CheckContext, check } from '../harness/check/check
 import { expectError, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { fewCases, slowCases } from './support/draws.ts';
+import { fewCases } from './support/draws.ts';
 import { bookReservation, targetCatalogue } from './support/resources.ts';
 
 const A: Role[] = ['partnerA'];
@@ -70,21 +70,13 @@ describe('6 Events', () => {
   });
 
   check('6.1', { ...business, name: 'No webhook or subscription resource is served' }, async (t) => {
-    // Every usual path, with a generated registration (a URL and some reservation events).
-    const registrations = fc.record({
-      url: fc.webUrl({ validSchemes: ['https'] }),
-      events: fc.subarray(['reservation.created', 'reservation.cancelled', 'reservation.updated'], { minLength: 1 }),
-    });
-    await t.forAll(
-      registrations,
-      async (registration) => {
-        for (const path of EVENT_PATHS) {
-          expectNoSuchResource(await t.client('partnerA').get(path), `GET ${API_PREFIX}${path}`);
-          expectNoSuchResource(await t.client('partnerA').post(path, registration), `POST ${API_PREFIX}${path}`);
-        }
-      },
-      { numRuns: slowCases(t) },
-    );
+    // One fixed registration: a POST to an unknown path whose body the reference leaves unread can be followed by
+    // the connection closing under the next request (seen as SocketError under load), so no loop of them.
+    for (const path of EVENT_PATHS) {
+      expectNoSuchResource(await t.client('partnerA').get(path), `GET ${API_PREFIX}${path}`);
+      const registration = { url: 'https://partner.example.com/hooks/reservations', events: ['reservation.cancelled'] };
+      expectNoSuchResource(await t.client('partnerA').post(path, registration), `POST ${API_PREFIX}${path}`);
+    }
   });
 
   check(
