@@ -18,17 +18,20 @@ import type { Role } from '../../harness/config/target-config.ts';
 import { targetCatalogue } from './booking.ts';
 import { fleetOf, locationsOf } from './catalogue.ts';
 
-/** Runs of a property whose case is a request or two: --runs, at most 4 (the suite has many such checks). */
+/**
+ * Runs of a property whose case is a request or two: --runs, at most 3. The suite has hundreds of such checks and
+ * a run must stay fast; a longer campaign draws more through the properties that take --runs whole.
+ */
 export function fewCases(t: CheckContext): number {
-  return Math.min(t.settings.runs, 4);
+  return Math.min(t.settings.runs, 3);
 }
 
 /**
  * Runs of a property whose case is several requests, or one a target may make slow on purpose (a failed client
- * authentication): --runs, at most 3.
+ * authentication): --runs, at most 2.
  */
 export function slowCases(t: CheckContext): number {
-  return Math.min(t.settings.runs, 3);
+  return Math.min(t.settings.runs, 2);
 }
 
 /** Runs of a property whose case books: bookings are slow and stay on the target until the cleanup. */
