@@ -15,7 +15,7 @@ import { type ApiResult, type CheckContext, check } from '../harness/check/check
 import { expectError, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { fewCases } from './support/draws.ts';
+import { fewCases, slowCases } from './support/draws.ts';
 import { bookReservation, targetCatalogue } from './support/resources.ts';
 
 const A: Role[] = ['partnerA'];
@@ -39,6 +39,14 @@ function hasKey(value: unknown, key: string): boolean {
   if (typeof value !== 'object' || value === null) return false;
   return Object.entries(value).some(([k, v]) => k === key || hasKey(v, key));
 }
+
+/**
+ * A partner's callback URL: plain https on example.com. (fc.webUrl values met a SocketError on the reference,
+ * reproducible with --only 6 --seed 1; see the report of branch props.)
+ */
+const callbackUrls = fc
+  .tuple(fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/), fc.stringMatching(/^[a-z0-9/_-]{0,40}$/))
+  .map(([host, path]) => `https://${host}.example.com/${path}`);
 
 const EVENT_PATHS = [
   '/webhooks',
@@ -70,13 +78,21 @@ describe('6 Events', () => {
   });
 
   check('6.1', { ...business, name: 'No webhook or subscription resource is served' }, async (t) => {
-    // One fixed registration: a POST to an unknown path whose body the reference leaves unread can be followed by
-    // the connection closing under the next request (seen as SocketError under load), so no loop of them.
-    for (const path of EVENT_PATHS) {
-      expectNoSuchResource(await t.client('partnerA').get(path), `GET ${API_PREFIX}${path}`);
-      const registration = { url: 'https://partner.example.com/hooks/reservations', events: ['reservation.cancelled'] };
-      expectNoSuchResource(await t.client('partnerA').post(path, registration), `POST ${API_PREFIX}${path}`);
-    }
+    // Every usual path, with a generated registration (a plain https URL and some reservation events).
+    const registrations = fc.record({
+      url: callbackUrls,
+      events: fc.subarray(['reservation.created', 'reservation.cancelled', 'reservation.updated'], { minLength: 1 }),
+    });
+    await t.forAll(
+      registrations,
+      async (registration) => {
+        for (const path of EVENT_PATHS) {
+          expectNoSuchResource(await t.client('partnerA').get(path), `GET ${API_PREFIX}${path}`);
+          expectNoSuchResource(await t.client('partnerA').post(path, registration), `POST ${API_PREFIX}${path}`);
+        }
+      },
+      { numRuns: slowCases(t) },
+    );
   });
 
   check(
@@ -86,9 +102,7 @@ describe('6 Events', () => {
       const cat = await targetCatalogue(t);
       // A callback-like property of any usual name, with a URL, on a generated request.
       const keys = fc.constantFrom('callbackUrl', 'webhookUrl', 'callback', 'notifyUrl', 'webhook', 'statusCallback');
-      const urls = fc
-        .tuple(fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/), fc.stringMatching(/^[a-z0-9/_-]{0,40}$/))
-        .map(([host, path]) => `https://${host}.example.com/${path}`);
+      const urls = callbackUrls;
       await t.forAll(
         fc.tuple(availabilityRequest(cat, { rate: 'public' }), keys, urls),
         async ([request, key, url]) => {
