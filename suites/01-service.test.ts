@@ -21,13 +21,14 @@ import type {
   ReservationList,
 } from '../contract/types.ts';
 import { availabilityRequest, quoteRequest } from '../generators/index.ts';
-import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { freshToken, scopeSet } from './support/auth.ts';
 import { bookReservation, postReservation } from './support/booking.ts';
 import { targetCatalogue } from './support/catalogue.ts';
+import { slowCases } from './support/draws.ts';
 import { cheapRuns, costlyRuns, sampleOf } from './support/generated.ts';
 import { siblingId, withoutRequestId } from './support/ids.ts';
 import { bareAmounts, isMoneyShaped } from './support/money.ts';
@@ -108,10 +109,11 @@ describe('1 What the service does', () => {
     async (t) => {
       const cat = await targetCatalogue(t);
       let compared = 0;
-      await fc.assert(
-        fc.asyncProperty(availabilityRequest(cat, { rate: 'public' }), async (request) => {
+      await t.forAll(
+        availabilityRequest(cat, { rate: 'public' }),
+        async (request) => {
           const res = await t.client('partnerA').post('/availability', request);
-          if (res.status !== 200) return;
+          if (res.status !== 200) return SKIP;
           const response = res.body as AvailabilityResponse;
           for (const offer of response.offers.slice(0, 2)) {
             expect(
@@ -131,8 +133,8 @@ describe('1 What the service does', () => {
             expect(quote.rental.rentalDays, 'the quoted rental days are the offered ones').toBe(offer.rentalDays);
             compared += 1;
           }
-        }),
-        { seed: t.seed, numRuns: costlyRuns(t) },
+        },
+        { numRuns: costlyRuns(t) },
       );
       if (compared === 0) t.notApplicable('no generated availability request got an offer');
     },
@@ -143,14 +145,21 @@ describe('1 What the service does', () => {
     { ...shop, level: 'SHOULD', name: "An offer's estimated total is the total of the same quote" },
     async (t) => {
       const cat = await targetCatalogue(t);
-      const request = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
-      const response = await availability(t, request);
-      const offer = response.offers[0];
-      if (!offer) return t.notApplicable('the generated availability request got no offer');
-      const { vehicleCodes: _v, ...window } = request;
-      const quoted = await t.client('partnerA').post('/quotes', { ...window, vehicleCode: offer.vehicle.vehicleCode });
-      expect(quoted.status, quoted.text.slice(0, 300)).toBe(201);
-      expect((quoted.body as Quote).charges.total).toEqual(offer.estimatedTotal);
+      await t.forAll(
+        availabilityRequest(cat, { rate: 'public' }),
+        async (request) => {
+          const response = await availability(t, request);
+          const offer = response.offers[0];
+          if (!offer) return SKIP;
+          const { vehicleCodes: _v, ...window } = request;
+          const quoted = await t
+            .client('partnerA')
+            .post('/quotes', { ...window, vehicleCode: offer.vehicle.vehicleCode });
+          expect(quoted.status, quoted.text.slice(0, 300)).toBe(201);
+          expect((quoted.body as Quote).charges.total).toEqual(offer.estimatedTotal);
+        },
+        { numRuns: slowCases(t) },
+      );
     },
   );
 
@@ -159,15 +168,20 @@ describe('1 What the service does', () => {
     { ...shop, name: 'Shopping and quoting hold nothing: repeated quotes leave the offers unchanged' },
     async (t) => {
       const cat = await targetCatalogue(t);
-      const request = sampleOf(t, quoteRequest(cat, { rate: 'public' }));
-      const probe = windowOf(request);
-      const before = await availability(t, probe);
-      for (let i = 0; i < 5; i++) {
-        const res = await t.client('partnerA').post('/quotes', request);
-        expect(res.status, res.text.slice(0, 300)).toBe(201);
-      }
-      const after = await availability(t, probe);
-      expect(offerTerms(after.offers), 'offers after five quotes').toEqual(offerTerms(before.offers));
+      await t.forAll(
+        quoteRequest(cat, { rate: 'public' }),
+        async (request) => {
+          const probe = windowOf(request);
+          const before = await availability(t, probe);
+          for (let i = 0; i < 5; i++) {
+            const res = await t.client('partnerA').post('/quotes', request);
+            expect(res.status, res.text.slice(0, 300)).toBe(201);
+          }
+          const after = await availability(t, probe);
+          expect(offerTerms(after.offers), 'offers after five quotes').toEqual(offerTerms(before.offers));
+        },
+        { numRuns: slowCases(t) },
+      );
     },
   );
 
@@ -217,13 +231,14 @@ describe('1 What the service does', () => {
           otherCodes: true,
         });
       }
-      await fc.assert(
-        fc.asyncProperty(availabilityRequest(cat), async (body) => {
+      await t.forAll(
+        availabilityRequest(cat),
+        async (body) => {
           const res = await t.client('partnerA').post('/availability', body);
           if (res.status === 200)
             expect((res.body as AvailabilityResponse).availabilityModel).toBe('model_level_on_request');
-        }),
-        { seed: t.seed, numRuns: cheapRuns(t) },
+        },
+        { numRuns: cheapRuns(t) },
       );
     },
   );
@@ -283,15 +298,16 @@ describe('1 What the service does', () => {
     { ...shop, level: 'SHOULD', name: 'Quotes ask for no online prepayment (settled with the partner)' },
     async (t) => {
       const cat = await targetCatalogue(t);
-      await fc.assert(
-        fc.asyncProperty(quoteRequest(cat), async (request) => {
+      await t.forAll(
+        quoteRequest(cat),
+        async (request) => {
           const res = await t.client('partnerA').post('/quotes', request);
-          if (res.status !== 201) return;
+          if (res.status !== 201) return SKIP;
           const quote = res.body as Quote;
           expect(quote.payment.model).toBe('settled_with_partner');
           expect(quote.payment.prepaymentRequired.amount, 'prepaymentRequired').toBe(0);
-        }),
-        { seed: t.seed, numRuns: costlyRuns(t) },
+        },
+        { numRuns: costlyRuns(t) },
       );
     },
   );
@@ -301,10 +317,11 @@ describe('1 What the service does', () => {
     { ...shop, name: 'Quotes show the security deposit apart from the rental charge, which excludes it' },
     async (t) => {
       const cat = await targetCatalogue(t);
-      await fc.assert(
-        fc.asyncProperty(quoteRequest(cat), async (request) => {
+      await t.forAll(
+        quoteRequest(cat),
+        async (request) => {
           const res = await t.client('partnerA').post('/quotes', request);
-          if (res.status !== 201) return;
+          if (res.status !== 201) return SKIP;
           const quote = res.body as Quote;
           expect(isMoneyShaped(quote.securityDeposit), 'securityDeposit is shown').toBe(true);
           const { baseTotal, extrasTotal, oneWayFee, discount, total } = quote.charges;
@@ -313,8 +330,8 @@ describe('1 What the service does', () => {
           expect(total.amount, 'charges.total does not include the deposit').not.toBe(
             charge + quote.securityDeposit.amount,
           );
-        }),
-        { seed: t.seed, numRuns: costlyRuns(t) },
+        },
+        { numRuns: costlyRuns(t) },
       );
     },
   );
@@ -421,13 +438,14 @@ describe('1 What the service does', () => {
         },
         { requiredKeys: [] },
       );
-      await fc.assert(
-        fc.asyncProperty(change, async (body) => {
+      await t.forAll(
+        change,
+        async (body) => {
           expectError(await t.client('partnerA').patch(path, body), 'MODIFICATION_NOT_SUPPORTED', {
             representation: t.representation,
           });
-        }),
-        { seed: t.seed, numRuns: costlyRuns(t) },
+        },
+        { numRuns: costlyRuns(t) },
       );
       const after = await t.client('partnerA').get(path);
       expect(after.body, 'the reservation after the PATCH attempts').toEqual(reservation);
@@ -581,20 +599,25 @@ describe('1 What the service does', () => {
 
   check('1.6d', { ...shop, name: 'A SOAP envelope is not accepted as a request (400 MALFORMED_XML)' }, async (t) => {
     const cat = await targetCatalogue(t);
-    const request = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
-    const fields = Object.entries(request)
-      .filter(([, v]) => typeof v === 'string')
-      .map(([k, v]) => `<${k}>${v}</${k}>`)
-      .join('');
-    const envelope =
-      '<?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">' +
-      `<soap:Body><Availability xmlns="${XML_NAMESPACE}">${fields}</Availability></soap:Body></soap:Envelope>`;
-    for (const contentType of [MEDIA_TYPES.textXml, MEDIA_TYPES.xml]) {
-      const res = await t.client('partnerA').post('/availability', new TextEncoder().encode(envelope), {
-        headers: { 'content-type': contentType, soapaction: '"Availability"' },
-      });
-      expectError(res, 'MALFORMED_XML', { representation: t.representation });
-    }
+    await t.forAll(
+      availabilityRequest(cat, { rate: 'public' }),
+      async (request) => {
+        const fields = Object.entries(request)
+          .filter(([, v]) => typeof v === 'string')
+          .map(([k, v]) => `<${k}>${v}</${k}>`)
+          .join('');
+        const envelope =
+          '<?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">' +
+          `<soap:Body><Availability xmlns="${XML_NAMESPACE}">${fields}</Availability></soap:Body></soap:Envelope>`;
+        for (const contentType of [MEDIA_TYPES.textXml, MEDIA_TYPES.xml]) {
+          const res = await t.client('partnerA').post('/availability', new TextEncoder().encode(envelope), {
+            headers: { 'content-type': contentType, soapaction: '"Availability"' },
+          });
+          expectError(res, 'MALFORMED_XML', { representation: t.representation });
+        }
+      },
+      { numRuns: slowCases(t) },
+    );
   });
 
   check(
@@ -636,16 +659,21 @@ describe('1 What the service does', () => {
     },
     async (t) => {
       const cat = await targetCatalogue(t, 'readOnly');
-      const request = sampleOf(t, quoteRequest(cat, { rate: 'public' }));
-      const quoted = await t.client('readOnly').post('/quotes', request);
-      expect(quoted.status, `POST /quotes with integration credentials: ${quoted.text.slice(0, 300)}`).toBe(201);
-      expectSchema(quoted, 'Quote');
-      const { vehicleCode: _v, ...window } = request;
-      const shopped = await t.client('readOnly').post('/availability', window);
-      expect(
-        shopped.status === 200 || errorCodeOf(shopped) === 'NO_AVAILABILITY',
-        `POST /availability: ${shopped.text.slice(0, 300)}`,
-      ).toBe(true);
+      await t.forAll(
+        quoteRequest(cat, { rate: 'public' }),
+        async (request) => {
+          const quoted = await t.client('readOnly').post('/quotes', request);
+          expect(quoted.status, `POST /quotes with integration credentials: ${quoted.text.slice(0, 300)}`).toBe(201);
+          expectSchema(quoted, 'Quote');
+          const { vehicleCode: _v, ...window } = request;
+          const shopped = await t.client('readOnly').post('/availability', window);
+          expect(
+            shopped.status === 200 || errorCodeOf(shopped) === 'NO_AVAILABILITY',
+            `POST /availability: ${shopped.text.slice(0, 300)}`,
+          ).toBe(true);
+        },
+        { numRuns: slowCases(t) },
+      );
     },
   );
 
@@ -660,12 +688,18 @@ describe('1 What the service does', () => {
     },
     async (t) => {
       const cat = await targetCatalogue(t, 'readOnly');
-      const quoted = await t.client('readOnly').post('/quotes', sampleOf(t, quoteRequest(cat, { rate: 'public' })));
-      expect(quoted.status, quoted.text.slice(0, 300)).toBe(201);
-      const quote = quoted.body as Quote;
-      // A refused booking creates nothing; the id is recorded anyway should the target accept it.
-      const res = await postReservation(t, 'readOnly', reservationBody(t, quote.quoteId, quote.vehicle));
-      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      await t.forAll(
+        quoteRequest(cat, { rate: 'public' }),
+        async (request) => {
+          const quoted = await t.client('readOnly').post('/quotes', request);
+          expect(quoted.status, quoted.text.slice(0, 300)).toBe(201);
+          const quote = quoted.body as Quote;
+          // A refused booking creates nothing; the id is recorded anyway should the target accept it.
+          const res = await postReservation(t, 'readOnly', reservationBody(t, quote.quoteId, quote.vehicle));
+          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+        },
+        { numRuns: slowCases(t) },
+      );
     },
   );
 });

@@ -7,7 +7,7 @@
  */
 import { describe, expect } from 'vitest';
 import { RESERVATION_STATUSES, type Reservation, type ReservationStatus } from '../contract/types.ts';
-import { type CheckContext, check } from '../harness/check/check.ts';
+import { type CheckContext, check, SKIP } from '../harness/check/check.ts';
 import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import type { TestHooks } from '../harness/hooks/adapter.ts';
@@ -22,6 +22,7 @@ import {
   readReservation,
   withReference,
 } from './support/booking.ts';
+import { bookingCases, quoteFor, quoteWindow } from './support/draws.ts';
 
 const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
 const withStatus = { ...booking, hooks: ['reservations.status' as const, 'reservations.money' as const] };
@@ -281,12 +282,20 @@ describe('3 States and transitions', () => {
     },
     async (t) => {
       // The 29-minute side is judged by the patient path (suites/patient.test.ts), which waits the real minutes.
-      const q = await quote(t, 'partnerA');
-      await book(t, 'partnerA', q.quoteId);
-      await t.hooks.expireQuote(q.quoteId);
-      const late = await attemptBooking(t, 'partnerA', q.quoteId);
-      expectError(late.res, 'QUOTE_EXPIRED', { representation: t.representation });
-      expect(await withReference(t, 'partnerA', late.body.partnerReference as string)).toEqual([]);
+      // A generated window: the plain quote's id may be the one the next check gets in the same second.
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          await book(t, 'partnerA', q.quoteId);
+          await t.hooks.expireQuote(q.quoteId);
+          const late = await attemptBooking(t, 'partnerA', q.quoteId);
+          expectError(late.res, 'QUOTE_EXPIRED', { representation: t.representation });
+          expect(await withReference(t, 'partnerA', late.body.partnerReference as string)).toEqual([]);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 

@@ -2,12 +2,14 @@
  * Spec 4.1 POST /oauth/token. Every call here is a raw token request (the harness's token cache is bypassed);
  * RFC 6749 names the error values the spec leaves to "the OAuth shape" (5.1 adopts RFC 6749 section 4.4).
  */
+import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { MEDIA_TYPES } from '../contract/constants.ts';
 import { SCOPES } from '../contract/scopes.ts';
 import { check } from '../harness/check/check.ts';
 import { expectMediaType, expectOAuthError, expectSchema } from '../harness/check/expect-api.ts';
 import { jsonTokenRequest, requestToken, scopeSet } from './support/auth.ts';
+import { fewCases, otherGrantTypes, slowCases, unknownScopes, wrongSecrets } from './support/draws.ts';
 
 describe('4.1 POST /oauth/token', () => {
   check('4.1.1', { name: 'A form-encoded token request is accepted', needs: ['partnerA'] }, async (t) => {
@@ -37,7 +39,13 @@ describe('4.1 POST /oauth/token', () => {
     '4.1.2',
     { name: 'grant_type other than client_credentials: 400 unsupported_grant_type', needs: ['partnerA'] },
     async (t) => {
-      expectOAuthError(await requestToken(t, 'partnerA', { grantType: 'password' }), 'unsupported_grant_type');
+      await t.forAll(
+        otherGrantTypes,
+        async (grantType) => {
+          expectOAuthError(await requestToken(t, 'partnerA', { grantType }), 'unsupported_grant_type');
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
@@ -83,11 +91,18 @@ describe('4.1 POST /oauth/token', () => {
       const all = await requestToken(t, 'partnerA');
       expect(all.status, all.text.slice(0, 300)).toBe(200);
       const held = scopeSet((all.body as { scope?: unknown }).scope);
-      const subset = held.slice(0, Math.min(2, held.length));
-      const res = await requestToken(t, 'partnerA', { scope: subset.join(' ') });
-      expect(res.status, res.text.slice(0, 300)).toBe(200);
-      expectSchema(res, 'TokenResponse');
-      expect(scopeSet((res.body as { scope?: unknown }).scope)).toEqual([...subset].sort());
+      if (held.length === 0) return t.notApplicable('the client holds no scope');
+      // Any non-empty subset, in any order, space-delimited.
+      await t.forAll(
+        fc.shuffledSubarray(held, { minLength: 1 }),
+        async (subset) => {
+          const res = await requestToken(t, 'partnerA', { scope: subset.join(' ') });
+          expect(res.status, res.text.slice(0, 300)).toBe(200);
+          expectSchema(res, 'TokenResponse');
+          expect(scopeSet((res.body as { scope?: unknown }).scope)).toEqual([...subset].sort());
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
@@ -122,16 +137,26 @@ describe('4.1 POST /oauth/token', () => {
     '4.1.7',
     { name: 'Token endpoint errors use the OAuth shape (7.1), not the business envelope', needs: ['partnerA'] },
     async (t) => {
-      const failures = [
-        await requestToken(t, 'partnerA', { secret: 'wrong-secret-for-certification' }),
-        await requestToken(t, 'partnerA', { grantType: 'password' }),
-        await requestToken(t, 'partnerA', { scope: 'not-a-scope' }),
-      ];
-      for (const res of failures) {
-        expect(res.status, res.text.slice(0, 300)).toBeGreaterThanOrEqual(400);
-        expectMediaType(res, 'json');
-        expectSchema(res, 'OAuthError');
-      }
+      const failures = fc.record({
+        secret: wrongSecrets(t, 'partnerA'),
+        grantType: otherGrantTypes,
+        scope: unknownScopes,
+      });
+      await t.forAll(
+        failures,
+        async ({ secret, grantType, scope }) => {
+          for (const res of [
+            await requestToken(t, 'partnerA', { secret }),
+            await requestToken(t, 'partnerA', { grantType }),
+            await requestToken(t, 'partnerA', { scope }),
+          ]) {
+            expect(res.status, res.text.slice(0, 300)).toBeGreaterThanOrEqual(400);
+            expectMediaType(res, 'json');
+            expectSchema(res, 'OAuthError');
+          }
+        },
+        { numRuns: slowCases(t) },
+      );
     },
   );
 
@@ -143,10 +168,18 @@ describe('4.1 POST /oauth/token', () => {
   });
 
   check('4.1.8', { name: 'Asked for XML, a token endpoint error is still JSON', needs: ['partnerA'] }, async (t) => {
-    const res = await requestToken(t, 'partnerA', {
-      secret: 'wrong-secret-for-certification',
-      headers: { accept: MEDIA_TYPES.xml },
-    });
-    expectOAuthError(res, 'invalid_client');
+    const accepts = fc.constantFrom(
+      MEDIA_TYPES.xml,
+      'text/xml',
+      `${MEDIA_TYPES.xml};charset=utf-8`,
+      `${MEDIA_TYPES.xml}, */*;q=0.1`,
+    );
+    await t.forAll(
+      fc.tuple(wrongSecrets(t, 'partnerA'), accepts),
+      async ([secret, accept]) => {
+        expectOAuthError(await requestToken(t, 'partnerA', { secret, headers: { accept } }), 'invalid_client');
+      },
+      { numRuns: slowCases(t) },
+    );
   });
 });

@@ -1,10 +1,13 @@
 /** Spec 4.2 GET /fleet and /fleet/{vehicleCode}, with their rows of the endpoint table (4.0.5, 4.0.6). */
+
+import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { AvailabilityResponse, FleetList, FleetVehicle } from '../contract/types.ts';
 import { check } from '../harness/check/check.ts';
 import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { fleetOf, locationsOf, unknownCode } from './support/catalogue.ts';
+import { fleetOf, locationsOf } from './support/catalogue.ts';
+import { fewCases, listedVehicle, otherScope, unknownCodes } from './support/draws.ts';
 import { availabilityRequest } from './support/shopping.ts';
 
 const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
@@ -21,13 +24,17 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
     '4.0.6',
     { ...business, name: 'GET /fleet/{vehicleCode} with a fleet:read token: 200 FleetVehicle' },
     async (t) => {
-      const code = (await fleetOf(t, 'partnerA')).vehicles[0]?.vehicleCode;
-      if (!code) return t.notApplicable('the fleet list is empty');
-      const res = await t.client('partnerA').get(`/fleet/${encodeURIComponent(code)}`, { scopes: ['fleet:read'] });
-      expect(res.status, res.text.slice(0, 300)).toBe(200);
-      expectMediaType(res, t.representation);
-      expectSchema(res, 'FleetVehicle');
-      expect((res.body as FleetVehicle).vehicleCode).toBe(code);
+      await t.forAll(
+        await listedVehicle(t, 'partnerA'),
+        async ({ vehicleCode: code }) => {
+          const res = await t.client('partnerA').get(`/fleet/${encodeURIComponent(code)}`, { scopes: ['fleet:read'] });
+          expect(res.status, res.text.slice(0, 300)).toBe(200);
+          expectMediaType(res, t.representation);
+          expectSchema(res, 'FleetVehicle');
+          expect((res.body as FleetVehicle).vehicleCode).toBe(code);
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
@@ -88,33 +95,56 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
     '4.2.2',
     { ...business, name: 'GET /fleet with a token lacking fleet:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
-      const res = await t.client('partnerA').get('/fleet', { scopes: ['locations:read'] });
-      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      await t.forAll(
+        otherScope('fleet:read'),
+        async (scopes) => {
+          const res = await t.client('partnerA').get('/fleet', { scopes });
+          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
   check('4.2.3', { ...business, name: 'GET /fleet/{vehicleCode} without a token: 401' }, async (t) => {
-    const code = (await fleetOf(t, 'partnerA')).vehicles[0]?.vehicleCode ?? unknownCode(t);
-    expectError(await t.anonymous.get(`/fleet/${encodeURIComponent(code)}`), ['INVALID_TOKEN', 'UNAUTHORIZED'], {
-      representation: t.representation,
-    });
+    // A listed code or one nobody holds: the missing token is refused before the code is looked up.
+    const listed = (await fleetOf(t, 'partnerA')).vehicles.map((v) => v.vehicleCode);
+    const codes = listed.length > 0 ? fc.oneof(fc.constantFrom(...listed), unknownCodes) : unknownCodes;
+    await t.forAll(
+      codes,
+      async (code) => {
+        const res = await t.anonymous.get(`/fleet/${encodeURIComponent(code)}`);
+        expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+      },
+      { numRuns: fewCases(t) },
+    );
   });
 
   check(
     '4.2.3',
     { ...business, name: 'GET /fleet/{vehicleCode} with a token lacking fleet:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
-      const code = (await fleetOf(t, 'partnerA')).vehicles[0]?.vehicleCode;
-      if (!code) return t.notApplicable('the fleet list is empty');
-      const res = await t.client('partnerA').get(`/fleet/${encodeURIComponent(code)}`, { scopes: ['locations:read'] });
-      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      await t.forAll(
+        fc.tuple(await listedVehicle(t, 'partnerA'), otherScope('fleet:read')),
+        async ([vehicle, scopes]) => {
+          const res = await t.client('partnerA').get(`/fleet/${encodeURIComponent(vehicle.vehicleCode)}`, { scopes });
+          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
   check('4.2.5', { ...business, name: 'Unknown vehicle code: 404 (NOT_FOUND or INVALID_VEHICLE)' }, async (t) => {
     // 4.2 says "404 INVALID_VEHICLE-type … reported per section 7", where 404 is NOT_FOUND: both are accepted.
-    const res = await t.client('partnerA').get(`/fleet/${unknownCode(t)}`);
-    expectError(res, ['NOT_FOUND', 'INVALID_VEHICLE'], { representation: t.representation, status: 404 });
+    await t.forAll(
+      unknownCodes,
+      async (code) => {
+        const res = await t.client('partnerA').get(`/fleet/${code}`);
+        expectError(res, ['NOT_FOUND', 'INVALID_VEHICLE'], { representation: t.representation, status: 404 });
+      },
+      { numRuns: fewCases(t) },
+    );
   });
 
   check(

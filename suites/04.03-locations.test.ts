@@ -1,10 +1,13 @@
 /** Spec 4.3 GET /locations and /locations/{locationCode}, with their rows of the endpoint table (4.0.7, 4.0.8). */
+
+import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { Location, LocationList } from '../contract/types.ts';
 import { check } from '../harness/check/check.ts';
 import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { locationsOf, unknownCode } from './support/catalogue.ts';
+import { locationsOf } from './support/catalogue.ts';
+import { fewCases, listedLocation, otherScope, unknownCodes } from './support/draws.ts';
 
 const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
 
@@ -61,31 +64,57 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
     '4.3.1',
     { ...business, name: 'GET /locations with a token lacking locations:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
-      const res = await t.client('partnerA').get('/locations', { scopes: ['fleet:read'] });
-      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      await t.forAll(
+        otherScope('locations:read'),
+        async (scopes) => {
+          const res = await t.client('partnerA').get('/locations', { scopes });
+          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
   check('4.3.1', { ...business, name: 'GET /locations/{locationCode} without a token: 401' }, async (t) => {
-    const code = (await locationsOf(t, 'partnerA')).locations[0]?.locationCode ?? unknownCode(t);
-    expectError(await t.anonymous.get(`/locations/${encodeURIComponent(code)}`), ['INVALID_TOKEN', 'UNAUTHORIZED'], {
-      representation: t.representation,
-    });
+    // A listed code or one nobody holds: the missing token is refused before the code is looked up.
+    const listed = (await locationsOf(t, 'partnerA')).locations.map((l) => l.locationCode);
+    const codes = listed.length > 0 ? fc.oneof(fc.constantFrom(...listed), unknownCodes) : unknownCodes;
+    await t.forAll(
+      codes,
+      async (code) => {
+        const res = await t.anonymous.get(`/locations/${encodeURIComponent(code)}`);
+        expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+      },
+      { numRuns: fewCases(t) },
+    );
   });
 
   check(
     '4.3.1',
     { ...business, name: 'GET /locations/{locationCode} with a token lacking locations:read: 403' },
     async (t) => {
-      const code = (await locationsOf(t, 'partnerA')).locations[0]?.locationCode;
-      if (!code) return t.notApplicable('the location list is empty');
-      const res = await t.client('partnerA').get(`/locations/${encodeURIComponent(code)}`, { scopes: ['fleet:read'] });
-      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      const locations = await listedLocation(t, 'partnerA');
+      await t.forAll(
+        fc.tuple(locations, otherScope('locations:read')),
+        async ([location, scopes]) => {
+          const res = await t
+            .client('partnerA')
+            .get(`/locations/${encodeURIComponent(location.locationCode)}`, { scopes });
+          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
   check('4.3.1', { ...business, name: 'Unknown location code: 404 NOT_FOUND' }, async (t) => {
-    const res = await t.client('partnerA').get(`/locations/${unknownCode(t)}`);
-    expectError(res, 'NOT_FOUND', { representation: t.representation });
+    await t.forAll(
+      unknownCodes,
+      async (code) => {
+        const res = await t.client('partnerA').get(`/locations/${code}`);
+        expectError(res, 'NOT_FOUND', { representation: t.representation });
+      },
+      { numRuns: fewCases(t) },
+    );
   });
 });

@@ -8,6 +8,7 @@ import { type CheckContext, check } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { fewCases, otherScope } from './support/draws.ts';
 import { addDays, availabilityRequest, shoppingDate } from './support/shopping.ts';
 
 const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
@@ -108,8 +109,14 @@ describe('4.4 GET /rates', () => {
     '4.4.2',
     { ...business, name: 'GET /rates with a token lacking rates:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
-      const res = await t.client('partnerA').get('/rates', { scopes: ['fleet:read'] });
-      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      await t.forAll(
+        otherScope('rates:read'),
+        async (scopes) => {
+          const res = await t.client('partnerA').get('/rates', { scopes });
+          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 });

@@ -12,12 +12,13 @@ import {
   schemaFault,
   type TargetCatalogue,
 } from '../generators/index.ts';
-import { type ApiResult, check } from '../harness/check/check.ts';
+import { type ApiResult, check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { freshToken } from './support/auth.ts';
 import { book } from './support/booking.ts';
 import { targetCatalogue } from './support/catalogue.ts';
+import { fewCases, otherScope, shoppingWindow } from './support/draws.ts';
 import {
   expectSomeError,
   expectThirtyMinutes,
@@ -59,24 +60,21 @@ describe('4.5 POST /availability', () => {
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
       let offered = 0;
-      await fc.assert(
-        fc.asyncProperty(requests(cat), async (req) => {
-          const res = await t.client('partnerA').post('/availability', req);
-          expect(isAvailabilityAnswer(res), `HTTP ${res.status}: ${res.text.slice(0, 300)}`).toBe(true);
-          if (res.status !== 200) return expectError(res, 'NO_AVAILABILITY', { representation: t.representation });
-          expectMediaType(res, t.representation);
-          expectSchema(res, 'AvailabilityResponse');
-          const body = res.body as AvailabilityResponse;
-          expectWindowEcho(body, req);
-          if (req.vehicleCodes) {
-            // Spec 2.12: vehicleCodes narrows the offers ("omit for the whole offerable fleet").
-            const outside = body.offers.map((o) => o.vehicle.vehicleCode).filter((c) => !req.vehicleCodes?.includes(c));
-            expect(outside, 'offers for vehicles outside vehicleCodes').toEqual([]);
-          }
-          offered += body.offers.length;
-        }),
-        { seed: t.seed, numRuns: t.settings.runs },
-      );
+      await t.forAll(requests(cat), async (req) => {
+        const res = await t.client('partnerA').post('/availability', req);
+        expect(isAvailabilityAnswer(res), `HTTP ${res.status}: ${res.text.slice(0, 300)}`).toBe(true);
+        if (res.status !== 200) return expectError(res, 'NO_AVAILABILITY', { representation: t.representation });
+        expectMediaType(res, t.representation);
+        expectSchema(res, 'AvailabilityResponse');
+        const body = res.body as AvailabilityResponse;
+        expectWindowEcho(body, req);
+        if (req.vehicleCodes) {
+          // Spec 2.12: vehicleCodes narrows the offers ("omit for the whole offerable fleet").
+          const outside = body.offers.map((o) => o.vehicle.vehicleCode).filter((c) => !req.vehicleCodes?.includes(c));
+          expect(outside, 'offers for vehicles outside vehicleCodes').toEqual([]);
+        }
+        offered += body.offers.length;
+      });
       // A target that never offers anything cannot show the rest of 4.5.
       expect(offered, 'offers across all generated requests').toBeGreaterThan(0);
     },
@@ -87,17 +85,14 @@ describe('4.5 POST /availability', () => {
     { ...business, name: 'A body that is not an AvailabilityRequest (one schema fault): 400' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
-      await fc.assert(
-        fc.asyncProperty(schemaFault('AvailabilityRequest', requests(cat)), async (fault) => {
-          const res = await t.client('partnerA').post('/availability', fault.value);
-          expect(
-            meetsRejection(fault.expect, res.status, errorCodeOf(res)),
-            `${fault.name}: expected ${JSON.stringify(fault.expect.reject)}, got HTTP ${res.status} ${res.text.slice(0, 300)}`,
-          ).toBe(true);
-          expectSomeError(res, t.representation);
-        }),
-        { seed: t.seed, numRuns: t.settings.runs },
-      );
+      await t.forAll(schemaFault('AvailabilityRequest', requests(cat)), async (fault) => {
+        const res = await t.client('partnerA').post('/availability', fault.value);
+        expect(
+          meetsRejection(fault.expect, res.status, errorCodeOf(res)),
+          `${fault.name}: expected ${JSON.stringify(fault.expect.reject)}, got HTTP ${res.status} ${res.text.slice(0, 300)}`,
+        ).toBe(true);
+        expectSomeError(res, t.representation);
+      });
     },
   );
 
@@ -107,19 +102,20 @@ describe('4.5 POST /availability', () => {
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
       let seen = 0;
-      await fc.assert(
-        fc.asyncProperty(requests(cat), async (req) => {
+      await t.forAll(
+        requests(cat),
+        async (req) => {
           const sentAt = Date.now();
           const res = await t.client('partnerA').post('/availability', req);
-          if (res.status !== 200) return;
+          if (res.status !== 200) return SKIP;
           expectSchema(res, 'AvailabilityResponse');
           for (const offer of (res.body as AvailabilityResponse).offers) {
             expect(offer.quoteId.length, `quoteId of ${offer.vehicle.vehicleCode}`).toBeGreaterThan(0);
             expectThirtyMinutes(offer.quoteExpiresAt, res, sentAt, `quoteExpiresAt of ${offer.vehicle.vehicleCode}`);
             seen += 1;
           }
-        }),
-        { seed: t.seed, numRuns: Math.min(t.settings.runs, 10) },
+        },
+        { numRuns: Math.min(t.settings.runs, 10) },
       );
       if (seen === 0) t.notApplicable('no generated request got an offer');
     },
@@ -157,8 +153,9 @@ describe('4.5 POST /availability', () => {
     const cat = await targetCatalogue(t, 'partnerA');
     const vehiclesOf = (res: ApiResult) =>
       res.status === 200 ? (res.body as AvailabilityResponse).offers.map((o) => o.vehicle.vehicleCode).sort() : [];
-    await fc.assert(
-      fc.asyncProperty(requests(cat), async (req) => {
+    await t.forAll(
+      requests(cat),
+      async (req) => {
         const first = await t.client('partnerA').post('/availability', req);
         expect(isAvailabilityAnswer(first), `HTTP ${first.status}: ${first.text.slice(0, 300)}`).toBe(true);
         // The same window asked again, once per offer it got: a hold or an allotment would show as a shrinking list.
@@ -167,8 +164,8 @@ describe('4.5 POST /availability', () => {
           again = await t.client('partnerA').post('/availability', req);
         }
         expect(vehiclesOf(again), 'vehicles offered on the last ask against the first').toEqual(vehiclesOf(first));
-      }),
-      { seed: t.seed, numRuns: Math.min(t.settings.runs, 8) },
+      },
+      { numRuns: Math.min(t.settings.runs, 8) },
     );
   });
 
@@ -190,17 +187,28 @@ describe('4.5 POST /availability', () => {
   );
 
   check('4.5.4', { ...business, name: 'POST /availability without a token: 401' }, async (t) => {
-    const res = await t.anonymous.post('/availability', await plainAvailabilityRequest(t, 'partnerA'));
-    expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+    await t.forAll(
+      await shoppingWindow(t, 'partnerA'),
+      async (body) => {
+        const res = await t.anonymous.post('/availability', body);
+        expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+      },
+      { numRuns: fewCases(t) },
+    );
   });
 
   check(
     '4.5.4',
     { ...business, name: 'POST /availability with a token lacking availability:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
-      const body = await plainAvailabilityRequest(t, 'partnerA');
-      const res = await t.client('partnerA').post('/availability', body, { scopes: ['quotes:write', 'fleet:read'] });
-      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      await t.forAll(
+        fc.tuple(await shoppingWindow(t, 'partnerA'), otherScope('availability:read')),
+        async ([body, scopes]) => {
+          const res = await t.client('partnerA').post('/availability', body, { scopes });
+          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
@@ -217,14 +225,11 @@ describe('4.5 POST /availability', () => {
         base.map((req) => ({ ...req, dropoffDate: req.pickupDate, dropoffTime: req.pickupTime })),
         base.map((req) => ({ ...req, accountCode: probeCode(t, 'ACC') })),
       );
-      await fc.assert(
-        fc.asyncProperty(faulty, async (body) => {
-          const res = await t.client('partnerA').post('/availability', body);
-          expect([400, 409], `HTTP ${res.status}: ${res.text.slice(0, 300)}`).toContain(res.status);
-          expectSomeError(res, t.representation);
-        }),
-        { seed: t.seed, numRuns: t.settings.runs },
-      );
+      await t.forAll(faulty, async (body) => {
+        const res = await t.client('partnerA').post('/availability', body);
+        expect([400, 409], `HTTP ${res.status}: ${res.text.slice(0, 300)}`).toContain(res.status);
+        expectSomeError(res, t.representation);
+      });
     },
   );
 

@@ -13,12 +13,13 @@ import {
   schemaFault,
   type TargetCatalogue,
 } from '../generators/index.ts';
-import { type ApiResult, check } from '../harness/check/check.ts';
+import { type ApiResult, check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { freshToken } from './support/auth.ts';
-import { attemptBooking, book, quote } from './support/booking.ts';
+import { attemptBooking, book } from './support/booking.ts';
 import { targetCatalogue } from './support/catalogue.ts';
+import { bookingCases, fewCases, otherScope, quoteFor, quoteWindow, slowCases } from './support/draws.ts';
 import { alterMiddle } from './support/ids.ts';
 import { expectSomeError, inOwnWindow, MAX_REQUESTS_TO_429, probeCode, sendUntil429 } from './support/limits.ts';
 import { sameMoney } from './support/money.ts';
@@ -60,35 +61,29 @@ describe('4.6 POST /quotes', () => {
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
       let quoted = 0;
-      await fc.assert(
-        fc.asyncProperty(requests(cat), async (req) => {
-          const res = await t.client('partnerA').post('/quotes', req);
-          expect(isQuoteAnswer(res), `HTTP ${res.status}: ${res.text.slice(0, 300)}`).toBe(true);
-          if (res.status !== 201) return expectError(res, 'NO_AVAILABILITY', { representation: t.representation });
-          expectMediaType(res, t.representation);
-          expectSchema(res, 'Quote');
-          expectRentalEcho(res.body as Quote, req);
-          quoted += 1;
-        }),
-        { seed: t.seed, numRuns: t.settings.runs },
-      );
+      await t.forAll(requests(cat), async (req) => {
+        const res = await t.client('partnerA').post('/quotes', req);
+        expect(isQuoteAnswer(res), `HTTP ${res.status}: ${res.text.slice(0, 300)}`).toBe(true);
+        if (res.status !== 201) return expectError(res, 'NO_AVAILABILITY', { representation: t.representation });
+        expectMediaType(res, t.representation);
+        expectSchema(res, 'Quote');
+        expectRentalEcho(res.body as Quote, req);
+        quoted += 1;
+      });
       expect(quoted, 'quotes issued across all generated requests').toBeGreaterThan(0);
     },
   );
 
   check('4.6.1', { ...business, name: 'A body that is not a QuoteRequest (one schema fault): 400' }, async (t) => {
     const cat = await targetCatalogue(t, 'partnerA');
-    await fc.assert(
-      fc.asyncProperty(schemaFault('QuoteRequest', requests(cat)), async (fault) => {
-        const res = await t.client('partnerA').post('/quotes', fault.value);
-        expect(
-          meetsRejection(fault.expect, res.status, errorCodeOf(res)),
-          `${fault.name}: expected ${JSON.stringify(fault.expect.reject)}, got HTTP ${res.status} ${res.text.slice(0, 300)}`,
-        ).toBe(true);
-        expectSomeError(res, t.representation);
-      }),
-      { seed: t.seed, numRuns: t.settings.runs },
-    );
+    await t.forAll(schemaFault('QuoteRequest', requests(cat)), async (fault) => {
+      const res = await t.client('partnerA').post('/quotes', fault.value);
+      expect(
+        meetsRejection(fault.expect, res.status, errorCodeOf(res)),
+        `${fault.name}: expected ${JSON.stringify(fault.expect.reject)}, got HTTP ${res.status} ${res.text.slice(0, 300)}`,
+      ).toBe(true);
+      expectSomeError(res, t.representation);
+    });
   });
 
   check(
@@ -98,10 +93,11 @@ describe('4.6 POST /quotes', () => {
       const cat = await targetCatalogue(t, 'partnerA');
       const branchOf = new Map(cat.locations.map((l) => [l.locationCode, l.branchCode]));
       const plans = new Map(cat.rates.map((p) => [`${p.accountCode}/${p.rateCode}`, p]));
-      await fc.assert(
-        fc.asyncProperty(requests(cat), async (req) => {
+      await t.forAll(
+        requests(cat),
+        async (req) => {
           const res = await t.client('partnerA').post('/quotes', req);
-          if (res.status !== 201) return;
+          if (res.status !== 201) return SKIP;
           expectSchema(res, 'Quote');
           const q = res.body as Quote;
           // Spec 2.9: oneWayFee "charged when pickup and dropoff are in different branches, zero otherwise".
@@ -114,8 +110,8 @@ describe('4.6 POST /quotes', () => {
             expect(q.charges.commission, `commission under rate type ${plan?.rateType ?? 'public'}`).toBeNull();
           }
           expect(q.payment.model, 'payment.model').toBe('settled_with_partner');
-        }),
-        { seed: t.seed, numRuns: Math.min(t.settings.runs, 15) },
+        },
+        { numRuns: Math.min(t.settings.runs, 15) },
       );
     },
   );
@@ -124,19 +120,26 @@ describe('4.6 POST /quotes', () => {
     '4.6.2',
     { ...business, name: 'A price sent by the client is refused: 400 (server-authoritative)' },
     async (t) => {
-      const req = await plainQuoteRequest(t, 'partnerA');
-      const priced = await quote(t, 'partnerA', req);
-      const sent: [name: string, body: object][] = [
-        ['total', { ...req, total: { ...priced.charges.total, amount: 1 } }],
-        ['dailyRate', { ...req, dailyRate: priced.charges.dailyRate }],
-        ['charges', { ...req, charges: priced.charges }],
-      ];
-      for (const [name, body] of sent) {
-        const res = await t.client('partnerA').post('/quotes', body);
-        // An unknown field: 400; which code beyond VALIDATION_ERROR is not shown (spec 7.3).
-        expect(res.status, `${name} in the request: ${res.text.slice(0, 300)}`).toBe(400);
-        expectSomeError(res, t.representation);
-      }
+      // A generated request carrying its own quote's prices, or a price the client made up.
+      await t.forAll(
+        fc.tuple(await quoteWindow(t, 'partnerA'), fc.integer({ min: 0, max: 10_000_000 })),
+        async ([req, amount]) => {
+          const priced = await quoteFor(t, 'partnerA', req);
+          if (!priced) return SKIP;
+          const sent: [name: string, body: object][] = [
+            ['total', { ...req, total: { ...priced.charges.total, amount } }],
+            ['dailyRate', { ...req, dailyRate: priced.charges.dailyRate }],
+            ['charges', { ...req, charges: priced.charges }],
+          ];
+          for (const [name, body] of sent) {
+            const res = await t.client('partnerA').post('/quotes', body);
+            // An unknown field: 400; which code beyond VALIDATION_ERROR is not shown (spec 7.3).
+            expect(res.status, `${name} in the request: ${res.text.slice(0, 300)}`).toBe(400);
+            expectSomeError(res, t.representation);
+          }
+        },
+        { numRuns: slowCases(t) },
+      );
     },
   );
 
@@ -144,10 +147,18 @@ describe('4.6 POST /quotes', () => {
     '4.6.3',
     { ...business, bookings: true, name: 'The reservation bills the price of the quote it was booked from' },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      const booked = await book(t, 'partnerA', q.quoteId, { body: plainRequest(t, q.quoteId) });
-      expect(sameMoney(booked.reservation.total, q.charges.total), 'reservation total against the quote total').toBe(
-        true,
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const booked = await book(t, 'partnerA', q.quoteId, { body: plainRequest(t, q.quoteId) });
+          expect(
+            sameMoney(booked.reservation.total, q.charges.total),
+            'reservation total against the quote total',
+          ).toBe(true);
+        },
+        { numRuns: bookingCases(t) },
       );
     },
   );
@@ -162,18 +173,24 @@ describe('4.6 POST /quotes', () => {
     },
     async (t) => {
       const control = t.hooks;
-      const req = await plainQuoteRequest(t, 'partnerA');
-      const q = await quote(t, 'partnerA', req);
-      try {
-        await control.movePrice(req.vehicleCode, 10);
-        const stale = await attemptBooking(t, 'partnerA', q.quoteId);
-        expectError(stale.res, 'QUOTE_STALE', { representation: t.representation });
-        await control.movePrice(req.vehicleCode, 0);
-        // Back at the quoted price, the same quote books (it was never judged on its own word).
-        await book(t, 'partnerA', q.quoteId);
-      } finally {
-        await control.movePrice(req.vehicleCode, 0);
-      }
+      await t.forAll(
+        fc.tuple(await quoteWindow(t, 'partnerA'), fc.integer({ min: 5, max: 50 })),
+        async ([req, percent]) => {
+          const q = await quoteFor(t, 'partnerA', req);
+          if (!q) return SKIP;
+          try {
+            await control.movePrice(req.vehicleCode, percent);
+            const stale = await attemptBooking(t, 'partnerA', q.quoteId);
+            expectError(stale.res, 'QUOTE_STALE', { representation: t.representation });
+            await control.movePrice(req.vehicleCode, 0);
+            // Back at the quoted price, the same quote books (it was never judged on its own word).
+            await book(t, 'partnerA', q.quoteId);
+          } finally {
+            await control.movePrice(req.vehicleCode, 0);
+          }
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -181,25 +198,43 @@ describe('4.6 POST /quotes', () => {
     '4.6.3',
     { ...business, bookings: true, name: 'A tampered quoteId is not taken on trust: 400 QUOTE_INVALID' },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      const tampered = alterMiddle(q.quoteId);
-      const res = (await attemptBooking(t, 'partnerA', tampered, { body: plainRequest(t, tampered) })).res;
-      expectError(res, 'QUOTE_INVALID', { representation: t.representation });
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const tampered = alterMiddle(q.quoteId);
+          const res = (await attemptBooking(t, 'partnerA', tampered, { body: plainRequest(t, tampered) })).res;
+          expectError(res, 'QUOTE_INVALID', { representation: t.representation });
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
   check('4.6.4', { ...business, name: 'POST /quotes without a token: 401' }, async (t) => {
-    const res = await t.anonymous.post('/quotes', await plainQuoteRequest(t, 'partnerA'));
-    expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+    await t.forAll(
+      await quoteWindow(t, 'partnerA'),
+      async (body) => {
+        const res = await t.anonymous.post('/quotes', body);
+        expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+      },
+      { numRuns: fewCases(t) },
+    );
   });
 
   check(
     '4.6.4',
     { ...business, name: 'POST /quotes with a token lacking quotes:write: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
-      const body = await plainQuoteRequest(t, 'partnerA');
-      const res = await t.client('partnerA').post('/quotes', body, { scopes: ['availability:read', 'fleet:read'] });
-      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      await t.forAll(
+        fc.tuple(await quoteWindow(t, 'partnerA'), otherScope('quotes:write')),
+        async ([body, scopes]) => {
+          const res = await t.client('partnerA').post('/quotes', body, { scopes });
+          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
@@ -239,14 +274,11 @@ describe('4.6 POST /quotes', () => {
         base.map((req) => ({ ...req, dropoffDate: req.pickupDate, dropoffTime: req.pickupTime })),
         base.map((req) => ({ ...req, rateCode: probeCode(t, 'RATE') })),
       );
-      await fc.assert(
-        fc.asyncProperty(faulty, async (body) => {
-          const res = await t.client('partnerA').post('/quotes', body);
-          expect([400, 409], `HTTP ${res.status}: ${res.text.slice(0, 300)}`).toContain(res.status);
-          expectSomeError(res, t.representation);
-        }),
-        { seed: t.seed, numRuns: t.settings.runs },
-      );
+      await t.forAll(faulty, async (body) => {
+        const res = await t.client('partnerA').post('/quotes', body);
+        expect([400, 409], `HTTP ${res.status}: ${res.text.slice(0, 300)}`).toContain(res.status);
+        expectSomeError(res, t.representation);
+      });
     },
   );
 

@@ -15,7 +15,7 @@ import {
   schemaFault,
   xmlText,
 } from '../generators/index.ts';
-import { type CheckContext, check } from '../harness/check/check.ts';
+import { type CheckContext, check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
@@ -34,6 +34,7 @@ import {
   withReference,
 } from './support/booking.ts';
 import { targetCatalogue } from './support/catalogue.ts';
+import { bookingCases, fewCases, quoteFor, quoteWindow } from './support/draws.ts';
 import { observeReplayHeader } from './support/idempotency.ts';
 import { alterMiddle } from './support/ids.ts';
 import { sameMoney } from './support/money.ts';
@@ -112,17 +113,24 @@ describe('4.7 POST /reservations', () => {
     '4.0.12',
     { ...booking, name: 'POST /reservations with a token holding only reservations:write: 201, then 200 on replay' },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      const scopes = ['reservations:write'];
-      const first = await attemptBooking(t, 'partnerA', q.quoteId, { call: { scopes } });
-      expectCreated(t, first.res);
-      const again = await attemptBooking(t, 'partnerA', q.quoteId, {
-        body: first.body,
-        key: first.key,
-        call: { scopes },
-      });
-      expect(again.res.status, `replay: ${again.res.text.slice(0, 300)}`).toBe(200);
-      expectSchema(again.res, 'Reservation');
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const scopes = ['reservations:write'];
+          const first = await attemptBooking(t, 'partnerA', q.quoteId, { call: { scopes } });
+          expectCreated(t, first.res);
+          const again = await attemptBooking(t, 'partnerA', q.quoteId, {
+            body: first.body,
+            key: first.key,
+            call: { scopes },
+          });
+          expect(again.res.status, `replay: ${again.res.text.slice(0, 300)}`).toBe(200);
+          expectSchema(again.res, 'Reservation');
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -130,10 +138,17 @@ describe('4.7 POST /reservations', () => {
     '4.7.1',
     { ...booking, name: 'No Idempotency-Key header: 400 IDEMPOTENCY_KEY_REQUIRED, nothing created' },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      const attempt = await attemptBooking(t, 'partnerA', q.quoteId, { key: null });
-      expectError(attempt.res, 'IDEMPOTENCY_KEY_REQUIRED', { representation: t.representation });
-      await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const attempt = await attemptBooking(t, 'partnerA', q.quoteId, { key: null });
+          expectError(attempt.res, 'IDEMPOTENCY_KEY_REQUIRED', { representation: t.representation });
+          await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -141,13 +156,20 @@ describe('4.7 POST /reservations', () => {
     '4.7.2',
     { ...booking, name: 'First success: 201 Reservation, confirmed, booked from the quote' },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      const booked = await attemptBooking(t, 'partnerA', q.quoteId);
-      expectCreated(t, booked.res);
-      observeReplayHeader(booked.res, false, 'Idempotent-Replay on a first success');
-      expectBookedFrom(booked.res.body as Reservation, q, booked.body);
-      const read = await readReservation(t, 'partnerA', (booked.res.body as Reservation).reservationId);
-      expect(read.status).toBe('confirmed');
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const booked = await attemptBooking(t, 'partnerA', q.quoteId);
+          expectCreated(t, booked.res);
+          observeReplayHeader(booked.res, false, 'Idempotent-Replay on a first success');
+          expectBookedFrom(booked.res.body as Reservation, q, booked.body);
+          const read = await readReservation(t, 'partnerA', (booked.res.body as Reservation).reservationId);
+          expect(read.status).toBe('confirmed');
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -155,19 +177,27 @@ describe('4.7 POST /reservations', () => {
     '4.7.3',
     { ...booking, name: 'Same key and body again: 200, the original body, Idempotent-Replay: true, one reservation' },
     async (t) => {
-      const first = await quoteAndBook(t, 'partnerA');
-      for (let i = 0; i < 2; i++) {
-        const again = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
-        expect(again.res.status, `replay ${i + 1}: ${again.res.text.slice(0, 300)}`).toBe(200);
-        observeReplayHeader(again.res, true, 'Idempotent-Replay header');
-        expectMediaType(again.res, t.representation);
-        expect(again.res.body, 'the replay carries the original response body').toEqual(first.res.body);
-      }
-      const found = await withReference(t, 'partnerA', first.body.partnerReference as string);
-      expect(
-        found.map((r) => r.reservationId),
-        'reservations with the partnerReference',
-      ).toEqual([first.reservation.reservationId]);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const quoted = await quoteFor(t, 'partnerA', request);
+          if (!quoted) return SKIP;
+          const first = await book(t, 'partnerA', quoted.quoteId);
+          for (let i = 0; i < 2; i++) {
+            const again = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
+            expect(again.res.status, `replay ${i + 1}: ${again.res.text.slice(0, 300)}`).toBe(200);
+            observeReplayHeader(again.res, true, 'Idempotent-Replay header');
+            expectMediaType(again.res, t.representation);
+            expect(again.res.body, 'the replay carries the original response body').toEqual(first.res.body);
+          }
+          const found = await withReference(t, 'partnerA', first.body.partnerReference as string);
+          expect(
+            found.map((r) => r.reservationId),
+            'reservations with the partnerReference',
+          ).toEqual([first.reservation.reservationId]);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -175,14 +205,21 @@ describe('4.7 POST /reservations', () => {
     '4.7.3',
     { ...booking, name: 'A replay after the reservation was cancelled still returns the original response' },
     async (t) => {
-      // docs/ambiguities.md #51: "the original response" is the 201's body, whatever happened since.
-      const first = await quoteAndBook(t, 'partnerA');
-      const cancelled = await cancel(t, 'partnerA', first.reservation.reservationId);
-      expect(cancelled.status, `cancel: ${cancelled.text.slice(0, 300)}`).toBe(200);
-      const again = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
-      expect(again.res.status, again.res.text.slice(0, 300)).toBe(200);
-      observeReplayHeader(again.res, true, 'Idempotent-Replay header');
-      expect(again.res.body, 'the original response body').toEqual(first.res.body);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const quoted = await quoteFor(t, 'partnerA', request);
+          if (!quoted) return SKIP;
+          const first = await book(t, 'partnerA', quoted.quoteId);
+          const cancelled = await cancel(t, 'partnerA', first.reservation.reservationId);
+          expect(cancelled.status, `cancel: ${cancelled.text.slice(0, 300)}`).toBe(200);
+          const again = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
+          expect(again.res.status, again.res.text.slice(0, 300)).toBe(200);
+          observeReplayHeader(again.res, true, 'Idempotent-Replay header');
+          expect(again.res.body, 'the original response body').toEqual(first.res.body);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -193,14 +230,22 @@ describe('4.7 POST /reservations', () => {
       name: "Partner B sending partner A's Idempotency-Key with its own body gets its own outcome, never A's",
     },
     async (t) => {
-      const a = await quoteAndBook(t, 'partnerA');
-      const qb = await quote(t, 'partnerB');
-      const b = await attemptBooking(t, 'partnerB', qb.quoteId, { key: a.key });
-      expectCreated(t, b.res);
-      observeReplayHeader(b.res, false, "B's booking is no replay of A's");
-      const reservation = b.res.body as Reservation;
-      expect(reservation.reservationId, "B's reservation is not A's").not.toBe(a.reservation.reservationId);
-      expect(reservation.partnerReference, "B's own partnerReference").toBe(b.body.partnerReference);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const quoted = await quoteFor(t, 'partnerA', request);
+          if (!quoted) return SKIP;
+          const a = await book(t, 'partnerA', quoted.quoteId);
+          const qb = await quote(t, 'partnerB');
+          const b = await attemptBooking(t, 'partnerB', qb.quoteId, { key: a.key });
+          expectCreated(t, b.res);
+          observeReplayHeader(b.res, false, "B's booking is no replay of A's");
+          const reservation = b.res.body as Reservation;
+          expect(reservation.reservationId, "B's reservation is not A's").not.toBe(a.reservation.reservationId);
+          expect(reservation.partnerReference, "B's own partnerReference").toBe(b.body.partnerReference);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -209,14 +254,15 @@ describe('4.7 POST /reservations', () => {
     { ...booking, name: 'Same key, different body: 409 IDEMPOTENCY_CONFLICT, nothing created (generated bodies)' },
     async (t) => {
       const first = await quoteAndBook(t, 'partnerA');
-      await fc.assert(
-        fc.asyncProperty(generatedRequest(t, first.body.quoteId), async (generated) => {
+      await t.forAll(
+        generatedRequest(t, first.body.quoteId),
+        async (generated) => {
           const other = freshen(t, generated);
           const attempt = await attemptBooking(t, 'partnerA', other.quoteId, { body: other, key: first.key });
           expectError(attempt.res, 'IDEMPOTENCY_CONFLICT', { representation: t.representation });
           await expectNothingCreated(t, 'partnerA', other.partnerReference);
-        }),
-        { seed: t.seed, numRuns: bookingRuns(t) },
+        },
+        { numRuns: bookingRuns(t) },
       );
       const found = await withReference(t, 'partnerA', first.body.partnerReference as string);
       expect(found.length, 'still one reservation with the first partnerReference').toBe(1);
@@ -227,18 +273,26 @@ describe('4.7 POST /reservations', () => {
     '4.7.4',
     { ...booking, name: 'Same key, body differing only in remarks: 409 IDEMPOTENCY_CONFLICT, the key still replays' },
     async (t) => {
-      const first = await quoteAndBook(t, 'partnerA');
-      const changed = { ...first.body, remarks: 'Late arrival, about 23:00' };
-      const conflict = await attemptBooking(t, 'partnerA', changed.quoteId, { body: changed, key: first.key });
-      expectError(conflict.res, 'IDEMPOTENCY_CONFLICT', { representation: t.representation });
-      const found = await withReference(t, 'partnerA', first.body.partnerReference as string);
-      expect(
-        found.map((r) => r.reservationId),
-        'reservations with the partnerReference',
-      ).toEqual([first.reservation.reservationId]);
-      const replay = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
-      expect(replay.res.status, `the original body replays: ${replay.res.text.slice(0, 300)}`).toBe(200);
-      expect(replay.res.body).toEqual(first.res.body);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const quoted = await quoteFor(t, 'partnerA', request);
+          if (!quoted) return SKIP;
+          const first = await book(t, 'partnerA', quoted.quoteId);
+          const changed = { ...first.body, remarks: 'Late arrival, about 23:00' };
+          const conflict = await attemptBooking(t, 'partnerA', changed.quoteId, { body: changed, key: first.key });
+          expectError(conflict.res, 'IDEMPOTENCY_CONFLICT', { representation: t.representation });
+          const found = await withReference(t, 'partnerA', first.body.partnerReference as string);
+          expect(
+            found.map((r) => r.reservationId),
+            'reservations with the partnerReference',
+          ).toEqual([first.reservation.reservationId]);
+          const replay = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
+          expect(replay.res.status, `the original body replays: ${replay.res.text.slice(0, 300)}`).toBe(200);
+          expect(replay.res.body).toEqual(first.res.body);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -353,25 +407,32 @@ describe('4.7 POST /reservations', () => {
       name: 'partnerReference reused under another key: 409 DUPLICATE_PARTNER_REFERENCE, also after a cancel',
     },
     async (t) => {
-      const first = await quoteAndBook(t, 'partnerA');
-      const reference = first.body.partnerReference as string;
-      const q = await quote(t, 'partnerA');
-      const duplicate = await attemptBooking(t, 'partnerA', q.quoteId, {
-        body: plainRequest(t, q.quoteId, { partnerReference: reference }),
-      });
-      expectError(duplicate.res, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
-      const cancelled = await cancel(t, 'partnerA', first.reservation.reservationId);
-      expect(cancelled.status, `cancel: ${cancelled.text.slice(0, 300)}`).toBe(200);
-      // "One reference is one rental, permanently": a cancelled rental keeps its reference.
-      const afterCancel = await attemptBooking(t, 'partnerA', q.quoteId, {
-        body: plainRequest(t, q.quoteId, { partnerReference: reference }),
-      });
-      expectError(afterCancel.res, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
-      const found = await withReference(t, 'partnerA', reference);
-      expect(
-        found.map((r) => r.reservationId),
-        'one reservation with the reference',
-      ).toEqual([first.reservation.reservationId]);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const quoted = await quoteFor(t, 'partnerA', request);
+          if (!quoted) return SKIP;
+          const first = await book(t, 'partnerA', quoted.quoteId);
+          const reference = first.body.partnerReference as string;
+          const q = await quote(t, 'partnerA');
+          const duplicate = await attemptBooking(t, 'partnerA', q.quoteId, {
+            body: plainRequest(t, q.quoteId, { partnerReference: reference }),
+          });
+          expectError(duplicate.res, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
+          const cancelled = await cancel(t, 'partnerA', first.reservation.reservationId);
+          expect(cancelled.status, `cancel: ${cancelled.text.slice(0, 300)}`).toBe(200);
+          const afterCancel = await attemptBooking(t, 'partnerA', q.quoteId, {
+            body: plainRequest(t, q.quoteId, { partnerReference: reference }),
+          });
+          expectError(afterCancel.res, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
+          const found = await withReference(t, 'partnerA', reference);
+          expect(
+            found.map((r) => r.reservationId),
+            'one reservation with the reference',
+          ).toEqual([first.reservation.reservationId]);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -400,24 +461,32 @@ describe('4.7 POST /reservations', () => {
       name: "Partner B may use partner A's partnerReference (references are per partner): 201, no duplicate",
     },
     async (t) => {
-      const a = await quoteAndBook(t, 'partnerA');
-      const reference = a.body.partnerReference as string;
-      const qb = await quote(t, 'partnerB');
-      const b = await attemptBooking(t, 'partnerB', qb.quoteId, {
-        body: plainRequest(t, qb.quoteId, { partnerReference: reference }),
-      });
-      expectCreated(t, b.res);
-      expect((b.res.body as Reservation).partnerReference).toBe(reference);
-      const found = await withReference(t, 'partnerA', reference);
-      const bId = (b.res.body as Reservation).reservationId;
-      // B's reservation in A's list is partner isolation's deviation (1.4a), not a second rental of A's.
-      claim('1.4a', !found.some((r) => r.reservationId === bId), "B's reservation is not in A's list", {
-        actual: bId,
-      });
-      expect(
-        found.map((r) => r.reservationId).filter((id) => id !== bId),
-        "A's reservations with the reference",
-      ).toEqual([a.reservation.reservationId]);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const quoted = await quoteFor(t, 'partnerA', request);
+          if (!quoted) return SKIP;
+          const a = await book(t, 'partnerA', quoted.quoteId);
+          const reference = a.body.partnerReference as string;
+          const qb = await quote(t, 'partnerB');
+          const b = await attemptBooking(t, 'partnerB', qb.quoteId, {
+            body: plainRequest(t, qb.quoteId, { partnerReference: reference }),
+          });
+          expectCreated(t, b.res);
+          expect((b.res.body as Reservation).partnerReference).toBe(reference);
+          const found = await withReference(t, 'partnerA', reference);
+          const bId = (b.res.body as Reservation).reservationId;
+          // B's reservation in A's list is partner isolation's deviation (1.4a), not a second rental of A's.
+          claim('1.4a', !found.some((r) => r.reservationId === bId), "B's reservation is not in A's list", {
+            actual: bId,
+          });
+          expect(
+            found.map((r) => r.reservationId).filter((id) => id !== bId),
+            "A's reservations with the reference",
+          ).toEqual([a.reservation.reservationId]);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -425,14 +494,21 @@ describe('4.7 POST /reservations', () => {
     '4.7.8',
     { ...booking, name: 'The same quoteId under a new key creates a second, distinct reservation' },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      const first = await book(t, 'partnerA', q.quoteId);
-      const second = await book(t, 'partnerA', q.quoteId);
-      expect(second.reservation.reservationId, 'a second reservation').not.toBe(first.reservation.reservationId);
-      for (const booked of [first, second]) {
-        const read = await readReservation(t, 'partnerA', booked.reservation.reservationId);
-        expect(read.partnerReference).toBe(booked.body.partnerReference);
-      }
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const first = await book(t, 'partnerA', q.quoteId);
+          const second = await book(t, 'partnerA', q.quoteId);
+          expect(second.reservation.reservationId, 'a second reservation').not.toBe(first.reservation.reservationId);
+          for (const booked of [first, second]) {
+            const read = await readReservation(t, 'partnerA', booked.reservation.reservationId);
+            expect(read.partnerReference).toBe(booked.body.partnerReference);
+          }
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -440,11 +516,18 @@ describe('4.7 POST /reservations', () => {
     '4.7.9a',
     { ...booking, hooks: ['quotes.expire'], name: 'A quote past its 30 minutes: 409 QUOTE_EXPIRED, nothing created' },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      await t.hooks.expireQuote(q.quoteId);
-      const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
-      expectError(attempt.res, 'QUOTE_EXPIRED', { representation: t.representation });
-      await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          await t.hooks.expireQuote(q.quoteId);
+          const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
+          expectError(attempt.res, 'QUOTE_EXPIRED', { representation: t.representation });
+          await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -457,15 +540,24 @@ describe('4.7 POST /reservations', () => {
     },
     async (t) => {
       const control = t.hooks;
-      const q = await quote(t, 'partnerA');
-      try {
-        await control.movePrice(q.vehicle.vehicleCode, 10);
-        const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
-        expectError(attempt.res, 'QUOTE_STALE', { representation: t.representation });
-        await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
-      } finally {
-        await control.movePrice(q.vehicle.vehicleCode, 0);
-      }
+      // Up or down, by a generated share: any move of the price makes the quote stale.
+      const moves = fc.integer({ min: 5, max: 50 }).chain((p) => fc.constantFrom(p, -p));
+      await t.forAll(
+        fc.tuple(await quoteWindow(t, 'partnerA'), moves),
+        async ([request, percent]) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          try {
+            await control.movePrice(q.vehicle.vehicleCode, percent);
+            const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
+            expectError(attempt.res, 'QUOTE_STALE', { representation: t.representation });
+            await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
+          } finally {
+            await control.movePrice(q.vehicle.vehicleCode, 0);
+          }
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -473,12 +565,19 @@ describe('4.7 POST /reservations', () => {
     '4.7.9c',
     { ...booking, name: 'A quoteId with one character changed in the middle: 400 QUOTE_INVALID, nothing created' },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      const tampered = alterMiddle(q.quoteId);
-      expect(tampered).not.toBe(q.quoteId);
-      const attempt = await attemptBooking(t, 'partnerA', tampered);
-      expectError(attempt.res, 'QUOTE_INVALID', { representation: t.representation });
-      await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const tampered = alterMiddle(q.quoteId);
+          expect(tampered).not.toBe(q.quoteId);
+          const attempt = await attemptBooking(t, 'partnerA', tampered);
+          expectError(attempt.res, 'QUOTE_INVALID', { representation: t.representation });
+          await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -491,13 +590,10 @@ describe('4.7 POST /reservations', () => {
         { arbitrary: xmlText({ minLength: 8, maxLength: 300, unit: visible }), weight: 4 },
         { arbitrary: xmlText({ minLength: 8, maxLength: 4096, unit: visible }), weight: 1 },
       );
-      await fc.assert(
-        fc.asyncProperty(randomId, async (quoteId) => {
-          const attempt = await attemptBooking(t, 'partnerA', quoteId);
-          expectError(attempt.res, 'QUOTE_INVALID', { representation: t.representation });
-        }),
-        { seed: t.seed, numRuns: t.settings.runs },
-      );
+      await t.forAll(randomId, async (quoteId) => {
+        const attempt = await attemptBooking(t, 'partnerA', quoteId);
+        expectError(attempt.res, 'QUOTE_INVALID', { representation: t.representation });
+      });
     },
   );
 
@@ -505,14 +601,21 @@ describe('4.7 POST /reservations', () => {
     '4.7.9c',
     { ...twoPartners, name: "Another partner's quote, either way round: 400 QUOTE_INVALID, nothing created" },
     async (t) => {
-      const qa = await quote(t, 'partnerA');
-      const qb = await quote(t, 'partnerB');
-      const bWithA = await attemptBooking(t, 'partnerB', qa.quoteId);
-      expectError(bWithA.res, 'QUOTE_INVALID', { representation: t.representation });
-      await expectNothingCreated(t, 'partnerB', bWithA.body.partnerReference);
-      const aWithB = await attemptBooking(t, 'partnerA', qb.quoteId);
-      expectError(aWithB.res, 'QUOTE_INVALID', { representation: t.representation });
-      await expectNothingCreated(t, 'partnerA', aWithB.body.partnerReference);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const qa = await quoteFor(t, 'partnerA', request);
+          if (!qa) return SKIP;
+          const qb = await quote(t, 'partnerB');
+          const bWithA = await attemptBooking(t, 'partnerB', qa.quoteId);
+          expectError(bWithA.res, 'QUOTE_INVALID', { representation: t.representation });
+          await expectNothingCreated(t, 'partnerB', bWithA.body.partnerReference);
+          const aWithB = await attemptBooking(t, 'partnerA', qb.quoteId);
+          expectError(aWithB.res, 'QUOTE_INVALID', { representation: t.representation });
+          await expectNothingCreated(t, 'partnerA', aWithB.body.partnerReference);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -565,15 +668,22 @@ describe('4.7 POST /reservations', () => {
     },
     async (t) => {
       const control = t.hooks;
-      const q = await quote(t, 'partnerA');
-      try {
-        await control.declineNextBookings(1);
-        const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
-        expectError(attempt.res, 'RESERVATION_REJECTED', { representation: t.representation });
-        await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
-      } finally {
-        await control.declineNextBookings(0);
-      }
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          try {
+            await control.declineNextBookings(1);
+            const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
+            expectError(attempt.res, 'RESERVATION_REJECTED', { representation: t.representation });
+            await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
+          } finally {
+            await control.declineNextBookings(0);
+          }
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -587,13 +697,14 @@ describe('4.7 POST /reservations', () => {
         const booked = await attemptBooking(t, 'partnerA', q.quoteId, { key });
         expect(booked.res.status, `a key of ${length} characters: ${booked.res.text.slice(0, 300)}`).toBe(201);
       }
-      await fc.assert(
-        fc.asyncProperty(idempotencyKey(), async (generated) => {
+      await t.forAll(
+        idempotencyKey(),
+        async (generated) => {
           const key = uniquify(t, generated);
           const booked = await attemptBooking(t, 'partnerA', q.quoteId, { key });
           expect(booked.res.status, `key ${JSON.stringify(key)}: ${booked.res.text.slice(0, 300)}`).toBe(201);
-        }),
-        { seed: t.seed, numRuns: bookingRuns(t) },
+        },
+        { numRuns: bookingRuns(t) },
       );
     },
   );
@@ -617,15 +728,12 @@ describe('4.7 POST /reservations', () => {
         expectSchema(attempt.res, 'ErrorEnvelope');
         await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
       }
-      await fc.assert(
-        fc.asyncProperty(badIdempotencyKey(), async (key) => {
-          const attempt = await attemptBooking(t, 'partnerA', q.quoteId, { key });
-          expectError(attempt.res, ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REQUIRED'], {
-            representation: t.representation,
-          });
-        }),
-        { seed: t.seed, numRuns: t.settings.runs },
-      );
+      await t.forAll(badIdempotencyKey(), async (key) => {
+        const attempt = await attemptBooking(t, 'partnerA', q.quoteId, { key });
+        expectError(attempt.res, ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REQUIRED'], {
+          representation: t.representation,
+        });
+      });
     },
   );
 
@@ -637,16 +745,16 @@ describe('4.7 POST /reservations', () => {
     },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
-      await fc.assert(
-        // The generated body's quoteId is replaced by the quote's own when the run happens.
-        fc.asyncProperty(quoteRequest(cat), generatedRequest(t, 'quote-id-to-come'), async (qr, generated) => {
+      await t.forAll(
+        fc.tuple(quoteRequest(cat), generatedRequest(t, 'quote-id-to-come')),
+        async ([qr, generated]) => {
           const q = await quote(t, 'partnerA', qr);
           const body = freshen(t, { ...generated, quoteId: q.quoteId });
           const attempt = await attemptBooking(t, 'partnerA', q.quoteId, { body });
           expectCreated(t, attempt.res);
           expectBookedFrom(attempt.res.body as Reservation, q, body);
-        }),
-        { seed: t.seed, numRuns: bookingRuns(t) },
+        },
+        { numRuns: bookingRuns(t) },
       );
     },
   );
@@ -657,19 +765,16 @@ describe('4.7 POST /reservations', () => {
     async (t) => {
       const q = await quote(t, 'partnerA');
       const valid = generatedRequest(t, q.quoteId).map((generated) => freshen(t, generated));
-      await fc.assert(
-        fc.asyncProperty(schemaFault('ReservationRequest', valid), async (fault) => {
-          const attempt = await attemptBooking(t, 'partnerA', q.quoteId, {
-            body: fault.value as unknown as ReservationRequest,
-          });
-          expect(
-            meetsRejection(fault.expect, attempt.res.status, errorCodeOf(attempt.res)),
-            `${fault.name}: HTTP ${attempt.res.status} ${attempt.res.text.slice(0, 200)} (${fault.expect.basis})`,
-          ).toBe(true);
-          expectSchema(attempt.res, 'ErrorEnvelope');
-        }),
-        { seed: t.seed, numRuns: t.settings.runs },
-      );
+      await t.forAll(schemaFault('ReservationRequest', valid), async (fault) => {
+        const attempt = await attemptBooking(t, 'partnerA', q.quoteId, {
+          body: fault.value as unknown as ReservationRequest,
+        });
+        expect(
+          meetsRejection(fault.expect, attempt.res.status, errorCodeOf(attempt.res)),
+          `${fault.name}: HTTP ${attempt.res.status} ${attempt.res.text.slice(0, 200)} (${fault.expect.basis})`,
+        ).toBe(true);
+        expectSchema(attempt.res, 'ErrorEnvelope');
+      });
     },
   );
 
@@ -677,21 +782,27 @@ describe('4.7 POST /reservations', () => {
     '4.7.13',
     { ...booking, name: 'Without a token: 401; with a token lacking reservations:write: 403; nothing created' },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      const body = plainRequest(t, q.quoteId);
-      const headers = { [IDEMPOTENCY_HEADER]: freshKey(t) };
-      const anonymous = await t.anonymous.post('/reservations', body, { headers });
-      expectError(anonymous, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
-      const scoped = await t.client('partnerA').post('/reservations', body, {
-        headers,
-        scopes: ['reservations:read', 'reservations:cancel', 'quotes:write'],
-      });
-      expectError(scoped, 'INSUFFICIENT_SCOPE', { representation: t.representation });
-      await expectNothingCreated(t, 'partnerA', body.partnerReference);
-      // The key was not used up by the refusals: the same key and body now books.
-      const booked = await t.client('partnerA').post('/reservations', body, { headers });
-      recordIfCreated(t, booked);
-      expect(booked.status, booked.text.slice(0, 300)).toBe(201);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const body = plainRequest(t, q.quoteId);
+          const headers = { [IDEMPOTENCY_HEADER]: freshKey(t) };
+          const anonymous = await t.anonymous.post('/reservations', body, { headers });
+          expectError(anonymous, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+          const scoped = await t.client('partnerA').post('/reservations', body, {
+            headers,
+            scopes: ['reservations:read', 'reservations:cancel', 'quotes:write'],
+          });
+          expectError(scoped, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+          await expectNothingCreated(t, 'partnerA', body.partnerReference);
+          const booked = await t.client('partnerA').post('/reservations', body, { headers });
+          recordIfCreated(t, booked);
+          expect(booked.status, booked.text.slice(0, 300)).toBe(201);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -699,11 +810,18 @@ describe('4.7 POST /reservations', () => {
     '4.7.13',
     { ...booking, needs: ['partnerA', 'readOnly'], name: 'A client without booking scopes: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
-      const shopped = await t.client('readOnly').post('/quotes', await plainQuoteRequest(t, 'readOnly'));
-      if (shopped.status !== 201) return t.notApplicable('the readOnly client cannot quote either');
-      const q = shopped.body as Quote;
-      const attempt = await attemptBooking(t, 'readOnly', q.quoteId);
-      expectError(attempt.res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      // Cases the readOnly client cannot quote are not judged (few of them: not applicable).
+      await t.forAll(
+        await quoteWindow(t, 'readOnly'),
+        async (request) => {
+          const shopped = await t.client('readOnly').post('/quotes', request);
+          if (shopped.status !== 201) return SKIP;
+          const q = shopped.body as Quote;
+          const attempt = await attemptBooking(t, 'readOnly', q.quoteId);
+          expectError(attempt.res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 });

@@ -2,13 +2,15 @@
  * Spec 4.8 GET /reservations: `limit` 1 to 100 (default 25), newest first, only the caller's reservations, a
  * ReservationList; with its row of the endpoint table (4.0.13).
  */
+import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { Reservation, ReservationList } from '../contract/types.ts';
-import { type CheckContext, check } from '../harness/check/check.ts';
+import { type CheckContext, check, SKIP } from '../harness/check/check.ts';
 import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { book, listReservations, quote, quoteAndBook } from './support/booking.ts';
+import { bookingCases, fewCases, otherScope, quoteFor, quoteWindow } from './support/draws.ts';
 
 const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
 const reading = { needs: ['partnerA' as Role], representations: REPRESENTATIONS };
@@ -58,14 +60,19 @@ describe('4.8 GET /reservations', () => {
 
   check('4.8.1', { ...booking, name: 'limit 1, 26 and 100: at most that many, limit echoed' }, async (t) => {
     await ensureReservations(t, 'partnerA', DEFAULT_LIMIT + 1);
-    for (const limit of [1, DEFAULT_LIMIT + 1, 100]) {
-      const list = expectList(t, await t.client('partnerA').get(`/reservations?limit=${limit}`));
-      expect(list.limit, `limit of GET /reservations?limit=${limit}`).toBe(limit);
-      expect(list.reservations.length, `reservations returned with limit ${limit}`).toBeLessThanOrEqual(limit);
-      // More than 25 exist: a limit up to 26 is filled.
-      if (limit <= DEFAULT_LIMIT + 1) expect(list.reservations.length).toBe(limit);
-      else expect(list.reservations.length).toBeGreaterThan(DEFAULT_LIMIT);
-    }
+    const limits = fc.oneof(fc.constantFrom(1, DEFAULT_LIMIT + 1, 100), fc.integer({ min: 1, max: 100 }));
+    await t.forAll(
+      limits,
+      async (limit) => {
+        const list = expectList(t, await t.client('partnerA').get(`/reservations?limit=${limit}`));
+        expect(list.limit, `limit of GET /reservations?limit=${limit}`).toBe(limit);
+        expect(list.reservations.length, `reservations returned with limit ${limit}`).toBeLessThanOrEqual(limit);
+        // More than 25 exist: a limit up to 26 is filled.
+        if (limit <= DEFAULT_LIMIT + 1) expect(list.reservations.length).toBe(limit);
+        else expect(list.reservations.length).toBeGreaterThan(DEFAULT_LIMIT);
+      },
+      { numRuns: fewCases(t) },
+    );
   });
 
   check(
@@ -77,17 +84,28 @@ describe('4.8 GET /reservations', () => {
     async (t) => {
       // docs/ambiguities.md #31: 4.8 lists no 400, so a target may also clamp.
       await quoteAndBook(t, 'partnerA');
-      for (const limit of ['0', '101', '-1', '1.5', 'ten', '']) {
-        const res = await t.client('partnerA').get(`/reservations?limit=${encodeURIComponent(limit)}`);
-        if (res.status === 200) {
-          const list = expectList(t, res);
-          expect(list.limit, `applied limit for limit=${limit}`).toBeGreaterThanOrEqual(1);
-          expect(list.limit, `applied limit for limit=${limit}`).toBeLessThanOrEqual(100);
-          expect(list.reservations.length).toBeLessThanOrEqual(list.limit);
-        } else {
-          expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
-        }
-      }
+      const limits = fc.oneof(
+        fc.constantFrom('0', '101', '-1', '1.5', 'ten', ''),
+        fc.integer({ min: 101, max: 1_000_000 }).map(String),
+        fc.integer({ min: -1_000, max: 0 }).map(String),
+        fc.tuple(fc.integer({ min: 1, max: 99 }), fc.integer({ min: 1, max: 9 })).map(([i, f]) => `${i}.${f}`),
+        fc.stringMatching(/^[a-z]{1,8}$/),
+      );
+      await t.forAll(
+        limits,
+        async (limit) => {
+          const res = await t.client('partnerA').get(`/reservations?limit=${encodeURIComponent(limit)}`);
+          if (res.status === 200) {
+            const list = expectList(t, res);
+            expect(list.limit, `applied limit for limit=${limit}`).toBeGreaterThanOrEqual(1);
+            expect(list.limit, `applied limit for limit=${limit}`).toBeLessThanOrEqual(100);
+            expect(list.reservations.length).toBeLessThanOrEqual(list.limit);
+          } else {
+            expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
+          }
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
@@ -95,19 +113,26 @@ describe('4.8 GET /reservations', () => {
     '4.8.2',
     { ...booking, name: 'Three reservations booked one after another are listed newest first' },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      const ids: string[] = [];
-      for (let i = 0; i < 3; i++) ids.push((await book(t, 'partnerA', q.quoteId)).reservation.reservationId);
-      const list = expectList(t, await t.client('partnerA').get('/reservations?limit=100'));
-      const positions = ids.map((id) => list.reservations.findIndex((r) => r.reservationId === id));
-      expect(
-        positions.every((p) => p >= 0),
-        `all three listed (positions ${positions})`,
-      ).toBe(true);
-      expect(
-        [...positions].sort((a, b) => b - a),
-        'positions: the last booked first',
-      ).toEqual(positions);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const ids: string[] = [];
+          for (let i = 0; i < 3; i++) ids.push((await book(t, 'partnerA', q.quoteId)).reservation.reservationId);
+          const list = expectList(t, await t.client('partnerA').get('/reservations?limit=100'));
+          const positions = ids.map((id) => list.reservations.findIndex((r) => r.reservationId === id));
+          expect(
+            positions.every((p) => p >= 0),
+            `all three listed (positions ${positions})`,
+          ).toBe(true);
+          expect(
+            [...positions].sort((a, b) => b - a),
+            'positions: the last booked first',
+          ).toEqual(positions);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -129,20 +154,28 @@ describe('4.8 GET /reservations', () => {
     '4.8.3',
     { ...twoPartners, name: "Each partner's list holds its own reservations and never the other's" },
     async (t) => {
-      const a = await quoteAndBook(t, 'partnerA');
-      const b = await quoteAndBook(t, 'partnerB');
-      const listA = expectList(t, await t.client('partnerA').get('/reservations?limit=100'));
-      const listB = expectList(t, await t.client('partnerB').get('/reservations?limit=100'));
-      const idsA = listA.reservations.map((r: Reservation) => r.reservationId);
-      const idsB = listB.reservations.map((r: Reservation) => r.reservationId);
-      expect(idsA, "A's own reservation").toContain(a.reservation.reservationId);
-      expect(idsB, "B's own reservation").toContain(b.reservation.reservationId);
-      expect(idsA, "B's reservation in A's list").not.toContain(b.reservation.reservationId);
-      expect(idsB, "A's reservation in B's list").not.toContain(a.reservation.reservationId);
-      expect(
-        idsA.filter((id) => idsB.includes(id)),
-        'reservations in both lists',
-      ).toEqual([]);
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const quoted = await quoteFor(t, 'partnerA', request);
+          if (!quoted) return SKIP;
+          const a = await book(t, 'partnerA', quoted.quoteId);
+          const b = await quoteAndBook(t, 'partnerB');
+          const listA = expectList(t, await t.client('partnerA').get('/reservations?limit=100'));
+          const listB = expectList(t, await t.client('partnerB').get('/reservations?limit=100'));
+          const idsA = listA.reservations.map((r: Reservation) => r.reservationId);
+          const idsB = listB.reservations.map((r: Reservation) => r.reservationId);
+          expect(idsA, "A's own reservation").toContain(a.reservation.reservationId);
+          expect(idsB, "B's own reservation").toContain(b.reservation.reservationId);
+          expect(idsA, "B's reservation in A's list").not.toContain(b.reservation.reservationId);
+          expect(idsB, "A's reservation in B's list").not.toContain(a.reservation.reservationId);
+          expect(
+            idsA.filter((id) => idsB.includes(id)),
+            'reservations in both lists',
+          ).toEqual([]);
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -165,9 +198,13 @@ describe('4.8 GET /reservations', () => {
   });
 
   check('4.8.5', { ...reading, name: 'With a token lacking reservations:read: 403 INSUFFICIENT_SCOPE' }, async (t) => {
-    const res = await t.client('partnerA').get('/reservations', {
-      scopes: ['reservations:write', 'reservations:cancel', 'fleet:read'],
-    });
-    expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+    await t.forAll(
+      otherScope('reservations:read'),
+      async (scopes) => {
+        const res = await t.client('partnerA').get('/reservations', { scopes });
+        expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      },
+      { numRuns: fewCases(t) },
+    );
   });
 });

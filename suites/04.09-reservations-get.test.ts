@@ -9,6 +9,7 @@ import { expectError, expectMediaType, expectSchema } from '../harness/check/exp
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { quoteAndBook } from './support/booking.ts';
+import { alteredIds, fewCases, otherScope, unknownIds } from './support/draws.ts';
 import { alterMiddle, errorWithoutRequestId } from './support/ids.ts';
 
 const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
@@ -35,8 +36,14 @@ describe('4.9 GET /reservations/{reservationId}', () => {
   check('4.9.1', { ...booking, name: 'An unknown reservationId: 404 NOT_FOUND' }, async (t) => {
     const { reservation } = await quoteAndBook(t, 'partnerA');
     // Shaped like a real id, so a target cannot tell it apart by its format.
-    const res = await t.client('partnerA').get(pathOf(alterMiddle(reservation.reservationId)));
-    expectError(res, 'NOT_FOUND', { representation: t.representation });
+    await t.forAll(
+      alteredIds(reservation.reservationId),
+      async (id) => {
+        const res = await t.client('partnerA').get(pathOf(id));
+        expectError(res, 'NOT_FOUND', { representation: t.representation });
+      },
+      { numRuns: fewCases(t) },
+    );
   });
 
   check(
@@ -64,15 +71,25 @@ describe('4.9 GET /reservations/{reservationId}', () => {
   );
 
   check('4.9.1', { needs: ['partnerA'], representations: REPRESENTATIONS, name: 'Without a token: 401' }, async (t) => {
-    const res = await t.anonymous.get(pathOf('RSV-CERT-PROBE-0001'));
-    expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+    await t.forAll(
+      unknownIds,
+      async (id) => {
+        const res = await t.anonymous.get(pathOf(id));
+        expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+      },
+      { numRuns: fewCases(t) },
+    );
   });
 
   check('4.9.1', { ...booking, name: 'With a token lacking reservations:read: 403 INSUFFICIENT_SCOPE' }, async (t) => {
     const { reservation } = await quoteAndBook(t, 'partnerA');
-    const res = await t.client('partnerA').get(pathOf(reservation.reservationId), {
-      scopes: ['reservations:write', 'reservations:cancel'],
-    });
-    expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+    await t.forAll(
+      otherScope('reservations:read'),
+      async (scopes) => {
+        const res = await t.client('partnerA').get(pathOf(reservation.reservationId), { scopes });
+        expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      },
+      { numRuns: fewCases(t) },
+    );
   });
 });

@@ -1,8 +1,3 @@
-/**
- * Spec 4.11 POST /reservations/{reservationId}/cancel: a CancelRequest (reason of 1 to 500 characters), 200 with
- * the reservation in its new state, the listed errors, and no refund; with its row of the endpoint table
- * (4.0.16). Only `confirmed` is assumed cancellable (docs/ambiguities.md #14).
- */
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { Reservation } from '../contract/types.ts';
@@ -12,6 +7,7 @@ import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harn
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { book, cancelPath, quote, quoteAndBook, readReservation } from './support/booking.ts';
+import { alteredIds, fewCases, otherScope } from './support/draws.ts';
 import { alterMiddle, errorWithoutRequestId } from './support/ids.ts';
 import { sameMoney } from './support/money.ts';
 
@@ -68,13 +64,14 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
         const res = await t.client('partnerA').post(cancelPath(reservation.reservationId), { reason });
         expectCancelled(t, res, reservation.reservationId);
       }
-      await fc.assert(
-        fc.asyncProperty(cancelRequest(), async (body) => {
+      await t.forAll(
+        cancelRequest(),
+        async (body) => {
           const { reservation } = await book(t, 'partnerA', q.quoteId);
           const res = await t.client('partnerA').post(cancelPath(reservation.reservationId), body);
           expectCancelled(t, res, reservation.reservationId);
-        }),
-        { seed: t.seed, numRuns: bookingRuns(t) },
+        },
+        { numRuns: bookingRuns(t) },
       );
     },
   );
@@ -96,17 +93,14 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
         expect(res.status, `a reason of ${what} characters: ${res.text.slice(0, 300)}`).toBe(400);
         expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
       }
-      await fc.assert(
-        fc.asyncProperty(schemaFault('CancelRequest', cancelRequest()), async (fault) => {
-          const res = await t.client('partnerA').post(cancelPath(id), fault.value);
-          expect(
-            meetsRejection(fault.expect, res.status, errorCodeOf(res)),
-            `${fault.name}: HTTP ${res.status} ${res.text.slice(0, 200)} (${fault.expect.basis})`,
-          ).toBe(true);
-          expectSchema(res, 'ErrorEnvelope');
-        }),
-        { seed: t.seed, numRuns: t.settings.runs },
-      );
+      await t.forAll(schemaFault('CancelRequest', cancelRequest()), async (fault) => {
+        const res = await t.client('partnerA').post(cancelPath(id), fault.value);
+        expect(
+          meetsRejection(fault.expect, res.status, errorCodeOf(res)),
+          `${fault.name}: HTTP ${res.status} ${res.text.slice(0, 200)} (${fault.expect.basis})`,
+        ).toBe(true);
+        expectSchema(res, 'ErrorEnvelope');
+      });
       expect((await readReservation(t, 'partnerA', id)).status, 'still confirmed').toBe('confirmed');
     },
   );
@@ -130,19 +124,29 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
   check('4.11.3', { ...booking, name: 'Without a token: 401; lacking reservations:cancel: 403' }, async (t) => {
     const { reservation } = await quoteAndBook(t, 'partnerA');
     const path = cancelPath(reservation.reservationId);
-    const anonymous = await t.anonymous.post(path, { reason: 'x' });
-    expectError(anonymous, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
-    const scoped = await t
-      .client('partnerA')
-      .post(path, { reason: 'x' }, { scopes: ['reservations:read', 'reservations:write'] });
-    expectError(scoped, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+    await t.forAll(
+      fc.tuple(cancelRequest(), otherScope('reservations:cancel')),
+      async ([body, scopes]) => {
+        const anonymous = await t.anonymous.post(path, body);
+        expectError(anonymous, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+        const scoped = await t.client('partnerA').post(path, body, { scopes });
+        expectError(scoped, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      },
+      { numRuns: fewCases(t) },
+    );
     expect((await readReservation(t, 'partnerA', reservation.reservationId)).status).toBe('confirmed');
   });
 
   check('4.11.3', { ...booking, name: 'An unknown reservationId: 404 NOT_FOUND' }, async (t) => {
     const { reservation } = await quoteAndBook(t, 'partnerA');
-    const res = await t.client('partnerA').post(cancelPath(alterMiddle(reservation.reservationId)), { reason: 'x' });
-    expectError(res, 'NOT_FOUND', { representation: t.representation });
+    await t.forAll(
+      fc.tuple(alteredIds(reservation.reservationId), cancelRequest()),
+      async ([id, body]) => {
+        const res = await t.client('partnerA').post(cancelPath(id), body);
+        expectError(res, 'NOT_FOUND', { representation: t.representation });
+      },
+      { numRuns: fewCases(t) },
+    );
   });
 
   check(

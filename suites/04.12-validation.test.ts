@@ -64,10 +64,7 @@ async function expectRefused(t: CheckContext, fault: Fault, codes: ErrorCode | r
 }
 
 async function property(t: CheckContext, faults: fc.Arbitrary<Fault>, codes: ErrorCode | readonly ErrorCode[]) {
-  await fc.assert(
-    fc.asyncProperty(faults, (fault) => expectRefused(t, fault, codes)),
-    { seed: t.seed, numRuns: Math.min(t.settings.runs, 12) },
-  );
+  await t.forAll(faults, (fault) => expectRefused(t, fault, codes), { numRuns: Math.min(t.settings.runs, 12) });
 }
 
 /** A window of 2 to 10 days (so dropoff is after pickup across any two timezones) between two locations. */
@@ -204,31 +201,29 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
       const cat = await targetCatalogue(t, 'partnerA');
       const pairs = crossBranchPairs(cat).filter((p) => p.oneWay);
       if (pairs.length === 0) return t.notApplicable('no two one-way capable locations in different branches');
-      await fc.assert(
-        fc.asyncProperty(
-          fc.constantFrom(...pairs).chain((pair) => crossBranchFault(cat, pair)),
-          async (fault) => {
-            for (const [endpoint, body] of [
-              ['/availability', fault.availability],
-              ['/quotes', fault.quote],
-            ] as const) {
-              if (body === undefined) continue;
-              const res = await t.client('partnerA').post(endpoint, body);
-              const code = errorCodeOf(res);
-              // Whether a route is one-way available is the operator's (the one-way fee table); the answer is an
-              // offer, nothing offerable, or LOCATION_NOT_ONE_WAY, never another refusal of the window.
-              const allowed =
-                res.status === (endpoint === '/quotes' ? 201 : 200) ||
-                (res.status === 409 && code === 'NO_AVAILABILITY') ||
-                (res.status === 400 && code === 'LOCATION_NOT_ONE_WAY');
-              expect(allowed, `${endpoint}, ${fault.name}: HTTP ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
-              if (res.status >= 400) {
-                expectError(res, code as ErrorCode, { representation: t.representation });
-              }
+      await t.forAll(
+        fc.constantFrom(...pairs).chain((pair) => crossBranchFault(cat, pair)),
+        async (fault) => {
+          for (const [endpoint, body] of [
+            ['/availability', fault.availability],
+            ['/quotes', fault.quote],
+          ] as const) {
+            if (body === undefined) continue;
+            const res = await t.client('partnerA').post(endpoint, body);
+            const code = errorCodeOf(res);
+            // Whether a route is one-way available is the operator's (the one-way fee table); the answer is an
+            // offer, nothing offerable, or LOCATION_NOT_ONE_WAY, never another refusal of the window.
+            const allowed =
+              res.status === (endpoint === '/quotes' ? 201 : 200) ||
+              (res.status === 409 && code === 'NO_AVAILABILITY') ||
+              (res.status === 400 && code === 'LOCATION_NOT_ONE_WAY');
+            expect(allowed, `${endpoint}, ${fault.name}: HTTP ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
+            if (res.status >= 400) {
+              expectError(res, code as ErrorCode, { representation: t.representation });
             }
-          },
-        ),
-        { seed: t.seed, numRuns: Math.min(t.settings.runs, 12) },
+          }
+        },
+        { numRuns: Math.min(t.settings.runs, 12) },
       );
     },
   );
@@ -348,8 +343,9 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
-      await fc.assert(
-        fc.asyncProperty(requests(cat), async (req) => {
+      await t.forAll(
+        requests(cat),
+        async (req) => {
           for (const [endpoint, body] of [
             ['/availability', { ...bodiesOf(req).availability, vehicleCodes: [req.vehicleCode] }],
             ['/quotes', req],
@@ -359,8 +355,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
               'FLEET_PROFILE_INCOMPLETE',
             );
           }
-        }),
-        { seed: t.seed, numRuns: Math.min(t.settings.runs, 12) },
+        },
+        { numRuns: Math.min(t.settings.runs, 12) },
       );
     },
   );
@@ -502,8 +498,9 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
       if (cat.rates.length === 0) return t.notApplicable('the partner lists no rate plan');
-      await fc.assert(
-        fc.asyncProperty(quoteArbitrary(cat, { maxRentalDays: 14, rate: 'plan' }), async (req) => {
+      await t.forAll(
+        quoteArbitrary(cat, { maxRentalDays: 14, rate: 'plan' }),
+        async (req) => {
           const { availability, quote } = bodiesOf(req);
           for (const [endpoint, body] of [
             ['/availability', availability],
@@ -515,8 +512,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
               `${endpoint} with ${req.accountCode}/${req.rateCode}: ${res.text.slice(0, 300)}`,
             ).not.toBe('RATE_NOT_APPROVED');
           }
-        }),
-        { seed: t.seed, numRuns: Math.min(t.settings.runs, 12) },
+        },
+        { numRuns: Math.min(t.settings.runs, 12) },
       );
     },
   );

@@ -3,6 +3,7 @@
  * both representations (the error follows Accept). A tie between application/xml and text/xml may go either
  * way (docs/ambiguities.md #17).
  */
+import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { MEDIA_TYPES } from '../contract/constants.ts';
 import type { AvailabilityResponse, JsonValue } from '../contract/types.ts';
@@ -19,8 +20,7 @@ import {
 import { ACCEPT_OF } from '../harness/http/partner-client.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { bearer, credentialsOf, requestToken, TOKEN_PATH } from './support/auth.ts';
-import { unknownCode } from './support/catalogue.ts';
-import { availabilityRequest } from './support/shopping.ts';
+import { fewCases, otherScope, shoppingWindow, slowCases, unknownCodes } from './support/draws.ts';
 
 const needs = ['partnerA' as const];
 
@@ -82,13 +82,25 @@ describe('4.13 Content negotiation', () => {
     '4.13.2',
     { needs, representations: REPRESENTATIONS, name: 'Unsupported request Content-Type: 415 UNSUPPORTED_MEDIA_TYPE' },
     async (t) => {
-      const body = await availabilityRequest(t, 'partnerA');
-      for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/octet-stream']) {
-        const res = await t
-          .client('partnerA')
-          .post('/availability', body, { headers: { 'content-type': contentType } });
-        expectError(res, 'UNSUPPORTED_MEDIA_TYPE', { representation: t.representation });
-      }
+      const contentTypes = fc.constantFrom(
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/octet-stream',
+        'text/csv',
+        'multipart/form-data; boundary=x',
+        'application/yaml',
+        'text/plain; charset=utf-8',
+      );
+      await t.forAll(
+        fc.tuple(await shoppingWindow(t, 'partnerA'), contentTypes),
+        async ([body, contentType]) => {
+          const res = await t
+            .client('partnerA')
+            .post('/availability', body, { headers: { 'content-type': contentType } });
+          expectError(res, 'UNSUPPORTED_MEDIA_TYPE', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
@@ -96,10 +108,16 @@ describe('4.13 Content negotiation', () => {
     '4.13.2',
     { needs, representations: REPRESENTATIONS, name: 'A body without Content-Type: 415 UNSUPPORTED_MEDIA_TYPE' },
     async (t) => {
-      const body = JSON.stringify(await availabilityRequest(t, 'partnerA'));
       const headers = { ...bearer(await t.client('partnerA').token()), accept: ACCEPT_OF[t.representation] };
-      const res = await t.client('partnerA').raw({ method: 'POST', path: '/availability', headers, body });
-      expectError(res, 'UNSUPPORTED_MEDIA_TYPE', { representation: t.representation });
+      await t.forAll(
+        await shoppingWindow(t, 'partnerA'),
+        async (request) => {
+          const body = JSON.stringify(request);
+          const res = await t.client('partnerA').raw({ method: 'POST', path: '/availability', headers, body });
+          expectError(res, 'UNSUPPORTED_MEDIA_TYPE', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
@@ -107,21 +125,27 @@ describe('4.13 Content negotiation', () => {
     '4.13.2',
     { needs, name: 'application/json, application/xml and text/xml request bodies are accepted' },
     async (t) => {
-      const request = (await availabilityRequest(t, 'partnerA')) as unknown as JsonValue;
-      const bodies: [contentType: string, body: string][] = [
-        ['application/json', JSON.stringify(request)],
-        ['application/json; charset=utf-8', JSON.stringify(request)],
-        ['application/xml', serializeTypedXml(request, 'request')],
-        ['text/xml', serializeTypedXml(request, 'request')],
-      ];
-      for (const [contentType, body] of bodies) {
-        const res = await t.client('partnerA').post('/availability', new TextEncoder().encode(body), {
-          headers: { 'content-type': contentType },
-        });
-        const answered = res.status === 200 || (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY');
-        expect(answered, `${contentType}: HTTP ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
-        if (res.status === 200) expectSchema(res, 'AvailabilityResponse');
-      }
+      await t.forAll(
+        await shoppingWindow(t, 'partnerA'),
+        async (generated) => {
+          const request = generated as unknown as JsonValue;
+          const bodies: [contentType: string, body: string][] = [
+            ['application/json', JSON.stringify(request)],
+            ['application/json; charset=utf-8', JSON.stringify(request)],
+            ['application/xml', serializeTypedXml(request, 'request')],
+            ['text/xml', serializeTypedXml(request, 'request')],
+          ];
+          for (const [contentType, body] of bodies) {
+            const res = await t.client('partnerA').post('/availability', new TextEncoder().encode(body), {
+              headers: { 'content-type': contentType },
+            });
+            const answered = res.status === 200 || (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY');
+            expect(answered, `${contentType}: HTTP ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
+            if (res.status === 200) expectSchema(res, 'AvailabilityResponse');
+          }
+        },
+        { numRuns: slowCases(t) },
+      );
     },
   );
 
@@ -129,29 +153,51 @@ describe('4.13 Content negotiation', () => {
     '4.13.3',
     { needs, representations: REPRESENTATIONS, name: 'Invalid JSON body: 400 MALFORMED_JSON' },
     async (t) => {
-      for (const text of ['{"pickupLocation": ', '{} trailing', "{'pickupLocation': 'X'}"]) {
-        const res = await t.client('partnerA').post('/availability', new TextEncoder().encode(text), {
-          headers: { 'content-type': MEDIA_TYPES.json },
-        });
-        expectError(res, 'MALFORMED_JSON', { representation: t.representation });
-      }
+      // A generated request broken three ways: cut short, trailing data, single-quoted strings.
+      const broken = (await shoppingWindow(t, 'partnerA')).chain((request) => {
+        const json = JSON.stringify(request);
+        return fc.oneof(
+          fc.integer({ min: 1, max: json.length - 1 }).map((cut) => json.slice(0, cut)),
+          fc.constantFrom(' trailing', '}', ',', ' {}', '\u0000').map((tail) => `${json}${tail}`),
+          fc.constant(json.replace(/"/g, "'")),
+        );
+      });
+      await t.forAll(
+        broken,
+        async (text) => {
+          const res = await t.client('partnerA').post('/availability', new TextEncoder().encode(text), {
+            headers: { 'content-type': MEDIA_TYPES.json },
+          });
+          expectError(res, 'MALFORMED_JSON', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
   check('4.13.4', { needs, name: 'XML responses are UTF-8 and carry the selected media type' }, async (t) => {
     const token = await t.client('partnerA').token();
-    for (const accept of XML_TYPES) {
-      for (const path of ['/locations', `/locations/${unknownCode(t)}`]) {
-        const res = await t.client('partnerA').raw({ method: 'GET', path, headers: { ...bearer(token), accept } });
-        expectMediaType(res, accept);
-        const charset = /;\s*charset="?([^";]+)"?/i.exec(res.headers['content-type'] ?? '')?.[1];
-        if (charset !== undefined) expect(charset.toLowerCase(), 'charset parameter').toBe('utf-8');
-        expect(() => new TextDecoder('utf-8', { fatal: true }).decode(res.bytes), 'body is valid UTF-8').not.toThrow();
-        const declared = /^\s*<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/.exec(res.text)?.[1];
-        if (declared !== undefined) expect(declared.toLowerCase(), 'XML declaration encoding').toBe('utf-8');
-        expect(res.body, `GET ${path} as ${accept}: ${res.parseError ?? ''}`).toBeDefined();
-      }
-    }
+    await t.forAll(
+      unknownCodes,
+      async (code) => {
+        for (const accept of XML_TYPES) {
+          for (const path of ['/locations', `/locations/${code}`]) {
+            const res = await t.client('partnerA').raw({ method: 'GET', path, headers: { ...bearer(token), accept } });
+            expectMediaType(res, accept);
+            const charset = /;\s*charset="?([^";]+)"?/i.exec(res.headers['content-type'] ?? '')?.[1];
+            if (charset !== undefined) expect(charset.toLowerCase(), 'charset parameter').toBe('utf-8');
+            expect(
+              () => new TextDecoder('utf-8', { fatal: true }).decode(res.bytes),
+              'body is valid UTF-8',
+            ).not.toThrow();
+            const declared = /^\s*<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/.exec(res.text)?.[1];
+            if (declared !== undefined) expect(declared.toLowerCase(), 'XML declaration encoding').toBe('utf-8');
+            expect(res.body, `GET ${path} as ${accept}: ${res.parseError ?? ''}`).toBeDefined();
+          }
+        }
+      },
+      { numRuns: slowCases(t) },
+    );
   });
 
   check(
@@ -159,49 +205,65 @@ describe('4.13 Content negotiation', () => {
     { needs, name: 'The same request gets the same status and error code in JSON and XML' },
     async (t) => {
       const client = t.client('partnerA');
-      const cases: [name: string, send: (rep: 'json' | 'xml') => Promise<ApiResult>][] = [
-        ['no token', (rep) => t.anonymous.get('/locations', { representation: rep })],
-        ['malformed token', (rep) => t.anonymous.get('/locations', { representation: rep, token: 'not-a-token' })],
-        ['scope lacking', (rep) => client.get('/rates', { representation: rep, scopes: ['fleet:read'] })],
-        ['unknown location', (rep) => client.get(`/locations/${unknownCode(t)}`, { representation: rep })],
-        ['success', (rep) => client.get('/fleet', { representation: rep })],
-      ];
-      for (const [name, send] of cases) {
-        const json = await send('json');
-        const xml = await send('xml');
-        expect({ status: xml.status, code: errorCodeOf(xml) }, `${name}: XML against JSON`).toEqual({
-          status: json.status,
-          code: errorCodeOf(json),
-        });
-      }
+      const inputs = fc.record({
+        token: fc.stringMatching(/^[A-Za-z0-9._~-]{4,64}$/),
+        scopes: otherScope('rates:read'),
+        code: unknownCodes,
+      });
+      await t.forAll(
+        inputs,
+        async ({ token, scopes, code }) => {
+          const cases: [name: string, send: (rep: 'json' | 'xml') => Promise<ApiResult>][] = [
+            ['no token', (rep) => t.anonymous.get('/locations', { representation: rep })],
+            ['malformed token', (rep) => t.anonymous.get('/locations', { representation: rep, token })],
+            ['scope lacking', (rep) => client.get('/rates', { representation: rep, scopes })],
+            ['unknown location', (rep) => client.get(`/locations/${code}`, { representation: rep })],
+            ['success', (rep) => client.get('/fleet', { representation: rep })],
+          ];
+          for (const [name, send] of cases) {
+            const json = await send('json');
+            const xml = await send('xml');
+            expect({ status: xml.status, code: errorCodeOf(xml) }, `${name}: XML against JSON`).toEqual({
+              status: json.status,
+              code: errorCodeOf(json),
+            });
+          }
+        },
+        { numRuns: slowCases(t) },
+      );
     },
   );
 
   check('4.13.5a', { needs, profile: 'shop', name: 'Shopping answers the same in JSON and XML' }, async (t) => {
     const client = t.client('partnerA');
-    const valid = await availabilityRequest(t, 'partnerA');
-    const bodies: [name: string, body: object][] = [
-      ['valid window', valid],
-      ['pickupTime 25:00', { ...valid, pickupTime: '25:00' }],
-      ['unknown location', { ...valid, pickupLocation: unknownCode(t), dropoffLocation: unknownCode(t) }],
-      ['unknown field', { ...valid, certificationProbe: true }],
-    ];
-    for (const [name, body] of bodies) {
-      const json = await client.post('/availability', body, { representation: 'json' });
-      const xml = await client.post('/availability', body, { representation: 'xml' });
-      expect({ status: xml.status, code: errorCodeOf(xml) }, `${name}: XML against JSON`).toEqual({
-        status: json.status,
-        code: errorCodeOf(json),
-      });
-      if (json.status === 200 && xml.status === 200) {
-        // Quote ids and their expiry are per response; everything else is the same answer.
-        const strip = (res: ApiResult) => {
-          const { offers, ...rest } = res.body as AvailabilityResponse;
-          return { ...rest, offers: offers.map(({ quoteId, quoteExpiresAt, ...offer }) => offer) };
-        };
-        expect(strip(xml), `${name}: XML offers against JSON offers`).toEqual(strip(json));
-      }
-    }
+    await t.forAll(
+      fc.tuple(await shoppingWindow(t, 'partnerA'), unknownCodes),
+      async ([valid, code]) => {
+        const bodies: [name: string, body: object][] = [
+          ['valid window', valid],
+          ['pickupTime 25:00', { ...valid, pickupTime: '25:00' }],
+          ['unknown location', { ...valid, pickupLocation: code, dropoffLocation: code }],
+          ['unknown field', { ...valid, certificationProbe: true }],
+        ];
+        for (const [name, body] of bodies) {
+          const json = await client.post('/availability', body, { representation: 'json' });
+          const xml = await client.post('/availability', body, { representation: 'xml' });
+          expect({ status: xml.status, code: errorCodeOf(xml) }, `${name}: XML against JSON`).toEqual({
+            status: json.status,
+            code: errorCodeOf(json),
+          });
+          if (json.status === 200 && xml.status === 200) {
+            // Quote ids and their expiry are per response; everything else is the same answer.
+            const strip = (res: ApiResult) => {
+              const { offers, ...rest } = res.body as AvailabilityResponse;
+              return { ...rest, offers: offers.map(({ quoteId, quoteExpiresAt, ...offer }) => offer) };
+            };
+            expect(strip(xml), `${name}: XML offers against JSON offers`).toEqual(strip(json));
+          }
+        }
+      },
+      { numRuns: slowCases(t) },
+    );
   });
 
   check('4.13.5b', { needs, name: 'The token endpoint takes no XML body: 400 in the JSON OAuth shape' }, async (t) => {

@@ -24,11 +24,12 @@ import {
   valueElement,
   xmlAttacks,
 } from '../generators/index.ts';
-import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
-import { book, quote } from './support/booking.ts';
+import { book } from './support/booking.ts';
 import { someCodes, targetCatalogue, unknownCode } from './support/catalogue.ts';
+import { bookingCases, quoteFor, quoteWindow } from './support/draws.ts';
 import {
   answerOf,
   expectSomeError,
@@ -305,8 +306,9 @@ async function judge(t: CheckContext, attack: BodyCase, plain: ApiResult): Promi
 /** The named attacks `select` picks, on generated requests; fails when the selection is empty. */
 async function attacks(t: CheckContext, select: (attack: BodyCase) => boolean, level: 'MUST' | 'SHOULD' = 'MUST') {
   const cat = await targetCatalogue(t, 'partnerA');
-  await fc.assert(
-    fc.asyncProperty(requests(cat), async (req) => {
+  await t.forAll(
+    requests(cat),
+    async (req) => {
       const chosen = xmlAttacks(req).filter((a) => select(a) && a.expect !== 'unspecified' && a.expect.level === level);
       expect(chosen.length, 'named attacks selected').toBeGreaterThan(0);
       const plain = await sendXml(t, xmlRequest(req));
@@ -315,8 +317,8 @@ async function attacks(t: CheckContext, select: (attack: BodyCase) => boolean, l
         `the plain XML document: HTTP ${plain.status} ${plain.text.slice(0, 300)}`,
       ).toBe(true);
       for (const attack of chosen) await judge(t, attack, plain);
-    }),
-    { seed: t.seed, numRuns: numRuns(t) },
+    },
+    { numRuns: numRuns(t) },
   );
 }
 
@@ -327,11 +329,12 @@ async function faults(
   codes: readonly ErrorCode[] = ['MALFORMED_XML'],
 ) {
   const cat = await targetCatalogue(t, 'partnerA');
-  await fc.assert(
-    fc.asyncProperty(requests(cat), async (req) => {
+  await t.forAll(
+    requests(cat),
+    async (req) => {
       for (const [name, doc] of build(req, cat)) expectRejected(await sendXml(t, doc), name, codes);
-    }),
-    { seed: t.seed, numRuns: numRuns(t) },
+    },
+    { numRuns: numRuns(t) },
   );
 }
 
@@ -341,11 +344,12 @@ async function equivalents(
   build: (req: AvailabilityRequest, cat: TargetCatalogue) => [name: string, doc: string, value: object][],
 ) {
   const cat = await targetCatalogue(t, 'partnerA');
-  await fc.assert(
-    fc.asyncProperty(requests(cat), async (req) => {
+  await t.forAll(
+    requests(cat),
+    async (req) => {
       for (const [name, doc, value] of build(req, cat)) await expectSameAsJson(t, await sendXml(t, doc), value, name);
-    }),
-    { seed: t.seed, numRuns: numRuns(t) },
+    },
+    { numRuns: numRuns(t) },
   );
 }
 
@@ -615,17 +619,24 @@ describe('4.14 XML representation', () => {
       name: 'Names with XML special characters come back in the XML reservation as sent',
     },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      const body = plainRequest(t, q.quoteId);
-      body.driver = { ...body.driver, firstName: `Lan "Q" & <Mai>`, lastName: `O'Brien & Nguyễn <Trần>` };
-      const booked = await book(t, 'partnerA', q.quoteId, { body });
-      const reading = readTypedResponse(booked.res.text);
-      judgeReading(reading.violations, 'the XML reservation');
-      const driver = (reading.value as unknown as Reservation).driver;
-      expect(driver, 'driver names of the XML reservation').toMatchObject({
-        firstName: body.driver.firstName,
-        lastName: body.driver.lastName,
-      });
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const body = plainRequest(t, q.quoteId);
+          body.driver = { ...body.driver, firstName: `Lan "Q" & <Mai>`, lastName: `O'Brien & Nguyễn <Trần>` };
+          const booked = await book(t, 'partnerA', q.quoteId, { body });
+          const reading = readTypedResponse(booked.res.text);
+          judgeReading(reading.violations, 'the XML reservation');
+          const driver = (reading.value as unknown as Reservation).driver;
+          expect(driver, 'driver names of the XML reservation').toMatchObject({
+            firstName: body.driver.firstName,
+            lastName: body.driver.lastName,
+          });
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -705,8 +716,9 @@ describe('4.14 XML representation', () => {
     { ...shop, name: 'A missing property and a property set to null get different answers' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
-      await fc.assert(
-        fc.asyncProperty(availabilityArbitrary(cat, { maxRentalDays: 14, rate: 'public' }), async (req) => {
+      await t.forAll(
+        availabilityArbitrary(cat, { maxRentalDays: 14, rate: 'public' }),
+        async (req) => {
           const missing = await sendXml(t, xmlRequest(req));
           expect(
             isAvailabilityAnswer(missing),
@@ -719,8 +731,8 @@ describe('4.14 XML representation', () => {
             expectSomeError(nulled, 'xml');
             await expectSameAsJson(t, nulled, { ...req, [key]: null }, `${key} set to null`);
           }
-        }),
-        { seed: t.seed, numRuns: numRuns(t, 3) },
+        },
+        { numRuns: numRuns(t, 3) },
       );
     },
   );
@@ -907,19 +919,16 @@ describe('4.14 XML representation', () => {
     { ...shop, name: 'Generated requests in XML get the JSON answer, by the same schemas' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
-      await fc.assert(
-        fc.asyncProperty(
-          fc.oneof(
-            requests(cat).map((value) => ({ name: 'valid request', value: value as object })),
-            schemaFault('AvailabilityRequest', requests(cat)).map((f) => ({ name: f.name, value: f.value as object })),
-          ),
-          async ({ name, value }) => {
-            const xml = await sendXml(t, xmlRequest(value));
-            const json = await expectSameAsJson(t, xml, value, name);
-            if (json.status === 200) expectSchema(xml, 'AvailabilityResponse');
-          },
+      await t.forAll(
+        fc.oneof(
+          requests(cat).map((value) => ({ name: 'valid request', value: value as object })),
+          schemaFault('AvailabilityRequest', requests(cat)).map((f) => ({ name: f.name, value: f.value as object })),
         ),
-        { seed: t.seed, numRuns: t.settings.runs },
+        async ({ name, value }) => {
+          const xml = await sendXml(t, xmlRequest(value));
+          const json = await expectSameAsJson(t, xml, value, name);
+          if (json.status === 200) expectSchema(xml, 'AvailabilityResponse');
+        },
       );
     },
   );
@@ -949,16 +958,13 @@ describe('4.14 XML representation', () => {
 
   check('4.14.18b', { ...shop, name: 'Validation errors in XML carry the same fields as in JSON' }, async (t) => {
     const cat = await targetCatalogue(t, 'partnerA');
-    await fc.assert(
-      fc.asyncProperty(schemaFault('AvailabilityRequest', requests(cat)), async (fault) => {
-        const xml = await sendXml(t, xmlRequest(fault.value as object));
-        const json = await sendJson(t, fault.value as object);
-        expect(answerOf(xml), `${fault.name}: status and code in XML against JSON`).toEqual(answerOf(json));
-        expectSomeError(xml, 'xml');
-        const fieldsOf = (res: ApiResult) => (res.body as { error: { fields?: unknown } }).error.fields;
-        expect(fieldsOf(xml), `${fault.name}: error.fields in XML against JSON`).toEqual(fieldsOf(json));
-      }),
-      { seed: t.seed, numRuns: t.settings.runs },
-    );
+    await t.forAll(schemaFault('AvailabilityRequest', requests(cat)), async (fault) => {
+      const xml = await sendXml(t, xmlRequest(fault.value as object));
+      const json = await sendJson(t, fault.value as object);
+      expect(answerOf(xml), `${fault.name}: status and code in XML against JSON`).toEqual(answerOf(json));
+      expectSomeError(xml, 'xml');
+      const fieldsOf = (res: ApiResult) => (res.body as { error: { fields?: unknown } }).error.fields;
+      expect(fieldsOf(xml), `${fault.name}: error.fields in XML against JSON`).toEqual(fieldsOf(json));
+    });
   });
 });

@@ -2,13 +2,16 @@
  * Spec 5: OAuth 2.0 client credentials, bearer tokens on business calls, scopes, and the 401/403/503 answers.
  * Token-endpoint calls are raw (the harness's token cache is bypassed); business calls run in JSON and XML.
  */
+
+import fc from 'fast-check';
 import { describe, expect } from 'vitest';
-import { SCOPES } from '../contract/scopes.ts';
+import { SCOPES, type Scope } from '../contract/scopes.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { expectError, expectOAuthError, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { credentialsOf, freshToken, jsonTokenRequest, requestToken, scopeSet } from './support/auth.ts';
 import { someCodes } from './support/catalogue.ts';
+import { fewCases, otherGrantTypes, otherScope, slowCases, unknownScopes, wrongSecrets } from './support/draws.ts';
 import { canOffer, handshake, legacyOffer, plainHttpStatus, tlsEndpoint } from './support/transport.ts';
 
 describe('5 Authentication', () => {
@@ -100,11 +103,27 @@ describe('5 Authentication', () => {
   });
 
   check('5.4a', { name: 'Unsupported grant type: 400 unsupported_grant_type', needs: ['partnerA'] }, async (t) => {
-    expectOAuthError(await requestToken(t, 'partnerA', { grantType: 'authorization_code' }), 'unsupported_grant_type');
+    await t.forAll(
+      otherGrantTypes,
+      async (grantType) => {
+        expectOAuthError(await requestToken(t, 'partnerA', { grantType }), 'unsupported_grant_type');
+      },
+      { numRuns: fewCases(t) },
+    );
   });
 
   check('5.4a', { name: 'Requested scope beyond the grant: 400 invalid_scope', needs: ['partnerA'] }, async (t) => {
-    expectOAuthError(await requestToken(t, 'partnerA', { scope: 'fleet:read fleet:write' }), 'invalid_scope');
+    // Granted scopes with one the endpoint table does not have, in any order.
+    const requested = fc
+      .tuple(fc.subarray([...SCOPES], { maxLength: 3 }), unknownScopes)
+      .chain(([granted, extra]) => fc.shuffledSubarray([...granted, extra], { minLength: granted.length + 1 }));
+    await t.forAll(
+      requested,
+      async (scopes) => {
+        expectOAuthError(await requestToken(t, 'partnerA', { scope: scopes.join(' ') }), 'invalid_scope');
+      },
+      { numRuns: fewCases(t) },
+    );
   });
 
   check(
@@ -119,17 +138,34 @@ describe('5 Authentication', () => {
   );
 
   check('5.4b', { name: 'Wrong client secret (Basic): 401 invalid_client', needs: ['partnerA'] }, async (t) => {
-    expectOAuthError(await requestToken(t, 'partnerA', { secret: 'wrong-secret-for-certification' }), 'invalid_client');
+    await t.forAll(
+      wrongSecrets(t, 'partnerA'),
+      async (secret) => {
+        expectOAuthError(await requestToken(t, 'partnerA', { secret }), 'invalid_client');
+      },
+      { numRuns: slowCases(t) },
+    );
   });
 
   check('5.4b', { name: 'Wrong client secret (form): 401 invalid_client', needs: ['partnerA'] }, async (t) => {
-    const res = await requestToken(t, 'partnerA', { auth: 'post', secret: 'wrong-secret-for-certification' });
-    expectOAuthError(res, 'invalid_client');
+    await t.forAll(
+      wrongSecrets(t, 'partnerA'),
+      async (secret) => {
+        expectOAuthError(await requestToken(t, 'partnerA', { auth: 'post', secret }), 'invalid_client');
+      },
+      { numRuns: slowCases(t) },
+    );
   });
 
   check('5.4b', { name: 'Unknown client id: 401 invalid_client', needs: ['partnerA'] }, async (t) => {
-    const res = await requestToken(t, 'partnerA', { clientId: `cert-unknown-client-${t.seed >>> 0}` });
-    expectOAuthError(res, 'invalid_client');
+    const clientIds = fc.stringMatching(/^[a-z0-9-]{1,40}$/).map((suffix) => `cert-unknown-client-${suffix}`);
+    await t.forAll(
+      clientIds,
+      async (clientId) => {
+        expectOAuthError(await requestToken(t, 'partnerA', { clientId }), 'invalid_client');
+      },
+      { numRuns: slowCases(t) },
+    );
   });
 
   check(
@@ -250,14 +286,43 @@ describe('5 Authentication', () => {
       representations: REPRESENTATIONS,
     },
     async (t) => {
-      const res = await t.anonymous.get('/locations', { headers: { authorization: basicOf(t) } });
-      expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+      // Other schemes, some carrying a genuine token or the client's own credentials.
+      const token = (await freshToken(t, 'partnerA')).access_token;
+      const schemes = fc.constantFrom(
+        basicOf(t),
+        `Token ${token}`,
+        `MAC ${token}`,
+        `Digest ${token}`,
+        `Negotiate ${token}`,
+      );
+      await t.forAll(
+        schemes,
+        async (authorization) => {
+          const res = await t.anonymous.get('/locations', { headers: { authorization } });
+          expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
   check('5.6a', { name: 'Malformed bearer token: 401 INVALID_TOKEN', representations: REPRESENTATIONS }, async (t) => {
-    const res = await t.anonymous.get('/locations', { token: 'not-a-valid-access-token' });
-    expectError(res, 'INVALID_TOKEN', { representation: t.representation });
+    // Strings of the bearer token alphabet (RFC 6750 b64token) that no server issued.
+    const tokens = fc.oneof(
+      fc.constant('not-a-valid-access-token'),
+      fc.stringMatching(/^[A-Za-z0-9._~+/-]{1,120}$/),
+      fc
+        .tuple(fc.base64String({ minLength: 4, maxLength: 40 }), fc.base64String({ minLength: 4, maxLength: 40 }))
+        .map(([a, b]) => `${a.replace(/=/g, '')}.${b.replace(/=/g, '')}.sig`),
+    );
+    await t.forAll(
+      tokens,
+      async (token) => {
+        const res = await t.anonymous.get('/locations', { token });
+        expectError(res, 'INVALID_TOKEN', { representation: t.representation });
+      },
+      { numRuns: fewCases(t) },
+    );
   });
 
   check(
@@ -265,11 +330,27 @@ describe('5 Authentication', () => {
     { name: 'Tampered bearer token: 401 INVALID_TOKEN', needs: ['partnerA'], representations: REPRESENTATIONS },
     async (t) => {
       const token = (await freshToken(t, 'partnerA')).access_token;
-      // Change the last character: a token that was valid, with one character off.
-      const last = token.at(-1);
-      const tampered = `${token.slice(0, -1)}${last === 'A' ? 'B' : 'A'}`;
-      const res = await t.anonymous.get('/locations', { token: tampered });
-      expectError(res, 'INVALID_TOKEN', { representation: t.representation });
+      // One character off anywhere in a token that was valid: never the last of a dot-separated part, whose low
+      // bits a base64url decoder may drop.
+      const positions = [...token].flatMap((c, i) =>
+        c !== '.' && token[i + 1] !== '.' && i < token.length - 1 ? [i] : [],
+      );
+      positions.push(token.length - 1);
+      const tampered = fc
+        .tuple(
+          fc.constantFrom(...positions),
+          fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'),
+        )
+        .filter(([i, c]) => token[i] !== c && (i < token.length - 1 || c === (token.at(-1) === 'A' ? 'B' : 'A')))
+        .map(([i, c]) => `${token.slice(0, i)}${c}${token.slice(i + 1)}`);
+      await t.forAll(
+        tampered,
+        async (bad) => {
+          const res = await t.anonymous.get('/locations', { token: bad });
+          expectError(res, 'INVALID_TOKEN', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
@@ -299,17 +380,22 @@ describe('5 Authentication', () => {
     async (t) => {
       // Codes that exist, so the only thing wrong with each request is the scope.
       const { vehicleCode, locationCode } = await someCodes(t, 'partnerA');
-      const cases: [path: string, scope: string][] = [
-        ['/fleet', 'locations:read'],
-        [`/fleet/${vehicleCode}`, 'locations:read'],
-        ['/locations', 'fleet:read'],
-        [`/locations/${locationCode}`, 'fleet:read'],
-        ['/rates', 'fleet:read'],
-      ];
-      for (const [path, scope] of cases) {
-        const res = await t.client('partnerA').get(path, { scopes: [scope] });
-        expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
-      }
+      const reads = fc.constantFrom<[path: string, needed: Scope]>(
+        ['/fleet', 'fleet:read'],
+        [`/fleet/${vehicleCode}`, 'fleet:read'],
+        ['/locations', 'locations:read'],
+        [`/locations/${locationCode}`, 'locations:read'],
+        ['/rates', 'rates:read'],
+      );
+      const cases = reads.chain(([path, needed]) => otherScope(needed).map((scopes) => ({ path, scopes })));
+      await t.forAll(
+        cases,
+        async ({ path, scopes }) => {
+          const res = await t.client('partnerA').get(path, { scopes });
+          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+        },
+        { numRuns: Math.min(t.settings.runs, 10) },
+      );
     },
   );
 

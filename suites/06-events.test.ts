@@ -5,6 +5,7 @@
  * Unknown paths get a 4xx in the envelope; 404 is what the reference answers (docs/ambiguities.md #40).
  */
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { API_PREFIX } from '../contract/constants.ts';
 import { ENDPOINTS } from '../contract/endpoints.ts';
@@ -16,7 +17,7 @@ import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { bookReservation } from './support/booking.ts';
 import { targetCatalogue } from './support/catalogue.ts';
-import { sampleOf } from './support/generated.ts';
+import { fewCases, slowCases } from './support/draws.ts';
 
 const A: Role[] = ['partnerA'];
 const business = { needs: A, representations: REPRESENTATIONS };
@@ -39,6 +40,14 @@ function hasKey(value: unknown, key: string): boolean {
   if (typeof value !== 'object' || value === null) return false;
   return Object.entries(value).some(([k, v]) => k === key || hasKey(v, key));
 }
+
+/**
+ * A partner's callback URL: plain https on example.com. (fc.webUrl values met a SocketError on the reference,
+ * reproducible with --only 6 --seed 1; see the report of branch props.)
+ */
+const callbackUrls = fc
+  .tuple(fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/), fc.stringMatching(/^[a-z0-9/_-]{0,40}$/))
+  .map(([host, path]) => `https://${host}.example.com/${path}`);
 
 const EVENT_PATHS = [
   '/webhooks',
@@ -80,10 +89,20 @@ describe('6 Events', () => {
     '6.1',
     { ...business, profile: 'full', name: 'A subscription cannot be registered (POST to webhook-like paths)' },
     async (t) => {
-      const registration = { url: 'https://partner.example.com/hooks/reservations', events: ['reservation.cancelled'] };
-      for (const path of EVENT_PATHS) {
-        expectNoSuchResource(await t.client('partnerA').post(path, registration), `POST ${API_PREFIX}${path}`);
-      }
+      // Every usual path, with a generated registration (a plain https URL and some reservation events).
+      const registrations = fc.record({
+        url: callbackUrls,
+        events: fc.subarray(['reservation.created', 'reservation.cancelled', 'reservation.updated'], { minLength: 1 }),
+      });
+      await t.forAll(
+        registrations,
+        async (registration) => {
+          for (const path of EVENT_PATHS) {
+            expectNoSuchResource(await t.client('partnerA').post(path, registration), `POST ${API_PREFIX}${path}`);
+          }
+        },
+        { numRuns: slowCases(t) },
+      );
     },
   );
 
@@ -92,13 +111,18 @@ describe('6 Events', () => {
     { ...business, profile: 'shop', name: 'A request cannot register a callback: such a property is refused (400)' },
     async (t) => {
       const cat = await targetCatalogue(t);
-      const request = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
-      for (const key of ['callbackUrl', 'webhookUrl']) {
-        const res = await t
-          .client('partnerA')
-          .post('/availability', { ...request, [key]: 'https://partner.example.com/hook' });
-        expectError(res, 'VALIDATION_ERROR', { representation: t.representation, otherCodes: true });
-      }
+      // A callback-like property of any usual name, with a URL, on a generated request.
+      const keys = fc.constantFrom('callbackUrl', 'webhookUrl', 'callback', 'notifyUrl', 'webhook', 'statusCallback');
+      const urls = callbackUrls;
+      await t.forAll(
+        fc.tuple(availabilityRequest(cat, { rate: 'public' }), keys, urls),
+        async ([request, key, url]) => {
+          const res = await t.client('partnerA').post('/availability', { ...request, [key]: url });
+          // 7.3: an unknown field's specific code beyond VALIDATION_ERROR is not shown.
+          expectError(res, 'VALIDATION_ERROR', { representation: t.representation, otherCodes: true });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 

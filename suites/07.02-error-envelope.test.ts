@@ -2,34 +2,63 @@
  * Spec 7.2 The error envelope of every operation but the token endpoint, judged on a spread of errors the
  * suite can provoke without side effects: catalogue reads (catalog profile) and request bodies (shop profile).
  */
+import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { MEDIA_TYPES } from '../contract/constants.ts';
 import { ERROR_CODES, isErrorCode } from '../contract/errors.ts';
-import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import type { AvailabilityRequest } from '../contract/types.ts';
+import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS, type Representation } from '../harness/http/representation.ts';
 import { unknownCode } from './support/catalogue.ts';
+import { otherScope, shoppingWindow, slowCases, unknownCodes } from './support/draws.ts';
 import { availabilityRequest } from './support/shopping.ts';
 
 type Provoked = { name: string; res: ApiResult };
 
+/** What the provoked errors are drawn from: codes nobody holds, a forged token, a scope, a valid window. */
+interface ErrorInputs {
+  location: string;
+  vehicle: string;
+  token: string;
+  scopes: string[];
+  accept: string;
+  window?: AvailabilityRequest;
+}
+
+/** The inputs of one case; a window only for the request-body errors (shop profile). */
+async function errorInputs(t: CheckContext, withWindow: boolean): Promise<fc.Arbitrary<ErrorInputs>> {
+  return fc.record(
+    {
+      location: unknownCodes,
+      vehicle: unknownCodes,
+      token: fc.stringMatching(/^[A-Za-z0-9._~-]{8,80}$/),
+      scopes: otherScope('rates:read'),
+      // Media types the API never serves (4.13): 406 whatever the parameters.
+      accept: fc.constantFrom('text/html', 'text/plain', 'image/png', 'application/pdf', 'text/csv;charset=utf-8'),
+      window: withWindow ? await shoppingWindow(t, 'partnerA') : fc.constant(undefined),
+    },
+    { requiredKeys: ['location', 'vehicle', 'token', 'scopes', 'accept'] },
+  );
+}
+
 /** Errors of catalogue reads: authentication, scope, not found, not acceptable. */
-async function catalogueErrors(t: CheckContext): Promise<Provoked[]> {
+async function catalogueErrors(t: CheckContext, input: ErrorInputs): Promise<Provoked[]> {
   const client = t.client('partnerA');
   return [
     { name: 'no token', res: await t.anonymous.get('/locations') },
-    { name: 'malformed token', res: await t.anonymous.get('/fleet', { token: 'not-a-valid-access-token' }) },
-    { name: 'scope lacking', res: await client.get('/rates', { scopes: ['fleet:read'] }) },
-    { name: 'unknown location', res: await client.get(`/locations/${unknownCode(t)}`) },
-    { name: 'unknown vehicle', res: await client.get(`/fleet/${unknownCode(t)}`) },
-    { name: 'not acceptable', res: await client.get('/locations', { headers: { accept: 'text/html' } }) },
+    { name: 'malformed token', res: await t.anonymous.get('/fleet', { token: input.token }) },
+    { name: 'scope lacking', res: await client.get('/rates', { scopes: input.scopes }) },
+    { name: 'unknown location', res: await client.get(`/locations/${input.location}`) },
+    { name: 'unknown vehicle', res: await client.get(`/fleet/${input.vehicle}`) },
+    { name: 'not acceptable', res: await client.get('/locations', { headers: { accept: input.accept } }) },
   ];
 }
 
 /** Errors of request bodies: validation, malformed JSON and XML, unsupported media type. */
-async function bodyErrors(t: CheckContext): Promise<Provoked[]> {
+async function bodyErrors(t: CheckContext, input: ErrorInputs): Promise<Provoked[]> {
   const client = t.client('partnerA');
-  const valid = await availabilityRequest(t, 'partnerA');
+  const valid = input.window ?? (await availabilityRequest(t, 'partnerA'));
   const bytes = (text: string) => new TextEncoder().encode(text);
   const { pickupLocation: _, ...withoutPickupLocation } = valid;
   return [
@@ -56,9 +85,20 @@ async function bodyErrors(t: CheckContext): Promise<Provoked[]> {
 }
 
 const SOURCES = [
-  { profile: 'catalog' as const, label: 'catalogue-read errors', provoke: catalogueErrors },
-  { profile: 'shop' as const, label: 'request-body errors', provoke: bodyErrors },
+  { profile: 'catalog' as const, label: 'catalogue-read errors', provoke: catalogueErrors, withWindow: false },
+  { profile: 'shop' as const, label: 'request-body errors', provoke: bodyErrors, withWindow: true },
 ];
+
+/** Every provoked error of a generated case, judged by `judge`. */
+async function eachCase(
+  t: CheckContext,
+  source: (typeof SOURCES)[number],
+  judge: (provoked: Provoked[]) => void,
+): Promise<void> {
+  await t.forAll(await errorInputs(t, source.withWindow), async (input) => judge(await source.provoke(t, input)), {
+    numRuns: slowCases(t),
+  });
+}
 
 const describeError = ({ name, res }: Provoked) => `${name}: HTTP ${res.status} ${res.text.slice(0, 300)}`;
 
@@ -68,7 +108,8 @@ const MEANING_SOURCES = [
 ];
 
 describe('7.2 Error envelope', () => {
-  for (const { profile, label, provoke } of SOURCES) {
+  for (const source of SOURCES) {
+    const { profile, label } = source;
     const options = { needs: ['partnerA' as const], representations: REPRESENTATIONS, profile };
 
     check(
@@ -77,56 +118,66 @@ describe('7.2 Error envelope', () => {
         ...options,
         name: `The closed envelope { error: { code, message, requestId, retryable, fields? } } (${label})`,
       },
-      async (t) => {
-        for (const provoked of await provoke(t)) {
-          expect(provoked.res.status, describeError(provoked)).toBeGreaterThanOrEqual(400);
-          expectSchema(provoked.res, 'ErrorEnvelope');
-        }
-      },
+      async (t) =>
+        eachCase(t, source, (all) => {
+          for (const provoked of all) {
+            expect(provoked.res.status, describeError(provoked)).toBeGreaterThanOrEqual(400);
+            expectSchema(provoked.res, 'ErrorEnvelope');
+          }
+        }),
     );
 
     // 7.3 leaves codes beyond its table open (an unknown field's, say): a code is a stable non-empty string.
-    check('7.2.2', { ...options, name: `error.code is a non-empty code string (${label})` }, async (t) => {
-      for (const provoked of await provoke(t)) {
-        const code = errorCodeOf(provoked.res);
-        expect(code !== undefined && /\S/.test(code), describeError(provoked)).toBe(true);
-      }
-    });
+    check('7.2.2', { ...options, name: `error.code is a non-empty code string (${label})` }, async (t) =>
+      eachCase(t, source, (all) => {
+        for (const provoked of all) {
+          const code = errorCodeOf(provoked.res);
+          expect(code !== undefined && /\S/.test(code), describeError(provoked)).toBe(true);
+        }
+      }),
+    );
 
-    check('7.2.3', { ...options, name: `error.message is human-safe text without internals (${label})` }, async (t) => {
-      for (const provoked of await provoke(t)) {
-        const message = (provoked.res.body as { error?: { message?: unknown } } | undefined)?.error?.message;
-        expect(message, describeError(provoked)).toEqual(expect.any(String));
-        expect((message as string).trim().length, `${provoked.name}: message is not empty`).toBeGreaterThan(0);
-        expect(internalsIn(message as string), `${provoked.name}: message "${message}"`).toEqual([]);
-      }
-    });
+    check('7.2.3', { ...options, name: `error.message is human-safe text without internals (${label})` }, async (t) =>
+      eachCase(t, source, (all) => {
+        for (const provoked of all) {
+          const message = (provoked.res.body as { error?: { message?: unknown } } | undefined)?.error?.message;
+          expect(message, describeError(provoked)).toEqual(expect.any(String));
+          expect((message as string).trim().length, `${provoked.name}: message is not empty`).toBeGreaterThan(0);
+          expect(internalsIn(message as string), `${provoked.name}: message "${message}"`).toEqual([]);
+        }
+      }),
+    );
 
-    check('7.2.4', { ...options, name: `error.requestId equals the X-Request-Id header (${label})` }, async (t) => {
-      for (const provoked of await provoke(t)) {
-        const requestId = (provoked.res.body as { error?: { requestId?: unknown } } | undefined)?.error?.requestId;
-        expect(provoked.res.requestId, `${provoked.name}: X-Request-Id header`).toEqual(expect.any(String));
-        expect(requestId, describeError(provoked)).toBe(provoked.res.requestId);
-      }
-    });
+    check('7.2.4', { ...options, name: `error.requestId equals the X-Request-Id header (${label})` }, async (t) =>
+      eachCase(t, source, (all) => {
+        for (const provoked of all) {
+          const requestId = (provoked.res.body as { error?: { requestId?: unknown } } | undefined)?.error?.requestId;
+          expect(provoked.res.requestId, `${provoked.name}: X-Request-Id header`).toEqual(expect.any(String));
+          expect(requestId, describeError(provoked)).toBe(provoked.res.requestId);
+        }
+      }),
+    );
 
-    check('7.2.4', { ...options, level: 'SHOULD', name: `Each error has its own request id (${label})` }, async (t) => {
-      const ids = (await provoke(t)).map((p) => p.res.requestId);
-      expect(new Set(ids).size, `request ids ${ids.join(', ')}`).toBe(ids.length);
-    });
+    check('7.2.4', { ...options, level: 'SHOULD', name: `Each error has its own request id (${label})` }, async (t) =>
+      eachCase(t, source, (all) => {
+        const ids = all.map((p) => p.res.requestId);
+        expect(new Set(ids).size, `request ids ${ids.join(', ')}`).toBe(ids.length);
+      }),
+    );
 
     check(
       '7.2.5',
       { ...options, name: `error.retryable is a boolean, true only where the 7.3 table says so (${label})` },
-      async (t) => {
-        for (const provoked of await provoke(t)) {
-          const error = (provoked.res.body as { error?: { code?: unknown; retryable?: unknown } } | undefined)?.error;
-          expect(typeof error?.retryable, describeError(provoked)).toBe('boolean');
-          const code = String(error?.code);
-          if (isErrorCode(code))
-            expect(error?.retryable, `${provoked.name}: retryable of ${code}`).toBe(ERROR_CODES[code].retryable);
-        }
-      },
+      async (t) =>
+        eachCase(t, source, (all) => {
+          for (const provoked of all) {
+            const error = (provoked.res.body as { error?: { code?: unknown; retryable?: unknown } } | undefined)?.error;
+            expect(typeof error?.retryable, describeError(provoked)).toBe('boolean');
+            const code = String(error?.code);
+            if (isErrorCode(code))
+              expect(error?.retryable, `${provoked.name}: retryable of ${code}`).toBe(ERROR_CODES[code].retryable);
+          }
+        }),
     );
   }
 
@@ -138,16 +189,24 @@ describe('7.2 Error envelope', () => {
       name: 'error.fields, when present, holds closed { field, message } items',
     },
     async (t) => {
-      const validationErrors = (await bodyErrors(t)).filter((p) => errorCodeOf(p.res) === 'VALIDATION_ERROR');
-      if (validationErrors.length === 0) return t.notApplicable('no request answered VALIDATION_ERROR');
-      for (const provoked of validationErrors) {
-        expectSchema(provoked.res, 'ErrorEnvelope');
-        const fields = (provoked.res.body as { error: { fields?: { field: string; message: string }[] } }).error.fields;
-        for (const item of fields ?? []) {
-          expect(item.field.length, `${provoked.name}: fields[].field`).toBeGreaterThan(0);
-          expect(item.message.length, `${provoked.name}: fields[].message`).toBeGreaterThan(0);
-        }
-      }
+      await t.forAll(
+        await errorInputs(t, true),
+        async (input) => {
+          const all = await bodyErrors(t, input);
+          const validationErrors = all.filter((p) => errorCodeOf(p.res) === 'VALIDATION_ERROR');
+          if (validationErrors.length === 0) return SKIP;
+          for (const provoked of validationErrors) {
+            expectSchema(provoked.res, 'ErrorEnvelope');
+            const fields = (provoked.res.body as { error: { fields?: { field: string; message: string }[] } }).error
+              .fields;
+            for (const item of fields ?? []) {
+              expect(item.field.length, `${provoked.name}: fields[].field`).toBeGreaterThan(0);
+              expect(item.message.length, `${provoked.name}: fields[].message`).toBeGreaterThan(0);
+            }
+          }
+        },
+        { numRuns: slowCases(t) },
+      );
     },
   );
 

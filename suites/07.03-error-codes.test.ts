@@ -9,10 +9,11 @@ import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { MEDIA_TYPES } from '../contract/constants.ts';
 import { ERROR_CODES, type ErrorCode } from '../contract/errors.ts';
+import type { Scope } from '../contract/scopes.ts';
 import type { AvailabilityRequest, Location, QuoteRequest, RateList, RentalWindow } from '../contract/types.ts';
 import { serializeTypedXml } from '../contract/xml/index.ts';
 import { addDays, quoteRequest, schemaFault } from '../generators/index.ts';
-import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectOAuthError } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import type { HookName, TestHooks } from '../harness/hooks/adapter.ts';
@@ -20,6 +21,17 @@ import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { credentialsOf, requestToken } from './support/auth.ts';
 import { attemptBooking, book, cancel, quote } from './support/booking.ts';
 import { fleetOf, locationsOf, targetCatalogue } from './support/catalogue.ts';
+import {
+  bookingCases,
+  fewCases,
+  otherScope,
+  patchBodies,
+  quoteFor,
+  quoteWindow,
+  slowCases,
+  unknownIds,
+  wrongSecrets,
+} from './support/draws.ts';
 import { observeReplayHeader } from './support/idempotency.ts';
 import { alterMiddle } from './support/ids.ts';
 import { inOwnWindow, MAX_REQUESTS_TO_429, sendUntil429 } from './support/limits.ts';
@@ -91,13 +103,19 @@ describe('7.3 Error code table', () => {
     async (t) => {
       // The token endpoint speaks the OAuth shape (7.1), so its client-authentication failure is invalid_client
       // with the row's status; the identical request fails again: nothing a retry changes (not retryable).
-      for (let attempt = 1; attempt <= 2; attempt++) {
-        const res = await requestToken(t, A, { secret: 'certification-wrong-secret' });
-        expectOAuthError(res, 'invalid_client');
-        expect(res.status, `attempt ${attempt}: HTTP status of the INVALID_CLIENT row`).toBe(
-          ERROR_CODES.INVALID_CLIENT.status,
-        );
-      }
+      await t.forAll(
+        wrongSecrets(t, A),
+        async (secret) => {
+          for (let attempt = 1; attempt <= 2; attempt++) {
+            const res = await requestToken(t, A, { secret });
+            expectOAuthError(res, 'invalid_client');
+            expect(res.status, `attempt ${attempt}: HTTP status of the INVALID_CLIENT row`).toBe(
+              ERROR_CODES.INVALID_CLIENT.status,
+            );
+          }
+        },
+        { numRuns: slowCases(t) },
+      );
     },
   );
 
@@ -112,11 +130,19 @@ describe('7.3 Error code table', () => {
       // UNAUTHORIZED for client credentials in HTTP Basic; INVALID_CLIENT, when used, must keep its row
       // (docs/ambiguities.md, E: INVALID_CLIENT).
       const { clientId, clientSecret } = credentialsOf(t, A);
-      for (const secret of [clientSecret, 'certification-wrong-secret']) {
-        const basic = `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
-        const res = await t.anonymous.get('/locations', { headers: { authorization: basic } });
-        expectError(res, ['INVALID_CLIENT', 'INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
-      }
+      // The client's own secret or a wrong one, on any catalogue read.
+      await t.forAll(
+        fc.tuple(
+          fc.oneof(fc.constant(clientSecret), wrongSecrets(t, A)),
+          fc.constantFrom('/fleet', '/locations', '/rates'),
+        ),
+        async ([secret, path]) => {
+          const basic = `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
+          const res = await t.anonymous.get(path, { headers: { authorization: basic } });
+          expectError(res, ['INVALID_CLIENT', 'INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
@@ -126,13 +152,14 @@ describe('7.3 Error code table', () => {
     async (t) => {
       // Without dots no token is a JWS or any other structured token: malformed whatever the target issues.
       const malformed = fc.stringMatching(/^[A-Za-z0-9_~+/-]{8,120}$/);
-      await fc.assert(
-        fc.asyncProperty(malformed, async (token) => {
+      await t.forAll(
+        malformed,
+        async (token) => {
           expectError(await t.anonymous.get('/locations', { token }), 'INVALID_TOKEN', {
             representation: t.representation,
           });
-        }),
-        { seed: t.seed, numRuns: runs(t) },
+        },
+        { numRuns: runs(t) },
       );
     },
   );
@@ -147,15 +174,19 @@ describe('7.3 Error code table', () => {
     '7.3.4',
     { ...business, name: `${row('INSUFFICIENT_SCOPE')}: catalogue reads with another scope's token` },
     async (t) => {
-      const cases: [string, string][] = [
-        ['/fleet', 'locations:read'],
-        ['/locations', 'rates:read'],
-        ['/rates', 'fleet:read'],
-      ];
-      for (const [path, scope] of cases) {
-        const res = await t.client(A).get(path, { scopes: [scope] });
-        expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
-      }
+      const reads = fc.constantFrom<[path: string, needed: Scope]>(
+        ['/fleet', 'fleet:read'],
+        ['/locations', 'locations:read'],
+        ['/rates', 'rates:read'],
+      );
+      await t.forAll(
+        reads.chain(([path, needed]) => otherScope(needed).map((scopes) => ({ path, scopes }))),
+        async ({ path, scopes }) => {
+          const res = await t.client(A).get(path, { scopes });
+          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
@@ -163,8 +194,14 @@ describe('7.3 Error code table', () => {
     '7.3.4',
     { ...business, profile: 'shop', name: `${row('INSUFFICIENT_SCOPE')}: a valid quote request without quotes:write` },
     async (t) => {
-      const res = await t.client(A).post('/quotes', await plainQuoteRequest(t, A), { scopes: ['availability:read'] });
-      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      await t.forAll(
+        fc.tuple(await quoteWindow(t, A), otherScope('quotes:write')),
+        async ([request, scopes]) => {
+          const res = await t.client(A).post('/quotes', request, { scopes });
+          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
@@ -204,12 +241,13 @@ describe('7.3 Error code table', () => {
       const faults = schemaFault('QuoteRequest', quoteRequest(cat, { rate: 'public' })).filter((f) =>
         f.expect.reject.every((a) => a.codes.length === 1 && a.codes[0] === 'VALIDATION_ERROR' && !a.otherCodes),
       );
-      await fc.assert(
-        fc.asyncProperty(faults, async (fault) => {
+      await t.forAll(
+        faults,
+        async (fault) => {
           const res = await t.client(A).post('/quotes', fault.value);
           expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
-        }),
-        { seed: t.seed, numRuns: runs(t) },
+        },
+        { numRuns: runs(t) },
       );
     },
   );
@@ -221,14 +259,15 @@ describe('7.3 Error code table', () => {
       const bytes = new TextEncoder().encode(JSON.stringify(await plainQuoteRequest(t, A)));
       // A strict prefix of a JSON object is never JSON (its closing brace is missing); the empty body is not
       // judged here (docs/ambiguities.md #45).
-      await fc.assert(
-        fc.asyncProperty(fc.integer({ min: 1, max: bytes.length - 1 }), async (cut) => {
+      await t.forAll(
+        fc.integer({ min: 1, max: bytes.length - 1 }),
+        async (cut) => {
           const res = await t
             .client(A)
             .post('/quotes', bytes.slice(0, cut), { headers: { 'content-type': MEDIA_TYPES.json } });
           expectError(res, 'MALFORMED_JSON', { representation: t.representation });
-        }),
-        { seed: t.seed, numRuns: runs(t) },
+        },
+        { numRuns: runs(t) },
       );
     },
   );
@@ -244,14 +283,15 @@ describe('7.3 Error code table', () => {
       const bytes = new TextEncoder().encode(text.trimEnd());
       // A strict prefix never closes the root element: not well-formed (cuts inside a character are invalid UTF-8,
       // which 4.14 rejects too).
-      await fc.assert(
-        fc.asyncProperty(fc.integer({ min: 1, max: bytes.length - 1 }), async (cut) => {
+      await t.forAll(
+        fc.integer({ min: 1, max: bytes.length - 1 }),
+        async (cut) => {
           const res = await t
             .client(A)
             .post('/quotes', bytes.slice(0, cut), { headers: { 'content-type': MEDIA_TYPES.xml } });
           expectError(res, 'MALFORMED_XML', { representation: t.representation });
-        }),
-        { seed: t.seed, numRuns: runs(t) },
+        },
+        { numRuns: runs(t) },
       );
     },
   );
@@ -268,13 +308,14 @@ describe('7.3 Error code table', () => {
         'application/yaml',
         'text/csv;q=0.9, image/*',
       );
-      await fc.assert(
-        fc.asyncProperty(unacceptable, async (accept) => {
+      await t.forAll(
+        unacceptable,
+        async (accept) => {
           const res = await t.client(A).get('/locations', { headers: { accept } });
           // 4.13: the 406 body is JSON whatever was asked for.
           expectError(res, 'NOT_ACCEPTABLE', { representation: 'json' });
-        }),
-        { seed: t.seed, numRuns: Math.min(runs(t), 6) },
+        },
+        { numRuns: Math.min(runs(t), 6) },
       );
     },
   );
@@ -289,8 +330,9 @@ describe('7.3 Error code table', () => {
         'request',
       );
       const baseBytes = new TextEncoder().encode(base).length;
-      await fc.assert(
-        fc.asyncProperty(fc.integer({ min: 32_001, max: 40_000 }), async (size) => {
+      await t.forAll(
+        fc.integer({ min: 32_001, max: 40_000 }),
+        async (size) => {
           // ASCII padding inside a string value: exactly `size` bytes (spec 4.14: over 32,000 bytes gets 413).
           const padding = 'x'.repeat(size - baseBytes);
           const body = base.replace('<string></string>', `<string>${padding}</string>`);
@@ -299,8 +341,8 @@ describe('7.3 Error code table', () => {
             .client(A)
             .post('/quotes', new TextEncoder().encode(body), { headers: { 'content-type': MEDIA_TYPES.xml } });
           expectError(res, 'REQUEST_TOO_LARGE', { representation: t.representation });
-        }),
-        { seed: t.seed, numRuns: fewRuns(t) },
+        },
+        { numRuns: fewRuns(t) },
       );
     },
   );
@@ -317,12 +359,13 @@ describe('7.3 Error code table', () => {
         'multipart/form-data; boundary=certification',
         'application/octet-stream',
       );
-      await fc.assert(
-        fc.asyncProperty(types, async (contentType) => {
+      await t.forAll(
+        types,
+        async (contentType) => {
           const res = await t.client(A).post('/quotes', bytes, { headers: { 'content-type': contentType } });
           expectError(res, 'UNSUPPORTED_MEDIA_TYPE', { representation: t.representation });
-        }),
-        { seed: t.seed, numRuns: Math.min(runs(t), 5) },
+        },
+        { numRuns: Math.min(runs(t), 5) },
       );
     },
   );
@@ -333,15 +376,13 @@ describe('7.3 Error code table', () => {
   check('7.3.12', { ...business, name: `${row('INVALID_ACCOUNT_CODE')}: an unknown accountCode` }, async (t) => {
     const request = await plainQuoteRequest(t, A);
     const own = await ownPlans(t, A);
-    await fc.assert(
-      fc.asyncProperty(
-        unknownCommercialArb.filter((c) => !own.some((p) => p.accountCode === c)),
-        async (accountCode) => {
-          const res = await t.client(A).post('/quotes', { ...request, accountCode });
-          expectError(res, 'INVALID_ACCOUNT_CODE', { representation: t.representation });
-        },
-      ),
-      { seed: t.seed, numRuns: fewRuns(t) },
+    await t.forAll(
+      unknownCommercialArb.filter((c) => !own.some((p) => p.accountCode === c)),
+      async (accountCode) => {
+        const res = await t.client(A).post('/quotes', { ...request, accountCode });
+        expectError(res, 'INVALID_ACCOUNT_CODE', { representation: t.representation });
+      },
+      { numRuns: fewRuns(t) },
     );
   });
 
@@ -350,16 +391,14 @@ describe('7.3 Error code table', () => {
     const own = await ownPlans(t, A);
     // With one of the partner's own account codes when it has one, so the rate code is the only fault.
     const accountCode = own[0]?.accountCode;
-    await fc.assert(
-      fc.asyncProperty(
-        unknownCommercialArb.filter((c) => !own.some((p) => p.rateCode === c)),
-        async (rateCode) => {
-          const body: QuoteRequest = { ...request, rateCode, ...(accountCode ? { accountCode } : {}) };
-          const res = await t.client(A).post('/quotes', body);
-          expectError(res, 'INVALID_RATE_CODE', { representation: t.representation });
-        },
-      ),
-      { seed: t.seed, numRuns: fewRuns(t) },
+    await t.forAll(
+      unknownCommercialArb.filter((c) => !own.some((p) => p.rateCode === c)),
+      async (rateCode) => {
+        const body: QuoteRequest = { ...request, rateCode, ...(accountCode ? { accountCode } : {}) };
+        const res = await t.client(A).post('/quotes', body);
+        expectError(res, 'INVALID_RATE_CODE', { representation: t.representation });
+      },
+      { numRuns: fewRuns(t) },
     );
   });
 
@@ -405,21 +444,18 @@ describe('7.3 Error code table', () => {
     { ...business, name: `${row('INVALID_LOCATION')}: an unknown pickup or dropoff location` },
     async (t) => {
       const window = await plainWindow(t);
-      await fc.assert(
-        fc.asyncProperty(
-          unknownCodeArb,
-          fc.constantFrom('pickupLocation', 'dropoffLocation', 'both'),
-          async (code, side) => {
-            const body: AvailabilityRequest = {
-              ...window,
-              ...(side !== 'dropoffLocation' ? { pickupLocation: code } : {}),
-              ...(side !== 'pickupLocation' ? { dropoffLocation: code } : {}),
-            };
-            const res = await t.client(A).post('/availability', body);
-            expectError(res, 'INVALID_LOCATION', { representation: t.representation });
-          },
-        ),
-        { seed: t.seed, numRuns: runs(t) },
+      await t.forAll(
+        fc.tuple(unknownCodeArb, fc.constantFrom('pickupLocation', 'dropoffLocation', 'both')),
+        async ([code, side]) => {
+          const body: AvailabilityRequest = {
+            ...window,
+            ...(side !== 'dropoffLocation' ? { pickupLocation: code } : {}),
+            ...(side !== 'pickupLocation' ? { dropoffLocation: code } : {}),
+          };
+          const res = await t.client(A).post('/availability', body);
+          expectError(res, 'INVALID_LOCATION', { representation: t.representation });
+        },
+        { numRuns: runs(t) },
       );
     },
   );
@@ -460,23 +496,25 @@ describe('7.3 Error code table', () => {
         const [pickupTime, dropoffTime] = back === 0 ? (a >= b ? [a, b] : [b, a]) : [a, b];
         return { pickupDate, pickupTime, dropoffDate: addDays(pickupDate, -back), dropoffTime };
       });
-    await fc.assert(
-      fc.asyncProperty(backwards, async (times) => {
+    await t.forAll(
+      backwards,
+      async (times) => {
         const res = await t.client(A).post('/availability', { ...window, ...times });
         expectError(res, 'INVALID_RENTAL_WINDOW', { representation: t.representation });
-      }),
-      { seed: t.seed, numRuns: runs(t) },
+      },
+      { numRuns: runs(t) },
     );
   });
 
   check('7.3.18', { ...business, name: `${row('INVALID_VEHICLE')}: an unknown vehicle code` }, async (t) => {
     const request = await plainQuoteRequest(t, A);
-    await fc.assert(
-      fc.asyncProperty(unknownCodeArb, async (vehicleCode) => {
+    await t.forAll(
+      unknownCodeArb,
+      async (vehicleCode) => {
         const res = await t.client(A).post('/quotes', { ...request, vehicleCode });
         expectError(res, 'INVALID_VEHICLE', { representation: t.representation });
-      }),
-      { seed: t.seed, numRuns: fewRuns(t) },
+      },
+      { numRuns: fewRuns(t) },
     );
   });
 
@@ -509,17 +547,24 @@ describe('7.3 Error code table', () => {
   );
 
   check('7.3.20', { ...business, name: `${row('NOT_FOUND')}: an unknown location by code` }, async (t) => {
-    await fc.assert(
-      fc.asyncProperty(unknownCodeArb, async (code) => {
+    await t.forAll(
+      unknownCodeArb,
+      async (code) => {
         expectError(await t.client(A).get(`/locations/${code}`), 'NOT_FOUND', { representation: t.representation });
-      }),
-      { seed: t.seed, numRuns: fewRuns(t) },
+      },
+      { numRuns: fewRuns(t) },
     );
   });
 
   check('7.3.20', { ...business, profile: 'book', name: `${row('NOT_FOUND')}: an unknown reservation` }, async (t) => {
-    const res = await t.client(A).get(`/reservations/CERT-NO-SUCH-${(t.seed >>> 0).toString(36)}`);
-    expectError(res, 'NOT_FOUND', { representation: t.representation });
+    await t.forAll(
+      unknownIds,
+      async (id) => {
+        const res = await t.client(A).get(`/reservations/${id}`);
+        expectError(res, 'NOT_FOUND', { representation: t.representation });
+      },
+      { numRuns: fewCases(t) },
+    );
   });
 
   check(
@@ -535,8 +580,9 @@ describe('7.3 Error code table', () => {
       );
       if (pairs.length === 0) return t.notApplicable('every listed vehicle is offered at every round-trip location');
       const window = await plainWindow(t);
-      await fc.assert(
-        fc.asyncProperty(fc.constantFrom(...pairs), async ({ v, l }) => {
+      await t.forAll(
+        fc.constantFrom(...pairs),
+        async ({ v, l }) => {
           const body: QuoteRequest = {
             ...window,
             pickupLocation: l.locationCode,
@@ -544,8 +590,8 @@ describe('7.3 Error code table', () => {
             vehicleCode: v.vehicleCode,
           };
           expectError(await t.client(A).post('/quotes', body), 'NO_AVAILABILITY', { representation: t.representation });
-        }),
-        { seed: t.seed, numRuns: fewRuns(t) },
+        },
+        { numRuns: fewRuns(t) },
       );
     },
   );
@@ -557,26 +603,47 @@ describe('7.3 Error code table', () => {
     '7.3.22',
     { ...hookedBooking('quotes.expire'), name: `${row('QUOTE_EXPIRED')}: booking a quote past its 30 minutes` },
     async (t) => {
-      const q = await quote(t, A);
-      await t.hooks.expireQuote(q.quoteId);
-      const { res } = await attemptBooking(t, A, q.quoteId);
-      expectError(res, 'QUOTE_EXPIRED', { representation: t.representation });
+      await t.forAll(
+        await quoteWindow(t, A),
+        async (request) => {
+          const q = await quoteFor(t, A, request);
+          if (!q) return SKIP;
+          await t.hooks.expireQuote(q.quoteId);
+          const { res } = await attemptBooking(t, A, q.quoteId);
+          expectError(res, 'QUOTE_EXPIRED', { representation: t.representation });
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
   check('7.3.23', { ...booking, name: `${row('QUOTE_INVALID')}: a tampered quote id` }, async (t) => {
-    const q = await quote(t, A);
-    const { res } = await attemptBooking(t, A, alterMiddle(q.quoteId));
-    expectError(res, 'QUOTE_INVALID', { representation: t.representation });
+    await t.forAll(
+      await quoteWindow(t, A),
+      async (request) => {
+        const q = await quoteFor(t, A, request);
+        if (!q) return SKIP;
+        const { res } = await attemptBooking(t, A, alterMiddle(q.quoteId));
+        expectError(res, 'QUOTE_INVALID', { representation: t.representation });
+      },
+      { numRuns: bookingCases(t) },
+    );
   });
 
   check(
     '7.3.23',
     { ...booking, needs: [A, 'partnerB'], name: `${row('QUOTE_INVALID')}: another partner's quote` },
     async (t) => {
-      const q = await quote(t, A);
-      const { res } = await attemptBooking(t, 'partnerB', q.quoteId);
-      expectError(res, 'QUOTE_INVALID', { representation: t.representation });
+      await t.forAll(
+        await quoteWindow(t, A),
+        async (request) => {
+          const q = await quoteFor(t, A, request);
+          if (!q) return SKIP;
+          const { res } = await attemptBooking(t, 'partnerB', q.quoteId);
+          expectError(res, 'QUOTE_INVALID', { representation: t.representation });
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -585,15 +652,22 @@ describe('7.3 Error code table', () => {
     { ...hookedBooking('prices.move'), name: `${row('QUOTE_STALE')}: the price moved after the quote` },
     async (t) => {
       const control = controlOf(t);
-      const q = await quote(t, A);
-      const vehicleCode = q.vehicle.vehicleCode;
-      try {
-        await control.movePrice(vehicleCode, 25);
-        const { res } = await attemptBooking(t, A, q.quoteId);
-        expectError(res, 'QUOTE_STALE', { representation: t.representation });
-      } finally {
-        await control.movePrice(vehicleCode, 0);
-      }
+      await t.forAll(
+        fc.tuple(await quoteWindow(t, A), fc.integer({ min: 5, max: 50 })),
+        async ([request, percent]) => {
+          const q = await quoteFor(t, A, request);
+          if (!q) return SKIP;
+          const vehicleCode = q.vehicle.vehicleCode;
+          try {
+            await control.movePrice(vehicleCode, percent);
+            const { res } = await attemptBooking(t, A, q.quoteId);
+            expectError(res, 'QUOTE_STALE', { representation: t.representation });
+          } finally {
+            await control.movePrice(vehicleCode, 0);
+          }
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -601,9 +675,16 @@ describe('7.3 Error code table', () => {
     '7.3.25',
     { ...booking, name: `${row('IDEMPOTENCY_KEY_REQUIRED')}: POST /reservations without Idempotency-Key` },
     async (t) => {
-      const q = await quote(t, A);
-      const { res } = await attemptBooking(t, A, q.quoteId, { key: null });
-      expectError(res, 'IDEMPOTENCY_KEY_REQUIRED', { representation: t.representation });
+      await t.forAll(
+        await quoteWindow(t, A),
+        async (request) => {
+          const q = await quoteFor(t, A, request);
+          if (!q) return SKIP;
+          const { res } = await attemptBooking(t, A, q.quoteId, { key: null });
+          expectError(res, 'IDEMPOTENCY_KEY_REQUIRED', { representation: t.representation });
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -611,10 +692,17 @@ describe('7.3 Error code table', () => {
     '7.3.26',
     { ...booking, name: `${row('IDEMPOTENCY_CONFLICT')}: a used key with a different body` },
     async (t) => {
-      const q = await quote(t, A);
-      const first = await book(t, A, q.quoteId);
-      const { res } = await attemptBooking(t, A, q.quoteId, { key: first.key, body: plainRequest(t, q.quoteId) });
-      expectError(res, 'IDEMPOTENCY_CONFLICT', { representation: t.representation });
+      await t.forAll(
+        await quoteWindow(t, A),
+        async (request) => {
+          const q = await quoteFor(t, A, request);
+          if (!q) return SKIP;
+          const first = await book(t, A, q.quoteId);
+          const { res } = await attemptBooking(t, A, q.quoteId, { key: first.key, body: plainRequest(t, q.quoteId) });
+          expectError(res, 'IDEMPOTENCY_CONFLICT', { representation: t.representation });
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -657,11 +745,20 @@ describe('7.3 Error code table', () => {
     '7.3.28',
     { ...booking, name: `${row('DUPLICATE_PARTNER_REFERENCE')}: a used partnerReference under a new key` },
     async (t) => {
-      const first = await book(t, A, (await quote(t, A)).quoteId);
-      const q = await quote(t, A);
-      const body = plainRequest(t, q.quoteId, { partnerReference: first.body.partnerReference });
-      const { res } = await attemptBooking(t, A, q.quoteId, { body });
-      expectError(res, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
+      await t.forAll(
+        await quoteWindow(t, A),
+        async (request) => {
+          const first = await quoteFor(t, A, request);
+          if (!first) return SKIP;
+          const booked = await book(t, A, first.quoteId);
+          // A second quote, of the plain window: the reference is what repeats, not the quote.
+          const q = await quote(t, A);
+          const body = plainRequest(t, q.quoteId, { partnerReference: booked.body.partnerReference });
+          const { res } = await attemptBooking(t, A, q.quoteId, { body });
+          expectError(res, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -673,14 +770,21 @@ describe('7.3 Error code table', () => {
     },
     async (t) => {
       const control = controlOf(t);
-      const q = await quote(t, A);
-      try {
-        await control.declineNextBookings(1);
-        const { res } = await attemptBooking(t, A, q.quoteId);
-        expectError(res, 'RESERVATION_REJECTED', { representation: t.representation });
-      } finally {
-        await control.declineNextBookings(0);
-      }
+      await t.forAll(
+        await quoteWindow(t, A),
+        async (request) => {
+          const q = await quoteFor(t, A, request);
+          if (!q) return SKIP;
+          try {
+            await control.declineNextBookings(1);
+            const { res } = await attemptBooking(t, A, q.quoteId);
+            expectError(res, 'RESERVATION_REJECTED', { representation: t.representation });
+          } finally {
+            await control.declineNextBookings(0);
+          }
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -692,17 +796,25 @@ describe('7.3 Error code table', () => {
     },
     async (t) => {
       const control = controlOf(t);
-      const { reservation } = await book(t, A, (await quote(t, A)).quoteId);
       // Cancellable states are not shown (3): a completed rental is taken as not cancellable
       // (docs/ambiguities.md, E: INVALID_STATE_TRANSITION).
-      try {
-        await control.setReservationStatus(reservation.reservationId, 'completed');
-        const res = await cancel(t, A, reservation.reservationId);
-        expectError(res, 'INVALID_STATE_TRANSITION', { representation: t.representation });
-      } finally {
-        // Back to confirmed, so the end-of-run cleanup can cancel it.
-        await control.setReservationStatus(reservation.reservationId, 'confirmed');
-      }
+      await t.forAll(
+        await quoteWindow(t, A),
+        async (request) => {
+          const q = await quoteFor(t, A, request);
+          if (!q) return SKIP;
+          const { reservation } = await book(t, A, q.quoteId);
+          try {
+            await control.setReservationStatus(reservation.reservationId, 'completed');
+            const res = await cancel(t, A, reservation.reservationId);
+            expectError(res, 'INVALID_STATE_TRANSITION', { representation: t.representation });
+          } finally {
+            // Back to confirmed, so the end-of-run cleanup can cancel it.
+            await control.setReservationStatus(reservation.reservationId, 'confirmed');
+          }
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -714,14 +826,22 @@ describe('7.3 Error code table', () => {
     },
     async (t) => {
       const control = controlOf(t);
-      const { reservation } = await book(t, A, (await quote(t, A)).quoteId);
-      try {
-        await control.attachMoney(reservation.reservationId, true);
-        const res = await cancel(t, A, reservation.reservationId);
-        expectError(res, 'CANCELLATION_NEEDS_STAFF', { representation: t.representation });
-      } finally {
-        await control.attachMoney(reservation.reservationId, false);
-      }
+      await t.forAll(
+        await quoteWindow(t, A),
+        async (request) => {
+          const q = await quoteFor(t, A, request);
+          if (!q) return SKIP;
+          const { reservation } = await book(t, A, q.quoteId);
+          try {
+            await control.attachMoney(reservation.reservationId, true);
+            const res = await cancel(t, A, reservation.reservationId);
+            expectError(res, 'CANCELLATION_NEEDS_STAFF', { representation: t.representation });
+          } finally {
+            await control.attachMoney(reservation.reservationId, false);
+          }
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -730,10 +850,15 @@ describe('7.3 Error code table', () => {
     { ...booking, name: `${row('MODIFICATION_NOT_SUPPORTED')}: PATCH of an own reservation` },
     async (t) => {
       const { reservation } = await book(t, A, (await quote(t, A)).quoteId);
-      const res = await t
-        .client(A)
-        .patch(`/reservations/${encodeURIComponent(reservation.reservationId)}`, { remarks: 'Please change' });
-      expectError(res, 'MODIFICATION_NOT_SUPPORTED', { representation: t.representation });
+      // Any change a partner might ask for.
+      await t.forAll(
+        patchBodies,
+        async (change) => {
+          const res = await t.client(A).patch(`/reservations/${encodeURIComponent(reservation.reservationId)}`, change);
+          expectError(res, 'MODIFICATION_NOT_SUPPORTED', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 

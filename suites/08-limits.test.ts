@@ -12,18 +12,18 @@ import { LIMITS } from '../contract/limits.ts';
 import type {
   AvailabilityResponse,
   Quote,
-  QuoteRequest,
   Reservation,
   ReservationList,
   ReservationRequest,
 } from '../contract/types.ts';
 import { quoteRequest as quoteArbitrary, xmlAttacks } from '../generators/index.ts';
-import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectOAuthError, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { credentialsOf, freshToken, requestToken } from './support/auth.ts';
 import { attemptBooking, book, cancelPath, listReservations, quote } from './support/booking.ts';
 import { targetCatalogue } from './support/catalogue.ts';
+import { bookingCases, fewCases, quoteFor, quoteWindow } from './support/draws.ts';
 import { observeReplayHeader } from './support/idempotency.ts';
 import {
   expectRateLimitHeaders,
@@ -115,8 +115,9 @@ describe('8 Limits', () => {
     { ...business, profile: 'shop', name: 'Offers and quotes expire 30 minutes after they are issued' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
-      await fc.assert(
-        fc.asyncProperty(quoteArbitrary(cat, { maxRentalDays: 14 }), async (req) => {
+      await t.forAll(
+        quoteArbitrary(cat, { maxRentalDays: 14 }),
+        async (req) => {
           const { vehicleCode: _vehicleCode, ...window } = req;
           let sentAt = Date.now();
           const offers = await t.client('partnerA').post('/availability', window);
@@ -128,8 +129,9 @@ describe('8 Limits', () => {
           sentAt = Date.now();
           const quoted = await t.client('partnerA').post('/quotes', req);
           if (quoted.status === 201) expectThirtyMinutes((quoted.body as Quote).expiresAt, quoted, sentAt, 'quote');
-        }),
-        { seed: t.seed, numRuns: Math.min(t.settings.runs, 8) },
+          else if (offers.status !== 200) return SKIP;
+        },
+        { numRuns: Math.min(t.settings.runs, 8) },
       );
     },
   );
@@ -142,35 +144,50 @@ describe('8 Limits', () => {
       name: 'A quote and an availability offer book while valid and are QUOTE_EXPIRED once past 30 minutes',
     },
     async (t) => {
-      const fromQuote = (await quote(t, 'partnerA')).quoteId;
-      const offers = await t.client('partnerA').post('/availability', await plainAvailabilityRequest(t, 'partnerA'));
-      const fromOffer = (offers.body as AvailabilityResponse | undefined)?.offers?.[0]?.quoteId;
-      const quoteIds: [string, string][] = [['quote', fromQuote]];
-      if (fromOffer) quoteIds.push(['availability offer', fromOffer]);
-      for (const [source, quoteId] of quoteIds) {
-        const inside = await attemptBooking(t, 'partnerA', quoteId);
-        expect(inside.res.status, `${source} while valid: ${inside.res.text.slice(0, 300)}`).toBe(201);
-      }
-      for (const [, quoteId] of quoteIds) await t.hooks.expireQuote(quoteId);
-      for (const [source, quoteId] of quoteIds) {
-        const past = await attemptBooking(t, 'partnerA', quoteId);
-        try {
-          expectError(past.res, 'QUOTE_EXPIRED', { representation: t.representation });
-        } catch (error) {
-          if (error instanceof Error) error.message = `${source} past 30 minutes: ${error.message}`;
-          throw error;
-        }
-      }
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const { vehicleCode: _vehicleCode, ...window } = request;
+          const offers = await t.client('partnerA').post('/availability', window);
+          const fromOffer = (offers.body as AvailabilityResponse | undefined)?.offers?.[0]?.quoteId;
+          const quoteIds: [string, string][] = [['quote', q.quoteId]];
+          if (fromOffer) quoteIds.push(['availability offer', fromOffer]);
+          for (const [source, quoteId] of quoteIds) {
+            const inside = await attemptBooking(t, 'partnerA', quoteId);
+            expect(inside.res.status, `${source} while valid: ${inside.res.text.slice(0, 300)}`).toBe(201);
+          }
+          for (const [, quoteId] of quoteIds) await t.hooks.expireQuote(quoteId);
+          for (const [source, quoteId] of quoteIds) {
+            const past = await attemptBooking(t, 'partnerA', quoteId);
+            try {
+              expectError(past.res, 'QUOTE_EXPIRED', { representation: t.representation });
+            } catch (error) {
+              if (error instanceof Error) error.message = `${source} past 30 minutes: ${error.message}`;
+              throw error;
+            }
+          }
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
   // --- Idempotency-Key length ---
   check('8.3', { ...booking, name: 'Idempotency-Keys of 8 and 200 characters book' }, async (t) => {
-    const q = await quote(t, 'partnerA');
-    for (const length of [LIMITS.idempotencyKeyLength.min, LIMITS.idempotencyKeyLength.max]) {
-      const res = (await attemptBooking(t, 'partnerA', q.quoteId, { key: freshKey(t, length) })).res;
-      expect(res.status, `a key of ${length} characters: ${res.text.slice(0, 300)}`).toBe(201);
-    }
+    await t.forAll(
+      await quoteWindow(t, 'partnerA'),
+      async (request) => {
+        const q = await quoteFor(t, 'partnerA', request);
+        if (!q) return SKIP;
+        for (const length of [LIMITS.idempotencyKeyLength.min, LIMITS.idempotencyKeyLength.max]) {
+          const res = (await attemptBooking(t, 'partnerA', q.quoteId, { key: freshKey(t, length) })).res;
+          expect(res.status, `a key of ${length} characters: ${res.text.slice(0, 300)}`).toBe(201);
+        }
+      },
+      { numRuns: bookingCases(t) },
+    );
   });
 
   check(
@@ -180,16 +197,23 @@ describe('8 Limits', () => {
       name: 'Idempotency-Keys of 7 and 201 characters: 400 (VALIDATION_ERROR or IDEMPOTENCY_KEY_REQUIRED)',
     },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      for (const length of [LIMITS.idempotencyKeyLength.min - 1, LIMITS.idempotencyKeyLength.max + 1]) {
-        const res = (await attemptBooking(t, 'partnerA', q.quoteId, { key: freshKey(t, length) })).res;
-        try {
-          expectError(res, ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REQUIRED'], { representation: t.representation });
-        } catch (error) {
-          if (error instanceof Error) error.message = `a key of ${length} characters: ${error.message}`;
-          throw error;
-        }
-      }
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          for (const length of [LIMITS.idempotencyKeyLength.min - 1, LIMITS.idempotencyKeyLength.max + 1]) {
+            const res = (await attemptBooking(t, 'partnerA', q.quoteId, { key: freshKey(t, length) })).res;
+            try {
+              expectError(res, ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REQUIRED'], { representation: t.representation });
+            } catch (error) {
+              if (error instanceof Error) error.message = `a key of ${length} characters: ${error.message}`;
+              throw error;
+            }
+          }
+        },
+        { numRuns: bookingCases(t) },
+      );
     },
   );
 
@@ -251,19 +275,32 @@ describe('8 Limits', () => {
     '8.5',
     { ...business, profile: 'book', name: 'limit 0 and 101: 400 VALIDATION_ERROR, or a limit applied within 1 to 100' },
     async (t) => {
-      for (const limit of [LIMITS.reservationListLimit.min - 1, LIMITS.reservationListLimit.max + 1]) {
-        const res = await t.client('partnerA').get(`/reservations?limit=${limit}`);
-        if (res.status === 200) {
-          // Ambiguity #31: 4.8 lists no 400, so a clamped limit is accepted when it stays within the range.
-          expectSchema(res, 'ReservationList');
-          const applied = (res.body as ReservationList).limit;
-          expect(applied, `limit applied for ?limit=${limit}`).toBeGreaterThanOrEqual(LIMITS.reservationListLimit.min);
-          expect(applied, `limit applied for ?limit=${limit}`).toBeLessThanOrEqual(LIMITS.reservationListLimit.max);
-          expect((res.body as ReservationList).reservations.length).toBeLessThanOrEqual(applied);
-        } else {
-          expectFieldRefused(res, t, `?limit=${limit}`);
-        }
-      }
+      const { min, max } = LIMITS.reservationListLimit;
+      // The two bounds first, then any integer outside the range.
+      const outside = fc.oneof(
+        fc.constantFrom(min - 1, max + 1),
+        fc.integer({ min: -1_000, max: min - 1 }),
+        fc.integer({ min: max + 1, max: 1_000_000 }),
+      );
+      await t.forAll(
+        outside,
+        async (limit) => {
+          const res = await t.client('partnerA').get(`/reservations?limit=${limit}`);
+          if (res.status === 200) {
+            // Ambiguity #31: 4.8 lists no 400, so a clamped limit is accepted when it stays within the range.
+            expectSchema(res, 'ReservationList');
+            const applied = (res.body as ReservationList).limit;
+            expect(applied, `limit applied for ?limit=${limit}`).toBeGreaterThanOrEqual(
+              LIMITS.reservationListLimit.min,
+            );
+            expect(applied, `limit applied for ?limit=${limit}`).toBeLessThanOrEqual(LIMITS.reservationListLimit.max);
+            expect((res.body as ReservationList).reservations.length).toBeLessThanOrEqual(applied);
+          } else {
+            expectFieldRefused(res, t, `?limit=${limit}`);
+          }
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
@@ -316,34 +353,32 @@ describe('8 Limits', () => {
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
       const { min, max } = LIMITS.childSeats;
-      await fc.assert(
-        fc.asyncProperty(
+      await t.forAll(
+        fc.tuple(
           quoteArbitrary(cat, { maxRentalDays: 14 }),
           fc.integer({ min, max }),
           fc.constantFrom(min - 1, max + 1),
-          async (req: QuoteRequest, inside, outside) => {
-            const { vehicleCode: _vehicleCode, ...window } = req;
-            for (const [endpoint, body] of [
-              ['/availability', window],
-              ['/quotes', req],
-            ] as const) {
-              const ok = await t
-                .client('partnerA')
-                .post(endpoint, { ...body, extras: { ...body.extras, childSeats: inside } });
-              const answered =
-                ok.status === (endpoint === '/quotes' ? 201 : 200) ||
-                (ok.status === 409 && errorCodeOf(ok) === 'NO_AVAILABILITY');
-              expect(answered, `${endpoint} childSeats ${inside}: HTTP ${ok.status} ${ok.text.slice(0, 300)}`).toBe(
-                true,
-              );
-              const refused = await t
-                .client('partnerA')
-                .post(endpoint, { ...body, extras: { ...body.extras, childSeats: outside } });
-              expectFieldRefused(refused, t, `${endpoint} childSeats ${outside}`);
-            }
-          },
         ),
-        { seed: t.seed, numRuns: Math.min(t.settings.runs, 10) },
+        async ([req, inside, outside]) => {
+          const { vehicleCode: _vehicleCode, ...window } = req;
+          for (const [endpoint, body] of [
+            ['/availability', window],
+            ['/quotes', req],
+          ] as const) {
+            const ok = await t
+              .client('partnerA')
+              .post(endpoint, { ...body, extras: { ...body.extras, childSeats: inside } });
+            const answered =
+              ok.status === (endpoint === '/quotes' ? 201 : 200) ||
+              (ok.status === 409 && errorCodeOf(ok) === 'NO_AVAILABILITY');
+            expect(answered, `${endpoint} childSeats ${inside}: HTTP ${ok.status} ${ok.text.slice(0, 300)}`).toBe(true);
+            const refused = await t
+              .client('partnerA')
+              .post(endpoint, { ...body, extras: { ...body.extras, childSeats: outside } });
+            expectFieldRefused(refused, t, `${endpoint} childSeats ${outside}`);
+          }
+        },
+        { numRuns: Math.min(t.settings.runs, 10) },
       );
     },
   );
@@ -359,24 +394,31 @@ describe('8 Limits', () => {
       clause,
       { ...booking, name: `${field} of ${max} characters books; ${max + 1}: 400 VALIDATION_ERROR` },
       async (t) => {
-        const q = await quote(t, 'partnerA');
-        const ofLength = (length: number): ReservationRequest => {
-          const body = plainRequest(t, q.quoteId);
-          // partnerReference keeps the run's prefix (cleanup finds it by that) and is padded after it.
-          const value =
-            field === 'partnerReference'
-              ? freshReference(t).padEnd(length, 'X').slice(0, length)
-              : text(length, field === 'flightNumber' ? 'VN1234 ' : 'Remark ');
-          return { ...body, [field]: value };
-        };
-        const inside = await attemptBooking(t, 'partnerA', q.quoteId, { body: ofLength(max) });
-        expect(inside.res.status, `${field} of ${max} characters: ${inside.res.text.slice(0, 300)}`).toBe(201);
-        if (field === 'partnerReference') {
-          expect((inside.res.body as Reservation).partnerReference, 'partnerReference kept whole').toBe(
-            inside.body.partnerReference,
-          );
-        }
-        await refusedBooking(t, q.quoteId, ofLength(max + 1), `${field} of ${max + 1} characters`);
+        await t.forAll(
+          await quoteWindow(t, 'partnerA'),
+          async (request) => {
+            const q = await quoteFor(t, 'partnerA', request);
+            if (!q) return SKIP;
+            const ofLength = (length: number): ReservationRequest => {
+              const body = plainRequest(t, q.quoteId);
+              // partnerReference keeps the run's prefix (cleanup finds it by that) and is padded after it.
+              const value =
+                field === 'partnerReference'
+                  ? freshReference(t).padEnd(length, 'X').slice(0, length)
+                  : text(length, field === 'flightNumber' ? 'VN1234 ' : 'Remark ');
+              return { ...body, [field]: value };
+            };
+            const inside = await attemptBooking(t, 'partnerA', q.quoteId, { body: ofLength(max) });
+            expect(inside.res.status, `${field} of ${max} characters: ${inside.res.text.slice(0, 300)}`).toBe(201);
+            if (field === 'partnerReference') {
+              expect((inside.res.body as Reservation).partnerReference, 'partnerReference kept whole').toBe(
+                inside.body.partnerReference,
+              );
+            }
+            await refusedBooking(t, q.quoteId, ofLength(max + 1), `${field} of ${max + 1} characters`);
+          },
+          { numRuns: bookingCases(t) },
+        );
       },
     );
   }

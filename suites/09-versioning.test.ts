@@ -6,6 +6,7 @@
  * suite certifies against. Deprecation policy (9.5) is open and never asserted.
  */
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import {
   API_PREFIX,
@@ -17,7 +18,7 @@ import {
   XML_VERSION,
 } from '../contract/constants.ts';
 import { ERROR_CODES, isErrorCode } from '../contract/errors.ts';
-import type { Reservation } from '../contract/types.ts';
+import type { AvailabilityRequest, Reservation } from '../contract/types.ts';
 import { availabilityRequest, xmlAttacks } from '../generators/index.ts';
 import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
 import { errorCodeOf, expectError } from '../harness/check/expect-api.ts';
@@ -25,7 +26,7 @@ import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { bookReservation } from './support/booking.ts';
 import { targetCatalogue, unknownCode } from './support/catalogue.ts';
-import { sampleOf } from './support/generated.ts';
+import { fewCases, otherScope, slowCases, unknownCodes } from './support/draws.ts';
 import { expectSamples, levelOptions, SAMPLE_LEVELS, type Sample, samplesOf } from './support/samples.ts';
 import { moneyNodes, unknownKeys } from './support/schema-walk.ts';
 import { xmlRootOf } from './support/xml-root.ts';
@@ -52,26 +53,36 @@ async function publishedContract(t: CheckContext): Promise<{ source: string; doc
   return { source: 'contract/openapi/partner-api-v1.openapi.json (shipped)', doc: SHIPPED };
 }
 
+/** What the provoked errors are drawn from: a forged token, a scope, a code nobody holds. */
+const errorInputs = fc.record({
+  token: fc.stringMatching(/^[A-Za-z0-9._~-]{4,64}$/),
+  scopes: otherScope('rates:read'),
+  code: unknownCodes,
+});
+type ErrorInputs = typeof errorInputs extends fc.Arbitrary<infer T> ? T : never;
+
 /** Errors the suite can provoke without side effects, in the check's representation. */
-async function provokedErrors(t: CheckContext): Promise<Array<{ what: string; res: ApiResult }>> {
+async function provokedErrors(t: CheckContext, input: ErrorInputs): Promise<Array<{ what: string; res: ApiResult }>> {
   const client = t.client('partnerA');
   const out = [
     { what: 'no token', res: await t.anonymous.get('/fleet') },
-    { what: 'malformed token', res: await t.anonymous.get('/fleet', { token: 'not-a-token' }) },
-    { what: 'scope lacking', res: await client.get('/rates', { scopes: ['fleet:read'] }) },
-    { what: 'unknown location', res: await client.get(`/locations/${unknownCode(t)}`) },
+    { what: 'malformed token', res: await t.anonymous.get('/fleet', { token: input.token }) },
+    { what: 'scope lacking', res: await client.get('/rates', { scopes: input.scopes }) },
+    { what: 'unknown location', res: await client.get(`/locations/${input.code}`) },
     { what: 'not acceptable', res: await client.get('/fleet', { headers: { accept: 'image/png' } }) },
   ];
   return out;
 }
 
-async function shoppingErrors(t: CheckContext): Promise<Array<{ what: string; res: ApiResult }>> {
+async function shoppingErrors(
+  t: CheckContext,
+  valid: AvailabilityRequest,
+  code: string,
+): Promise<Array<{ what: string; res: ApiResult }>> {
   const client = t.client('partnerA');
-  const cat = await targetCatalogue(t);
-  const valid = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
   return [
     { what: 'invalid pickupTime', res: await client.post('/availability', { ...valid, pickupTime: '24:00' }) },
-    { what: 'unknown location', res: await client.post('/availability', { ...valid, pickupLocation: unknownCode(t) }) },
+    { what: 'unknown location', res: await client.post('/availability', { ...valid, pickupLocation: code }) },
     {
       what: 'dropoff before pickup',
       res: await client.post('/availability', {
@@ -114,23 +125,30 @@ describe('9 Versioning', () => {
 
   check('9.1', { ...business, name: 'Another major version in the path is not v1: no success' }, async (t) => {
     const token = await t.client('partnerA').token();
-    for (const path of [
-      '/api/partner/v2/fleet',
-      '/api/partner/v0/fleet',
-      '/api/partner/v1.4/fleet',
-      '/api/partner/fleet',
-    ]) {
-      const res = await t.client('partnerA').raw({
-        method: 'GET',
-        path: `${t.settings.target.baseUrl}${path}`,
-        headers: {
-          authorization: `Bearer ${token}`,
-          accept: t.representation === 'xml' ? 'application/xml' : 'application/json',
-        },
-      });
-      expect(res.status, `GET ${path}: ${res.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
-      expect(res.status, `GET ${path}`).toBeLessThan(500);
-    }
+    // Other majors, a minor, none at all: on each catalogue resource.
+    const versions = fc.oneof(
+      fc.constantFrom('v2', 'v0', 'v1.4', ''),
+      fc.integer({ min: 2, max: 99 }).map((n) => `v${n}`),
+    );
+    const paths = fc
+      .tuple(versions, fc.constantFrom('fleet', 'locations', 'rates'))
+      .map(([version, resource]) => `/api/partner/${version ? `${version}/` : ''}${resource}`);
+    await t.forAll(
+      paths,
+      async (path) => {
+        const res = await t.client('partnerA').raw({
+          method: 'GET',
+          path: `${t.settings.target.baseUrl}${path}`,
+          headers: {
+            authorization: `Bearer ${token}`,
+            accept: t.representation === 'xml' ? 'application/xml' : 'application/json',
+          },
+        });
+        expect(res.status, `GET ${path}: ${res.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+        expect(res.status, `GET ${path}`).toBeLessThan(500);
+      },
+      { numRuns: fewCases(t) },
+    );
   });
 
   check(
@@ -138,15 +156,24 @@ describe('9 Versioning', () => {
     { ...business, level: 'SHOULD', name: 'Another major version in the path: 404 in the envelope' },
     async (t) => {
       const token = await t.client('partnerA').token();
-      const res = await t.client('partnerA').raw({
-        method: 'GET',
-        path: `${t.settings.target.baseUrl}/api/partner/v2/fleet`,
-        headers: {
-          authorization: `Bearer ${token}`,
-          accept: t.representation === 'xml' ? 'application/xml' : 'application/json',
+      const paths = fc
+        .tuple(fc.integer({ min: 2, max: 99 }), fc.constantFrom('fleet', 'locations', 'rates'))
+        .map(([major, resource]) => `/api/partner/v${major}/${resource}`);
+      await t.forAll(
+        paths,
+        async (path) => {
+          const res = await t.client('partnerA').raw({
+            method: 'GET',
+            path: `${t.settings.target.baseUrl}${path}`,
+            headers: {
+              authorization: `Bearer ${token}`,
+              accept: t.representation === 'xml' ? 'application/xml' : 'application/json',
+            },
+          });
+          expectError(res, 'NOT_FOUND', { representation: t.representation });
         },
-      });
-      expectError(res, 'NOT_FOUND', { representation: t.representation });
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
@@ -181,7 +208,9 @@ describe('9 Versioning', () => {
     '9.3a',
     { ...business, name: 'Provoked errors carry table codes with their 7.3 status and retryable (catalogue reads)' },
     async (t) => {
-      expectTableCodes(await provokedErrors(t), t);
+      await t.forAll(errorInputs, async (input) => expectTableCodes(await provokedErrors(t, input), t), {
+        numRuns: slowCases(t),
+      });
     },
   );
 
@@ -193,7 +222,12 @@ describe('9 Versioning', () => {
       name: 'Provoked errors carry table codes with their 7.3 status and retryable (request bodies)',
     },
     async (t) => {
-      expectTableCodes(await shoppingErrors(t), t);
+      const cat = await targetCatalogue(t);
+      await t.forAll(
+        fc.tuple(availabilityRequest(cat, { rate: 'public' }), unknownCodes),
+        async ([valid, code]) => expectTableCodes(await shoppingErrors(t, valid, code), t),
+        { numRuns: slowCases(t) },
+      );
     },
   );
 
@@ -287,15 +321,20 @@ describe('9 Versioning', () => {
     },
     async (t) => {
       const cat = await targetCatalogue(t);
-      const valid = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
-      const cases = xmlAttacks(valid).filter((c) => /another version|version "2"|version missing/.test(c.name));
-      expect(cases.length, 'version cases from generators/').toBeGreaterThanOrEqual(3);
-      for (const c of cases) {
-        const res = await t.client('partnerA').post('/availability', c.bytes, {
-          headers: { 'content-type': c.contentType ?? MEDIA_TYPES.xml },
-        });
-        expectError(res, 'MALFORMED_XML', { representation: t.representation });
-      }
+      await t.forAll(
+        availabilityRequest(cat, { rate: 'public' }),
+        async (valid) => {
+          const cases = xmlAttacks(valid).filter((c) => /another version|version "2"|version missing/.test(c.name));
+          expect(cases.length, 'version cases from generators/').toBeGreaterThanOrEqual(3);
+          for (const c of cases) {
+            const res = await t.client('partnerA').post('/availability', c.bytes, {
+              headers: { 'content-type': c.contentType ?? MEDIA_TYPES.xml },
+            });
+            expectError(res, 'MALFORMED_XML', { representation: t.representation });
+          }
+        },
+        { numRuns: fewCases(t) },
+      );
     },
   );
 
@@ -303,8 +342,14 @@ describe('9 Versioning', () => {
     '9.4',
     { needs: A, representations: ['xml'], name: 'XML error answers have root version="1" in the v1 namespace' },
     async (t) => {
-      const errors = (await provokedErrors(t)).filter((e) => e.what !== 'not acceptable');
-      for (const { what, res } of errors) expectVersionedRoot(what, res);
+      await t.forAll(
+        errorInputs,
+        async (input) => {
+          const errors = (await provokedErrors(t, input)).filter((e) => e.what !== 'not acceptable');
+          for (const { what, res } of errors) expectVersionedRoot(what, res);
+        },
+        { numRuns: slowCases(t) },
+      );
     },
   );
 

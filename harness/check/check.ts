@@ -12,11 +12,13 @@ import { type RunSettings, readRunSettings } from '../run-settings.ts';
 import { isSelected, notApplicableReason } from './applicability.ts';
 import { buildEvidence, isAssertionFailure, scrubError } from './evidence.ts';
 import { type HarnessState, harnessState } from './harness-state.ts';
-import { type CaseResult, FewCasesSignal, forAll } from './judge.ts';
+import { FewCasesSignal, forAll } from './judge.ts';
 import type { CheckMeta, JudgedBy, Level, NotApplicableReason, Observation, Profile } from './meta.ts';
 import { BlockedSignal, inCheckScope, TransientSignal } from './scope.ts';
 
 export type { ApiResult, CallOptions, PartnerClient, RawRequest } from '../http/partner-client.ts';
+/** What a case of t.forAll returns when the target gave it nothing to judge. */
+export { SKIP } from './judge.ts';
 
 export interface CheckOptions {
   /** Distinguishes several checks of one clause (default: the clause title). */
@@ -69,7 +71,7 @@ export interface CheckContext {
    */
   forAll<T>(
     arbitrary: fc.Arbitrary<T>,
-    predicate: (value: T) => Promise<CaseResult | undefined> | CaseResult | undefined,
+    predicate: (value: T) => unknown,
     options?: { numRuns?: number },
   ): Promise<{ runs: number; judged: number }>;
 }

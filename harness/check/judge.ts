@@ -26,7 +26,8 @@ export interface ForAllOptions {
  */
 export async function forAll<T>(
   arbitrary: fc.Arbitrary<T>,
-  predicate: (value: T) => Promise<CaseResult | undefined> | CaseResult | undefined,
+  /** Returns SKIP (or a promise of it) for a case it could not judge; any other result (void included) judged it. */
+  predicate: (value: T) => unknown,
   options: ForAllOptions,
 ): Promise<{ runs: number; judged: number }> {
   let runs = 0;

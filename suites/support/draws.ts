@@ -1,0 +1,165 @@
+/**
+ * Arbitraries of what a check's input ranges over on the target (issue 12): listed vehicles and locations, rental
+ * windows, codes no target holds, other scopes. A check draws from them with t.forAll, so --runs and the seed
+ * decide its cases and a failure shrinks to one of them.
+ */
+import fc from 'fast-check';
+import { SCOPES, type Scope } from '../../contract/scopes.ts';
+import type { AvailabilityRequest, FleetVehicle, Location, Quote, QuoteRequest } from '../../contract/types.ts';
+import {
+  availabilityRequest as availabilityArbitrary,
+  quoteRequest as quoteArbitrary,
+  type ShoppingOptions,
+} from '../../generators/index.ts';
+import type { CheckContext } from '../../harness/check/check.ts';
+import { errorCodeOf, requireSuccess } from '../../harness/check/expect-api.ts';
+import { requireStep } from '../../harness/check/scope.ts';
+import type { Role } from '../../harness/config/target-config.ts';
+import { fleetOf, locationsOf, targetCatalogue } from './catalogue.ts';
+
+/**
+ * Runs of a property whose case is a request or two: --runs, at most 3. The suite has hundreds of such checks and
+ * a run must stay fast; a longer campaign draws more through the properties that take --runs whole.
+ */
+export function fewCases(t: CheckContext): number {
+  return Math.min(t.settings.runs, 3);
+}
+
+/**
+ * Runs of a property whose case is several requests, or one a target may make slow on purpose (a failed client
+ * authentication): --runs, at most 2.
+ */
+export function slowCases(t: CheckContext): number {
+  return Math.min(t.settings.runs, 2);
+}
+
+/** Runs of a property whose case books: bookings are slow and stay on the target until the cleanup. */
+export function bookingCases(t: CheckContext): number {
+  return Math.min(t.settings.runs, 2);
+}
+
+/** A vehicle the role's fleet list holds (not applicable on an empty fleet). */
+export async function listedVehicle(t: CheckContext, role: Role = 'partnerA'): Promise<fc.Arbitrary<FleetVehicle>> {
+  const vehicles = (await fleetOf(t, role)).vehicles;
+  if (vehicles.length === 0) return t.notApplicable('the fleet list is empty');
+  return fc.constantFrom(...vehicles);
+}
+
+/** A location the role's location list holds, optionally only those `keep` accepts. */
+export async function listedLocation(
+  t: CheckContext,
+  role: Role = 'partnerA',
+  keep: (location: Location) => boolean = () => true,
+): Promise<fc.Arbitrary<Location>> {
+  const locations = (await locationsOf(t, role)).locations.filter(keep);
+  if (locations.length === 0) return t.notApplicable('the location list has no location to draw');
+  return fc.constantFrom(...locations);
+}
+
+/** A valid AvailabilityRequest built from the role's catalogue (windows across months, years and timezones). */
+export async function shoppingWindow(
+  t: CheckContext,
+  role: Role = 'partnerA',
+  options: ShoppingOptions = { maxRentalDays: 30 },
+): Promise<fc.Arbitrary<AvailabilityRequest>> {
+  return availabilityArbitrary(await targetCatalogue(t, role), options);
+}
+
+/** A valid QuoteRequest built from the role's catalogue. */
+export async function quoteWindow(
+  t: CheckContext,
+  role: Role = 'partnerA',
+  options: ShoppingOptions = { maxRentalDays: 30 },
+): Promise<fc.Arbitrary<QuoteRequest>> {
+  return quoteArbitrary(await targetCatalogue(t, role), options);
+}
+
+/** A vehicle or location code of the spec's pattern that no target should hold. */
+export const unknownCodes: fc.Arbitrary<string> = fc
+  .stringMatching(/^[A-Z0-9]{1,16}$/)
+  .map((suffix) => `ZZ-CERT-${suffix}`);
+
+/** A reservation id no target should hold (ids are opaque: any short visible string will do). */
+export const unknownIds: fc.Arbitrary<string> = fc
+  .stringMatching(/^[a-z0-9]{4,24}$/)
+  .map((suffix) => `zz-cert-unknown-${suffix}`);
+
+/**
+ * A token's scopes without any of `needed`: one other scope each time. Single scopes keep the distinct tokens a
+ * run asks for to a handful (the token endpoint has its own rate limit, spec 8.16).
+ */
+export function otherScope(...needed: Scope[]): fc.Arbitrary<Scope[]> {
+  const others = SCOPES.filter((scope) => !needed.includes(scope));
+  return fc.constantFrom(...others).map((scope) => [scope]);
+}
+
+/**
+ * POST /quotes for a generated request: the quote, or undefined when the target offers nothing for that window
+ * (409 NO_AVAILABILITY, the case is not judged). Anything else that is not 201 blocks the check on 4.0.11.
+ * A generated window also keeps the quote apart from other checks' (a quote id may be the same for the same
+ * window asked in the same second, and expiring it through the hooks would expire theirs).
+ */
+export async function quoteFor(t: CheckContext, role: Role, request: QuoteRequest): Promise<Quote | undefined> {
+  const res = await t.client(role).post('/quotes', request);
+  if (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY') return undefined;
+  const q = requireSuccess(res, 201, '4.0.11', 'POST /quotes for the booking') as Quote;
+  requireStep('2.9.2', typeof q?.quoteId === 'string', 'the quote carries a quoteId string', { actual: q?.quoteId });
+  return q;
+}
+
+/** Secrets other than the role's own: near misses of it (one character more or less, another case) and others. */
+export function wrongSecrets(t: CheckContext, role: Role): fc.Arbitrary<string> {
+  const secret = t.settings.target.clients[role]?.clientSecret ?? '';
+  const nearMisses = [secret.slice(0, -1), `${secret}x`, secret.toUpperCase(), secret.toLowerCase()];
+  return fc
+    .oneof(fc.constantFrom(...nearMisses), fc.stringMatching(/^[A-Za-z0-9._~-]{1,64}$/))
+    .filter((wrong) => wrong !== secret && wrong.length > 0);
+}
+
+/** grant_type values other than client_credentials: RFC 6749's others, an extension's, made-up ones. */
+export const otherGrantTypes: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(
+    'authorization_code',
+    'password',
+    'refresh_token',
+    'implicit',
+    'urn:ietf:params:oauth:grant-type:jwt-bearer',
+  ),
+  fc.stringMatching(/^[a-z][a-z_]{2,24}$/).filter((grant) => grant !== 'client_credentials'),
+);
+
+/** Scope values the endpoint table does not have (spec 5.5). */
+export const unknownScopes: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('fleet:write', 'locations:write', 'rates:write', 'admin', 'reservations:delete', 'not-a-scope'),
+  fc.stringMatching(/^[a-z]{2,12}:[a-z]{2,12}$/).filter((scope) => !(SCOPES as readonly string[]).includes(scope)),
+);
+
+/** A PATCH body a partner might send: any change is refused alike (spec 4.10, 501). */
+export const patchBodies: fc.Arbitrary<object> = fc.oneof(
+  fc.record({ remarks: fc.stringMatching(/^[A-Za-z][A-Za-z ]{0,39}$/) }),
+  fc.constantFrom<object>(
+    { dropoffTime: '09:00' },
+    { partnerReference: 'CERT-CHANGED-REFERENCE' },
+    { driver: { firstName: 'Minh' } },
+    { extras: { childSeats: 1 } },
+  ),
+);
+
+const DIGITS = '0123456789';
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+
+/**
+ * An id shaped like `id` with one letter or digit changed (a digit for a digit, a letter for a letter of the same
+ * case), so a target cannot tell it apart by its format: an id no one holds.
+ */
+export function alteredIds(id: string): fc.Arbitrary<string> {
+  const positions = [...id].flatMap((c, i) => (/[A-Za-z0-9]/.test(c) ? [i] : []));
+  if (positions.length === 0) return fc.constant(`${id}x`);
+  return fc.tuple(fc.constantFrom(...positions), fc.nat(25)).map(([i, n]) => {
+    const c = id[i] ?? '0';
+    const alphabet = DIGITS.includes(c) ? DIGITS : UPPER.includes(c) ? UPPER : LOWER;
+    const others = alphabet.replace(c, '');
+    return `${id.slice(0, i)}${others[n % others.length]}${id.slice(i + 1)}`;
+  });
+}
