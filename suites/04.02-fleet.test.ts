@@ -92,7 +92,7 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
   });
 
   check(
-    '4.2.2',
+    '4.0.5',
     { ...business, name: 'GET /fleet with a token lacking fleet:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
       await t.forAll(
@@ -121,7 +121,7 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
   });
 
   check(
-    '4.2.3',
+    '4.0.6',
     { ...business, name: 'GET /fleet/{vehicleCode} with a token lacking fleet:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
       await t.forAll(

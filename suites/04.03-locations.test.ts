@@ -61,7 +61,7 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
   });
 
   check(
-    '4.3.1',
+    '4.0.7',
     { ...business, name: 'GET /locations with a token lacking locations:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
       await t.forAll(
@@ -90,7 +90,7 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
   });
 
   check(
-    '4.3.1',
+    '4.0.8',
     { ...business, name: 'GET /locations/{locationCode} with a token lacking locations:read: 403' },
     async (t) => {
       const locations = await listedLocation(t, 'partnerA');

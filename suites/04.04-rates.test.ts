@@ -106,7 +106,7 @@ describe('4.4 GET /rates', () => {
   });
 
   check(
-    '4.4.2',
+    '4.0.9',
     { ...business, name: 'GET /rates with a token lacking rates:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
       await t.forAll(

@@ -198,7 +198,7 @@ describe('4.5 POST /availability', () => {
   });
 
   check(
-    '4.5.4',
+    '4.0.10',
     { ...business, name: 'POST /availability with a token lacking availability:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
       await t.forAll(

@@ -224,7 +224,7 @@ describe('4.6 POST /quotes', () => {
   });
 
   check(
-    '4.6.4',
+    '4.0.11',
     { ...business, name: 'POST /quotes with a token lacking quotes:write: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
       await t.forAll(

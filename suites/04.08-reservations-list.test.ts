@@ -197,7 +197,7 @@ describe('4.8 GET /reservations', () => {
     });
   });
 
-  check('4.8.5', { ...reading, name: 'With a token lacking reservations:read: 403 INSUFFICIENT_SCOPE' }, async (t) => {
+  check('4.0.13', { ...reading, name: 'With a token lacking reservations:read: 403 INSUFFICIENT_SCOPE' }, async (t) => {
     await t.forAll(
       otherScope('reservations:read'),
       async (scopes) => {

@@ -81,7 +81,7 @@ describe('4.9 GET /reservations/{reservationId}', () => {
     );
   });
 
-  check('4.9.1', { ...booking, name: 'With a token lacking reservations:read: 403 INSUFFICIENT_SCOPE' }, async (t) => {
+  check('4.0.14', { ...booking, name: 'With a token lacking reservations:read: 403 INSUFFICIENT_SCOPE' }, async (t) => {
     const { reservation } = await quoteAndBook(t, 'partnerA');
     await t.forAll(
       otherScope('reservations:read'),

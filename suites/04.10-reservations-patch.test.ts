@@ -95,7 +95,7 @@ describe('4.10 PATCH /reservations/{reservationId}', () => {
   });
 
   check(
-    '4.10.1',
+    '4.0.15',
     { ...booking, name: 'PATCH with a token lacking reservations:write: 403 INSUFFICIENT_SCOPE before any 501' },
     async (t) => {
       const { reservation } = await quoteAndBook(t, 'partnerA');
