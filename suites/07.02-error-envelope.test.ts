@@ -9,9 +9,12 @@ import { ERROR_CODES, isErrorCode } from '../contract/errors.ts';
 import type { AvailabilityRequest } from '../contract/types.ts';
 import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectSchema } from '../harness/check/expect-api.ts';
+import { requireStep } from '../harness/check/scope.ts';
 import { REPRESENTATIONS, type Representation } from '../harness/http/representation.ts';
+import { postReservation, quoteToBook } from './support/booking.ts';
 import { unknownCode } from './support/catalogue.ts';
 import { otherScope, shoppingWindow, slowCases, unknownCodes } from './support/draws.ts';
+import { plainRequest } from './support/reservation-requests.ts';
 import { availabilityRequest } from './support/shopping.ts';
 
 type Provoked = { name: string; res: ApiResult };
@@ -245,6 +248,35 @@ describe('7.2 Error envelope', () => {
       },
     );
   }
+  check(
+    '7.2.3',
+    {
+      needs: ['partnerA'],
+      profile: 'book',
+      bookings: true,
+      representations: REPRESENTATIONS,
+      name: 'A refused booking’s message repeats none of the driver data sent (no customer data)',
+    },
+    async (t) => {
+      const { quote } = await quoteToBook(t);
+      const body = plainRequest(t, quote.quoteId);
+      // Customer data the target must not echo, with one field broken so the booking is refused (2.10).
+      const driver = { ...body.driver, email: 'thu.tran.cert@example.com', phone: '0901234567' };
+      const res = await postReservation(t, 'partnerA', { ...body, driver });
+      requireStep('2.10.6', res.status === 400, `a phone without country code: HTTP ${res.status}`, {
+        actual: res.text.slice(0, 300),
+      });
+      const error = (res.body as { error?: { message?: unknown; fields?: { message?: unknown }[] } } | undefined)
+        ?.error;
+      const texts = [error?.message, ...(error?.fields ?? []).map((f) => f.message)].map((m) => String(m ?? ''));
+      for (const value of [driver.email, driver.phone, driver.firstName, driver.lastName]) {
+        expect(
+          texts.filter((text) => text.includes(value)),
+          `messages repeating ${value}`,
+        ).toEqual([]);
+      }
+    },
+  );
 });
 
 /** Catalogue-read errors in a given representation (7.2.7 compares them across representations). */

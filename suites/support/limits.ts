@@ -9,6 +9,7 @@ import type { AvailabilityResponse, JsonValue } from '../../contract/types.ts';
 import { serializeTypedXml } from '../../contract/xml/index.ts';
 import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
 import { errorCodeOf, expectError } from '../../harness/check/expect-api.ts';
+import { claim } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
 import type { Representation } from '../../harness/http/representation.ts';
 
@@ -213,4 +214,12 @@ export function probeCodesOf(t: CheckContext, role: Role): ProbeCodes {
     pendingRatePlans:
       pending && pending.role === role ? [{ accountCode: pending.accountCode, rateCode: pending.rateCode }] : [],
   };
+}
+
+/** Spec 8.15: a 429 carries Retry-After in whole seconds; judged under 8.15 wherever a check meets a 429. */
+export function observeRetryAfter(limited: ApiResult, what: string): void {
+  const value = limited.headers['retry-after'];
+  claim('8.15', value !== undefined && /^\d+$/.test(value), `${what}: Retry-After in whole seconds`, {
+    actual: value ?? '(absent)',
+  });
 }
