@@ -185,7 +185,7 @@ describe('3 States and transitions', () => {
     '3.7',
     {
       ...withStatus,
-      name: 'Cancelling a completed reservation: 409 INVALID_STATE_TRANSITION, status unchanged',
+      name: 'Cancelling a completed reservation, when refused: 409 INVALID_STATE_TRANSITION, status unchanged',
     },
     async (t) => {
       const control = controlOf(t);
@@ -193,6 +193,11 @@ describe('3 States and transitions', () => {
       try {
         await control.setReservationStatus(reservation.reservationId, 'completed');
         const res = await cancel(t, 'partnerA', reservation.reservationId);
+        // Which states are cancellable is not shown (3, docs/ambiguities.md #14): a completed rental may be.
+        if (res.status === 200) {
+          expect((await readReservation(t, 'partnerA', reservation.reservationId)).status).toBe('cancelled');
+          return t.notApplicable('completed reservations are cancellable on this target (spec 3 allows it)');
+        }
         expectError(res, 'INVALID_STATE_TRANSITION', { representation: t.representation });
         expect((await readReservation(t, 'partnerA', reservation.reservationId)).status).toBe('completed');
       } finally {
