@@ -58,8 +58,7 @@ export function rentalWindow(cat: TargetCatalogue, options: RentalWindowOptions 
     // Every listed plan is bookable (2.7: GET /rates lists the active ones); its status spelling is 2.7.6's to judge.
     for (const plan of cat.rates) {
       const range = planDayRange(cat, plan);
-      if (range && range.last - range.first >= minDays)
-        planCombos.push({ pair, plan, range, minDays });
+      if (range && range.last - range.first >= minDays) planCombos.push({ pair, plan, range, minDays });
     }
   }
   const choices: fc.Arbitrary<Combo>[] = [];
