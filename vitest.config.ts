@@ -14,5 +14,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two at a time on the 2-core CI machine: most slow files wait on child processes and sockets, not the CPU.
+    maxWorkers: 2,
   },
 });

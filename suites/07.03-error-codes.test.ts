@@ -46,7 +46,7 @@ const hooked = (...hooks: HookName[]) => ({ ...business, hooks });
 const hookedBooking = (...hooks: HookName[]) => ({ ...booking, hooks });
 /** Concurrent identical requests per round of the in-flight race, and the rounds tried. */
 const RACE_SIZE = 20;
-const RACE_ROUNDS = 5;
+const RACE_ROUNDS = 10;
 
 /** `CODE: HTTP n, (not) retryable`: the row as each check's name starts. */
 function row(code: ErrorCode): string {
