@@ -1,4 +1,5 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { LONG_TESTS } from './vitest.long.config.ts';
 
 export default defineConfig({
   test: {
@@ -11,6 +12,8 @@ export default defineConfig({
       'generators/**/*.test.ts',
       'load/**/*.test.ts',
     ],
+    // The longer matrices run in `npm run test:long` (.ci/run), after npm test.
+    exclude: [...configDefaults.exclude, ...LONG_TESTS],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

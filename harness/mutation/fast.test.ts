@@ -1,5 +1,5 @@
 /**
- * Issue 9: npm test runs the mutation harness on its `fast` subset (a fault of every spec section and five benign
+ * Issue 9: `npm run test:long` (.ci/run, right after npm test) runs the mutation harness on its `fast` subset (a fault of every spec section and five benign
  * variants), each certified with the checks of its own clause: every fault is caught on its clause and every
  * variant passes there. Cascades into other clauses are judged by the larger subset .ci/run certifies with the
  * whole suite (`npm run mutation -- --subset ci`), and by the full matrix on demand.
@@ -20,7 +20,7 @@ const thresholds = JSON.parse(
   readFileSync(join(PROJECT_ROOT, 'harness', 'mutation', 'thresholds.json'), 'utf8'),
 ) as MutationThresholds;
 
-describe('the mutation harness on the fast subset (npm test)', () => {
+describe('the mutation harness on the fast subset (npm run test:long)', () => {
   test('covers every spec section with a fault and holds five benign variants', () => {
     const fast = SUBSETS.fast ?? [];
     expect(fast.filter((name) => name.startsWith('benign-')).length).toBeGreaterThanOrEqual(5);

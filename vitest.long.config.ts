@@ -1,0 +1,21 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * `npm run test:long` (in .ci/run after npm test): the longer matrices that do not fit npm test's five minutes on
+ * the 2-core CI machine: the fast mutation subset, the fuzz campaign's certification and the k6 script bundles.
+ */
+export const LONG_TESTS = [
+  'harness/mutation/fast.test.ts',
+  'harness/runner/certify.fuzz.test.ts',
+  'load/k6/k6-scripts.test.ts',
+];
+
+export default defineConfig({
+  test: {
+    include: LONG_TESTS,
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
