@@ -55,7 +55,12 @@ describe('load scenarios against the reference implementation (CI settings)', ()
       const result = await runAgainstReference(clientIsolationScenario);
       expectPassed(result);
       const [noisy, quiet] = result.steps;
-      expect(noisy?.errors.RATE_LIMITED).toBe((noisy?.count ?? 0) - 30);
+      // 30 a window: one window, or two when the run straddles a minute boundary.
+      const count = noisy?.count ?? 0;
+      const limited = noisy?.errors.RATE_LIMITED ?? 0;
+      expect(limited).toBeGreaterThan(0);
+      expect(limited).toBeLessThanOrEqual(count - 30);
+      expect(limited).toBeGreaterThanOrEqual(count - 60);
       expect(quiet?.errors).toEqual({});
       expect(Object.keys(result.series?.remaining ?? {}).sort()).toEqual(['partnerA', 'rateLimit']);
     },
