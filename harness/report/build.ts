@@ -61,12 +61,20 @@ export function buildReport(input: BuildReportInput): ReportModel {
     byClause.set(record.clauseId, list);
   }
 
-  const observations = observationsByClause(byClause, known);
+  const { observations, fromMust } = observationsByClause(byClause, known);
+  // A deviation seen by a MUST check fails the clause it breaks; one seen only by SHOULD checks warns (unless
+  // --strict): a check that only recommends a behaviour cannot make what it met along the way a requirement.
+  const observedOutcomeOf = (clause: Clause): Outcome | undefined => {
+    if (!observations.has(clause.id)) return undefined;
+    if (input.options.strict) return 'fail';
+    return clause.level === 'SHOULD' || !fromMust.has(clause.id) ? 'warn' : 'fail';
+  };
   const today = input.today ?? input.timing.startedAt.slice(0, 10);
   const outcomesByClause = new Map<string, Outcome[]>();
   for (const clause of CLAUSES) {
     const outcomes = (byClause.get(clause.id) ?? []).map(({ record }) => record.outcome);
-    if (observations.has(clause.id)) outcomes.push('fail');
+    const observed = observedOutcomeOf(clause);
+    if (observed) outcomes.push(observed);
     if (outcomes.length > 0) outcomesByClause.set(clause.id, outcomes);
   }
   const waivers = resolveWaivers(input.waivers ?? [], outcomesByClause, today);
@@ -95,12 +103,7 @@ export function buildReport(input: BuildReportInput): ReportModel {
       })
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const seen = observations.get(clause.id);
-    // A deviation other checks saw fails the clause (a SHOULD clause: warns, unless --strict).
-    const observedOutcome: Outcome | undefined = seen
-      ? clause.level === 'SHOULD' && !input.options.strict
-        ? 'warn'
-        : 'fail'
-      : undefined;
+    const observedOutcome = observedOutcomeOf(clause);
     // A check judging at SHOULD level fails its clause only under --strict (otherwise it is a warning).
     const outcomes = checks.map(
       (check): Outcome =>
@@ -303,16 +306,23 @@ function configurable(reason: NotApplicableReason): boolean {
 const MAX_OBSERVATIONS_PER_CLAUSE = 5;
 const MAX_SEEN_IN = 5;
 
-/** What checks saw of other clauses, grouped per clause and message, the most frequent first. */
+/**
+ * What checks saw of other clauses, grouped per clause and message, the most frequent first; and the clauses some
+ * MUST-level check saw a deviation of.
+ */
 function observationsByClause(
   byClause: ReadonlyMap<string, { record: CheckRecord; id: string }[]>,
   known: ReadonlySet<string>,
-): Map<string, ReportObservation[]> {
+): { observations: Map<string, ReportObservation[]>; fromMust: Set<string> } {
   const grouped = new Map<string, Map<string, ReportObservation>>();
+  const fromMust = new Set<string>();
+  const levelOf = new Map(CLAUSES.map((clause) => [clause.id, clause.level]));
   for (const list of byClause.values()) {
     for (const { record, id } of list) {
+      const observerLevel = record.level ?? levelOf.get(record.clauseId);
       for (const observation of record.observations ?? []) {
         if (!known.has(observation.clauseId) || observation.clauseId === record.clauseId) continue;
+        if (observerLevel !== 'SHOULD') fromMust.add(observation.clauseId);
         const messages = grouped.get(observation.clauseId) ?? new Map<string, ReportObservation>();
         grouped.set(observation.clauseId, messages);
         const entry = messages.get(observation.message);
@@ -338,7 +348,7 @@ function observationsByClause(
     const sorted = [...messages.values()].sort((a, b) => b.count - a.count || (a.message < b.message ? -1 : 1));
     out.set(clauseId, sorted.slice(0, MAX_OBSERVATIONS_PER_CLAUSE));
   }
-  return out;
+  return { observations: out, fromMust };
 }
 
 /** Every check of a model, in report order. */

@@ -92,6 +92,24 @@ describe('exit codes: one meaning each', () => {
     expect(model.coverage.clausesJudged).toBe(2);
     expect(model.verdict.exitCode).toBe(1);
   });
+
+  it('a deviation seen only by SHOULD checks warns on the clause it breaks, and fails it under --strict', () => {
+    const seenBy = (level: 'MUST' | 'SHOULD') =>
+      record({
+        clauseId: '4.2.1',
+        level,
+        outcome: 'pass',
+        observations: [{ clauseId: '7.2.1', message: 'a 404 without the error envelope', count: 1 }],
+      });
+    expect(clause(buildReport(sampleInput({ checks: [seenBy('SHOULD')] })), '7.2.1').outcome).toBe('warn');
+    expect(clause(buildReport(sampleInput({ checks: [seenBy('MUST')] })), '7.2.1').outcome).toBe('fail');
+    expect(clause(buildReport(sampleInput({ checks: [seenBy('SHOULD'), seenBy('MUST')] })), '7.2.1').outcome).toBe(
+      'fail',
+    );
+    const strict = sampleInput({ checks: [seenBy('SHOULD')] });
+    const strictModel = buildReport({ ...strict, options: { ...strict.options, strict: true } });
+    expect(clause(strictModel, '7.2.1').outcome).toBe('fail');
+  });
 });
 
 describe('--baseline and --fail-on new', () => {
