@@ -421,6 +421,29 @@ describe('4.13 on every endpoint that takes a body', () => {
     const label = LABEL[endpoint];
     const options = { needs, ...endpointOptions(endpoint) };
 
+    check(
+      '4.13.3',
+      {
+        ...options,
+        name: `${label}: JSON with a duplicate name or a byte order mark: read either way or refused with a 400, never a 5xx`,
+      },
+      async (t) => {
+        // Valid JSON text, or invalid: either reading leaves the target two answers (docs/ambiguities.md G5, G9).
+        const target = await bodyTarget(t, endpoint);
+        const open = (c: BodyCase) => c.name.includes('duplicate') || c.name.includes('byte order mark');
+        await t.forAll(
+          casesOf(target.valid, jsonAttacks, open),
+          async (c) => {
+            const res = await target.send(c.bytes, c.contentType, acceptOf('json'));
+            if (res.status >= 400 && res.status !== 409) {
+              expectError(res, ['MALFORMED_JSON', 'VALIDATION_ERROR'], { representation: 'json', otherCodes: true });
+            } else expectAnswered(res, endpoint, [MEDIA_TYPES.json]);
+          },
+          { numRuns: fewCases(t) },
+        );
+      },
+    );
+
     for (const level of ['MUST', 'SHOULD'] as const) {
       check(
         '4.13.2',
