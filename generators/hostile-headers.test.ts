@@ -13,6 +13,7 @@ import {
   idempotencyKeyCases,
   type Negotiated,
   negotiate,
+  negotiateLiterally,
 } from './hostile-headers.ts';
 
 describe('Idempotency-Key', () => {
@@ -100,10 +101,17 @@ describe('Accept (spec 4.13)', () => {
     it(`${accept ?? '(absent)'} → ${outcome}`, () => expect(negotiate(accept)).toBe(outcome));
   }
 
-  it('406 carries NOT_ACCEPTABLE; q=0 and case variants are SHOULD', () => {
+  it('406 carries NOT_ACCEPTABLE; q=0 and case variants are SHOULD where the words alone do not decide', () => {
     const e = acceptExpectation('text/html');
     expect(isRejection(e) && meetsRejection(e, 406, 'NOT_ACCEPTABLE')).toBe(true);
-    expect(acceptExpectation('application/json;q=0, */*')).toMatchObject({ level: 'SHOULD' });
+    expect(acceptExpectation('application/json;q=0')).toMatchObject({ level: 'SHOULD' });
+    expect(acceptExpectation('*/*;q=0')).toMatchObject({ level: 'SHOULD' });
+    // The higher q wins (spec 4.13) whether q=0 excludes JSON or only weighs it least.
+    expect(acceptExpectation('application/json;q=0, */*')).toMatchObject({ level: 'MUST' });
+    expect(acceptExpectation('application/json;q=0, application/xml')).toMatchObject({
+      level: 'MUST',
+      mediaTypes: [MEDIA_TYPES.xml],
+    });
     expect(acceptExpectation('APPLICATION/XML')).toMatchObject({ level: 'SHOULD', mediaTypes: [MEDIA_TYPES.xml] });
     expect(acceptExpectation('application/xml;q=0.001')).toMatchObject({ level: 'MUST' });
   });
@@ -119,7 +127,10 @@ describe('Accept (spec 4.13)', () => {
         const outcome = negotiate(accept);
         if (outcome === 'not-acceptable') expect(isRejection(c.expect)).toBe(true);
         else expect(isAcceptance(c.expect) && c.expect.mediaTypes?.length).toBe(outcome === 'either-xml' ? 2 : 1);
-        expect(typeof c.expect === 'object' && c.expect.level).toBe(/q=0(,|$)/.test(accept ?? '') ? 'SHOULD' : 'MUST');
+        // SHOULD only where a q=0 range decides the outcome (generated lists are lower-case).
+        const level = typeof c.expect === 'object' && c.expect.level;
+        if (!/q=0(,|$)/.test(accept ?? '')) expect(level).toBe('MUST');
+        else expect(level).toBe(negotiateLiterally(accept ?? '') === outcome ? 'MUST' : 'SHOULD');
       }),
       { numRuns: 200 },
     );

@@ -180,10 +180,48 @@ const MEDIA_OF: Record<Exclude<Negotiated, 'not-acceptable'>, readonly string[]>
   'either-xml': [MEDIA_TYPES.xml, MEDIA_TYPES.textXml],
 };
 
-/** The expectation for an Accept header; SHOULD where it rests on RFC 9110 rather than the spec's words. */
+/**
+ * Spec 4.13 read by its words alone: a range names a type only in the letter case written, and q=0 is the lowest
+ * weight rather than "not acceptable". Where this reading and RFC 9110's (negotiate) agree, the spec decides the
+ * outcome; where they differ (q=0 alone, another letter case) the outcome rests on RFC 9110 (docs/ambiguities.md G3).
+ */
+export function negotiateLiterally(accept: string): Negotiated {
+  const ranges = accept
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((part) => {
+      const [range = '', ...params] = part.split(';').map((p) => p.trim());
+      const [type = '', subtype = ''] = range.split('/');
+      const qParam = params.find((p) => /^q\s*=/i.test(p));
+      const q = qParam === undefined ? 1 : Number(qParam.split('=')[1]);
+      return { type, subtype, q: Number.isFinite(q) ? q : 1 };
+    });
+  const qOf = (type: string, subtype: string): number | undefined =>
+    (
+      ranges.find((r) => r.type === type && r.subtype === subtype) ??
+      ranges.find((r) => r.type === type && r.subtype === '*') ??
+      ranges.find((r) => r.type === '*' && r.subtype === '*')
+    )?.q;
+  const scored = OFFERS.flatMap(([name, type, subtype]) => {
+    const q = qOf(type, subtype);
+    return q === undefined ? [] : [{ name, q }];
+  });
+  if (scored.length === 0) return 'not-acceptable';
+  const best = Math.max(...scored.map((s) => s.q));
+  const top = scored.filter((s) => s.q === best).map((s) => s.name);
+  if (top.includes('json')) return 'json';
+  return top.length === 2 ? 'either-xml' : (top[0] as Negotiated);
+}
+
+/**
+ * The expectation for an Accept header; SHOULD where it rests on RFC 9110 rather than the spec's words (q=0 as
+ * "not acceptable", letter case), MUST where the words alone decide it (`application/json;q=0, application/xml`:
+ * the higher q wins).
+ */
 export function acceptExpectation(accept: string | null, level?: 'MUST' | 'SHOULD'): Expectation {
   const outcome = negotiate(accept);
-  const inferred = accept !== null && (/q\s*=\s*0(\.0*)?\s*(,|;|$)/i.test(accept) || accept !== accept.toLowerCase());
+  const inferred = accept !== null && negotiateLiterally(accept) !== outcome;
   const lvl = level ?? (inferred ? 'SHOULD' : 'MUST');
   const basis = `spec 4.13${inferred ? '; RFC 9110 12.5.1 (q=0, case)' : ''}${outcome === 'either-xml' ? '; docs/ambiguities.md #17' : ''}`;
   if (outcome === 'not-acceptable') return rejectWith(lvl, `${basis}: 406 with a JSON error body`, 'NOT_ACCEPTABLE');
@@ -212,6 +250,8 @@ const NAMED_ACCEPTS: readonly (string | null)[] = [
   'text/html',
   'image/png, text/plain;q=0.5',
   'application/json;q=0, */*',
+  'application/json;q=0, application/xml',
+  'application/json;q=0, text/xml;q=0.5',
   'application/json;q=0',
   '*/*;q=0',
   'APPLICATION/XML',

@@ -91,6 +91,26 @@ describe('jsonAttacks', () => {
     );
   });
 
+  it('top-level values of another type are JSON but no request; a BOM precedes the plain text', () => {
+    fc.assert(
+      fc.property(requests, (value) => {
+        const cases = jsonAttacks(value);
+        const topLevel = cases.filter((c) => c.name.includes('top-level'));
+        expect(topLevel).toHaveLength(5);
+        for (const c of topLevel) {
+          const parsed = parse(c);
+          expect(typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed), c.name).toBe(false);
+          expect(isRejection(c.expect) && c.expect.reject[0]?.otherCodes, c.name).toBe(true);
+        }
+        const bom = cases.find((c) => c.name.includes('byte order mark')) as BodyCase;
+        expect([...bom.bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+        expect(JSON.parse(strict.decode(bom.bytes.slice(3)))).toEqual(value);
+        expect(bom.expect).toBe('unspecified');
+      }),
+      { numRuns: 20 },
+    );
+  });
+
   it('refuses a value that is not a request object', () => {
     expect(() => jsonAttacks([] as unknown as object)).toThrow();
     expect(() => jsonAttacks({})).toThrow();

@@ -8,6 +8,18 @@ import { describe, expect } from 'vitest';
 import { MEDIA_TYPES } from '../contract/constants.ts';
 import type { AvailabilityResponse, JsonValue } from '../contract/types.ts';
 import { serializeTypedXml } from '../contract/xml/index.ts';
+import {
+  type Acceptance,
+  acceptCases,
+  type BodyCase,
+  contentTypeCases,
+  type HeaderCase,
+  isAcceptance,
+  isRejection,
+  jsonAttacks,
+  type Rejection,
+  utf8,
+} from '../generators/index.ts';
 import { basicAuthorization } from '../harness/auth/token-cache.ts';
 import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
 import {
@@ -20,6 +32,18 @@ import {
 import { ACCEPT_OF } from '../harness/http/partner-client.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { bearer, credentialsOf, requestToken, TOKEN_PATH } from './support/auth.ts';
+import {
+  acceptOf,
+  BODY_ENDPOINTS,
+  bodyTarget,
+  casesOf,
+  endpointOptions,
+  expectAnswered,
+  expectRefusal,
+  LABEL,
+  REQUEST_CLAUSE,
+  SHOPPING_ENDPOINTS,
+} from './support/body-endpoints.ts';
 import { fewCases, otherScope, shoppingWindow, slowCases, unknownCodes } from './support/draws.ts';
 
 const needs = ['partnerA' as const];
@@ -293,4 +317,206 @@ describe('4.13 Content negotiation', () => {
     const refused = await requestToken(t, 'partnerA', { grantType: 'password', headers: { accept: MEDIA_TYPES.xml } });
     expectOAuthError(refused, 'unsupported_grant_type');
   });
+});
+
+/**
+ * The same rules on every business call with a body (audit finding 18): each endpoint gets a valid body broken
+ * one way, drawn from the generators (contentTypeCases, jsonAttacks, acceptCases). On /reservations and /cancel
+ * only cases the target must refuse before acting are sent (support/body-endpoints.ts), so nothing is booked or
+ * cancelled by a conforming target; accepted variants go to the shopping endpoints.
+ */
+describe('4.13 on every endpoint that takes a body', () => {
+  const unsupported = (c: BodyCase) =>
+    isRejection(c.expect) && c.expect.reject.some((a) => a.codes.includes('UNSUPPORTED_MEDIA_TYPE'));
+  /** Bodies that are not JSON (or not UTF-8 JSON at MUST): MALFORMED_JSON first among their answers. */
+  const malformed = (c: BodyCase) =>
+    isRejection(c.expect) && c.expect.level === 'MUST' && c.expect.reject[0]?.codes[0] === 'MALFORMED_JSON';
+  /**
+   * JSON that is no request (another top-level type, a prototype name, deep nesting under an unknown key): refused
+   * with a 400 whose code the spec leaves open (7.3, docs/ambiguities.md G8, G9).
+   */
+  const anyBadRequest = (c: BodyCase) =>
+    isRejection(c.expect) && c.expect.level === 'MUST' && c.expect.reject[0]?.codes[0] === 'VALIDATION_ERROR';
+  const jsonAndContentTypeCases = (value: object) => [...jsonAttacks(value), ...contentTypeCases(value)];
+  const acceptsOf = (keep: (c: HeaderCase) => boolean) => fc.constantFrom(...acceptCases().filter(keep));
+  const levelOf = (c: HeaderCase) => (typeof c.expect === 'object' ? c.expect.level : undefined);
+  const acceptOfCase = (c: HeaderCase) => c.headers.accept ?? null;
+  /** An Accept whose q=0 range a `|| 1` default would read as q=1: the case's outcome depends on the zero. */
+  const zeroWeighted = (c: HeaderCase) => /;\s*q=0(\s*,|$)/.test(acceptOfCase(c) ?? '');
+
+  for (const endpoint of BODY_ENDPOINTS) {
+    const label = LABEL[endpoint];
+    const options = { needs, ...endpointOptions(endpoint) };
+
+    check(
+      '4.13.2',
+      { ...options, representations: REPRESENTATIONS, name: `${label}: another Content-Type, or none: 415` },
+      async (t) => {
+        const target = await bodyTarget(t, endpoint);
+        await t.forAll(
+          casesOf(target.valid, contentTypeCases, unsupported),
+          async (c) => {
+            const res = await target.send(c.bytes, c.contentType, acceptOf(t.representation));
+            expectRefusal(res, c.expect as Rejection, t.representation);
+          },
+          { numRuns: fewCases(t) },
+        );
+      },
+    );
+
+    check(
+      '4.13.3',
+      { ...options, representations: REPRESENTATIONS, name: `${label}: a body that is not JSON: 400 MALFORMED_JSON` },
+      async (t) => {
+        const target = await bodyTarget(t, endpoint);
+        await t.forAll(
+          casesOf(target.valid, jsonAndContentTypeCases, malformed),
+          async (c) => {
+            const res = await target.send(c.bytes, c.contentType, acceptOf(t.representation));
+            expectRefusal(res, c.expect as Rejection, t.representation);
+          },
+          { numRuns: fewCases(t) },
+        );
+      },
+    );
+
+    check(
+      REQUEST_CLAUSE[endpoint],
+      {
+        ...options,
+        name: `${label}: JSON that is no request object (another top-level type, __proto__, deep nesting): a 400`,
+      },
+      async (t) => {
+        const target = await bodyTarget(t, endpoint);
+        await t.forAll(
+          casesOf(target.valid, jsonAttacks, anyBadRequest),
+          async (c) => {
+            const res = await target.send(c.bytes, c.contentType, acceptOf(t.representation));
+            expectRefusal(res, c.expect as Rejection, t.representation);
+          },
+          { numRuns: fewCases(t) },
+        );
+      },
+    );
+
+    check(
+      '4.13.1c',
+      { ...options, name: `${label}: an Accept allowing none of the three types: 406 with a JSON error body` },
+      async (t) => {
+        const target = await bodyTarget(t, endpoint);
+        const refused = acceptsOf((c) => isRejection(c.expect) && levelOf(c) === 'MUST');
+        await t.forAll(
+          fc.tuple(target.valid, refused),
+          async ([value, c]) => {
+            const res = await target.send(utf8(JSON.stringify(value)), MEDIA_TYPES.json, acceptOfCase(c));
+            expectRefusal(res, c.expect as Rejection, 'json');
+          },
+          { numRuns: fewCases(t) },
+        );
+      },
+    );
+  }
+
+  for (const endpoint of SHOPPING_ENDPOINTS) {
+    const label = LABEL[endpoint];
+    const options = { needs, ...endpointOptions(endpoint) };
+
+    check(
+      '4.13.3',
+      {
+        ...options,
+        name: `${label}: JSON with a duplicate name or a byte order mark: read either way or refused with a 400, never a 5xx`,
+      },
+      async (t) => {
+        // Valid JSON text, or invalid: either reading leaves the target two answers (docs/ambiguities.md G5, G9).
+        const target = await bodyTarget(t, endpoint);
+        const open = (c: BodyCase) => c.name.includes('duplicate') || c.name.includes('byte order mark');
+        await t.forAll(
+          casesOf(target.valid, jsonAttacks, open),
+          async (c) => {
+            const res = await target.send(c.bytes, c.contentType, acceptOf('json'));
+            if (res.status >= 400 && res.status !== 409) {
+              expectError(res, ['MALFORMED_JSON', 'VALIDATION_ERROR'], { representation: 'json', otherCodes: true });
+            } else expectAnswered(res, endpoint, [MEDIA_TYPES.json]);
+          },
+          { numRuns: fewCases(t) },
+        );
+      },
+    );
+
+    for (const level of ['MUST', 'SHOULD'] as const) {
+      check(
+        '4.13.2',
+        {
+          ...options,
+          level,
+          name: `${label}: JSON and XML bodies with the parameters and letter case ${level === 'MUST' ? 'the spec names' : 'of RFC 9110 8.3.1'} are read`,
+        },
+        async (t) => {
+          const target = await bodyTarget(t, endpoint);
+          const read = (c: BodyCase) => isAcceptance(c.expect) && c.expect.level === level;
+          await t.forAll(
+            casesOf(target.valid, contentTypeCases, read),
+            async (c) => {
+              const res = await target.send(c.bytes, c.contentType, acceptOf('json'));
+              expectAnswered(res, endpoint);
+            },
+            { numRuns: fewCases(t) },
+          );
+        },
+      );
+    }
+
+    check(
+      '4.13.1c',
+      {
+        ...options,
+        level: 'SHOULD',
+        name: `${label}: an Accept whose only ranges have q=0 (RFC 9110: not acceptable): 406`,
+      },
+      async (t) => {
+        const target = await bodyTarget(t, endpoint);
+        const refused = acceptsOf((c) => isRejection(c.expect) && levelOf(c) === 'SHOULD');
+        await t.forAll(
+          fc.tuple(target.valid, refused),
+          async ([value, c]) => {
+            const res = await target.send(utf8(JSON.stringify(value)), MEDIA_TYPES.json, acceptOfCase(c));
+            expectRefusal(res, c.expect as Rejection, 'json');
+          },
+          { numRuns: fewCases(t) },
+        );
+      },
+    );
+
+    const answeredIn = async (t: CheckContext, keep: (c: HeaderCase) => boolean) => {
+      const target = await bodyTarget(t, endpoint);
+      await t.forAll(
+        fc.tuple(
+          target.valid,
+          acceptsOf((c) => isAcceptance(c.expect) && keep(c)),
+        ),
+        async ([value, c]) => {
+          const res = await target.send(utf8(JSON.stringify(value)), MEDIA_TYPES.json, acceptOfCase(c));
+          expectAnswered(res, endpoint, (c.expect as Acceptance).mediaTypes);
+        },
+        { numRuns: fewCases(t) },
+      );
+    };
+
+    check('4.13.1b', { ...options, name: `${label}: the answer takes the type the Accept weighs highest` }, async (t) =>
+      answeredIn(t, (c) => levelOf(c) === 'MUST' && !zeroWeighted(c)),
+    );
+
+    check(
+      '4.13.1b',
+      { ...options, name: `${label}: a type weighted q=0 loses to any type weighted above it` },
+      async (t) => answeredIn(t, (c) => levelOf(c) === 'MUST' && zeroWeighted(c)),
+    );
+
+    check(
+      '4.13.1a',
+      { ...options, level: 'SHOULD', name: `${label}: media types in Accept compare without letter case (RFC 9110)` },
+      async (t) => answeredIn(t, (c) => levelOf(c) === 'SHOULD'),
+    );
+  }
 });

@@ -6,8 +6,10 @@
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { SCOPES, type Scope } from '../contract/scopes.ts';
+import { bearerAttacks, foreignKey, type HeaderCase, isRejection } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { expectError, expectOAuthError, expectSchema } from '../harness/check/expect-api.ts';
+import { ACCEPT_OF } from '../harness/http/partner-client.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { credentialsOf, freshToken, jsonTokenRequest, requestToken, scopeSet } from './support/auth.ts';
 import { someCodes } from './support/catalogue.ts';
@@ -324,6 +326,38 @@ describe('5 Authentication', () => {
       { numRuns: fewCases(t) },
     );
   });
+
+  check(
+    '5.6a',
+    {
+      name: 'Forged bearer tokens (unsigned, foreign-signed, look-alikes of a genuine one) and none: 401',
+      needs: ['partnerA'],
+      representations: REPRESENTATIONS,
+    },
+    async (t) => {
+      // generators/hostile-bearer.ts: a foreign key drawn per case signs the forgeries; a compact JWS the target
+      // issued gets look-alikes too (an opaque token only the other cases).
+      const genuine = await t.client('partnerA').token();
+      const now = Math.floor(Date.now() / 1000);
+      await t.forAll(
+        fc.tuple(foreignKey(), fc.nat()),
+        async ([key, n]) => {
+          const cases = await bearerAttacks(genuine.split('.').length === 3 ? { key, now, genuine } : { key, now });
+          const c = cases[n % cases.length] as HeaderCase;
+          const headers: Record<string, string> = { accept: ACCEPT_OF[t.representation] };
+          if (c.headers.authorization) headers.authorization = c.headers.authorization;
+          const res = await t.anonymous.raw({ method: 'GET', path: '/locations', headers });
+          if (!isRejection(c.expect)) throw new Error(`${c.name}: bearerAttacks cases are refusals`);
+          expectError(
+            res,
+            c.expect.reject.flatMap((answer) => answer.codes),
+            { representation: t.representation },
+          );
+        },
+        { numRuns: fewCases(t) },
+      );
+    },
+  );
 
   check(
     '5.6a',

@@ -41,5 +41,6 @@ export const SUBSETS: Readonly<Record<string, readonly string[]>> = {
     'benign-plain-404-unknown-paths',
     'benign-retry-after-full-minute',
     'benign-opaque-reservation-ids',
+    'booking-broken-json-500',
   ],
 };

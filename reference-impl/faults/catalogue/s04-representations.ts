@@ -48,6 +48,36 @@ export const REPRESENTATION_FAULTS: Fault[] = [
     },
   },
   {
+    name: 'accept-q-zero-served',
+    kind: 'fault',
+    clause: '4.13.1b',
+    description:
+      'Accept ranges weighted q=0 are read as q=1 (a `|| 1` default): `application/json;q=0, application/xml` is answered in JSON.',
+    request(r) {
+      const accept = r.request.headers.accept;
+      if (typeof accept === 'string') {
+        r.request.headers.accept = accept.replace(/;\s*q\s*=\s*0(\.0{0,3})?\s*(?=,|;|$)/gi, '');
+      }
+    },
+  },
+  {
+    name: 'booking-accept-unsupported-served',
+    kind: 'fault',
+    clause: '4.13.1c',
+    description:
+      'POST /reservations serves an Accept it cannot (text/html): it books and answers JSON instead of 406 (only the read endpoints negotiate).',
+    request(r) {
+      const accept = String(r.request.headers.accept ?? '');
+      if (
+        r.operation === 'createReservation' &&
+        accept !== '' &&
+        !/json|xml|\*\/\*|application\/\*|text\/\*/i.test(accept)
+      ) {
+        r.request.headers.accept = 'application/json';
+      }
+    },
+  },
+  {
     name: 'content-type-ignored',
     kind: 'fault',
     clause: '4.13.2',
@@ -64,6 +94,32 @@ export const REPRESENTATION_FAULTS: Fault[] = [
     description: 'A body that is not valid JSON gets 400 VALIDATION_ERROR instead of MALFORMED_JSON.',
     response(r) {
       if (envelopeError(r.value)?.code === 'MALFORMED_JSON') answerError(r, 'VALIDATION_ERROR');
+    },
+  },
+  {
+    name: 'booking-broken-json-500',
+    kind: 'fault',
+    clause: '4.13.3',
+    description:
+      'POST /reservations answers a body that is not JSON with 500 INTERNAL_ERROR (the booking handler hashes the raw body, then its parser throws unhandled).',
+    response(r) {
+      if (r.operation === 'createReservation' && envelopeError(r.value)?.code === 'MALFORMED_JSON') {
+        answerError(r, 'INTERNAL_ERROR');
+      }
+    },
+  },
+  {
+    name: 'cancel-content-type-ignored',
+    kind: 'fault',
+    clause: '4.13.2',
+    description:
+      'POST /reservations/{id}/cancel reads its body as JSON whatever the Content-Type (or none), instead of 415 UNSUPPORTED_MEDIA_TYPE.',
+    request(r) {
+      if (r.operation !== 'cancelReservation') return;
+      const type = String(r.request.headers['content-type'] ?? '');
+      if (!/^\s*(application\/json|application\/xml|text\/xml)\s*(;|$)/i.test(type)) {
+        r.request.headers['content-type'] = 'application/json';
+      }
     },
   },
   {
