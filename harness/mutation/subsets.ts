@@ -35,6 +35,8 @@ export const SUBSETS: Readonly<Record<string, readonly string[]>> = {
     'api-switch-ignored',
     'scope-unchecked-listFleet',
     'retry-after-http-date',
+    'scope-intersection-ignored',
+    'duplicate-reference-race',
     'benign-global-idempotency-keys',
     'benign-oauth-error-values',
     'benign-lenient-phone',
