@@ -38,7 +38,14 @@ import { bookingCases, fewCases, quoteFor, quoteWindow } from './support/draws.t
 import { observeReplayHeader } from './support/idempotency.ts';
 import { alterMiddle } from './support/ids.ts';
 import { sameMoney } from './support/money.ts';
-import { freshen, freshKey, generatedRequest, plainRequest, uniquify } from './support/reservation-requests.ts';
+import {
+  freshen,
+  freshKey,
+  freshReference,
+  generatedRequest,
+  plainRequest,
+  uniquify,
+} from './support/reservation-requests.ts';
 import { plainQuoteRequest } from './support/shopping.ts';
 
 const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
@@ -60,6 +67,8 @@ async function pastIdempotencyMemory(t: CheckContext): Promise<void> {
 const RACE_SIZE = 20;
 /** Concurrent requests with one key and different bodies. */
 const CONFLICT_RACE_SIZE = 10;
+/** How many bookings of one partnerReference race under different keys. */
+const REFERENCE_RACE_SIZES = { min: 4, max: 6 };
 /** Rounds of the identical race tried until one meets an IN_FLIGHT answer. */
 const RACE_ROUNDS = 5;
 
@@ -432,6 +441,49 @@ describe('4.7 POST /reservations', () => {
           ).toEqual([first.reservation.reservationId]);
         },
         { numRuns: bookingCases(t) },
+      );
+    },
+  );
+
+  check(
+    '4.7.7',
+    {
+      ...booking,
+      name: `${REFERENCE_RACE_SIZES.min} to ${REFERENCE_RACE_SIZES.max} concurrent bookings of one partnerReference under different keys: at most one 201, the rest 409 DUPLICATE_PARTNER_REFERENCE, one reservation`,
+    },
+    async (t) => {
+      // "One reference is one rental, permanently" holds for requests arriving together too: a server that looks
+      // for the reference and then inserts without a unique guard books one rental per request of the race.
+      const q = await quote(t, 'partnerA');
+      await t.forAll(
+        fc.integer(REFERENCE_RACE_SIZES),
+        async (size) => {
+          const reference = freshReference(t, 'RACE');
+          const answers = await Promise.all(
+            Array.from({ length: size }, () =>
+              t.client('partnerA').post('/reservations', plainRequest(t, q.quoteId, { partnerReference: reference }), {
+                headers: { [IDEMPOTENCY_HEADER]: freshKey(t) },
+              }),
+            ),
+          );
+          for (const res of answers) recordIfCreated(t, res);
+          const counts: Record<string, number> = {};
+          for (const res of answers) counts[outcomeOf(res)] = (counts[outcomeOf(res)] ?? 0) + 1;
+          const created = answers.filter((res) => res.status === 201);
+          expect(created.length, `answers ${JSON.stringify(counts)}: at most one 201`).toBeLessThanOrEqual(1);
+          for (const res of answers) {
+            if (res.status !== 201) {
+              expectError(res, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
+            }
+          }
+          const found = await withReference(t, 'partnerA', reference);
+          expect(
+            found.map((r) => r.reservationId),
+            `reservations with the reference after the race (${JSON.stringify(counts)}): the one created`,
+          ).toEqual(created.map((res) => (res.body as Reservation).reservationId));
+          expect(found.length, `one rental with the reference (${JSON.stringify(counts)})`).toBe(1);
+        },
+        { numRuns: fewCases(t) },
       );
     },
   );

@@ -30,6 +30,8 @@ const CI_EXTRA: readonly string[] = [
   'scope-unchecked-listFleet',
   'retry-after-http-date',
   'booking-broken-json-500',
+  'scope-intersection-ignored',
+  'duplicate-reference-race',
   'benign-global-idempotency-keys',
   'benign-oauth-error-values',
   'benign-lenient-phone',

@@ -1,7 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { LIMITS } from '../../contract/limits.ts';
 import type { JsonValue, Reservation, ReservationRequest, ReservationStatus } from '../../contract/types.ts';
 import type { FaultSwitch } from '../faults/switch.ts';
+import type { ReferenceGuard } from '../faults/types.ts';
 import type { Store, StoredReservation } from '../store/types.ts';
 import { apiError } from './failure.ts';
 import { localDateOf } from './local-time.ts';
@@ -18,6 +20,9 @@ export const CANCELLABLE_STATES: readonly ReservationStatus[] = ['pending', 'con
 export const IN_FLIGHT_LEASE_MS = 30_000;
 const RETENTION_MS = LIMITS.idempotencyMemoryHours * 3_600_000;
 const OPERATOR_ZONE = 'Asia/Ho_Chi_Minh';
+
+/** Spec 4.7.7: the store's unique index holds a partnerReference, with no pause after the domain's own check. */
+const REFERENCE_GUARD: ReferenceGuard = { uniqueIndex: true, checkToInsertMs: 0 };
 
 export type CreateOutcome = { status: 201 | 200; reservation: Reservation; replay: boolean };
 
@@ -103,14 +108,26 @@ export class Reservations {
         createdAtMs: ctx.nowMs,
       };
       if (!this.faults.enforce('partnerReference.unique')) stored.uniqueReference = null;
-      const done = await this.store.completeReservation({
+      // book() looked for the reference already; the store's unique index is what holds it when bookings race.
+      const guard = this.faults.adjust('partnerReference.guard', REFERENCE_GUARD, { partnerId: ctx.partnerId });
+      if (guard.checkToInsertMs > 0) await sleep(guard.checkToInsertMs);
+      const completion = {
         partnerId: ctx.partnerId,
         key,
         claimToken,
         reservation: stored,
         responseStatus: 201,
         responseBody: reservation,
-      });
+      };
+      let done = await this.store.completeReservation(completion);
+      if (done.kind === 'duplicate_partner_reference' && !guard.uniqueIndex) {
+        // Without the guard the clash is ignored: the rental is stored all the same, outside the unique column (the
+        // first holder keeps it, so the lookup in book() still finds the reference).
+        done = await this.store.completeReservation({
+          ...completion,
+          reservation: { ...stored, uniqueReference: null },
+        });
+      }
       if (done.kind === 'duplicate_partner_reference') throw duplicateReference();
       // Our lease lapsed and another attempt took the key over: it answers for the key, we create nothing.
       if (done.kind === 'claim_lost') throw inFlight();

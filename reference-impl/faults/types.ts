@@ -60,6 +60,19 @@ export interface Adjustments {
   body: { value: JsonValue; input: { schema: string } };
   'xml.limits': { value: { maxBytes: number; maxDepth: number; maxNodes: number }; input: Record<string, never> };
   'rateLimit.limit': { value: number; input: { clientId: string } };
+  /**
+   * How a booking keeps its partnerReference unique (spec 4.7.7): the store's unique index on the insert, and the
+   * pause between the domain's own lookup of the reference and that insert.
+   */
+  'partnerReference.guard': { value: ReferenceGuard; input: { partnerId: string } };
+}
+
+/** The reference holds a partnerReference by the store's unique index; the lookup before the insert is a courtesy. */
+export interface ReferenceGuard {
+  /** false: a clash at the unique index is ignored and the rental stored all the same (a check-then-insert). */
+  uniqueIndex: boolean;
+  /** Milliseconds between the lookup and the insert (0: only the work in between). */
+  checkToInsertMs: number;
 }
 
 export type AdjustmentPoint = keyof Adjustments;

@@ -307,6 +307,14 @@ export const BEHAVIOUR_FAULTS: Fault[] = [
     enforce: { 'partnerReference.unique': false },
   },
   {
+    name: 'duplicate-reference-race',
+    kind: 'fault',
+    clause: '4.7.7',
+    description:
+      'The partnerReference is looked up before the insert and not guarded at it: bookings of one reference under different keys arriving within 150 ms all pass the lookup and each books a rental (one after another, the second is still refused).',
+    adjust: { 'partnerReference.guard': () => ({ uniqueIndex: false, checkToInsertMs: 150 }) },
+  },
+  {
     name: 'expired-quote-books',
     kind: 'fault',
     clause: '4.7.9a',

@@ -246,6 +246,46 @@ describe.each(BACKENDS)('POST /reservations on $name', ({ options }) => {
       expect(outcomes).toEqual([201, 'DUPLICATE_PARTNER_REFERENCE']);
     });
 
+    it('[4.7.7] fault duplicate-reference-race: racing keys of one reference each book; one after another is still refused', async () => {
+      expect((await server.control('PUT', '/faults', { enabled: ['duplicate-reference-race'] })).status).toBe(200);
+      try {
+        const quoteId = await api.quote();
+        const reference = `RACE-${randomBytes(6).toString('hex')}`;
+        const answers = await Promise.all(
+          [0, 1, 2, 3].map(() =>
+            api.book('partnerA', reservationBody(quoteId, { partnerReference: reference }), newIdempotencyKey()),
+          ),
+        );
+        // All four arrive within the fault's window on an idle machine; a loaded one may spread them: two suffice.
+        expect(answers.filter((a) => a.status === 201).length).toBeGreaterThan(1);
+        for (const a of answers.filter((x) => x.status !== 201)) {
+          expect(a.json.error.code).toBe('DUPLICATE_PARTNER_REFERENCE');
+        }
+        const late = await api.book(
+          'partnerA',
+          reservationBody(quoteId, { partnerReference: reference }),
+          newIdempotencyKey(),
+        );
+        expect(late.status).toBe(409);
+        expect(late.json.error.code).toBe('DUPLICATE_PARTNER_REFERENCE');
+        const sequential = `SEQ-${randomBytes(6).toString('hex')}`;
+        const first = await api.book(
+          'partnerA',
+          reservationBody(quoteId, { partnerReference: sequential }),
+          newIdempotencyKey(),
+        );
+        expect(first.status).toBe(201);
+        const second = await api.book(
+          'partnerA',
+          reservationBody(quoteId, { partnerReference: sequential }),
+          newIdempotencyKey(),
+        );
+        expect(second.json.error.code).toBe('DUPLICATE_PARTNER_REFERENCE');
+      } finally {
+        await server.control('PUT', '/faults', { enabled: [] });
+      }
+    });
+
     it("[4.7] idempotency keys belong to one partner: B reusing A's key gets its own outcome, never A's reservation", async () => {
       const key = newIdempotencyKey();
       const aBody = reservationBody(await api.quote('partnerA'));
