@@ -5,10 +5,11 @@ import { isAbsolute, join, relative } from 'node:path';
 import { clauseById } from '../../contract/clauses/index.ts';
 import { packageInfo } from '../../contract/package-info.ts';
 import { isSelected } from '../check/applicability.ts';
+import { configureRunHttp } from '../check/harness-state.ts';
 import type { Profile } from '../check/meta.ts';
 import { testHooks } from '../hooks/adapter.ts';
 import { configureHttp, resetReachability } from '../http/client.ts';
-import { isLoopback, Pacer } from '../http/pacing.ts';
+import { isLoopback } from '../http/pacing.ts';
 import { redactText } from '../http/redact.ts';
 import { registerTargetSecrets, SecretRegistry } from '../http/secrets.ts';
 import { buildReport } from '../report/build.ts';
@@ -16,7 +17,7 @@ import type { ReportModel } from '../report/model.ts';
 import { ProgressReporter } from '../report/progress.ts';
 import { CertificationReporter } from '../report/reporter.ts';
 import { formatSummary } from '../report/summary.ts';
-import { profileRank, type RunSettings, removeRunSettings, writeRunSettings } from '../run-settings.ts';
+import { profileRank, type RunSettings } from '../run-settings.ts';
 import type { ImageSpec } from '../target/image-options.ts';
 import { type CleanupResult, cleanupBookings, describeLeftover } from './cleanup.ts';
 import { CertifyError, EXIT } from './errors.ts';
@@ -238,17 +239,7 @@ async function prepare(options: CertifyOptions, output: (text: string) => void, 
       );
     // The runner's own calls (pre-flight, the patient clocks, the test hooks) go by the run's trust, pace and profile.
     resetReachability();
-    configureHttp({
-      tls: target.config.tls,
-      pacer: new Pacer({ maxRps, honourRetryAfter: !isLoopback(target.config.baseUrl) }),
-      profile: {
-        profile,
-        target: {
-          baseUrl: target.config.baseUrl,
-          ...(target.config.hooks ? { hooksBaseUrl: target.config.hooks.baseUrl } : {}),
-        },
-      },
-    });
+    configureRunHttp({ target: target.config, profile, maxRps });
     const files = suiteFiles(PROJECT_ROOT, options.suites ?? DEFAULT_SUITES);
     const scanned = scanFiles(files);
     const declared = new Map<string, Profile[]>();
@@ -369,7 +360,6 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
       estimate: (file) => estimates.get(file) ?? 0,
       ...(options.columns ? { columns: options.columns } : {}),
     });
-    const settingsFile = writeRunSettings(settings);
     let suiteOutput: string;
     // While the patient checks wait (they run last), a line every 30 s says how long is left.
     const patientLine = settings.patient
@@ -384,7 +374,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
       const run = await runSuites({
         root: PROJECT_ROOT,
         include: options.fuzz ? [FUZZ_CAMPAIGN] : [...(options.suites ?? DEFAULT_SUITES)],
-        settingsFile,
+        settings,
         reporters: [collector, progress],
         ...(p.replay ? { testNamePattern: p.replay.testNamePattern } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
@@ -394,7 +384,6 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     } finally {
       if (patientLine) clearInterval(patientLine);
       if (fuzzLine) clearInterval(fuzzLine);
-      removeRunSettings(settingsFile);
     }
     const collected = collector.collected();
     if (!collected) {
