@@ -13,7 +13,7 @@ import { Command } from 'commander';
 import pg from 'pg';
 import { request } from 'undici';
 import { parseTargetConfig } from '../../harness/config/target-config.ts';
-import type { LoadTarget } from '../scenario/model.ts';
+import type { LoadTarget } from '../engine-neutral/model.ts';
 import { BenchAccess } from './access.ts';
 import type { BareRoute } from './bare-server.ts';
 import { BENCH_ENDPOINTS, type BenchEndpoint } from './endpoints.ts';

@@ -2,7 +2,7 @@
  * The native engine's HTTP: undici dispatchers, one pool per source address, or one connection per virtual user.
  */
 import { Agent, Client, type Dispatcher, util } from 'undici';
-import type { HttpRequestSpec, HttpResponseData, LoadHttp } from '../scenario/model.ts';
+import type { HttpRequestSpec, HttpResponseData, LoadHttp } from '../engine-neutral/model.ts';
 
 export interface DispatcherOptions {
   /** Loopback source addresses a request may pick by index (spec.sourceAddress). */
