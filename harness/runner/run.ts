@@ -198,16 +198,13 @@ function replayTarget(replay: ReplayPlan): string {
   );
 }
 
-/** What a run knows once the target is resolved and passed pre-flight. */
+/** What a run knows once the target is resolved and passed pre-flight: the settings the suites get are decided. */
 interface Prepared {
   p: Plan;
   target: ResolvedTarget;
-  profile: Profile;
-  allowBookings: boolean;
-  maxRps: number | null;
+  settings: RunSettings;
   registry: SecretRegistry;
   scrub: (text: string) => string;
-  files: string[];
   scanned: ReturnType<typeof scanFiles>;
   checked: PreflightResult;
 }
@@ -240,8 +237,7 @@ async function prepare(options: CertifyOptions, output: (text: string) => void, 
     // The runner's own calls (pre-flight, the patient clocks, the test hooks) go by the run's trust, pace and profile.
     resetReachability();
     configureRunHttp({ target: target.config, profile, maxRps });
-    const files = suiteFiles(PROJECT_ROOT, options.suites ?? DEFAULT_SUITES);
-    const scanned = scanFiles(files);
+    const scanned = scanFiles(suiteFiles(PROJECT_ROOT, options.suites ?? DEFAULT_SUITES));
     const declared = new Map<string, Profile[]>();
     for (const checks of scanned.values()) {
       for (const check of checks)
@@ -260,7 +256,21 @@ async function prepare(options: CertifyOptions, output: (text: string) => void, 
       throw new PreflightError(checked.problems.map(scrub));
     }
     output(`Pre-flight: ${checked.passed.join(', ')} (${(checked.durationMs / 1000).toFixed(1)} s)\n`);
-    const prepared: Prepared = { p, target, profile, allowBookings, maxRps, registry, scrub, files, scanned, checked };
+    const settings: RunSettings = {
+      target: target.config,
+      embedded: target.embedded,
+      profile,
+      allowBookings,
+      strict: p.strict,
+      seed: p.seed,
+      runs: p.runs,
+      maxRps,
+      date: p.date,
+      bookingPrefix: `CERT-${runId()}-`,
+      only: p.only,
+      hooks: checked.hooks,
+    };
+    const prepared: Prepared = { p, target, settings, registry, scrub, scanned, checked };
     return prepared;
   } catch (error) {
     if (error instanceof Error) error.message = scrub(error.message);
@@ -277,7 +287,7 @@ export async function runPreflightOnly(options: CertifyOptions = {}): Promise<{ 
   const prepared = await prepare(options, output, warn);
   try {
     output(
-      `Pre-flight passed: the run can judge ${prepared.target.config.baseUrl} with profile ${prepared.profile}.\n`,
+      `Pre-flight passed: the run can judge ${prepared.target.config.baseUrl} with profile ${prepared.settings.profile}.\n`,
     );
     return { exitCode: 0, passed: prepared.checked.passed };
   } finally {
@@ -297,24 +307,10 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   const env = options.env ?? process.env;
   const startedAt = new Date();
   const prepared = await prepare(options, output, warn);
-  const { p, target, profile, allowBookings, maxRps, registry, scrub } = prepared;
+  const { p, target, settings, registry, scrub } = prepared;
+  const { profile, allowBookings, maxRps, hooks } = settings;
 
   try {
-    const hooks = prepared.checked.hooks;
-    const settings: RunSettings = {
-      target: target.config,
-      embedded: target.embedded,
-      profile,
-      allowBookings,
-      strict: p.strict,
-      seed: p.seed,
-      runs: p.runs,
-      maxRps,
-      date: p.date,
-      bookingPrefix: `CERT-${runId()}-`,
-      only: p.only,
-      hooks,
-    };
     if (options.patient) {
       settings.patient = await startPatientClocks(target.config, {
         canShop: profileRank(profile) >= profileRank('shop'),
@@ -426,11 +422,11 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
       profile,
       options: {
         allowBookings,
-        strict: p.strict,
-        seed: p.seed,
-        runs: p.runs,
-        date: p.date,
-        only: p.only,
+        strict: settings.strict,
+        seed: settings.seed,
+        runs: settings.runs,
+        date: settings.date,
+        only: settings.only,
         ...(p.failOn ? { failOn: p.failOn } : {}),
       },
       timing: {
