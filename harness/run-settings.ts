@@ -1,15 +1,20 @@
-import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Profile } from './check/meta.ts';
 import type { TargetConfig } from './config/target-config.ts';
 import type { HookName } from './hooks/adapter.ts';
 
-/** Environment variable naming the run-settings file the suites read (set by the runner for the vitest workers). */
-export const RUN_SETTINGS_ENV = 'PARTNER_CERT_RUN';
+/**
+ * The key the runner hands the settings to the vitest workers under (vitest's `provide`, harness/runner/vitest-run.ts)
+ * and every suite reads them back with `inject` (harness/check/harness-state.ts): no file, no environment variable.
+ */
+export const RUN_SETTINGS_KEY = 'partnerCertRun';
 
-/** Everything a suite needs to know about the run; written by the runner, read by every suite at import. */
+declare module 'vitest' {
+  export interface ProvidedContext {
+    partnerCertRun: RunSettings;
+  }
+}
+
+/** Everything a suite needs to know about the run; built once by the runner, read by every suite at import. */
 export interface RunSettings {
   target: TargetConfig;
   /** The target is the bundled reference implementation started by the runner. */
@@ -64,55 +69,4 @@ export { PROFILES };
 /** Profiles are ordered: each allows what the one before allows. */
 export function profileRank(profile: Profile): number {
   return PROFILES.indexOf(profile);
-}
-
-/**
- * Writes the settings to a fresh temp file readable only by the user (it holds the target's secrets) and
- * returns its path; remove it with removeRunSettings when the run ends.
- */
-export function writeRunSettings(settings: RunSettings): string {
-  const file = join(tmpdir(), `partner-cert-run-${randomBytes(8).toString('hex')}.json`);
-  writeFileSync(file, `${JSON.stringify(settings)}\n`, { mode: 0o600, flag: 'wx' });
-  return file;
-}
-
-export function removeRunSettings(file: string): void {
-  rmSync(file, { force: true });
-}
-
-let cached: { file: string; settings: RunSettings } | undefined;
-
-/** The settings of the current run, from the file named by PARTNER_CERT_RUN (read once per process). */
-export function readRunSettings(env: NodeJS.ProcessEnv = process.env): RunSettings {
-  const file = env[RUN_SETTINGS_ENV];
-  if (!file) {
-    throw new Error(
-      `${RUN_SETTINGS_ENV} is not set: the suites run through the certify runner (npm run certify), not on their own`,
-    );
-  }
-  if (cached?.file === file) return cached.settings;
-  let settings: RunSettings;
-  try {
-    settings = JSON.parse(readFileSync(file, 'utf8')) as RunSettings;
-  } catch (error) {
-    throw new Error(`cannot read run settings ${file}: ${(error as NodeJS.ErrnoException).code ?? 'invalid JSON'}`);
-  }
-  assertRunSettings(settings, file);
-  cached = { file, settings };
-  return settings;
-}
-
-function assertRunSettings(settings: RunSettings, file: string): void {
-  const problems: string[] = [];
-  if (typeof settings !== 'object' || settings === null) problems.push('not an object');
-  else {
-    if (typeof settings.target?.baseUrl !== 'string') problems.push('target.baseUrl');
-    if (!PROFILES.includes(settings.profile)) problems.push('profile');
-    if (!Number.isInteger(settings.seed)) problems.push('seed');
-    if (!Number.isInteger(settings.runs) || settings.runs < 1) problems.push('runs');
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(String(settings.date))) problems.push('date');
-    if (!Array.isArray(settings.only)) problems.push('only');
-    if (!Array.isArray(settings.hooks)) problems.push('hooks');
-  }
-  if (problems.length > 0) throw new Error(`run settings ${file} are invalid: ${problems.join(', ')}`);
 }

@@ -4,7 +4,7 @@ import { RENDERERS, REPORT_FORMATS } from '../harness/report/formats.ts';
 import { renderLoadHtml } from '../harness/report/html.ts';
 import { renderLoadJunit } from '../harness/report/junit.ts';
 import type { LoadScenarioResult, ReportModel } from '../harness/report/model.ts';
-import type { LoadTarget } from './scenario/model.ts';
+import type { LoadTarget } from './engine-neutral/model.ts';
 import { LoadUsageError } from './target.ts';
 
 /** Object keys sorted at every depth, 2-space indent (as report.json), so two runs diff cleanly. */

@@ -1,6 +1,6 @@
 import { HarnessConfigError, readTargetConfig } from '../harness/config/target-config.ts';
 import { startEmbeddedTarget } from '../harness/target/embedded.ts';
-import type { LoadTarget } from './scenario/model.ts';
+import type { LoadTarget } from './engine-neutral/model.ts';
 
 /** A usage or configuration problem: the CLI prints it and exits 2. */
 export class LoadUsageError extends Error {

@@ -8,7 +8,7 @@ import { TokenCache } from '../auth/token-cache.ts';
 import type { TestHooks } from '../hooks/adapter.ts';
 import { send } from '../http/client.ts';
 import { registerTargetSecrets, secrets } from '../http/secrets.ts';
-import { RUN_SETTINGS_ENV, type RunSettings, removeRunSettings, writeRunSettings } from '../run-settings.ts';
+import { RUN_SETTINGS_KEY, type RunSettings } from '../run-settings.ts';
 import { isSelected } from './applicability.ts';
 import { type CheckFn, type CheckOptions, checkTitle, deriveSeed, runCheck } from './check.ts';
 import { SKIP } from './judge.ts';
@@ -359,11 +359,8 @@ describe('selection and seeds', () => {
 describe('check() under vitest', () => {
   it('registers one test per representation and records every outcome on task.meta', async () => {
     const { startVitest } = await import('vitest/node');
-    const file = writeRunSettings(settings({ profile: 'catalog', allowBookings: true, only: ['4.2', '5.7', '4.7'] }));
-    const previous = process.env[RUN_SETTINGS_ENV];
     // The nested run fails on purpose and would mark this process as failed.
     const exitCode = process.exitCode;
-    process.env[RUN_SETTINGS_ENV] = file;
     try {
       const root = fileURLToPath(new URL('../../', import.meta.url));
       const vitest = await startVitest('test', [], {
@@ -374,6 +371,9 @@ describe('check() under vitest', () => {
         // A silent reporter: the failures of the fixture file are expected and read from the state below.
         reporters: [{}],
         pool: 'forks',
+        provide: {
+          [RUN_SETTINGS_KEY]: settings({ profile: 'catalog', allowBookings: true, only: ['4.2', '5.7', '4.7'] }),
+        },
       });
       const tests = vitest.state.getTestModules().flatMap((m) => [...m.children.allTests()]);
       await vitest.close();
@@ -415,9 +415,6 @@ describe('check() under vitest', () => {
       expect(JSON.stringify(errors)).not.toContain(SECRET);
       expect(JSON.stringify(tests.map((t) => t.meta()))).not.toContain(SECRET);
     } finally {
-      if (previous === undefined) delete process.env[RUN_SETTINGS_ENV];
-      else process.env[RUN_SETTINGS_ENV] = previous;
-      removeRunSettings(file);
       process.exitCode = exitCode;
     }
   });

@@ -1,9 +1,10 @@
+import { inject } from 'vitest';
 import { TokenCache } from '../auth/token-cache.ts';
 import { type TestHooks, testHooks } from '../hooks/adapter.ts';
 import { configureHttp, send } from '../http/client.ts';
 import { isLoopback, Pacer } from '../http/pacing.ts';
 import { registerTargetSecrets } from '../http/secrets.ts';
-import type { RunSettings } from '../run-settings.ts';
+import { RUN_SETTINGS_KEY, type RunSettings } from '../run-settings.ts';
 
 /** What every check of one worker process shares: the token cache, the pacing, the test hooks. */
 export interface HarnessState {
@@ -15,20 +16,38 @@ export interface HarnessState {
 
 let state: HarnessState | undefined;
 
-/** Sets the process up for the run once (secrets registered before any request, pacing, token cache). */
-export function harnessState(settings: RunSettings): HarnessState {
-  if (state?.settings === settings) return state;
+/** The settings of the current run, as the runner provided them to this worker (harness/runner/vitest-run.ts). */
+export function readRunSettings(): RunSettings {
+  const settings = inject(RUN_SETTINGS_KEY);
+  if (!settings) {
+    throw new Error('no run settings: the suites run through the certify runner (npm run certify), not on their own');
+  }
+  return settings;
+}
+
+/**
+ * The process's HTTP trust, pace and profile for a run: the runner (pre-flight, hooks, cleanup) and each worker call
+ * this one function, so both processes decide them the same way.
+ */
+export function configureRunHttp(settings: Pick<RunSettings, 'target' | 'profile' | 'maxRps'>): void {
   const { target } = settings;
-  registerTargetSecrets(target);
   configureHttp({
-    pacer: new Pacer({ maxRps: settings.maxRps, honourRetryAfter: !isLoopback(target.baseUrl) }),
     tls: target.tls,
+    pacer: new Pacer({ maxRps: settings.maxRps, honourRetryAfter: !isLoopback(target.baseUrl) }),
     // The profile is enforced by the client: a request it does not allow is refused, never sent.
     profile: {
       profile: settings.profile,
       target: { baseUrl: target.baseUrl, ...(target.hooks ? { hooksBaseUrl: target.hooks.baseUrl } : {}) },
     },
   });
+}
+
+/** Sets the process up for the run once (secrets registered before any request, pacing, token cache). */
+export function harnessState(settings: RunSettings): HarnessState {
+  if (state?.settings === settings) return state;
+  const { target } = settings;
+  registerTargetSecrets(target);
+  configureRunHttp(settings);
   state = {
     settings,
     tokens: new TokenCache({ baseUrl: target.baseUrl, clients: target.clients, send }),

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { runCertification } from './run.ts';
 
-/** A short fuzz campaign (issue 12; `npm test` runs one): nothing against the reference, a fault found and shrunk. */
+/**
+ * A short fuzz campaign (README "Fuzz campaigns"; `npm test` runs one): nothing against the reference, a fault found
+ * and shrunk.
+ */
 const dir = mkdtempSync(join(tmpdir(), 'certify-fuzz-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -7,8 +7,9 @@ import { runCertification } from './run.ts';
 import { type ExpiringServer, startExpiringServer } from './test-support/expiring-server.ts';
 
 /**
- * The patient path (issue 16) in seconds: the same checks as a real --patient run, against a server whose tokens
- * live 2 s and quotes 3 s, with the waits shortened by PARTNER_CERT_PATIENT_WAITS (the checks' logic unchanged).
+ * The patient path (harness/runner/patient.ts) in seconds: the same checks as a real --patient run, against a server
+ * whose tokens live 2 s and quotes 3 s, with the waits shortened by PARTNER_CERT_PATIENT_WAITS (the checks' logic
+ * unchanged).
  */
 const dir = mkdtempSync(join(tmpdir(), 'certify-patient-'));
 const servers: ExpiringServer[] = [];

@@ -37,7 +37,8 @@ afterAll(async () => {
 const FULL = process.env.CERTIFY_POSTGRES_FULL === '1';
 const STORE_SECTIONS = ['3', '4.7', '4.8', '4.9', '4.11', '8'];
 
-describe('certify the embedded reference implementation on PostgreSQL + Redis (issue 5)', () => {
+// README "Several instances (PostgreSQL + Redis)": the setup certified here.
+describe('certify the embedded reference implementation on PostgreSQL + Redis', () => {
   test(`${FULL ? 'every clause' : `sections ${STORE_SECTIONS.join(', ')}`} covered, every MUST check passes, nothing left over`, async () => {
     const url = new URL(PG_ADMIN_URL);
     url.pathname = `/${database}`;

@@ -8,8 +8,8 @@ import { runCertification } from './run.ts';
 import { type StubTarget, startStubTarget, stubConfig } from './test-support/stub-target.ts';
 
 /**
- * Exit codes that mean one thing each (issue 10): the four ways a run cannot judge, found by pre-flight in seconds
- * with one line per problem, and a target that stops answering mid-run.
+ * Exit codes that mean one thing each (README "Certifying a server", exit code): the four ways a run cannot judge,
+ * found by pre-flight in seconds with one line per problem, and a target that stops answering mid-run.
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'certify-verdict-'));

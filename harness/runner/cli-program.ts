@@ -23,24 +23,30 @@ const defaultIo = (): CliIo => ({
   ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
 });
 
-interface ParsedFlags {
-  target?: string;
-  config?: string;
-  profile?: string;
-  allowBookings?: boolean;
-  only?: string;
-  seed?: string;
-  runs?: string;
+/** Flags commander names as CertifyOptions does: they pass through unchanged (run.ts parses and checks them). */
+type SameNamed =
+  | 'target'
+  | 'config'
+  | 'profile'
+  | 'allowBookings'
+  | 'only'
+  | 'seed'
+  | 'runs'
+  | 'reportDir'
+  | 'maxRps'
+  | 'strict'
+  | 'expectedFailures'
+  | 'date'
+  | 'patient'
+  | 'baseline'
+  | 'failOn';
+
+/** What commander parses: the same-named options, and the flags combined below into one option each. */
+interface ParsedFlags extends Pick<CertifyOptions, SameNamed>, ImageFlags {
   format?: string;
-  reportDir?: string;
-  maxRps?: string;
-  strict?: boolean;
-  expectedFailures?: string;
-  date?: string;
   embeddedDatabase?: string;
   embeddedRedis?: string;
   embeddedFaults?: string;
-  patient?: boolean;
   fuzz?: boolean;
   duration?: string;
   maxFailures?: string;
@@ -48,14 +54,7 @@ interface ParsedFlags {
   replay?: string;
   from?: string;
   debug?: boolean;
-  image?: string;
-  imageEnv?: string[];
-  imagePort?: string;
-  imageReady?: string;
-  imageNetwork?: string;
   preflightOnly?: boolean;
-  baseline?: string;
-  failOn?: string;
 }
 
 /** Repeatable options (--image-env K=V --image-env K2=V2). */
@@ -147,10 +146,11 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     throw error;
   }
   try {
-    const options = toOptions(flags, io);
+    const { preflightOnly, ...runFlags } = flags;
+    const options = toOptions(runFlags, io);
     // Loaded here, not at the top: --help and option errors answer at once, without loading vitest.
     const { runCertification, runPreflightOnly } = await import('./run.ts');
-    if (flags.preflightOnly) return (await runPreflightOnly(options)).exitCode;
+    if (preflightOnly) return (await runPreflightOnly(options)).exitCode;
     const result = await runCertification(options);
     return result.exitCode;
   } catch (error) {
@@ -171,7 +171,7 @@ export function progressMode(io: Pick<CliIo, 'isTTY' | 'env'>): 'live' | 'plain'
   return io.isTTY && !ci ? 'live' : 'plain';
 }
 
-function toOptions(flags: ParsedFlags, io: CliIo): CertifyOptions {
+function toOptions(flags: Omit<ParsedFlags, 'preflightOnly'>, io: CliIo): CertifyOptions {
   if (flags.replay !== undefined && flags.from === undefined) {
     throw new CertifyError('--replay needs --from <report.json>: the report the check id comes from');
   }
@@ -181,68 +181,70 @@ function toOptions(flags: ParsedFlags, io: CliIo): CertifyOptions {
   if (flags.replay !== undefined && flags.only !== undefined) {
     throw new CertifyError('--replay runs one check; it cannot be combined with --only');
   }
+  const {
+    format,
+    embeddedDatabase,
+    embeddedRedis,
+    embeddedFaults,
+    fuzz,
+    duration,
+    maxFailures,
+    maxRequests,
+    replay,
+    from,
+    debug,
+    image,
+    imageEnv,
+    imagePort,
+    imageReady,
+    imageNetwork,
+    ...same
+  } = flags;
   const options: CertifyOptions = {
+    ...same,
     env: io.env,
     output: io.stdout,
     warn: (message) => io.stderr(`warning: ${message}\n`),
-    verbose: flags.debug ?? false,
+    verbose: debug ?? false,
+    progress: progressMode(io),
   };
   if (io.signal) options.signal = io.signal;
-  if (flags.target !== undefined) options.target = flags.target;
-  if (flags.config !== undefined) options.config = flags.config;
-  if (flags.profile !== undefined) options.profile = flags.profile;
-  if (flags.allowBookings !== undefined) options.allowBookings = flags.allowBookings;
-  if (flags.only !== undefined) options.only = flags.only;
-  if (flags.seed !== undefined) options.seed = flags.seed;
-  if (flags.runs !== undefined) options.runs = flags.runs;
-  if (flags.format !== undefined) options.formats = flags.format;
-  if (flags.reportDir !== undefined) options.reportDir = flags.reportDir;
-  if (flags.maxRps !== undefined) options.maxRps = flags.maxRps;
-  if (flags.strict !== undefined) options.strict = flags.strict;
-  if (flags.expectedFailures !== undefined) options.expectedFailures = flags.expectedFailures;
-  if (flags.date !== undefined) options.date = flags.date;
-  if (flags.patient !== undefined) options.patient = flags.patient;
-  if (flags.fuzz) {
+  if (io.columns) options.columns = io.columns;
+  if (format !== undefined) options.formats = format;
+  if (fuzz) {
     options.fuzz = {
-      durationMs: parseDuration(flags.duration ?? '60s'),
-      maxFailures:
-        flags.maxFailures === undefined ? 10 : parseIntegerOption('--max-failures', flags.maxFailures, 1, 10_000),
-      ...(flags.maxRequests === undefined
+      durationMs: parseDuration(duration ?? '60s'),
+      maxFailures: maxFailures === undefined ? 10 : parseIntegerOption('--max-failures', maxFailures, 1, 10_000),
+      ...(maxRequests === undefined
         ? {}
-        : { maxRequests: parseIntegerOption('--max-requests', flags.maxRequests, 1, 1_000_000_000) }),
+        : { maxRequests: parseIntegerOption('--max-requests', maxRequests, 1, 1_000_000_000) }),
     };
-  } else if (flags.duration !== undefined || flags.maxFailures !== undefined || flags.maxRequests !== undefined) {
+  } else if (duration !== undefined || maxFailures !== undefined || maxRequests !== undefined) {
     throw new CertifyError('--duration, --max-failures and --max-requests apply to --fuzz');
   }
-  if (flags.baseline !== undefined) options.baseline = flags.baseline;
-  if (flags.failOn !== undefined) options.failOn = flags.failOn;
-  options.progress = progressMode(io);
-  if (io.columns) options.columns = io.columns;
-  if (flags.embeddedDatabase !== undefined || flags.embeddedRedis !== undefined || flags.embeddedFaults !== undefined) {
-    options.embedded = {};
-    if (flags.embeddedDatabase !== undefined) options.embedded.databaseUrl = flags.embeddedDatabase;
-    if (flags.embeddedRedis !== undefined) options.embedded.redisUrl = flags.embeddedRedis;
-    if (flags.embeddedFaults !== undefined) {
-      options.embedded.faults = flags.embeddedFaults
-        .split(',')
-        .map((name) => name.trim())
-        .filter((name) => name !== '');
-    }
+  if (embeddedDatabase !== undefined || embeddedRedis !== undefined || embeddedFaults !== undefined) {
+    options.embedded = {
+      ...(embeddedDatabase !== undefined ? { databaseUrl: embeddedDatabase } : {}),
+      ...(embeddedRedis !== undefined ? { redisUrl: embeddedRedis } : {}),
+      ...(embeddedFaults !== undefined
+        ? {
+            faults: embeddedFaults
+              .split(',')
+              .map((name) => name.trim())
+              .filter((name) => name !== ''),
+          }
+        : {}),
+    };
   }
-  if (flags.replay !== undefined && flags.from !== undefined)
-    options.replay = { checkId: flags.replay, from: flags.from };
-  const image = imageSpec(flags, io.env);
-  if (image) options.image = image;
+  if (replay !== undefined && from !== undefined) options.replay = { checkId: replay, from };
+  const imageOptions = imageSpec({ image, imageEnv, imagePort, imageReady, imageNetwork }, io.env);
+  if (imageOptions) options.image = imageOptions;
   return options;
 }
 
-function imageSpec(flags: ParsedFlags, env: NodeJS.ProcessEnv): CertifyOptions['image'] {
-  const imageFlags: ImageFlags = {};
-  for (const key of ['image', 'imageEnv', 'imagePort', 'imageReady', 'imageNetwork'] as const) {
-    if (flags[key] !== undefined) (imageFlags as Record<string, unknown>)[key] = flags[key];
-  }
+function imageSpec(flags: ImageFlags, env: NodeJS.ProcessEnv): CertifyOptions['image'] {
   try {
-    return parseImageFlags(imageFlags, env);
+    return parseImageFlags(flags, env);
   } catch (error) {
     if (error instanceof ImageOptionError) throw new CertifyError(error.message);
     throw error;

@@ -1,6 +1,7 @@
 /**
- * Issue 11: the package as a user gets it. `npm pack` (which builds dist/), a global install into a temporary
- * prefix, then the bins run from a directory unrelated to this repository and certify the embedded reference.
+ * The package as a user gets it (README "Installing the tool"). `npm pack` (which builds dist/), a global install into
+ * a temporary prefix, then the bins run from a directory unrelated to this repository and certify the embedded
+ * reference.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

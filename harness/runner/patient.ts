@@ -6,9 +6,10 @@ import { send } from '../http/client.ts';
 import type { PatientClock } from '../run-settings.ts';
 
 /**
- * The patient path (issue 16): on a target without test hooks, quote and token expiry are judged by waiting for
- * them. The runner starts both clocks before the suites (a token and a quote issued now) and the patient checks,
- * which run last, wait out what is left: a full run takes the 30 minutes of a quote, not 30 minutes plus the suite.
+ * The patient path (README, --patient: the spec's 30-minute quotes and 600 s tokens): on a target without test hooks,
+ * quote and token expiry are judged by waiting for them. The runner starts both clocks before the suites (a token and a
+ * quote issued now) and the patient checks, which run last, wait out what is left: a full run takes the 30 minutes of a
+ * quote, not 30 minutes plus the suite.
  */
 
 /** Seconds past the lifetime before the expired object is tried: clock skew and second resolution. */

@@ -5,10 +5,11 @@ import { isAbsolute, join, relative } from 'node:path';
 import { clauseById } from '../../contract/clauses/index.ts';
 import { packageInfo } from '../../contract/package-info.ts';
 import { isSelected } from '../check/applicability.ts';
+import { configureRunHttp } from '../check/harness-state.ts';
 import type { Profile } from '../check/meta.ts';
 import { testHooks } from '../hooks/adapter.ts';
 import { configureHttp, resetReachability } from '../http/client.ts';
-import { isLoopback, Pacer } from '../http/pacing.ts';
+import { isLoopback } from '../http/pacing.ts';
 import { redactText } from '../http/redact.ts';
 import { registerTargetSecrets, SecretRegistry } from '../http/secrets.ts';
 import { buildReport } from '../report/build.ts';
@@ -16,7 +17,7 @@ import type { ReportModel } from '../report/model.ts';
 import { ProgressReporter } from '../report/progress.ts';
 import { CertificationReporter } from '../report/reporter.ts';
 import { formatSummary } from '../report/summary.ts';
-import { profileRank, type RunSettings, removeRunSettings, writeRunSettings } from '../run-settings.ts';
+import { profileRank, type RunSettings } from '../run-settings.ts';
 import type { ImageSpec } from '../target/image-options.ts';
 import { type CleanupResult, cleanupBookings, describeLeftover } from './cleanup.ts';
 import { CertifyError, EXIT } from './errors.ts';
@@ -197,16 +198,13 @@ function replayTarget(replay: ReplayPlan): string {
   );
 }
 
-/** What a run knows once the target is resolved and passed pre-flight. */
+/** What a run knows once the target is resolved and passed pre-flight: the settings the suites get are decided. */
 interface Prepared {
   p: Plan;
   target: ResolvedTarget;
-  profile: Profile;
-  allowBookings: boolean;
-  maxRps: number | null;
+  settings: RunSettings;
   registry: SecretRegistry;
   scrub: (text: string) => string;
-  files: string[];
   scanned: ReturnType<typeof scanFiles>;
   checked: PreflightResult;
 }
@@ -238,19 +236,8 @@ async function prepare(options: CertifyOptions, output: (text: string) => void, 
       );
     // The runner's own calls (pre-flight, the patient clocks, the test hooks) go by the run's trust, pace and profile.
     resetReachability();
-    configureHttp({
-      tls: target.config.tls,
-      pacer: new Pacer({ maxRps, honourRetryAfter: !isLoopback(target.config.baseUrl) }),
-      profile: {
-        profile,
-        target: {
-          baseUrl: target.config.baseUrl,
-          ...(target.config.hooks ? { hooksBaseUrl: target.config.hooks.baseUrl } : {}),
-        },
-      },
-    });
-    const files = suiteFiles(PROJECT_ROOT, options.suites ?? DEFAULT_SUITES);
-    const scanned = scanFiles(files);
+    configureRunHttp({ target: target.config, profile, maxRps });
+    const scanned = scanFiles(suiteFiles(PROJECT_ROOT, options.suites ?? DEFAULT_SUITES));
     const declared = new Map<string, Profile[]>();
     for (const checks of scanned.values()) {
       for (const check of checks)
@@ -269,7 +256,21 @@ async function prepare(options: CertifyOptions, output: (text: string) => void, 
       throw new PreflightError(checked.problems.map(scrub));
     }
     output(`Pre-flight: ${checked.passed.join(', ')} (${(checked.durationMs / 1000).toFixed(1)} s)\n`);
-    const prepared: Prepared = { p, target, profile, allowBookings, maxRps, registry, scrub, files, scanned, checked };
+    const settings: RunSettings = {
+      target: target.config,
+      embedded: target.embedded,
+      profile,
+      allowBookings,
+      strict: p.strict,
+      seed: p.seed,
+      runs: p.runs,
+      maxRps,
+      date: p.date,
+      bookingPrefix: `CERT-${runId()}-`,
+      only: p.only,
+      hooks: checked.hooks,
+    };
+    const prepared: Prepared = { p, target, settings, registry, scrub, scanned, checked };
     return prepared;
   } catch (error) {
     if (error instanceof Error) error.message = scrub(error.message);
@@ -286,7 +287,7 @@ export async function runPreflightOnly(options: CertifyOptions = {}): Promise<{ 
   const prepared = await prepare(options, output, warn);
   try {
     output(
-      `Pre-flight passed: the run can judge ${prepared.target.config.baseUrl} with profile ${prepared.profile}.\n`,
+      `Pre-flight passed: the run can judge ${prepared.target.config.baseUrl} with profile ${prepared.settings.profile}.\n`,
     );
     return { exitCode: 0, passed: prepared.checked.passed };
   } finally {
@@ -306,24 +307,10 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   const env = options.env ?? process.env;
   const startedAt = new Date();
   const prepared = await prepare(options, output, warn);
-  const { p, target, profile, allowBookings, maxRps, registry, scrub } = prepared;
+  const { p, target, settings, registry, scrub } = prepared;
+  const { profile, allowBookings, maxRps, hooks } = settings;
 
   try {
-    const hooks = prepared.checked.hooks;
-    const settings: RunSettings = {
-      target: target.config,
-      embedded: target.embedded,
-      profile,
-      allowBookings,
-      strict: p.strict,
-      seed: p.seed,
-      runs: p.runs,
-      maxRps,
-      date: p.date,
-      bookingPrefix: `CERT-${runId()}-`,
-      only: p.only,
-      hooks,
-    };
     if (options.patient) {
       settings.patient = await startPatientClocks(target.config, {
         canShop: profileRank(profile) >= profileRank('shop'),
@@ -369,7 +356,6 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
       estimate: (file) => estimates.get(file) ?? 0,
       ...(options.columns ? { columns: options.columns } : {}),
     });
-    const settingsFile = writeRunSettings(settings);
     let suiteOutput: string;
     // While the patient checks wait (they run last), a line every 30 s says how long is left.
     const patientLine = settings.patient
@@ -384,7 +370,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
       const run = await runSuites({
         root: PROJECT_ROOT,
         include: options.fuzz ? [FUZZ_CAMPAIGN] : [...(options.suites ?? DEFAULT_SUITES)],
-        settingsFile,
+        settings,
         reporters: [collector, progress],
         ...(p.replay ? { testNamePattern: p.replay.testNamePattern } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
@@ -394,7 +380,6 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     } finally {
       if (patientLine) clearInterval(patientLine);
       if (fuzzLine) clearInterval(fuzzLine);
-      removeRunSettings(settingsFile);
     }
     const collected = collector.collected();
     if (!collected) {
@@ -437,11 +422,11 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
       profile,
       options: {
         allowBookings,
-        strict: p.strict,
-        seed: p.seed,
-        runs: p.runs,
-        date: p.date,
-        only: p.only,
+        strict: settings.strict,
+        seed: settings.seed,
+        runs: settings.runs,
+        date: settings.date,
+        only: settings.only,
         ...(p.failOn ? { failOn: p.failOn } : {}),
       },
       timing: {

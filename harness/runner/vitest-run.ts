@@ -1,15 +1,15 @@
 import { Writable } from 'node:stream';
 import type { Reporter, TestSpecification } from 'vitest/node';
 import { BaseSequencer, startVitest, type Vitest } from 'vitest/node';
-import { RUN_SETTINGS_ENV } from '../run-settings.ts';
+import { RUN_SETTINGS_KEY, type RunSettings } from '../run-settings.ts';
 
 export interface SuiteRunInput {
   /** The project root (vite resolves modules from here). */
   root: string;
   /** Globs of suite files, relative to root. */
   include: string[];
-  /** Path of the run-settings file (passed to the workers as PARTNER_CERT_RUN). */
-  settingsFile: string;
+  /** The run's settings, handed to the workers with vitest's provide (they read them with inject). */
+  settings: RunSettings;
   reporters: Reporter[];
   /** Only tests whose full name matches (--replay). */
   testNamePattern?: string;
@@ -81,7 +81,7 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
         sequence: { shuffle: false, concurrent: false, sequencer: SpecOrderSequencer },
         reporters: input.verbose ? ['default', lifecycle, ...input.reporters] : [lifecycle, ...input.reporters],
         silent: !input.verbose,
-        env: { [RUN_SETTINGS_ENV]: input.settingsFile },
+        provide: { [RUN_SETTINGS_KEY]: input.settings },
         testNamePattern: input.testNamePattern,
         testTimeout: input.testTimeoutMs ?? 120_000,
         hookTimeout: 120_000,

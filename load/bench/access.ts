@@ -8,8 +8,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { API_PREFIX } from '../../contract/constants.ts';
-import type { LoadTarget } from '../scenario/model.ts';
-import { rentalWindow } from '../scenario/partner-api.ts';
+import type { LoadTarget } from '../engine-neutral/model.ts';
+import { rentalWindow } from '../engine-neutral/partner-api.ts';
 
 const ADVANCE_EVERY_MS = 500;
 /** Advances between token refreshes: 5 × 60 s of a 600 s token. */

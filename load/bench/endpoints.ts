@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { API_PREFIX } from '../../contract/constants.ts';
-import type { HttpRequestSpec } from '../scenario/model.ts';
-import { driver } from '../scenario/partner-api.ts';
+import type { HttpRequestSpec } from '../engine-neutral/model.ts';
+import { driver } from '../engine-neutral/partner-api.ts';
 import { availabilityBody, type BenchAccess, quoteBody } from './access.ts';
 
 /** One benchmarked operation: how to build each request (fresh Idempotency-Key per booking). */

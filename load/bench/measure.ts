@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
+import type { HttpRequestSpec, ScenarioDefinition } from '../engine-neutral/model.ts';
 import { runNative } from '../native/engine.ts';
-import type { HttpRequestSpec, ScenarioDefinition } from '../scenario/model.ts';
 
 export interface Measurement {
   requestsPerSecond: number;

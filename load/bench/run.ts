@@ -1,8 +1,8 @@
 /**
- * `npm run bench`: the reference implementation's throughput and latency per operation, each as a ratio against a
- * bare node:http server answering the same bytes, measured side by side in one run, on SQLite and on PostgreSQL;
- * then the native engine's top rate against autocannon's on the bare server. Prints a table with the issue 13 goal
- * and a verdict per row, and writes the same figures to reports/bench.json. Never a timed test.
+ * `npm run bench`: the reference implementation's throughput and latency per operation, each as a ratio against a bare
+ * node:http server answering the same bytes, measured side by side in one run, on SQLite and on PostgreSQL; then the
+ * native engine's top rate against autocannon's on the bare server. Prints a table with the goal (load/README.md
+ * "Benchmark") and a verdict per row, and writes the same figures to reports/bench.json. Never a timed test.
  *
  *   npm run bench [-- --seconds 5 --connections 16 --stores sqlite,postgres --pg postgresql://postgres@127.0.0.1:5432/postgres]
  */
@@ -13,7 +13,7 @@ import { Command } from 'commander';
 import pg from 'pg';
 import { request } from 'undici';
 import { parseTargetConfig } from '../../harness/config/target-config.ts';
-import type { LoadTarget } from '../scenario/model.ts';
+import type { LoadTarget } from '../engine-neutral/model.ts';
 import { BenchAccess } from './access.ts';
 import type { BareRoute } from './bare-server.ts';
 import { BENCH_ENDPOINTS, type BenchEndpoint } from './endpoints.ts';
@@ -192,7 +192,7 @@ const top = flags.skipTop ? undefined : await topRate();
 
 const cpu = cpus();
 const machine = `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
-// The figures as data too (issue 13), each row with its goal and verdict as the table prints them.
+// The figures as data too, each row with its goal and verdict as the table prints them.
 mkdirSync(new URL('../../reports/', import.meta.url), { recursive: true });
 writeFileSync(
   new URL('../../reports/bench.json', import.meta.url),

@@ -23,7 +23,7 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), rule, ...rows.map(line)].join('\n');
 }
 
-/** The issue 13 goals: a ratio to bare, or an absolute rate for the durable write path, and a p50 bound. */
+/** The goals (load/README.md "Benchmark"): a ratio to bare, an absolute rate for durable writes, a p50 bound. */
 export interface Goal {
   ratio?: number;
   requestsPerSecond?: number;
@@ -68,7 +68,7 @@ const micros = (m: Measurement) => (m.cpuUsPerRequest === undefined ? '-' : m.cp
 
 /**
  * Reference vs bare per operation: throughput ratio (ref/bare, below 1) and latency ratios (ref/bare, above 1), the
- * server CPU per request of each, and the issue 13 goal with its verdict.
+ * server CPU per request of each, and its goal with the verdict.
  */
 export function formatComparison(rows: ComparisonRow[]): string {
   return table(

@@ -19,9 +19,9 @@ import type {
   PhaseDefinition,
   RunContext,
   VuContext,
-} from '../scenario/model.ts';
-import { errorCodeOf, isSuccess, randomHex } from '../scenario/partner-api.ts';
-import { assertOptionsBounded, assertPhasesBounded, assertTargetAllowed } from '../scenario/safety.ts';
+} from '../engine-neutral/model.ts';
+import { errorCodeOf, isSuccess, randomHex } from '../engine-neutral/partner-api.ts';
+import { assertOptionsBounded, assertPhasesBounded, assertTargetAllowed } from '../engine-neutral/safety.ts';
 import {
   errorMetric,
   K6_ERROR_CODES,

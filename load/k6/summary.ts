@@ -3,8 +3,8 @@
  * only, so the result has no time series; per-step statistics come from the runtime's custom metrics.
  */
 import type { LoadStepResult } from '../../harness/report/model.ts';
-import type { AnyScenario, LoadTarget, PhaseDefinition } from '../scenario/model.ts';
-import { assembleResult, type CheckTally, checkResults, describePhases } from '../scenario/results.ts';
+import type { AnyScenario, LoadTarget, PhaseDefinition } from '../engine-neutral/model.ts';
+import { assembleResult, type CheckTally, checkResults, describePhases } from '../engine-neutral/results.ts';
 import { formatResult } from '../summary-text.ts';
 import { errorMetric, K6_ERROR_CODES, notApplicableMetric, stepMetric } from './metric-names.ts';
 

@@ -3,7 +3,7 @@
  * shape), read with k6's open() in the init context; "$NAME" / "${NAME}" values come from k6's environment.
  */
 import { ROLES } from '../../contract/vocabulary.ts';
-import type { LoadTarget } from '../scenario/model.ts';
+import type { LoadTarget } from '../engine-neutral/model.ts';
 
 const ENV_REFERENCE = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))$/;
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../../contract/constants.ts';
-import type { ArrivalModel, ScenarioDefinition } from '../scenario/model.ts';
-import { WINDOW_CHECKS } from '../scenario/window-monitor.ts';
+import type { ArrivalModel, ScenarioDefinition } from '../engine-neutral/model.ts';
+import { WINDOW_CHECKS } from '../engine-neutral/window-monitor.ts';
 import { rateLimitScenario } from '../scenarios/rate-limit.ts';
 import { type FakeTarget, json, startFakeTarget, withToken } from '../test-support/fake-target.ts';
 import { runNative } from './engine.ts';

@@ -22,10 +22,10 @@ import type {
   PhaseDefinition,
   RunContext,
   VuContext,
-} from '../scenario/model.ts';
-import { errorCodeOf, isSuccess } from '../scenario/partner-api.ts';
-import { assembleResult, type CheckTally, checkResults, describePhases } from '../scenario/results.ts';
-import { assertOptionsBounded, assertPhasesBounded, assertTargetAllowed } from '../scenario/safety.ts';
+} from '../engine-neutral/model.ts';
+import { errorCodeOf, isSuccess } from '../engine-neutral/partner-api.ts';
+import { assembleResult, type CheckTally, checkResults, describePhases } from '../engine-neutral/results.ts';
+import { assertOptionsBounded, assertPhasesBounded, assertTargetAllowed } from '../engine-neutral/safety.ts';
 import { Dispatchers, plainHttp, send } from './http.ts';
 import { bucketIntervalMs, RunStats } from './stats.ts';
 

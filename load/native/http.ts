@@ -2,7 +2,7 @@
  * The native engine's HTTP: undici dispatchers, one pool per source address, or one connection per virtual user.
  */
 import { Agent, Client, type Dispatcher, util } from 'undici';
-import type { HttpRequestSpec, HttpResponseData, LoadHttp } from '../scenario/model.ts';
+import type { HttpRequestSpec, HttpResponseData, LoadHttp } from '../engine-neutral/model.ts';
 
 export interface DispatcherOptions {
   /** Loopback source addresses a request may pick by index (spec.sourceAddress). */
@@ -104,8 +104,9 @@ const BOM = '\uFEFF';
  * Sends one request; a transport failure is a response with status 0 (scenario code never sees an exception).
  *
  * Through undici's dispatch with a handler of our own rather than `request()`: no Readable stream and no promise per
- * body chunk, the body gathered as buffers and decoded once (issue 13: the engine spent twice autocannon's CPU per
- * request). The body is decoded as `res.body.text()` does: UTF-8, a leading byte-order mark dropped.
+ * body chunk, the body gathered as buffers and decoded once (load/README.md "Benchmark": the engine spent twice
+ * autocannon's CPU per request). The body is decoded as `res.body.text()` does: UTF-8, a leading byte-order mark
+ * dropped.
  */
 export function send(
   pick: Dispatcher | ((origin: string) => Dispatcher),

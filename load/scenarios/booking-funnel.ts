@@ -1,4 +1,4 @@
-import type { HttpResponseData, ScenarioDefinition, VuContext } from '../scenario/model.ts';
+import type { HttpResponseData, ScenarioDefinition, VuContext } from '../engine-neutral/model.ts';
 import {
   apiRequest,
   driver,
@@ -7,7 +7,7 @@ import {
   jsonOf,
   randomHex,
   rentalWindow,
-} from '../scenario/partner-api.ts';
+} from '../engine-neutral/partner-api.ts';
 
 const CHECKS = {
   availability: 'availability answers 200 with offers',

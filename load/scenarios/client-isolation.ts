@@ -1,6 +1,6 @@
-import type { ScenarioDefinition, VuContext } from '../scenario/model.ts';
-import { apiRequest, fetchToken, startFreshWindow } from '../scenario/partner-api.ts';
-import { WINDOW_CHECK_DEFINITIONS, WindowMonitor } from '../scenario/window-monitor.ts';
+import type { ScenarioDefinition, VuContext } from '../engine-neutral/model.ts';
+import { apiRequest, fetchToken, startFreshWindow } from '../engine-neutral/partner-api.ts';
+import { WINDOW_CHECK_DEFINITIONS, WindowMonitor } from '../engine-neutral/window-monitor.ts';
 import { judge429, RATE_LIMIT_429_CHECKS } from './rate-limit.ts';
 
 const QUIET_NOT_LIMITED = 'the other client sees no 429 while one is limited';

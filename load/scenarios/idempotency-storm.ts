@@ -1,4 +1,4 @@
-import type { RunContext, ScenarioDefinition, VuContext } from '../scenario/model.ts';
+import type { RunContext, ScenarioDefinition, VuContext } from '../engine-neutral/model.ts';
 import {
   apiRequest,
   driver,
@@ -7,7 +7,7 @@ import {
   jsonOf,
   rentalWindow,
   retryAfterOf,
-} from '../scenario/partner-api.ts';
+} from '../engine-neutral/partner-api.ts';
 
 const CHECKS = {
   answers: 'every attempt answers 201, a 200 replay, 409 IDEMPOTENT_REPLAY_IN_FLIGHT or 429',

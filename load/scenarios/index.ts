@@ -1,4 +1,4 @@
-import type { AnyScenario } from '../scenario/model.ts';
+import type { AnyScenario } from '../engine-neutral/model.ts';
 import { bookingFunnelScenario } from './booking-funnel.ts';
 import { clientIsolationScenario } from './client-isolation.ts';
 import { idempotencyStormScenario } from './idempotency-storm.ts';

@@ -1,4 +1,4 @@
-import type { HttpResponseData, RunContext, ScenarioDefinition, VuContext } from '../scenario/model.ts';
+import type { HttpResponseData, RunContext, ScenarioDefinition, VuContext } from '../engine-neutral/model.ts';
 import {
   advanceClock,
   apiRequest,
@@ -8,8 +8,8 @@ import {
   rateLimitHeadersOf,
   retryAfterOf,
   startFreshWindow,
-} from '../scenario/partner-api.ts';
-import { WINDOW_CHECK_DEFINITIONS, WindowMonitor } from '../scenario/window-monitor.ts';
+} from '../engine-neutral/partner-api.ts';
+import { WINDOW_CHECK_DEFINITIONS, WindowMonitor } from '../engine-neutral/window-monitor.ts';
 
 const CHECKS = {
   retryAfter: 'every 429 carries Retry-After in whole seconds',

@@ -1,5 +1,5 @@
 import type { Role } from '../../contract/vocabulary.ts';
-import type { HttpResponseData, ScenarioDefinition, VuContext } from '../scenario/model.ts';
+import type { HttpResponseData, ScenarioDefinition, VuContext } from '../engine-neutral/model.ts';
 import {
   errorCodeOf,
   hasRateLimitHeaders,
@@ -7,7 +7,7 @@ import {
   retryAfterOf,
   startFreshWindow,
   tokenRequest,
-} from '../scenario/partner-api.ts';
+} from '../engine-neutral/partner-api.ts';
 
 const CHECKS = {
   noHeaders: 'the token endpoint never sends X-RateLimit-* headers',

@@ -1,4 +1,4 @@
-import type { Capability, HttpResponseData, RunContext } from '../scenario/model.ts';
+import type { Capability, HttpResponseData, RunContext } from '../engine-neutral/model.ts';
 
 export interface RecordedChecks {
   ctx: RunContext;

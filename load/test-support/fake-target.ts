@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { API_PREFIX } from '../../contract/constants.ts';
-import type { LoadTarget } from '../scenario/model.ts';
+import type { LoadTarget } from '../engine-neutral/model.ts';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 

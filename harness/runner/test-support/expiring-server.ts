@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { API_PREFIX } from '../../../contract/constants.ts';
 
 /**
- * A small Partner API made for the patient path's test (issue 16): tokens and quotes that live seconds, not
- * minutes, so the patient checks run unchanged with their waits shortened (PARTNER_CERT_PATIENT_WAITS). Only what
+ * A small Partner API made for the patient path's test (certify.patient.test.ts): tokens and quotes that live seconds,
+ * not minutes, so the patient checks run unchanged with their waits shortened (PARTNER_CERT_PATIENT_WAITS). Only what
  * those checks call: the token endpoint, GET /locations and /fleet, POST /quotes, POST and GET /reservations.
  * `honoursExpiry: false` makes a server whose tokens and quotes never expire: the checks must fail it.
  */

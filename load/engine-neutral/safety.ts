@@ -1,6 +1,7 @@
 /**
- * What a load run may do (issue 6 "Safety"): only loopback targets unless the target config says the user owns the
- * target, and bounded duration, rate and concurrency. Engine-neutral: the k6 entry scripts apply it too.
+ * What a load run may do (load/README.md, Native engine, "Safety"): only loopback targets unless the target config says
+ * the user owns the target, and bounded duration, rate and concurrency. Engine-neutral: the k6 entry scripts apply it
+ * too.
  */
 import type { ArrivalModel, LoadOptions, LoadTarget, PhaseDefinition } from './model.ts';
 
