@@ -23,6 +23,7 @@ import type {
 import { availabilityRequest, quoteRequest } from '../generators/index.ts';
 import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectSchema } from '../harness/check/expect-api.ts';
+import { claim } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { freshToken, scopeSet } from './support/auth.ts';
@@ -568,7 +569,19 @@ describe('1 What the service does', () => {
       for (const s of samples) {
         const root = xmlRootOf(s.res.text);
         expect(root, `${s.label}: well-formed XML`).toBeDefined();
-        expect({ local: root?.local, uri: root?.uri }, s.label).toEqual({ local: 'response', uri: XML_NAMESPACE });
+        // 1.6d forbids the industry envelopes; the exact root and namespace are 4.14's rules, judged there.
+        expect(
+          ['Envelope', 'definitions', 'description'].includes(root?.local ?? '') || /^OTA_/.test(root?.local ?? ''),
+          `${s.label}: root <${root?.local}> is a SOAP, WSDL or OpenTravel element`,
+        ).toBe(false);
+        claim('4.14.3', root?.local === 'response', `${s.label}: the response root is response`, {
+          expected: 'response',
+          actual: root?.local,
+        });
+        claim('4.14.1', root?.uri === XML_NAMESPACE, `${s.label}: the root is in ${XML_NAMESPACE}`, {
+          expected: XML_NAMESPACE,
+          actual: root?.uri,
+        });
         expect(
           root?.namespaces.filter((ns) => FOREIGN_NAMESPACES.includes(ns)),
           `${s.label}: namespaces`,

@@ -102,10 +102,16 @@ export function reservationBody(t: CheckContext, quoteId: string, vehicle?: Flee
  * 2.12). Its partnerReference is only the generated suffix: pass the value through freshen() when the run
  * happens, so a shrink's re-run never repeats a reference.
  */
-export function generatedRequest(t: CheckContext, quoteId: string): fc.Arbitrary<ReservationRequest> {
+export function generatedRequest(
+  t: CheckContext,
+  quoteId: string,
+  /** The quoted vehicle: its minDriverAge (spec 2.5) raises the youngest driver drawn, as driverFor does. */
+  vehicle?: Pick<FleetVehicle, 'minDriverAge'>,
+): fc.Arbitrary<ReservationRequest> {
+  const minAge = Math.max(MIN_DRIVER_AGE, (vehicle?.minDriverAge ?? 0) + 2);
   return fc
     .tuple(
-      reservationRequest(quoteId, t.settings.date, { partnerReferencePrefix: '', driver: { minAge: MIN_DRIVER_AGE } }),
+      reservationRequest(quoteId, t.settings.date, { partnerReferencePrefix: '', driver: { minAge } }),
       fc.boolean(),
     )
     .map(([request, padTo64]) => ({

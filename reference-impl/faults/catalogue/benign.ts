@@ -354,7 +354,15 @@ export const BENIGN_VARIANTS: Fault[] = [
     description: 'A rate code of another partner answers 409 RATE_NOT_APPROVED (INVALID_RATE_CODE also allowed).',
     response(r) {
       const error = envelopeError(r.value);
-      if (error?.code === 'INVALID_RATE_CODE') answerError(r, 'RATE_NOT_APPROVED');
+      if (error?.code !== 'INVALID_RATE_CODE') return;
+      // Only another partner's code: an unknown code or one outside its validity stays INVALID_RATE_CODE (4.12.4b).
+      const caller = r.request.ctx?.caller?.partnerId;
+      const body = Buffer.isBuffer(r.request.body) ? r.request.body.toString('utf8') : JSON.stringify(r.request.body);
+      const own = new Set(CATALOGUE.ratePlans.filter((p) => p.partnerId === caller).map((p) => p.rateCode));
+      const foreign = CATALOGUE.ratePlans.some(
+        (p) => p.partnerId !== caller && !own.has(p.rateCode) && new RegExp(`[">]${p.rateCode}["<]`).test(body ?? ''),
+      );
+      if (foreign) answerError(r, 'RATE_NOT_APPROVED');
     },
   },
   {
