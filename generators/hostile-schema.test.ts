@@ -100,6 +100,21 @@ describe('schemaFaults of the contract examples', () => {
     ]);
   });
 
+  it('phone faults are only clearly invalid numbers (ambiguity #2)', () => {
+    const faults = schemaFaults('ReservationRequest', validExample('ReservationRequest') as JsonValue).filter(
+      (f) => f.path === 'driver.phone' && f.kind === 'pattern',
+    );
+    expect(faults.length).toBeGreaterThanOrEqual(4);
+    // The most lenient reading of "E.164 with country code, 5 to 20 chars": spaces allowed, up to 20 characters.
+    const lenient = (phone: string) => phone.length <= 20 && /^\+[1-9][0-9]{3,18}$/.test(phone.replaceAll(' ', ''));
+    for (const f of faults) {
+      const phone = (f.value as { driver: { phone: string } }).driver.phone;
+      expect(lenient(phone), f.name).toBe(false);
+    }
+    expect(lenient('+84 90 123 4567')).toBe(true);
+    expect(lenient('+8490123456789012')).toBe(true);
+  });
+
   it('fields with a code of their own in 4.12 also accept it', () => {
     const faults = schemaFaults('QuoteRequest', validExample('QuoteRequest') as JsonValue);
     const byName = (name: string) => faults.find((f) => f.name === name);

@@ -12,6 +12,18 @@ import type { Fault, FaultResponse } from '../types.ts';
 
 type Obj = Record<string, unknown>;
 
+/**
+ * Whether the body just decoded holds a phone that a lenient reading of "E.164 with country code, 5 to 20 chars"
+ * accepts: set by benign-lenient-phone's body seam, read by its validation seam of the same (synchronous) call.
+ */
+let lenientPhoneSeen = false;
+
+function driverPhone(value: unknown): string | undefined {
+  const driver = value !== null && typeof value === 'object' ? (value as Obj).driver : undefined;
+  const phone = driver !== null && typeof driver === 'object' ? (driver as Obj).phone : undefined;
+  return typeof phone === 'string' ? phone : undefined;
+}
+
 const WIDE = { maxBytes: 50_000_000, maxDepth: 64, maxNodes: 5_000_000 };
 
 /** Re-serializes an XML answer with other (equally valid) choices of the serializer. */
@@ -280,10 +292,17 @@ export const BENIGN_VARIANTS: Fault[] = [
     name: 'benign-lenient-phone',
     kind: 'benign',
     clause: '2.10.6',
-    description: 'Phone numbers with spaces (+84 90 123 4567) are accepted.',
+    description:
+      'Phone numbers with spaces (+84 90 123 4567) or 16 to 20 characters (+8490123456789012) are accepted; numbers without a country code are still refused.',
     adjust: {
+      body: (value, input) => {
+        const phone = input.schema === 'ReservationRequest' ? driverPhone(value) : undefined;
+        lenientPhoneSeen =
+          phone !== undefined && phone.length <= 20 && /^\+[1-9][0-9]{3,18}$/.test(phone.replaceAll(' ', ''));
+        return value;
+      },
       validation: (fields, input) =>
-        input.schema === 'ReservationRequest'
+        input.schema === 'ReservationRequest' && lenientPhoneSeen
           ? fields.filter((f) => !(f.field === 'driver.phone' && f.message.startsWith('must match')))
           : fields,
     },
