@@ -51,6 +51,19 @@ function publicId(id: string): string {
   return out;
 }
 
+/** Calls per bucket in the current second of the real clock (benign-429-remaining-positive). */
+const BURSTS = new Map<string, { second: number; count: number }>();
+
+/** A burst allowance of a third of the minute limit per second on top of the minute window. */
+function burstLimited(decision: RateLimitDecision, key: string, nowMs: number): RateLimitDecision {
+  const second = Math.floor(nowMs / 1000);
+  const seen = BURSTS.get(key);
+  const count = seen?.second === second ? seen.count + 1 : 1;
+  BURSTS.set(key, { second, count });
+  if (!decision.allowed || count <= Math.ceil(decision.limit / 3)) return decision;
+  return { ...decision, allowed: false, retryAfterSeconds: 1 };
+}
+
 function sliding(decision: RateLimitDecision, nowMs: number): RateLimitDecision {
   return {
     ...decision,
@@ -89,6 +102,14 @@ export const BENIGN_VARIANTS: Fault[] = [
     clause: '8.14',
     description: 'A sliding one-minute window: X-RateLimit-Reset moves with every call.',
     adjust: { rateLimit: (decision) => sliding(decision, Date.now()) },
+  },
+  {
+    name: 'benign-429-remaining-positive',
+    kind: 'benign',
+    clause: '8.14',
+    description:
+      'A per-second burst limit (a third of the minute limit) answers 429 with Retry-After 1 while the minute window still has requests left (X-RateLimit-Remaining > 0).',
+    adjust: { rateLimit: (decision, input) => burstLimited(decision, input.key, Date.now()) },
   },
   {
     name: 'benign-rate-limit-45',
