@@ -60,6 +60,14 @@ const PATTERN_SAMPLES: Record<string, { violating: readonly string[]; valid?: (i
   [PATTERNS.nationality]: { violating: ['VNM', 'V', 'V1'] },
 };
 
+/**
+ * Strings that break the VehicleCode / LocationCode pattern (spec 2.2): lower case, one character, a space, an
+ * underscore, 33 characters. For path parameters as well as body fields.
+ */
+export function malformedCodes(): readonly string[] {
+  return PATTERN_SAMPLES[PATTERNS.locationCode]?.violating ?? [];
+}
+
 const FORMAT_SAMPLES: Record<string, readonly string[]> = {
   date: ['2030-02-30', '01/03/2030', '2030-3-1', '2030-03-01T09:00'],
   email: ['lan.nguyen.example.com', 'lan@', 'lan nguyen@example.com'],
