@@ -2,12 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../contract/limits.ts';
 import { validExample } from '../contract/schemas/examples.ts';
-import type { SchemaName } from '../contract/schemas/index.ts';
+import { PATTERNS, type SchemaName } from '../contract/schemas/index.ts';
 import type { JsonValue } from '../contract/types.ts';
 import { validate } from '../contract/validation.ts';
 import { isXmlRepresentable } from '../contract/xml/index.ts';
 import { meetsRejection } from './expectations.ts';
-import { type SchemaFault, type SchemaFaultKind, schemaFault, schemaFaults } from './hostile-schema.ts';
+import { malformedCodes, type SchemaFault, type SchemaFaultKind, schemaFault, schemaFaults } from './hostile-schema.ts';
 import { differences, fieldName } from './json-path.ts';
 import { availabilityRequest, cancelRequest, quoteRequest, reservationRequest } from './requests.ts';
 import { TODAY, testCatalogue } from './test-catalogue.testkit.ts';
@@ -98,6 +98,26 @@ describe('schemaFaults of the contract examples', () => {
     expect(result?.valid === false && result.fields).toEqual([
       { field: 'driver.email', message: 'must be at most 200 characters' },
     ]);
+  });
+
+  it('malformed codes all break the VehicleCode / LocationCode pattern', () => {
+    expect(malformedCodes().length).toBeGreaterThanOrEqual(4);
+    for (const code of malformedCodes()) expect(code, code).not.toMatch(new RegExp(PATTERNS.locationCode));
+  });
+
+  it('phone faults are only clearly invalid numbers (ambiguity #2)', () => {
+    const faults = schemaFaults('ReservationRequest', validExample('ReservationRequest') as JsonValue).filter(
+      (f) => f.path === 'driver.phone' && f.kind === 'pattern',
+    );
+    expect(faults.length).toBeGreaterThanOrEqual(4);
+    // The most lenient reading of "E.164 with country code, 5 to 20 chars": spaces allowed, up to 20 characters.
+    const lenient = (phone: string) => phone.length <= 20 && /^\+[1-9][0-9]{3,18}$/.test(phone.replaceAll(' ', ''));
+    for (const f of faults) {
+      const phone = (f.value as { driver: { phone: string } }).driver.phone;
+      expect(lenient(phone), f.name).toBe(false);
+    }
+    expect(lenient('+84 90 123 4567')).toBe(true);
+    expect(lenient('+8490123456789012')).toBe(true);
   });
 
   it('fields with a code of their own in 4.12 also accept it', () => {

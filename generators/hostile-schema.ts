@@ -52,9 +52,21 @@ const PATTERN_SAMPLES: Record<string, { violating: readonly string[]; valid?: (i
   },
   [PATTERNS.commercialCode]: { violating: ['', 'acme', 'AC ME', 'C'.repeat(33)] },
   [PATTERNS.localTime]: { violating: ['24:00', '9:00', '09:60', '09:00:00', '0900'] },
-  [PATTERNS.e164Phone]: { violating: ['0901234567', '+0901234567', '+84 90 123 4567', '+8490123456789012'] },
+  // Only clearly invalid numbers (ambiguity #2): "E.164 with country code, 5 to 20 chars" leaves spaces and 16 to 20
+  // characters to a lenient reading, so `+84 90 123 4567` or 17 digits are never demanded refused.
+  [PATTERNS.e164Phone]: {
+    violating: ['0901234567', '+0901234567', '+84abc123456', `+84${'9'.repeat(19)}`],
+  },
   [PATTERNS.nationality]: { violating: ['VNM', 'V', 'V1'] },
 };
+
+/**
+ * Strings that break the VehicleCode / LocationCode pattern (spec 2.2): lower case, one character, a space, an
+ * underscore, 33 characters. For path parameters as well as body fields.
+ */
+export function malformedCodes(): readonly string[] {
+  return PATTERN_SAMPLES[PATTERNS.locationCode]?.violating ?? [];
+}
 
 const FORMAT_SAMPLES: Record<string, readonly string[]> = {
   date: ['2030-02-30', '01/03/2030', '2030-3-1', '2030-03-01T09:00'],

@@ -41,6 +41,7 @@ export {
 } from './hostile-headers.ts';
 export { jsonAttacks } from './hostile-json.ts';
 export {
+  malformedCodes,
   type SchemaFault,
   type SchemaFaultKind,
   schemaFault,

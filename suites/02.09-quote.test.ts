@@ -2,12 +2,11 @@
  * Spec 2.9 Quote: each field rule on generated quotes, the charge arithmetic the spec states (baseTotal,
  * total, extras lines) and the commission of commissionable plans. Price computation itself is left open.
  */
-import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { Money, Quote, QuoteRequest } from '../contract/types.ts';
 import { locationPairs, quoteRequest } from '../generators/index.ts';
-import { check } from '../harness/check/check.ts';
-import { errorCodeOf, expectValue } from '../harness/check/expect-api.ts';
+import { check, SKIP } from '../harness/check/check.ts';
+import { errorCodeOf, expectSchema, expectValue } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { targetCatalogue, withPlans } from './support/catalogue.ts';
@@ -185,26 +184,29 @@ describe('2.9 Quote', () => {
   );
 
   // 2.9.8d charges.total is payable for the rental and excludes the security deposit
-  check('2.9.8d', { ...shop, name: 'total excludes the security deposit' }, (t) =>
-    forQuotes(
-      t,
-      (_r, quote) => {
+  check('2.9.8d', { ...shop, name: 'total excludes the security deposit' }, async (t) => {
+    const cat = await targetCatalogue(t);
+    await t.forAll(
+      quoteRequest(cat),
+      async (request) => {
+        const res = await t.client('partnerA').post('/quotes', request);
+        if (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY') return SKIP;
+        expect(res.status, `POST /quotes: ${res.text.slice(0, 300)}`).toBe(201);
+        expectSchema(res, 'Quote');
+        const quote = res.body as Quote;
         const { baseTotal, extrasTotal, oneWayFee, discount, total } = quote.charges;
         const deposit = quote.securityDeposit;
-        if (deposit.amount === 0) return;
-        const e = Math.max(
-          baseTotal.exponent,
-          extrasTotal.exponent,
-          oneWayFee.exponent,
-          discount.exponent,
-          deposit.exponent,
-        );
+        // A zero deposit cannot be told apart from none folded in: nothing to judge.
+        if (deposit.amount === 0) return SKIP;
+        // Amounts of any exponents, compared at the finest of them all, total's included.
+        const e = Math.max(...[baseTotal, extrasTotal, oneWayFee, discount, total, deposit].map((m) => m.exponent));
         const charges = scaled(baseTotal, e) + scaled(extrasTotal, e) + scaled(oneWayFee, e) - scaled(discount, e);
         expect(scaled(total, e), 'total is not the charges plus the deposit').not.toBe(charges + scaled(deposit, e));
+        return undefined;
       },
-      { runs: costlyRuns(t) },
-    ),
-  );
+      { numRuns: costlyRuns(t) },
+    );
+  });
 
   check('2.9.9', { ...shop, name: 'securityDeposit is Money' }, (t) =>
     forQuotes(t, (_r, quote) => expectMoney(quote.securityDeposit, 'securityDeposit'), { runs: costlyRuns(t) }),
@@ -391,28 +393,29 @@ describe('2.9 Quote', () => {
     });
   });
 
-  // 2.9.12 ExtraLine requires code, description, quantity (integer) and total (Money)
+  // 2.9.12 ExtraLine requires code, description, quantity (integer) and total (Money). The lines' shape is the MUST
+  // check above; that requested extras come itemised and add up to extrasTotal is a SHOULD, since 4.6 leaves how
+  // extras are priced "not shown" (a target may charge an extra inside extrasTotal without a line of its own).
   // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.9.12', { ...shop, name: 'Requested extras are priced as ExtraLines adding up to extrasTotal' }, async (t) => {
+  check('2.9.12', { ...shop, level: 'SHOULD', name: 'Requested extras are itemised as ExtraLines adding up to extrasTotal' }, async (t) => {
     const cat = await targetCatalogue(t);
     const withExtras = quoteRequest(cat, { rate: 'public' }).map(
       (r): QuoteRequest => ({ ...r, extras: { cdwInsurance: true, childSeats: 1, additionalDriver: true } }),
     );
-    await fc.assert(
-      fc.asyncProperty(withExtras, async (request) => {
+    await t.forAll(
+      withExtras,
+      async (request) => {
         const res = await t.client('partnerA').post('/quotes', request);
-        if (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY') return;
+        if (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY') return SKIP;
         expect(res.status, res.text.slice(0, 300)).toBe(201);
         const quote = res.body as Quote;
         expect(quote.charges.extras.length, 'extras lines for three requested extras').toBeGreaterThan(0);
-        for (const line of quote.charges.extras) {
-          expectValue(line, 'ExtraLine', 'ExtraLine');
-        }
         const e = Math.max(quote.charges.extrasTotal.exponent, ...quote.charges.extras.map((l) => l.total.exponent));
         const sum = quote.charges.extras.reduce((s, l) => s + scaled(l.total, e), 0);
         expect(scaled(quote.charges.extrasTotal, e), 'extrasTotal is the sum of the lines').toBe(sum);
-      }),
-      { seed: t.seed, numRuns: costlyRuns(t) },
+        return undefined;
+      },
+      { numRuns: costlyRuns(t) },
     );
   });
 });

@@ -162,6 +162,7 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
     '4.2.4',
     {
       ...business,
+      probes: ['incompleteVehicleCode'],
       name: 'Published vehicle without a complete specification (target probe): 409 FLEET_PROFILE_INCOMPLETE',
     },
     async (t) => {

@@ -317,7 +317,11 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
 
   check(
     '4.12.3b',
-    { ...business, name: 'Incomplete vehicle (named by the operator): 409 FLEET_PROFILE_INCOMPLETE' },
+    {
+      ...business,
+      probes: ['incompleteVehicleCode'],
+      name: 'Incomplete vehicle (named by the operator): 409 FLEET_PROFILE_INCOMPLETE',
+    },
     async (t) => {
       const incomplete = probeCodesOf(t, 'partnerA').incompleteVehicles ?? [];
       if (incomplete.length === 0) return t.notApplicable('the target config names no incomplete vehicle');
@@ -476,7 +480,11 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
 
   check(
     '4.12.4c',
-    { ...business, name: 'Rate plan awaiting approval (named by the operator): 409 RATE_NOT_APPROVED' },
+    {
+      ...business,
+      probes: ['pendingRate'],
+      name: 'Rate plan awaiting approval (named by the operator): 409 RATE_NOT_APPROVED',
+    },
     async (t) => {
       const pending = probeCodesOf(t, 'partnerA').pendingRatePlans ?? [];
       if (pending.length === 0) return t.notApplicable('the target config names no plan awaiting approval');

@@ -2,7 +2,9 @@
  * Spec 6 Events: there are none. No webhook, subscription or history resource is served or published, a request
  * cannot register a callback, and the read operations return the current state of a reservation, the same on
  * every read. "Clients process repeated observations idempotently" binds the client (NON_SERVICE_STATEMENTS).
- * Unknown paths get a 4xx in the envelope; 404 is what the reference answers (docs/ambiguities.md #40).
+ * Unknown paths must be refused with a 4xx (9.1), never served nor a server error; the 7.2 envelope covers the
+ * operations of the table, so on these paths it is a SHOULD of its own check (docs/ambiguities.md #40, RS23). 404
+ * NOT_FOUND in the envelope is what the reference answers.
  */
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
@@ -11,13 +13,14 @@ import { API_PREFIX } from '../contract/constants.ts';
 import { ENDPOINTS } from '../contract/endpoints.ts';
 import type { Reservation, ReservationList } from '../contract/types.ts';
 import { availabilityRequest } from '../generators/index.ts';
-import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import { type CheckContext, check } from '../harness/check/check.ts';
 import { expectError, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { bookReservation } from './support/booking.ts';
 import { targetCatalogue } from './support/catalogue.ts';
 import { fewCases, slowCases } from './support/draws.ts';
+import { expectEnvelopeOnUnknownPath, expectNotServed } from './support/unknown-path.ts';
 
 const A: Role[] = ['partnerA'];
 const business = { needs: A, representations: REPRESENTATIONS };
@@ -26,13 +29,6 @@ const book = { ...business, profile: 'book' as const, bookings: true };
 const OPENAPI = JSON.parse(
   readFileSync(new URL('../contract/openapi/partner-api-v1.openapi.json', import.meta.url), 'utf8'),
 ) as Record<string, unknown> & { paths: Record<string, Record<string, unknown>> };
-
-/** Not a resource of the API: a 4xx in the error envelope, never a success. */
-function expectNoSuchResource(res: ApiResult, what: string): void {
-  expect(res.status, `${what}: ${res.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
-  expect(res.status, `${what}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
-  expectSchema(res, 'ErrorEnvelope');
-}
 
 /** Whether an object tree has a key anywhere. */
 function hasKey(value: unknown, key: string): boolean {
@@ -80,7 +76,15 @@ describe('6 Events', () => {
 
   check('6.1', { ...business, name: 'No webhook or subscription resource is served (GET)' }, async (t) => {
     for (const path of EVENT_PATHS) {
-      expectNoSuchResource(await t.client('partnerA').get(path), `GET ${API_PREFIX}${path}`);
+      expectNotServed(await t.client('partnerA').get(path), `GET ${API_PREFIX}${path}`);
+    }
+  });
+
+  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
+  check('6.1', { ...business, level: 'SHOULD', name: 'Webhook-like paths are refused in the 7.2 envelope (GET)' }, async (t) => {
+    for (const path of EVENT_PATHS) {
+      const what = `GET ${API_PREFIX}${path}`;
+      expectEnvelopeOnUnknownPath(await t.client('partnerA').get(path), t.representation, what);
     }
   });
 
@@ -98,7 +102,7 @@ describe('6 Events', () => {
         registrations,
         async (registration) => {
           for (const path of EVENT_PATHS) {
-            expectNoSuchResource(await t.client('partnerA').post(path, registration), `POST ${API_PREFIX}${path}`);
+            expectNotServed(await t.client('partnerA').post(path, registration), `POST ${API_PREFIX}${path}`);
           }
         },
         { numRuns: slowCases(t) },
@@ -146,7 +150,20 @@ describe('6 Events', () => {
       expect(keys, 'history-like keys on the reservation').toEqual([]);
       expect(read.status, 'only the current status').toBe('cancelled');
       for (const sub of ['/history', '/events', '/transitions']) {
-        expectNoSuchResource(await t.client('partnerA').get(`${path}${sub}`), `GET ${path}${sub}`);
+        expectNotServed(await t.client('partnerA').get(`${path}${sub}`), `GET ${path}${sub}`);
+      }
+    },
+  );
+
+  check(
+    '6.2',
+    { ...book, level: 'SHOULD', name: 'History-like paths of a reservation are refused in the 7.2 envelope' },
+    async (t) => {
+      const { reservation } = await bookReservation(t, 'partnerA');
+      const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
+      for (const sub of ['/history', '/events', '/transitions']) {
+        const what = `GET ${path}${sub}`;
+        expectEnvelopeOnUnknownPath(await t.client('partnerA').get(`${path}${sub}`), t.representation, what);
       }
     },
   );

@@ -209,8 +209,8 @@ const fleet = inSection('4.2', [
     id: '4.2.4',
     title: 'GET /fleet/{vehicleCode} of a vehicle with incomplete specification: 409 FLEET_PROFILE_INCOMPLETE',
     text: '409 FLEET_PROFILE_INCOMPLETE',
-    verification: 'hooks',
-    minProfile: 'full',
+    verification: 'wire',
+    minProfile: 'catalog',
   },
   {
     id: '4.2.5',
@@ -541,8 +541,8 @@ const validation = inSection('4.12', [
     id: '4.12.3b',
     title: 'Vehicle without complete partner specification: 409 FLEET_PROFILE_INCOMPLETE',
     text: 'vehicle without complete partner specification: 409 FLEET_PROFILE_INCOMPLETE.',
-    verification: 'hooks',
-    minProfile: 'full',
+    verification: 'wire',
+    minProfile: 'shop',
   },
   {
     id: '4.12.4a',
@@ -562,8 +562,8 @@ const validation = inSection('4.12', [
     id: '4.12.4c',
     title: 'Rate plan awaiting approval: 409 RATE_NOT_APPROVED',
     text: 'rate plan awaiting approval: 409 RATE_NOT_APPROVED.',
-    verification: 'hooks',
-    minProfile: 'full',
+    verification: 'wire',
+    minProfile: 'shop',
   },
   {
     id: '4.12.5',

@@ -167,8 +167,8 @@ const codeTable = inSection('7.3', [
     id: '7.3.14',
     title: 'RATE_NOT_APPROVED: HTTP 409, not retryable (rate plan awaiting commercial approval)',
     text: 'RATE_NOT_APPROVED | 409 | no | rate plan awaiting commercial approval',
-    verification: 'hooks',
-    minProfile: 'full',
+    verification: 'wire',
+    minProfile: 'shop',
   },
   {
     id: '7.3.15',
@@ -202,8 +202,8 @@ const codeTable = inSection('7.3', [
     id: '7.3.19',
     title: 'FLEET_PROFILE_INCOMPLETE: HTTP 409, not retryable (vehicle lacks a complete partner specification)',
     text: 'FLEET_PROFILE_INCOMPLETE | 409 | no | vehicle lacks a complete partner specification',
-    verification: 'hooks',
-    minProfile: 'full',
+    verification: 'wire',
+    minProfile: 'shop',
   },
   {
     id: '7.3.20',

@@ -12,6 +12,18 @@ import type { Fault, FaultResponse } from '../types.ts';
 
 type Obj = Record<string, unknown>;
 
+/**
+ * Whether the body just decoded holds a phone that a lenient reading of "E.164 with country code, 5 to 20 chars"
+ * accepts: set by benign-lenient-phone's body seam, read by its validation seam of the same (synchronous) call.
+ */
+let lenientPhoneSeen = false;
+
+function driverPhone(value: unknown): string | undefined {
+  const driver = value !== null && typeof value === 'object' ? (value as Obj).driver : undefined;
+  const phone = driver !== null && typeof driver === 'object' ? (driver as Obj).phone : undefined;
+  return typeof phone === 'string' ? phone : undefined;
+}
+
 const WIDE = { maxBytes: 50_000_000, maxDepth: 64, maxNodes: 5_000_000 };
 
 /** Re-serializes an XML answer with other (equally valid) choices of the serializer. */
@@ -37,6 +49,19 @@ function publicId(id: string): string {
   const out = id.startsWith('RSV-') ? `r_${id.slice(4).replace(/-/g, '')}` : id;
   IDS.set(out, id);
   return out;
+}
+
+/** Calls per bucket in the current second of the real clock (benign-429-remaining-positive). */
+const BURSTS = new Map<string, { second: number; count: number }>();
+
+/** A burst allowance of a third of the minute limit per second on top of the minute window. */
+function burstLimited(decision: RateLimitDecision, key: string, nowMs: number): RateLimitDecision {
+  const second = Math.floor(nowMs / 1000);
+  const seen = BURSTS.get(key);
+  const count = seen?.second === second ? seen.count + 1 : 1;
+  BURSTS.set(key, { second, count });
+  if (!decision.allowed || count <= Math.ceil(decision.limit / 3)) return decision;
+  return { ...decision, allowed: false, retryAfterSeconds: 1 };
 }
 
 function sliding(decision: RateLimitDecision, nowMs: number): RateLimitDecision {
@@ -77,6 +102,14 @@ export const BENIGN_VARIANTS: Fault[] = [
     clause: '8.14',
     description: 'A sliding one-minute window: X-RateLimit-Reset moves with every call.',
     adjust: { rateLimit: (decision) => sliding(decision, Date.now()) },
+  },
+  {
+    name: 'benign-429-remaining-positive',
+    kind: 'benign',
+    clause: '8.14',
+    description:
+      'A per-second burst limit (a third of the minute limit) answers 429 with Retry-After 1 while the minute window still has requests left (X-RateLimit-Remaining > 0).',
+    adjust: { rateLimit: (decision, input) => burstLimited(decision, input.key, Date.now()) },
   },
   {
     name: 'benign-rate-limit-45',
@@ -290,10 +323,17 @@ export const BENIGN_VARIANTS: Fault[] = [
     name: 'benign-lenient-phone',
     kind: 'benign',
     clause: '2.10.6',
-    description: 'Phone numbers with spaces (+84 90 123 4567) are accepted.',
+    description:
+      'Phone numbers with spaces (+84 90 123 4567) or 16 to 20 characters (+8490123456789012) are accepted; numbers without a country code are still refused.',
     adjust: {
+      body: (value, input) => {
+        const phone = input.schema === 'ReservationRequest' ? driverPhone(value) : undefined;
+        lenientPhoneSeen =
+          phone !== undefined && phone.length <= 20 && /^\+[1-9][0-9]{3,18}$/.test(phone.replaceAll(' ', ''));
+        return value;
+      },
       validation: (fields, input) =>
-        input.schema === 'ReservationRequest'
+        input.schema === 'ReservationRequest' && lenientPhoneSeen
           ? fields.filter((f) => !(f.field === 'driver.phone' && f.message.startsWith('must match')))
           : fields,
     },
