@@ -1,4 +1,4 @@
-/** The shared words are declared once: a second `type Role =` anywhere else is the drift issue 14 removed. */
+/** The shared words are declared once: a second `type Role =` anywhere else would drift from it. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,7 @@
 /**
- * The words every room of the project shares, declared once (issue 14): the suite, the harness, the load engines
- * (k6 scripts included: no `node:` imports here), the generators and the reference's tests import them from here.
- * `contract/vocabulary.test.ts` keeps them from being declared again elsewhere.
+ * The words every room of the project shares, declared once (docs/architecture.md "Rooms and what each may import"):
+ * the suite, the harness, the load engines (k6 scripts included: no `node:` imports here), the generators and the
+ * reference's tests import them from here; `contract/vocabulary.test.ts` keeps them from being declared elsewhere.
  */
 
 /**

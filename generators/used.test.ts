@@ -5,7 +5,7 @@ import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 
 /**
- * Every generator reaches a target (issue 12): each file of generators/ is used by a suite or by the fuzz campaign,
+ * Every generator reaches a target: each file of generators/ is used by a suite or by the fuzz campaign,
  * directly (a name the suites import resolves to a declaration in it) or through another generator that is. Names
  * are followed through index.ts to the file that declares them, so a file re-exported by index.ts but used by no
  * suite is caught; only the generators' own unit tests using it does not count.

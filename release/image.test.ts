@@ -1,7 +1,8 @@
 /**
- * Issue 11 end to end (npm run test:image, after npm test in .ci/run): the reference implementation's image, built
- * from the Dockerfile, certified through `partner-api-certify --image` and loaded through `partner-api-load --image`,
- * with no container left behind: after a passing run, after Ctrl-C, and after a second Ctrl-C.
+ * The container image end to end (README "Certifying a container image"; npm run test:image, after npm test in
+ * .ci/run): the reference implementation's image, built from the Dockerfile, certified through
+ * `partner-api-certify --image` and loaded through `partner-api-load --image`, with no container left behind: after a
+ * passing run, after Ctrl-C, and after a second Ctrl-C.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * Spec 4.7 POST /reservations: idempotency (required key, replay, conflict, in-flight, 24-hour memory), one
  * partnerReference per rental, quotes that are not single-use, the quote errors and the operator's decline;
- * with its row of the endpoint table (4.0.12), the idempotency races and the cross-partner probes of issue 5.
+ * with its row of the endpoint table (4.0.12), the idempotency races and the cross-partner probes (spec 1.4).
  */
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';

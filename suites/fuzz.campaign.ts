@@ -1,10 +1,10 @@
 /**
- * The fuzz campaign (issue 12): `--fuzz --duration 10m` keeps drawing valid and hostile requests across every
- * endpoint the profile allows, stateful sequences included (book, replay, conflict, cancel twice, read, across two
- * partners), and judges every answer by the rules that need no oracle (suites/support/fuzz-rules.ts). Each new kind
- * of violation is shrunk by fast-check to a minimal sequence and filed under its clause with the sequence, the seed
- * and path to replay it, and the failing exchange with its curl line. Not one of the default suites: the runner
- * includes this file only with --fuzz.
+ * The fuzz campaign (README "Fuzz campaigns"): `--fuzz --duration 10m` keeps drawing valid and hostile requests across
+ * every endpoint the profile allows, stateful sequences included (book, replay, conflict, cancel twice, read, across
+ * two partners), and judges every answer by the rules that need no oracle (suites/support/fuzz-rules.ts). Each new kind
+ * of violation is shrunk by fast-check to a minimal sequence and filed under its clause with the sequence, the seed and
+ * path to replay it, and the failing exchange with its curl line. Not one of the default suites: the runner includes
+ * this file only with --fuzz.
  */
 import { appendFileSync } from 'node:fs';
 import fc from 'fast-check';

@@ -1,7 +1,8 @@
 /**
- * The patient path (issue 16): quote and token expiry judged by waiting, for targets without test hooks (the live
- * service, a partner's self-check). The runner issues a token and a quote before the suites start (--patient) and
- * this file runs last, waiting out what is left of their lifetimes: spec 5.3 / 8.1 (600 s) and 3 / 8.2 (30 minutes).
+ * The patient path (docs/test-hooks.md "Without hooks: the patient path"): quote and token expiry judged by waiting,
+ * for targets without test hooks (the live service, a partner's self-check). The runner issues a token and a quote
+ * before the suites start (--patient) and this file runs last, waiting out what is left of their lifetimes:
+ * spec 5.3 / 8.1 (600 s) and 3 / 8.2 (30 minutes).
  */
 import { describe, expect } from 'vitest';
 import type { Reservation } from '../contract/types.ts';

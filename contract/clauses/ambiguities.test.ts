@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 /**
- * docs/ambiguities.md and the checks agree (issue 9): a point whose "suite accepts" cell says "Not asserted" is
+ * docs/ambiguities.md and the checks agree: a point whose "suite accepts" cell says "Not asserted" is
  * cited by no MUST check. Checks cite rows by id in comments and messages: `#30` for the numbered rows, `S10`, `RS4`
  * and so on for the prefixed ones.
  */

@@ -1,4 +1,4 @@
-/** expectError judges the check's own clause and files what belongs to other clauses under them (issue 9). */
+/** expectError judges the check's own clause and files what belongs to other clauses under them. */
 import { describe, expect, it } from 'vitest';
 import type { ApiResult } from '../http/partner-client.ts';
 import { expectError } from './expect-api.ts';

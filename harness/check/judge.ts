@@ -21,7 +21,7 @@ export interface ForAllOptions {
 /**
  * A property over generated cases that counts how many it really judged. A case that returns SKIP (the target
  * offered nothing to judge it on) does not count; when fewer than a third of the runs were judged the check is
- * not-applicable with that reason, never a silent pass (issue 9). A step that blocks the check (scope.ts) ends
+ * not-applicable with that reason, never a silent pass. A step that blocks the check (scope.ts) ends
  * the property at once, without shrinking: shrinking would only repeat what the other clause already failed.
  */
 export async function forAll<T>(

@@ -1,6 +1,6 @@
 #!/usr/bin/env -S node --import tsx
 import { randomInt } from 'node:crypto';
-// `npm run mutation`: certifies the reference once per named fault and benign variant (issue 9).
+// `npm run mutation`: certifies the reference once per named fault and benign variant.
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import type { MutationThresholds } from './matrix.ts';

@@ -1,8 +1,8 @@
 /**
- * Issue 9: `npm run test:long` (.ci/run, right after npm test) runs the mutation harness on its `fast` subset (a fault of every spec section and five benign
- * variants), each certified with the checks of its own clause: every fault is caught on its clause and every
- * variant passes there. Cascades into other clauses are judged by the larger subset .ci/run certifies with the
- * whole suite (`npm run mutation -- --subset ci`), and by the full matrix on demand.
+ * `npm run test:long` (.ci/run, right after npm test) runs the mutation harness on its `fast` subset (a fault of every
+ * spec section and five benign variants), each certified with the checks of its own clause: every fault is caught on
+ * its clause and every variant passes there. Cascades into other clauses are judged by the larger subset .ci/run
+ * certifies with the whole suite (`npm run mutation -- --subset ci`), and by the full matrix on demand.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

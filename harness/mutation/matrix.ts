@@ -2,8 +2,9 @@ import type { ReportModel } from '../report/model.ts';
 import type { ReferenceFault } from '../target/embedded.ts';
 
 /**
- * The mutation matrix (issue 9): the reference certified once per named fault and once per benign variant, with the
- * whole suite each time. A fault must fail its own clause and at most a few others; a variant must pass.
+ * The mutation matrix (README "How the verdicts are proven"): the reference certified once per named fault and once per
+ * benign variant, with the whole suite each time. A fault must fail its own clause and at most a few others; a variant
+ * must pass.
  */
 
 /** What one certification of a (possibly faulty) reference showed. */

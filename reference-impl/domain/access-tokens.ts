@@ -30,7 +30,7 @@ export class AccessTokens {
   private readonly key: Promise<webcrypto.CryptoKey>;
   /**
    * Tokens already verified, with their expiry: a token is verified once and then only its expiry is compared
-   * (issue 13). Bounded; the oldest entries go first.
+   * (a token serves many requests). Bounded; the oldest entries go first.
    */
   private readonly verified = new Map<string, { token: VerifiedToken; expiresAtMs: number }>();
 

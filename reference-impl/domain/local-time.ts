@@ -44,7 +44,8 @@ const TIME = /^([01][0-9]|2[0-3]):([0-5][0-9])$/;
 
 /**
  * Results of localToEpochMs, bounded: each conversion formats three times through Intl (a fifth of a quote's time in
- * the issue 13 profile), and a run asks for the same few windows over and over. Zone rules do not change in a process.
+ * load/README.md "Profile findings"), and a run asks for the same few windows over and over; zone rules never change
+ * in a process.
  */
 const epochMemo = new Map<string, number | null>();
 const EPOCH_MEMO_MAX = 4096;

@@ -1,7 +1,10 @@
 import type { Money } from '../../contract/types.ts';
 
 const displayFormats = new Map<string, Intl.NumberFormat>();
-/** Renderings already made, bounded: Intl formatting was a twentieth of an availability call (issue 13 profile). */
+/**
+ * Renderings already made, bounded: Intl formatting was a twentieth of an availability call (load/README.md "Profile
+ * findings").
+ */
 const displays = new Map<string, string>();
 const DISPLAYS_MAX = 8192;
 

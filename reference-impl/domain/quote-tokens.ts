@@ -54,8 +54,9 @@ export class QuoteTokens {
     const issuedAtMs = Math.floor(nowMs / 1000) * 1000;
     const validityMs = LIMITS.quoteValidityMinutes * 60_000;
     const expiresAtMs = issuedAtMs + (this.faults?.adjust('quote.validityMs', validityMs, {}) ?? validityMs);
-    // Built field by field: object rest and spread of these claims were a fifth of an availability call (one quote
-    // per offer, issue 13 profile). `q` is the request the quote prices, in the order it was always signed in.
+    // Built field by field: object rest and spread of these claims were a fifth of an availability call, which signs
+    // a quote per offer (load/README.md "Profile findings"). `q` is the request the quote prices, its fields in the
+    // order they were always signed in.
     const q = {
       vehicleCode: claims.vehicleCode,
       pickupLocation: claims.pickupLocation,
@@ -95,7 +96,7 @@ export class QuoteTokens {
   }
 
   /**
-   * Verified synchronously like `sign` (issue 13: jose's WebCrypto verify was a thread-pool round trip per booking,
+   * Verified synchronously like `sign` (jose's WebCrypto verify was a thread-pool round trip per booking,
    * which also spread the bookings' commits over more group commits). The checks are jose's for this token: our
    * header exactly, the signature (constant-time), then issuer and expiry with no tolerance (expired when now >=
    * exp). The signature comes first, so an expired quote is always an authentic one.

@@ -213,7 +213,7 @@ export class Reservations {
       throw apiError('QUOTE_STALE', 'The price has changed since the quote was issued; request a new quote.');
     }
     // Taking a decline is a write under the control row's lock: only when the state read for this request has one
-    // to take (issue 13: a write per booking serialised every booking on that row). Concurrent takers still race in
+    // to take (a write per booking serialised every booking on that row). Concurrent takers still race in
     // the store, which gives each decline to one booking only.
     if (
       ctx.control.declineNextBookings > 0 &&

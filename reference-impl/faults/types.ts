@@ -4,10 +4,10 @@ import type { AvailabilityOffer, FieldError, JsonValue, Reservation, Reservation
 import type { RateLimitDecision } from '../http/rate-limit/types.ts';
 
 /**
- * Named deviations of the reference implementation (issue 9): a `fault` breaks exactly one clause of the spec; a
+ * Named deviations of the reference implementation: a `fault` breaks exactly one clause of the spec; a
  * `benign` variant does something the spec allows that the reference does not choose. The mutation harness
  * certifies the reference once per name and expects each fault failed on its own clause and each variant passed.
- * Partners can switch them on to rehearse a misbehaving server (README "Faults").
+ * Partners can switch them on to rehearse a misbehaving server (README "How the verdicts are proven").
  */
 export type FaultKind = 'fault' | 'benign';
 

@@ -2,8 +2,8 @@ import type { AvailabilityOffer, AvailabilityResponse, FleetVehicle } from '../.
 
 /**
  * The JSON text of an availability answer, byte for byte what JSON.stringify gives, with each vehicle's text made once
- * (issue 13: the vehicles are most of the answer's bytes and never change). Any offer not of the shape Shopping makes
- * (a fault may add, drop or reorder fields) is left to JSON.stringify.
+ * (the vehicles are most of the answer's bytes and never change; load/README.md "Profile findings"). Any offer not of
+ * the shape Shopping makes (a fault may add, drop or reorder fields) is left to JSON.stringify.
  */
 const vehicleJson = new WeakMap<FleetVehicle, string>();
 

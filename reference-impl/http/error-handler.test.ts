@@ -7,7 +7,7 @@ import { isStoreUnavailable } from './error-handler.ts';
 
 /**
  * Which failures are the dependency's (503 DEPENDENCY_UNAVAILABLE, retryable) rather than the server's own (500
- * INTERNAL_ERROR): the store's connection, its server going away, the disk under SQLite (issue 12).
+ * INTERNAL_ERROR): the store's connection, its server going away, the disk under SQLite (spec 7.3).
  */
 
 const withCode = (code: string) => Object.assign(new Error(code), { code });

@@ -3,7 +3,7 @@ import { SqliteStore } from './sqlite.ts';
 import type { ClaimIdempotencyKeyInput } from './types.ts';
 
 /**
- * The group commit of the SQLite store when the disk is full (issue 12). `PRAGMA max_page_count` makes the file full
+ * The group commit of the SQLite store when the disk is full. `PRAGMA max_page_count` makes the file full
  * at a chosen size, so a statement meets SQLITE_FULL when it needs one more page, with no root and no real disk:
  * SQLite then rolls back the whole transaction of the group, and every write of the group must fail with it, none
  * committed on its own. (A tmpfs filled to the last byte is testing/disk-fault.test.ts.)

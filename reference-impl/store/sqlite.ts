@@ -128,9 +128,9 @@ export class SqliteStore implements Store {
 
   /**
    * A write transaction, committed together with every other write that arrives in the same turn of the event loop
-   * (issue 13, group commit): one IMMEDIATE transaction and one fsync (synchronous = FULL) for the whole group, each
-   * write in a savepoint of its own so one failing rolls back alone. The promise settles after the commit: an
-   * answer that depends on a write is sent only once that write is on disk.
+   * (group commit, for booking throughput: load/README.md "Benchmark"): one IMMEDIATE transaction and one fsync
+   * (synchronous = FULL) for the whole group, each write in a savepoint of its own so one failing rolls back alone. The
+   * promise settles after the commit: an answer that depends on a write is sent only once that write is on disk.
    *
    * `durable: false` is for a write no answer rests on (an idempotency claim: a claim lost with the power leaves the
    * key free, and the request it guarded was never answered). A group of such writes only commits (synchronous =

@@ -10,11 +10,11 @@ import { sleep } from './own-services.ts';
 import { type SpawnedServer, spawnServer } from './spawn-server.ts';
 
 /**
- * The embedded store when its disk fails under it (issue 12): the SQLite file on a small tmpfs that fills to the last
- * byte, or the file turned read-only (immutable) while the server holds it open. Writes answer a prompt 503
- * DEPENDENCY_UNAVAILABLE (never a 500), reads go on, nothing is corrupted (PRAGMA integrity_check), no acknowledged
- * booking is lost or doubled, and bookings succeed again once the space or the write access is back, without a
- * restart. Needs root (mount, chattr); without it the test says why and skips.
+ * The embedded store when its disk fails under it (spec 7.3 DEPENDENCY_UNAVAILABLE): the SQLite file on a small tmpfs
+ * that fills to the last byte, or the file turned read-only (immutable) while the server holds it open. Writes answer a
+ * prompt 503 DEPENDENCY_UNAVAILABLE (never a 500), reads go on, nothing is corrupted (PRAGMA integrity_check), no
+ * acknowledged booking is lost or doubled, and bookings succeed again once the space or the write access is back,
+ * without a restart. Needs root (mount, chattr); without it the test says why and skips.
  */
 
 const RECOVERY_MS = 15_000;

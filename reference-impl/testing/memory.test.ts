@@ -8,7 +8,7 @@ import { sleep } from './own-services.ts';
 import { type SpawnedServer, spawnServer } from './spawn-server.ts';
 
 /**
- * Memory stays bounded under a flood of the largest and the most hostile bodies (issue 12): the reference (a child
+ * Memory stays bounded under a flood of the largest and the most hostile bodies (spec 8 limits): the reference (a child
  * process, as `npm run serve`) is measured (resident set size, /proc/<pid>/status VmRSS) after a warm-up, then
  * flooded by concurrent workers with 32,000-byte XML and JSON bodies on every endpoint that takes one, XML bombs
  * (billion laughs, quadratic blow-up), documents too deep or with too many nodes, deep JSON, and bodies far over the

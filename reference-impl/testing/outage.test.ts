@@ -13,11 +13,11 @@ import { type SpawnedServer, spawnServer } from './spawn-server.ts';
 import type { ApiResponse } from './test-server.ts';
 
 /**
- * The reference when its dependencies really fail (issue 12): each test starts its own redis-server or PostgreSQL
- * cluster (own-redis.ts, own-postgres.ts: a free port, a temporary folder; never the shared 6379 and 5432), drives
- * the reference (a child process, as `npm run serve`) with load, kills the dependency, and starts it again. The
- * reference is never restarted: it must answer promptly in the spec's shape while the dependency is away and serve
- * again once it is back.
+ * The reference when its dependencies really fail (spec 7.3 DEPENDENCY_UNAVAILABLE): each test starts its own
+ * redis-server or PostgreSQL cluster (own-redis.ts, own-postgres.ts: a free port, a temporary folder; never the shared
+ * 6379 and 5432), drives the reference (a child process, as `npm run serve`) with load, kills the dependency, and
+ * starts it again. The reference is never restarted: it must answer promptly in the spec's shape while the dependency
+ * is away and serve again once it is back.
  */
 
 /** Recovery once the dependency is back: generous, for a loaded machine (the pools themselves retry within ~2 s). */

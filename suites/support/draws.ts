@@ -1,5 +1,5 @@
 /**
- * Arbitraries of what a check's input ranges over on the target (issue 12): listed vehicles and locations, rental
+ * Arbitraries of what a check's input ranges over on the target: listed vehicles and locations, rental
  * windows, codes no target holds, other scopes. A check draws from them with t.forAll, so --runs and the seed
  * decide its cases and a failure shrinks to one of them.
  */

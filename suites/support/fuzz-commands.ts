@@ -29,9 +29,10 @@ import { profileRank } from '../../harness/run-settings.ts';
 import { judgeAnswer, type Violation } from './fuzz-rules.ts';
 
 /**
- * The steps of a fuzz campaign (issue 12), as fast-check commands: stateful sequences across two partners (quote,
- * book, replay, conflict, cancel twice, read, list, PATCH) between valid and hostile catalogue reads and shopping.
- * fast-check draws sequences and, when a step meets a new kind of violation, shrinks the sequence to a minimal one.
+ * The steps of a fuzz campaign (README "Fuzz campaigns"), as fast-check commands: stateful sequences across two
+ * partners (quote, book, replay, conflict, cancel twice, read, list, PATCH) between valid and hostile catalogue reads
+ * and shopping. fast-check draws sequences and, when a step meets a new kind of violation, shrinks the sequence to a
+ * minimal one.
  */
 
 export interface FuzzModel {

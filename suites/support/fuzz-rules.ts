@@ -6,9 +6,9 @@ import { schemaViolations } from '../../contract/validation.ts';
 import type { ApiResult } from '../../harness/http/partner-client.ts';
 
 /**
- * The rules a fuzz campaign judges every answer by (issue 12): the ones that need no oracle, true of any answer to
- * any request, valid or hostile. Each names the clause it comes from; a violation's signature (rule, operation,
- * status, detail) tells distinct failures apart.
+ * The rules a fuzz campaign judges every answer by (README "Fuzz campaigns"): the ones that need no oracle, true of any
+ * answer to any request, valid or hostile. Each names the clause it comes from; a violation's signature (rule,
+ * operation, status, detail) tells distinct failures apart.
  */
 export interface Violation {
   rule: string;

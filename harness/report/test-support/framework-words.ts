@@ -1,2 +1,2 @@
-/** What no report and no terminal line may show: the test framework's internals (issue 10). */
+/** What no report or terminal line may show: test framework internals, which mean nothing to a reader of the spec. */
 export const FRAMEWORK_WORDS = ['$$typeof', 'Object.is', 'asymmetricMatcher', 'Hint:', 'Property failed after'];

@@ -6,8 +6,9 @@ import { answerError, each, eachObject, envelopeError, isLocation, isQuote, isRe
 import type { Fault, FaultResponse } from '../types.ts';
 
 /**
- * Benign variants: what the spec allows that the reference does not choose. The suite must pass each (issue 9);
- * the clause named is the one whose freedom it uses, and docs/ambiguities.md says what the suite accepts.
+ * Benign variants: what the spec allows that the reference does not choose. The suite must pass each (README "How the
+ * verdicts are proven"); the clause named is the one whose freedom it uses, and docs/ambiguities.md says what the suite
+ * accepts.
  */
 
 type Obj = Record<string, unknown>;

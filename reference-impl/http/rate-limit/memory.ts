@@ -38,7 +38,8 @@ export function createMemoryRateLimiter(): MemoryRateLimiter {
       const windowStart = windowStartOf(nowMs, windowMs);
       // windowStart has no ':', so the key stays unambiguous whatever the bucket holds.
       const key = `${bucket}:${windowStart}`;
-      // One map lookup and no allocation for a window already counting (issue 13: O(1), nothing per hit).
+      // One map lookup and no allocation for a window already counting (O(1), nothing per hit: every rate-limited
+      // request passes here).
       const counter = counters.get(key);
       if (counter) {
         counter.count += 1;
