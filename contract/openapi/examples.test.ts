@@ -91,7 +91,7 @@ describe('OpenAPI examples (recorded from the reference implementation, error bo
   });
 });
 
-describe('OpenAPI polish (issue 11)', () => {
+describe('OpenAPI polish: examples, required headers, declared statuses', () => {
   it('X-Request-Id is required on responses', () => {
     expect(doc.components.headers.XRequestId?.required).toBe(true);
   });

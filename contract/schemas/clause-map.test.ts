@@ -45,7 +45,7 @@ describe('schema clause map', () => {
     }
   });
 
-  it('files a violation under the violated field, wherever it sits (issue 9 cascades)', () => {
+  it('files a violation under the violated field, wherever it sits (no cascade into the clauses of its container)', () => {
     const quote = validExample('Quote') as Loose;
     quote.charges.total.currency = 'vnd';
     quote.vehicle.doors = 7;

@@ -9,7 +9,7 @@ describe('the fault catalogue', () => {
   const faults = FAULTS.filter((f) => f.kind === 'fault');
   const benign = FAULTS.filter((f) => f.kind === 'benign');
 
-  it('holds at least 100 faults over every section 1 to 9 and at least 25 benign variants (issue 9)', () => {
+  it('holds at least 100 faults over every section 1 to 9 and at least 25 benign variants', () => {
     expect(faults.length).toBeGreaterThanOrEqual(100);
     expect(benign.length).toBeGreaterThanOrEqual(25);
     const sections = new Set(faults.map((f) => f.clause.split('.')[0]));

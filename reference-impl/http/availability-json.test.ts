@@ -29,7 +29,7 @@ function response(): AvailabilityResponse {
   };
 }
 
-describe('availabilityJson (issue 13: the same bytes as JSON.stringify, faster)', () => {
+describe('availabilityJson (the same bytes as JSON.stringify, faster)', () => {
   it('gives exactly JSON.stringify of the answer, twice (remembered vehicles too)', () => {
     const value = response();
     expect(value.offers.length).toBeGreaterThan(1);
