@@ -5,7 +5,7 @@
  */
 
 /**
- * The named credentials a target may offer (design.md "Target config and profiles"). `narrowPartner` is a client
+ * The named credentials a target may offer (docs/design.md "Target config and profiles"). `narrowPartner` is a client
  * whose own grant holds the reservation scopes while its partner account does not (spec 5.5: the token carries
  * only what both hold).
  */
@@ -24,7 +24,7 @@ export function isRole(value: string): value is Role {
   return (ROLES as readonly string[]).includes(value);
 }
 
-/** What a run may send, each allowing what the one before allows (design.md "Target config and profiles"). */
+/** What a run may send, each allowing what the one before allows (docs/design.md "Target config and profiles"). */
 export type Profile = 'catalog' | 'shop' | 'book' | 'full';
 
 export const PROFILES: readonly Profile[] = ['catalog', 'shop', 'book', 'full'];
@@ -34,5 +34,5 @@ export type Representation = 'json' | 'xml';
 
 export const REPRESENTATIONS: readonly Representation[] = ['json', 'xml'];
 
-/** MUST: the spec states it. SHOULD: inferred, not stated (design.md, check model). */
+/** MUST: the spec states it. SHOULD: inferred, not stated (docs/design.md, check model). */
 export type Level = 'MUST' | 'SHOULD';

@@ -85,7 +85,7 @@ const WRONG_TYPES: Record<string, readonly JsonValue[]> = {
 
 /**
  * Where 4.12 and 7.3 give a field its own code, a target may answer with it instead of VALIDATION_ERROR
- * (design.md: the code of a minor violation is left open; both are accepted).
+ * (docs/design.md: the code of a minor violation is left open; both are accepted).
  */
 const FIELD_CODES: Record<string, ErrorCode> = {
   pickupLocation: 'INVALID_LOCATION',

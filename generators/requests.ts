@@ -93,7 +93,7 @@ export function quoteRequest(cat: TargetCatalogue, options: ShoppingOptions = {}
 export interface ReservationOptions {
   /**
    * When given, every request carries partnerReference = prefix + 6 to 16 random [A-Z0-9]: recognisable as
-   * the suite's own (design.md, profile `book`). Uniqueness per partner (4.7.7) is the caller's: generated
+   * the suite's own (docs/design.md, profile `book`). Uniqueness per partner (4.7.7) is the caller's: generated
    * suffixes may repeat, so put a run id or counter in the prefix. Without it, partnerReference is omitted.
    */
   partnerReferencePrefix?: string;

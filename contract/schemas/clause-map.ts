@@ -2,7 +2,7 @@ import type { SchemaName } from './names.ts';
 
 /**
  * Which clause each part of a schema states, so a schema violation is filed under the clause of the violated field
- * rather than under every check that validated a body holding it (design.md "Check model").
+ * rather than under every check that validated a body holding it (docs/design.md "Check model").
  *
  * Keys: `<Def>` (the definition as a whole, e.g. a Money that is not an object), `<Def>.<property>[.<property>…]`,
  * and for the object at a key: `<key>#required` (a required key missing) and `<key>#closed` (a key the object does

@@ -142,7 +142,7 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
   const { clause, options, state, representation } = input;
   const { settings } = state;
   const level = options.level ?? clause.level;
-  // Test hooks change the target's state: only the `full` profile may call them (design.md, profiles).
+  // Test hooks change the target's state: only the `full` profile may call them (docs/design.md, profiles).
   const profile = (options.hooks ?? []).length > 0 ? 'full' : (options.profile ?? clause.minProfile);
   const hooksNeeded = options.hooks ?? [];
   const judgedBy: JudgedBy =

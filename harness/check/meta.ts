@@ -1,6 +1,6 @@
 import type { Representation } from '../http/representation.ts';
 
-/** The outcome of one check (design.md "Check model"). Nothing is silently skipped. */
+/** The outcome of one check (docs/design.md "Check model"). Nothing is silently skipped. */
 export type Outcome = 'pass' | 'fail' | 'warn' | 'not-applicable' | 'error';
 
 import type { Level, Profile } from '../../contract/vocabulary.ts';
@@ -27,7 +27,7 @@ export type NotApplicableReason =
   | { kind: 'few-cases'; detail: string };
 
 /**
- * What a check saw about a clause other than its own (design.md "Check model"): filed under that clause, where it
+ * What a check saw about a clause other than its own (docs/design.md "Check model"): filed under that clause, where it
  * counts as a failure of the clause, with the exchange it was seen in. The same deviation seen again in the same
  * check only raises `count`.
  */

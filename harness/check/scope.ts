@@ -9,7 +9,7 @@ import type { EvidenceExchange, Observation } from './meta.ts';
  *
  * A check judges the requirement of its own clause. Anything else it happens to observe (the envelope of an
  * error, X-Request-Id, a field of a body it validated, the media type) is filed as an observation under that
- * other clause, so one deviation of the target fails one clause, not every check that met it (design.md "Check
+ * other clause, so one deviation of the target fails one clause, not every check that met it (docs/design.md "Check
  * model"). A step the check cannot go on without (a quote to book from) that fails is filed the same way and
  * ends the check as blocked: it could not judge its clause on this target.
  */

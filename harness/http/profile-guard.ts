@@ -2,7 +2,7 @@ import { API_PREFIX } from '../../contract/constants.ts';
 import { PROFILES, type Profile } from '../../contract/vocabulary.ts';
 
 /**
- * What each profile may send, enforced by the HTTP client (design.md "Target config and profiles"). A profile
+ * What each profile may send, enforced by the HTTP client (docs/design.md "Target config and profiles"). A profile
  * allows what the one before allows, and:
  * - catalog: GET requests (any path) and POST /oauth/token; nothing else;
  * - shop: POST /availability, POST /quotes;

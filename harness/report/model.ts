@@ -179,7 +179,7 @@ export interface ReportClause {
   checks: ReportCheck[];
 }
 
-/** A deviation of a clause seen by a check of another clause (design.md "Check model"). */
+/** A deviation of a clause seen by a check of another clause (docs/design.md "Check model"). */
 export interface ReportObservation {
   message: string;
   expected?: string;

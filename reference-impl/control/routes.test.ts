@@ -4,7 +4,7 @@ import type { QuoteRequest } from '../../contract/types.ts';
 import { newIdempotencyKey, PartnerApiClient, quoteRequest, reservationBody } from '../testing/booking-helpers.ts';
 import { startTestServer, type TestServer, type TestServerOptions } from '../testing/test-server.ts';
 
-/** The operator control API (design.md "Target control"): its bearer secret, input validation and effects. */
+/** The operator control API (docs/design.md "Target control"): its bearer secret, input validation and effects. */
 
 const BACKENDS: { name: string; options: TestServerOptions }[] = [
   { name: 'SQLite', options: { store: 'sqlite' } },

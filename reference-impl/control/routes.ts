@@ -47,7 +47,7 @@ export function invalid(field: string, message: string) {
 }
 
 /**
- * The operator's control API (design.md "Target control"): what only the operator does, apart from the
+ * The operator's control API (docs/design.md "Target control"): what only the operator does, apart from the
  * partner paths and authenticated by its own bearer secret. JSON only. Documented in the README.
  */
 export function controlRoutes(app: FastifyInstance, deps: ControlDeps) {

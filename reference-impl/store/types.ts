@@ -76,7 +76,7 @@ export interface StaffAlert {
   createdAtMs: number;
 }
 
-/** Operator-controlled state shared by every instance (control API, design.md "Target control"). */
+/** Operator-controlled state shared by every instance (control API, docs/design.md "Target control"). */
 export interface ControlState {
   clockOffsetMs: number;
   apiDisabled: boolean;
@@ -91,7 +91,7 @@ export interface ControlState {
   tokensExpiredBefore: Record<string, number>;
   /** Bumped by the rate-limit reset hook: buckets are counted per generation, so a new one starts empty. */
   rateLimitGeneration: number;
-  /** Named faults partner developers switch on to rehearse failures (design.md "Reference implementation"). */
+  /** Named faults partner developers switch on to rehearse failures (docs/design.md "Reference implementation"). */
   faults: Faults;
 }
 

@@ -9,7 +9,7 @@ import { createPostgresDatabase, createSqliteDatabase, type TestDatabase } from 
 import { type SpawnedServer, spawnServer } from './spawn-server.ts';
 
 /**
- * Crash safety (design.md "durable storage"): a server killed with SIGKILL in the middle of a booking storm
+ * Crash safety (docs/design.md "durable storage"): a server killed with SIGKILL in the middle of a booking storm
  * loses no reservation it answered 201 for, and a key its death left in flight is usable once the lease lapses
  * (spec 4.7.5). The kill is made at a moment when at least one claim is in flight: the server is frozen with
  * SIGSTOP, the store is read, and it is then killed with SIGKILL without ever running again.

@@ -7,7 +7,7 @@ import { type SpawnedServer, spawnServer } from './spawn-server.ts';
 import type { ApiResponse } from './test-server.ts';
 
 /**
- * Scale-out (design.md "Reference implementation"): two server processes on one PostgreSQL database and one
+ * Scale-out (docs/design.md "Reference implementation"): two server processes on one PostgreSQL database and one
  * Redis prefix behave as one service for idempotency (spec 4.7), partnerReference (4.7.7) and rate limits (8.1).
  */
 

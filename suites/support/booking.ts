@@ -1,6 +1,6 @@
 /**
  * Quoting and booking (spec 4.6, 4.7 to 4.11): a quote (plain or generated), then a reservation that is recorded
- * for the end-of-run cleanup (its partnerReference starts with the run's bookingPrefix, design.md, profile
+ * for the end-of-run cleanup (its partnerReference starts with the run's bookingPrefix, docs/design.md, profile
  * `book`); reading, listing and cancelling it. A step a check needs and does not judge (the quote, the booking)
  * is filed under its own clause and blocks the check when it fails.
  */

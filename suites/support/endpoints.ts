@@ -4,7 +4,7 @@ import type { Profile } from '../../contract/vocabulary.ts';
 /** The profiles a business endpoint can need (no endpoint needs `full`). */
 export type EndpointProfile = Exclude<Profile, 'full'>;
 
-/** The profile each business endpoint's calls need (design.md "profiles"; harness/http/profile-guard.ts enforces it). */
+/** The profile each business endpoint's calls need (docs/design.md "profiles"; harness/http/profile-guard.ts enforces it). */
 const PROFILE_OF: Record<string, EndpointProfile> = {
   listFleet: 'catalog',
   getFleetVehicle: 'catalog',

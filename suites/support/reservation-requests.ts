@@ -21,7 +21,7 @@ function stem(t: CheckContext): string {
   return `${t.settings.bookingPrefix}${(t.seed >>> 0).toString(36).toUpperCase()}-${attempts}`;
 }
 
-/** A partnerReference no other attempt of the run uses, starting with the run's bookingPrefix (design.md). */
+/** A partnerReference no other attempt of the run uses, starting with the run's bookingPrefix (docs/design.md). */
 export function freshReference(t: CheckContext, tag = ''): string {
   const reference = `${stem(t)}${tag ? `-${tag}` : ''}`;
   if (reference.length > 64) throw new RangeError(`partnerReference over 64 characters: ${reference}`);
