@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { API_PREFIX } from '../../contract/constants.ts';
+import { resolveEnvReferences } from '../../contract/target-env.ts';
 import { isRole, ROLES, type Role } from '../../contract/vocabulary.ts';
 import { CaFileError, readCaFile } from './trusted-ca.ts';
 
@@ -72,8 +73,6 @@ export class HarnessConfigError extends Error {
   override readonly name = 'HarnessConfigError';
 }
 
-const ENV_REFERENCE = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))$/;
-
 /**
  * Reads a target config file (JSON). Any string of the form `"$NAME"` or `"${NAME}"` is read from `env`, so
  * secrets can stay out of files. Unknown roles are ignored; each is reported through `onWarning`.
@@ -126,7 +125,7 @@ export function parseTargetConfig(
   const fail = (message: string): never => {
     throw new HarnessConfigError(`${source}: ${message}`);
   };
-  const value = resolveEnvReferences(raw, env, '', fail);
+  const value = resolveEnvReferences(raw, env, fail);
   if (!isPlainObject(value)) fail('must be a JSON object');
   const root = value as Record<string, unknown>;
 
@@ -267,33 +266,6 @@ function parseUrl(value: unknown, key: string, fail: (message: string) => never)
 }
 
 /** Replaces `$NAME` / `${NAME}` strings anywhere in the value; a missing variable is an error naming it. */
-function resolveEnvReferences(
-  value: unknown,
-  env: NodeJS.ProcessEnv,
-  path: string,
-  fail: (message: string) => never,
-): unknown {
-  if (typeof value === 'string') {
-    const match = ENV_REFERENCE.exec(value);
-    if (!match) return value;
-    const name = (match[1] ?? match[2]) as string;
-    const resolved = env[name];
-    if (resolved === undefined || resolved === '') {
-      return fail(`${path || 'value'} refers to environment variable ${name}, which is not set`);
-    }
-    return resolved;
-  }
-  if (Array.isArray(value)) return value.map((item, i) => resolveEnvReferences(item, env, `${path}[${i}]`, fail));
-  if (isPlainObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-      out[key] = resolveEnvReferences(item, env, path ? `${path}.${key}` : key, fail);
-    }
-    return out;
-  }
-  return value;
-}
-
 function isPlainObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

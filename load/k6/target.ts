@@ -2,30 +2,15 @@
  * The target config for k6 runs: the same JSON file as the native engine's --config (harness/config/target-config.ts
  * shape), read with k6's open() in the init context; "$NAME" / "${NAME}" values come from k6's environment.
  */
+import { resolveEnvReferences } from '../../contract/target-env.ts';
 import { ROLES } from '../../contract/vocabulary.ts';
 import type { LoadTarget } from '../engine-neutral/model.ts';
 
-const ENV_REFERENCE = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))$/;
-
-function resolveEnv(value: unknown, env: Record<string, string>): unknown {
-  if (typeof value === 'string') {
-    const match = ENV_REFERENCE.exec(value);
-    if (!match) return value;
-    const name = (match[1] ?? match[2]) as string;
-    const resolved = env[name];
-    if (resolved === undefined || resolved === '') throw new Error(`target config refers to ${name}, which is not set`);
-    return resolved;
-  }
-  if (Array.isArray(value)) return value.map((item) => resolveEnv(item, env));
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveEnv(item, env)]));
-  }
-  return value;
-}
-
 /** Parses the config file's text; messages name keys, never values. */
 export function parseK6Target(text: string, env: Record<string, string>): LoadTarget {
-  const raw = resolveEnv(JSON.parse(text), env) as Record<string, unknown>;
+  const raw = resolveEnvReferences(JSON.parse(text), env, (message) => {
+    throw new Error(`target config: ${message}`);
+  }) as Record<string, unknown>;
   if (typeof raw.baseUrl !== 'string' || !/^https?:\/\//.test(raw.baseUrl)) {
     throw new Error('target config: baseUrl must be an http(s) URL');
   }
