@@ -435,6 +435,15 @@ export const BENIGN_VARIANTS: Fault[] = [
     },
   },
   {
+    name: 'benign-slow-bookings',
+    kind: 'benign',
+    clause: '4.7.5',
+    description:
+      'A booking holds its claim 40 ms longer before it commits (a slower store); the unique index still holds.',
+    // Also what the crash test starts the server with, so a kill always finds claims in flight (spec 4.7.5).
+    adjust: { 'partnerReference.guard': (guard) => ({ ...guard, checkToInsertMs: guard.checkToInsertMs + 40 }) },
+  },
+  {
     name: 'benign-patch-not-rate-limited',
     kind: 'benign',
     clause: '4.0.3',
