@@ -113,6 +113,36 @@ async function run(
 }
 
 describe('runCheck outcomes', () => {
+  it('JSON and XML runs of a check draw with the same seed (so an XML-only failure is the representation)', async () => {
+    const seeds: number[] = [];
+    for (const representation of ['json', 'xml'] as const) {
+      const clause = clauseById('4.2.1') as Clause;
+      const runSettings = settings();
+      let meta: CheckMeta | undefined;
+      await runCheck({
+        clause,
+        options: { name: 'same draws' },
+        name: 'same draws',
+        title: checkTitle('4.2.1', 'same draws', representation),
+        representation,
+        state: {
+          settings: runSettings,
+          tokens: new TokenCache({ baseUrl, clients: runSettings.target.clients, send }),
+          send,
+        },
+        fn: async () => {},
+        setMeta: (m) => {
+          meta = m;
+        },
+        skip: () => {
+          throw new Error('not skipped');
+        },
+      });
+      seeds.push(meta?.seed ?? Number.NaN);
+    }
+    expect(seeds[0]).toBe(seeds[1]);
+  });
+
   it('pass: meta carries clause, name, level, profile, representation and seed', async () => {
     const { meta, thrown } = await run('4.2.1', { name: 'ok', needs: ['partnerA'] }, async (t) => {
       expect((await t.client('partnerA').get('/fleet')).status).toBe(200);
@@ -124,7 +154,7 @@ describe('runCheck outcomes', () => {
       level: 'MUST',
       profile: 'catalog',
       representation: 'json',
-      seed: deriveSeed(7, '[4.2.1] ok (json)'),
+      seed: deriveSeed(7, '[4.2.1] ok'),
       outcome: 'pass',
       judgedBy: 'live',
     });

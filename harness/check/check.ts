@@ -48,7 +48,10 @@ export interface CheckContext {
   clause: Clause;
   representation: Representation;
   settings: RunSettings;
-  /** The check's own seed: derived from the run's seed and the check's title, so a replay of one check reuses it. */
+  /**
+   * The check's own seed: derived from the run's seed, the clause and the check's name (not its representation), so
+   * a replay of one check reuses it and JSON and XML draw the same cases.
+   */
   seed: number;
   /** Authenticated through the token cache; the role must be configured (declare it in `needs`). */
   client(role: Role): PartnerClient;
@@ -176,7 +179,9 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
   );
   if (reason) notApplicable(reason);
 
-  const seed = deriveSeed(settings.seed, input.title);
+  // The same seed in JSON and XML: both representations judge the same generated cases, so a clause met in JSON
+  // and broken in XML is the XML writer's fault (4.14.18a), not a luckier draw.
+  const seed = deriveSeed(settings.seed, `[${clause.id}] ${input.name}`);
   meta.seed = seed;
   const clients = new Map<Role, PartnerClient>();
   const clientOptions = {
