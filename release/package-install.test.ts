@@ -1,7 +1,7 @@
 /**
  * The package as a user installs it (README "Installing the tool"; npm run test:image): the packed tarball installed
  * globally with its install scripts (better-sqlite3's native build included) and run through npx, each from a directory
- * unrelated to this checkout. npm test's harness/runner/package.install.test.ts does the quick version (no install
+ * unrelated to this checkout. npm run test:long's harness/runner/package.install.test.ts does the quick version (no install
  * scripts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';

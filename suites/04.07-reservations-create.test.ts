@@ -874,7 +874,7 @@ describe('4.7 POST /reservations', () => {
           });
           expectError(scoped, 'INSUFFICIENT_SCOPE', { representation: t.representation });
           await expectNothingCreated(t, 'partnerA', body.partnerReference);
-          // A fresh key: whether a refused call's key may be reused is not asserted (docs/ambiguities.md #10, #49).
+          // A fresh key: whether a refused call's key may be reused is left open (rows 10 and 49 of the ambiguity list).
           const booked = await t.client('partnerA').post('/reservations', body, {
             headers: { [IDEMPOTENCY_HEADER]: freshKey(t) },
           });

@@ -129,6 +129,7 @@ describe('runCheck outcomes', () => {
           settings: runSettings,
           tokens: new TokenCache({ baseUrl, clients: runSettings.target.clients, send }),
           send,
+          hooks: undefined,
         },
         fn: async () => {},
         setMeta: (m) => {

@@ -42,7 +42,10 @@ export const REQUEST_CLAUSE: Record<BodyEndpoint, string> = {
 
 /** Check options an endpoint needs beyond partner A: booking endpoints book (the cancel one to have something). */
 export function endpointOptions(endpoint: BodyEndpoint): Pick<CheckOptions, 'profile' | 'bookings'> {
-  return endpoint === 'reservations' || endpoint === 'cancel' ? { profile: 'book', bookings: true } : {};
+  // POSTs of the shopping endpoints need profile shop even under a clause any profile may judge (4.13.1).
+  return endpoint === 'reservations' || endpoint === 'cancel'
+    ? { profile: 'book', bookings: true }
+    : { profile: 'shop' };
 }
 
 export interface BodyTarget {
