@@ -3,25 +3,15 @@
  * README section, or no source at all. An issue number points at a tracker the repository does not hold, so no
  * comment of a .ts file may cite one. Only comments are read: test names and other strings are left alone.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, tsFilesUnder } from './test-support/source-files.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SKIP = new Set(['node_modules', 'dist', '.git', 'reports', 'coverage']);
+const ROOT = REPO_ROOT;
 /** The word issue (or issues) and a number, with or without "#", in either case. */
 const ISSUE_CITATION = /\bissues?\s+#?\d+/i;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    if (SKIP.has(entry.name)) return [];
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 /** Every comment of a TypeScript text with the line it starts on (1-based), found by the parser, not by a regex. */
 function commentsOf(fileName: string, text: string): { line: number; text: string }[] {
@@ -64,7 +54,7 @@ describe('comment citations', () => {
   });
 
   it('no comment of a .ts file cites an issue number', () => {
-    const found = sourceFiles(ROOT).flatMap((path) => {
+    const found = tsFilesUnder(ROOT).flatMap((path) => {
       const text = readFileSync(path, 'utf8');
       // Parsed only when the words occur at all: most files never say them.
       if (!ISSUE_CITATION.test(text)) return [];

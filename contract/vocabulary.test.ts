@@ -1,21 +1,11 @@
 /** The shared words are declared once: a second `type Role =` anywhere else would drift from it. */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, tsFilesUnder } from './test-support/source-files.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SKIP = new Set(['node_modules', 'dist', '.git', 'reports', 'coverage']);
+const ROOT = REPO_ROOT;
 const HOME = 'contract/vocabulary.ts';
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    if (SKIP.has(entry.name)) return [];
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 /** A declaration of one of the shared words (exported or not); re-exports and imports do not match. */
 const DECLARATION =
@@ -23,7 +13,7 @@ const DECLARATION =
 
 describe('contract/vocabulary.ts', () => {
   it('is the only place that declares Role, Profile, Representation, Level and their lists', () => {
-    const elsewhere = sourceFiles(ROOT)
+    const elsewhere = tsFilesUnder(ROOT)
       .map((path) => relative(ROOT, path))
       .filter((path) => path !== HOME && DECLARATION.test(readFileSync(join(ROOT, path), 'utf8')));
     expect(elsewhere).toEqual([]);

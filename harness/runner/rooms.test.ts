@@ -4,9 +4,10 @@
  * most: the suite, the generators, the harness and the load engines never import the reference implementation, and
  * the reference never imports them (it is started as a child process, never imported).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tsFilesUnder } from '../../contract/test-support/source-files.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
 /** docs/architecture.md's table: the rooms each room may import from (besides itself). */
@@ -22,24 +23,14 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 /** Test files may also reach for the spec's words: the fixtures' own tests read the contract. */
 const TESTS_MAY_ALSO_IMPORT: Record<string, readonly string[]> = { fixtures: ['contract'] };
 
-const SKIP = new Set(['node_modules', 'dist', '.git', 'reports']);
 /** `import … from`, `export … from`, `import '…'` and `import('…')` of a relative path. */
 const IMPORT =
   /(?:^|[\s;])(?:import|export)\b[^'"]*?\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]|\bimport\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    if (SKIP.has(entry.name)) return [];
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return tsFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
-
 function crossings(): string[] {
   const found: string[] = [];
   for (const room of Object.keys(MAY_IMPORT)) {
-    for (const file of tsFiles(join(PROJECT_ROOT, room))) {
+    for (const file of tsFilesUnder(join(PROJECT_ROOT, room))) {
       const isTest = /\.test\.ts$/.test(file);
       const allowed = [...(MAY_IMPORT[room] ?? []), ...(isTest ? (TESTS_MAY_ALSO_IMPORT[room] ?? []) : [])];
       for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
