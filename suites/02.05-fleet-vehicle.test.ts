@@ -4,11 +4,11 @@
  */
 import { describe, expect } from 'vitest';
 import type { FleetVehicle } from '../contract/types.ts';
-import { type CheckContext, check } from '../harness/check/check.ts';
+import { check } from '../harness/check/check.ts';
 import { expectValue } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { listedLocations, listedVehicles } from './support/catalogue.ts';
+import { forListedVehicles, listedLocations, listedVehicles } from './support/catalogue.ts';
 import { costlyRuns, forOffers, forQuotes } from './support/generated.ts';
 import { expectMoney, scaled } from './support/money.ts';
 
@@ -17,10 +17,8 @@ const business = { needs: A, representations: REPRESENTATIONS };
 const shop = { ...business, profile: 'shop' as const };
 
 describe('2.5 FleetVehicle', () => {
-  /** Judges every listed vehicle (GET /fleet and one GET /fleet/{vehicleCode}) with `rule`. */
-  async function forVehicles(t: CheckContext, rule: (v: FleetVehicle, label: string) => void): Promise<void> {
-    for (const { label, value } of await listedVehicles(t)) rule(value, label);
-  }
+  /** Judges every listed vehicle (GET /fleet, and drawn ones by GET /fleet/{vehicleCode}) with `rule`. */
+  const forVehicles = forListedVehicles;
   const nullOrInteger = (value: unknown, min: number, max: number, what: string) => {
     if (value === null) return;
     expect(Number.isInteger(value), `${what} is an integer`).toBe(true);

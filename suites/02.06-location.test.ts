@@ -3,13 +3,13 @@
  * GET /locations/{locationCode}), branch-scoped one-way fees, and the eight active locations.
  */
 import { describe, expect } from 'vitest';
-import type { Location, LocationList } from '../contract/types.ts';
+import type { LocationList } from '../contract/types.ts';
 import { availabilityRequest, locationPairs } from '../generators/index.ts';
-import { type CheckContext, check } from '../harness/check/check.ts';
+import { check } from '../harness/check/check.ts';
 import { expectValue } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { listedLocations, targetCatalogue } from './support/catalogue.ts';
+import { forListedLocations, listedLocations, targetCatalogue } from './support/catalogue.ts';
 import { isIanaZone } from './support/datetime.ts';
 import { forQuotes, isAvailabilityAnswer, sampleOf } from './support/generated.ts';
 
@@ -18,10 +18,8 @@ const business = { needs: A, representations: REPRESENTATIONS };
 const shop = { ...business, profile: 'shop' as const };
 
 describe('2.6 Location', () => {
-  /** Judges every listed location (GET /locations and one GET /locations/{locationCode}) with `rule`. */
-  async function forLocations(t: CheckContext, rule: (l: Location, label: string) => void): Promise<void> {
-    for (const { label, value } of await listedLocations(t)) rule(value, label);
-  }
+  /** Judges every listed location (GET /locations, and drawn ones by GET /locations/{locationCode}) with `rule`. */
+  const forLocations = forListedLocations;
   const stringOrNull = (value: unknown, what: string) =>
     expect(value === null || typeof value === 'string', `${what}: string or null`).toBe(true);
 

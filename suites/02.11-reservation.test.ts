@@ -10,7 +10,7 @@ import { expectSchema } from '../harness/check/expect-api.ts';
 import { requireStep } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { booked, postReservation, type QuotedBooking, quoteToBook } from './support/booking.ts';
+import { booked, forBookings, postReservation, type QuotedBooking, quoteToBook } from './support/booking.ts';
 import { targetCatalogue, withPlans } from './support/catalogue.ts';
 import { expectMoney, ISO_CURRENCIES } from './support/money.ts';
 import { driverFor, freshReference, plainRequest } from './support/reservation-requests.ts';
@@ -43,14 +43,15 @@ describe('2.11 Reservation', () => {
   const stringOrNull = (value: unknown, what: string) =>
     expect(value === null || typeof value === 'string', `${what}: string or null`).toBe(true);
 
-  /** Judges a reservation booked at the public rate with `rule`, as created and as read back. */
-  async function readTwice(t: CheckContext, rule: (b: QuotedBooking, r: Reservation) => void): Promise<void> {
-    const b = await booked(t, { rate: 'public' });
-    rule(b, b.reservation);
-    const again = await t.client('partnerA').get(`/reservations/${encodeURIComponent(b.reservation.reservationId)}`);
-    expect(again.status, `GET the reservation: ${again.text.slice(0, 300)}`).toBe(200);
-    expectSchema(again, 'Reservation');
-    rule(b, again.body as Reservation);
+  /** A property over generated bookings at the public rate: each reservation judged as created and as read back. */
+  function readTwice(t: CheckContext, rule: (b: QuotedBooking, r: Reservation) => void): Promise<void> {
+    return forBookings(t, async (b) => {
+      rule(b, b.reservation);
+      const again = await t.client('partnerA').get(`/reservations/${encodeURIComponent(b.reservation.reservationId)}`);
+      expect(again.status, `GET the reservation: ${again.text.slice(0, 300)}`).toBe(200);
+      expectSchema(again, 'Reservation');
+      rule(b, again.body as Reservation);
+    });
   }
 
   // 2.11.1 Reservation required keys (all)

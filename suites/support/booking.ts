@@ -4,16 +4,17 @@
  * `book`); reading, listing and cancelling it. A step a check needs and does not judge (the quote, the booking)
  * is filed under its own clause and blocks the check when it fails.
  */
+import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Quote, QuoteRequest, Reservation, ReservationList, ReservationRequest } from '../../contract/types.ts';
 import { quoteRequest, type ShoppingOptions, type TargetCatalogue } from '../../generators/index.ts';
-import type { ApiResult, CallOptions, CheckContext } from '../../harness/check/check.ts';
+import { type ApiResult, type CallOptions, type CheckContext, SKIP } from '../../harness/check/check.ts';
 import { errorCodeOf, expectSchema, requireSuccess } from '../../harness/check/expect-api.ts';
 import { requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
 import { targetCatalogue } from './catalogue.ts';
-import { sampleOf } from './generated.ts';
-import { freshKey, plainRequest, reservationBody } from './reservation-requests.ts';
+import { costlyRuns, sampleOf } from './generated.ts';
+import { driverFor, freshKey, plainRequest, reservationBody } from './reservation-requests.ts';
 import { plainQuoteRequest } from './shopping.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -169,6 +170,36 @@ export async function booked(
   const result = await bookReservation(t, 'partnerA', options);
   expectSchema(result.res, 'Reservation');
   return result;
+}
+
+/**
+ * A property over generated bookings as partner A: per case a generated quote request (a 409 NO_AVAILABILITY is a
+ * case not judged), booked at once with a generated driver old enough for the quoted vehicle; the created
+ * reservation validates and `rule` judges it. `runs` defaults to costlyRuns: each case is a booking.
+ */
+export async function forBookings(
+  t: CheckContext,
+  rule: (booking: QuotedBooking) => unknown,
+  options: ShoppingOptions & { catalogue?: TargetCatalogue; runs?: number } = {},
+): Promise<void> {
+  const { catalogue, runs, ...shopping } = options;
+  const cat = catalogue ?? (await targetCatalogue(t, 'partnerA'));
+  await t.forAll(
+    fc.tuple(quoteRequest(cat, { rate: 'public', ...shopping }), fc.nat({ max: 1_000_000 })),
+    async ([request, driverSalt]) => {
+      const quoteRes = await t.client('partnerA').post('/quotes', request);
+      if (quoteRes.status === 409 && errorCodeOf(quoteRes) === 'NO_AVAILABILITY') return SKIP;
+      const q = requireSuccess(quoteRes, 201, '4.0.11', 'POST /quotes for the booking') as Quote;
+      requireStep('2.9.2', typeof q?.quoteId === 'string', 'the quote carries a quoteId string', {
+        actual: q?.quoteId,
+      });
+      const body = { ...reservationBody(t, q.quoteId, q.vehicle), driver: driverFor(t, q.vehicle, driverSalt) };
+      const booked = await book(t, 'partnerA', q.quoteId, { body });
+      expectSchema(booked.res, 'Reservation');
+      await rule({ ...booked, request, quote: q, quoteRes });
+    },
+    { numRuns: runs ?? costlyRuns(t) },
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------

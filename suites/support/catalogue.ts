@@ -3,6 +3,7 @@
  * filed under the endpoint's 4.0.x row and blocks the check), or read in the check's representation as what a
  * spec 2 check judges (a failure fails the check), and the generators' TargetCatalogue built from it.
  */
+import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { FleetList, FleetVehicle, Location, LocationList, RateList, RatePlan } from '../../contract/types.ts';
 import type { TargetCatalogue } from '../../generators/index.ts';
@@ -74,34 +75,88 @@ export interface Labelled<T> {
   value: T;
 }
 
-/** Every vehicle of GET /fleet, and the first one again from GET /fleet/{vehicleCode}. */
-export async function listedVehicles(t: CheckContext): Promise<Labelled<FleetVehicle>[]> {
+/** Every vehicle of GET /fleet in the check's representation (not applicable when the list is empty). */
+async function vehicleList(t: CheckContext): Promise<Labelled<FleetVehicle>[]> {
   const list = await t.client('partnerA').get('/fleet');
   expect(list.status, `GET /fleet: ${list.text.slice(0, 300)}`).toBe(200);
   expectSchema(list, 'FleetList');
   const vehicles = (list.body as FleetList).vehicles;
   if (vehicles.length === 0) return t.notApplicable('the fleet list is empty');
-  const out = vehicles.map((value, i) => ({ label: `GET /fleet vehicles[${i}] ${value.vehicleCode}`, value }));
-  const first = vehicles[0] as FleetVehicle;
+  return vehicles.map((value, i) => ({ label: `GET /fleet vehicles[${i}] ${value.vehicleCode}`, value }));
+}
+
+/** Every vehicle of GET /fleet, and the first one again from GET /fleet/{vehicleCode}. */
+export async function listedVehicles(t: CheckContext): Promise<Labelled<FleetVehicle>[]> {
+  const out = await vehicleList(t);
+  const first = (out[0] as Labelled<FleetVehicle>).value;
   const one = await t.client('partnerA').get(`/fleet/${encodeURIComponent(first.vehicleCode)}`);
   expect(one.status, `GET /fleet/${first.vehicleCode}: ${one.text.slice(0, 300)}`).toBe(200);
   out.push({ label: `GET /fleet/${first.vehicleCode}`, value: one.body as FleetVehicle });
   return out;
 }
 
-/** Every location of GET /locations, and the first one again from GET /locations/{locationCode}. */
-export async function listedLocations(t: CheckContext): Promise<Labelled<Location>[]> {
+/** Every location of GET /locations in the check's representation (not applicable when the list is empty). */
+async function locationList(t: CheckContext): Promise<Labelled<Location>[]> {
   const list = await t.client('partnerA').get('/locations');
   expect(list.status, `GET /locations: ${list.text.slice(0, 300)}`).toBe(200);
   expectSchema(list, 'LocationList');
   const locations = (list.body as LocationList).locations;
   if (locations.length === 0) return t.notApplicable('the location list is empty');
-  const out = locations.map((value, i) => ({ label: `GET /locations locations[${i}] ${value.locationCode}`, value }));
-  const first = locations[0] as Location;
+  return locations.map((value, i) => ({ label: `GET /locations locations[${i}] ${value.locationCode}`, value }));
+}
+
+/** Every location of GET /locations, and the first one again from GET /locations/{locationCode}. */
+export async function listedLocations(t: CheckContext): Promise<Labelled<Location>[]> {
+  const out = await locationList(t);
+  const first = (out[0] as Labelled<Location>).value;
   const one = await t.client('partnerA').get(`/locations/${encodeURIComponent(first.locationCode)}`);
   expect(one.status, `GET /locations/${first.locationCode}: ${one.text.slice(0, 300)}`).toBe(200);
   out.push({ label: `GET /locations/${first.locationCode}`, value: one.body as Location });
   return out;
+}
+
+/** Runs for the by-code reads of a listed vehicle or location: each a drawn member of the list. */
+function byCodeRuns(t: CheckContext, listed: number): number {
+  return Math.max(1, Math.min(t.settings.runs, listed, 5));
+}
+
+/**
+ * A property over the listed vehicles: every vehicle of GET /fleet judged by `rule`, then, per case, a drawn
+ * vehicle read again by GET /fleet/{vehicleCode} and judged (any vehicle of the list, not only the first).
+ */
+export async function forListedVehicles(
+  t: CheckContext,
+  rule: (vehicle: FleetVehicle, label: string) => void,
+): Promise<void> {
+  const vehicles = await vehicleList(t);
+  for (const { label, value } of vehicles) rule(value, label);
+  await t.forAll(
+    fc.constantFrom(...vehicles.map((v) => v.value.vehicleCode)),
+    async (code) => {
+      const one = await t.client('partnerA').get(`/fleet/${encodeURIComponent(code)}`);
+      expect(one.status, `GET /fleet/${code}: ${one.text.slice(0, 300)}`).toBe(200);
+      rule(one.body as FleetVehicle, `GET /fleet/${code}`);
+    },
+    { numRuns: byCodeRuns(t, vehicles.length) },
+  );
+}
+
+/** As forListedVehicles, for GET /locations and GET /locations/{locationCode}. */
+export async function forListedLocations(
+  t: CheckContext,
+  rule: (location: Location, label: string) => void,
+): Promise<void> {
+  const locations = await locationList(t);
+  for (const { label, value } of locations) rule(value, label);
+  await t.forAll(
+    fc.constantFrom(...locations.map((l) => l.value.locationCode)),
+    async (code) => {
+      const one = await t.client('partnerA').get(`/locations/${encodeURIComponent(code)}`);
+      expect(one.status, `GET /locations/${code}: ${one.text.slice(0, 300)}`).toBe(200);
+      rule(one.body as Location, `GET /locations/${code}`);
+    },
+    { numRuns: byCodeRuns(t, locations.length) },
+  );
 }
 
 /** The role's rate plans in the check's representation. */

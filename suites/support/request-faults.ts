@@ -20,7 +20,6 @@ import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
 import { errorCodeOf, expectValue } from '../../harness/check/expect-api.ts';
 import { postReservation, quoteToBook } from './booking.ts';
 import { targetCatalogue } from './catalogue.ts';
-import { sampleOf } from './generated.ts';
 import { driverFor, freshReference } from './reservation-requests.ts';
 
 /** Every one-fault variant of `valid` under `schema` that `keep` selects. */
@@ -74,51 +73,70 @@ const atPath = (path: string) => (fault: SchemaFault) => {
   return fault.path === path || fault.path.startsWith(`${path}[`);
 };
 
-/** POST /availability for each fault of `path` in a generated AvailabilityRequest (extras forced present). */
+/**
+ * Runs of the fault properties: each case sends every fault of one field on a freshly drawn valid request, so a
+ * target refusing a fault only in some contexts (another vehicle, window or driver) is caught.
+ */
+function faultRuns(t: CheckContext): number {
+  return Math.min(t.settings.runs, 2);
+}
+
+/** A property: per generated valid request, every fault of `path` it yields is refused as spec 2 and 7.3 want. */
+async function faultsRefused<T>(
+  t: CheckContext,
+  schema: SchemaName,
+  path: string,
+  kinds: SchemaFault['kind'][] | undefined,
+  valid: fc.Arbitrary<T>,
+  send: (body: JsonValue) => Promise<ApiResult>,
+): Promise<void> {
+  await t.forAll(
+    valid,
+    async (request) => {
+      const faults = faultsOf(schema, request, (f) => atPath(path)(f) && (!kinds || kinds.includes(f.kind)));
+      if (faults.length === 0) throw new Error(`no schema fault of ${schema} at ${path}`);
+      const unmet = await unmetFaults(faults, send);
+      expect(unmet, `${schema} faults at ${path} not refused as spec 2 and 7.3 want`).toEqual([]);
+    },
+    { numRuns: faultRuns(t) },
+  );
+}
+
+/** POST /availability for each fault of `path` in generated AvailabilityRequests (extras forced present). */
 export async function availabilityFaults(t: CheckContext, path: string, kinds?: SchemaFault['kind'][]): Promise<void> {
   const cat = await targetCatalogue(t);
   // Faults inside extras start from empty extras: a fault of cdwInsurance beside fullProtection would be two.
-  const valid = sampleOf(
-    t,
-    fc
-      .tuple(availabilityRequest(cat, { rate: 'public' }), extras())
-      .map(([request, x]): AvailabilityRequest => ({ ...request, extras: path.startsWith('extras') ? {} : x })),
+  const valid = fc
+    .tuple(availabilityRequest(cat, { rate: 'public' }), extras())
+    .map(([request, x]): AvailabilityRequest => ({ ...request, extras: path.startsWith('extras') ? {} : x }));
+  await faultsRefused(t, 'AvailabilityRequest', path, kinds, valid, (body) =>
+    t.client('partnerA').post('/availability', body),
   );
-  const faults = faultsOf('AvailabilityRequest', valid, (f) => atPath(path)(f) && (!kinds || kinds.includes(f.kind)));
-  if (faults.length === 0) throw new Error(`no schema fault of AvailabilityRequest at ${path}`);
-  const unmet = await unmetFaults(faults, (body) => t.client('partnerA').post('/availability', body));
-  expect(unmet, `AvailabilityRequest faults at ${path} not refused as spec 2 and 7.3 want`).toEqual([]);
 }
 
-/** POST /quotes for each fault of `path` in a generated QuoteRequest. */
+/** POST /quotes for each fault of `path` in generated QuoteRequests. */
 export async function quoteFaults(t: CheckContext, path: string, kinds?: SchemaFault['kind'][]): Promise<void> {
   const cat = await targetCatalogue(t);
-  const valid = sampleOf(t, quoteRequest(cat, { rate: 'public' }));
-  const faults = faultsOf('QuoteRequest', valid, (f) => atPath(path)(f) && (!kinds || kinds.includes(f.kind)));
-  if (faults.length === 0) throw new Error(`no schema fault of QuoteRequest at ${path}`);
-  const unmet = await unmetFaults(faults, (body) => t.client('partnerA').post('/quotes', body));
-  expect(unmet, `QuoteRequest faults at ${path} not refused as spec 2 and 7.3 want`).toEqual([]);
+  await faultsRefused(t, 'QuoteRequest', path, kinds, quoteRequest(cat, { rate: 'public' }), (body) =>
+    t.client('partnerA').post('/quotes', body),
+  );
 }
 
-/** POST /reservations for each fault of `path` in a valid ReservationRequest (driver with every field). */
+/** POST /reservations for each fault of `path` in valid ReservationRequests (drivers drawn with every field). */
 export async function reservationFaults(t: CheckContext, path: string, kinds?: SchemaFault['kind'][]): Promise<void> {
   const { quote } = await quoteToBook(t);
-  const driver = { title: 'ms' as const, nationality: 'VN', idNumber: '079190001234', ...driverFor(t, quote.vehicle) };
-  const valid = {
+  const valid = fc.nat({ max: 1_000_000 }).map((salt) => ({
     quoteId: quote.quoteId,
-    driver,
+    driver: { title: 'ms' as const, nationality: 'VN', idNumber: '079190001234', ...driverFor(t, quote.vehicle, salt) },
     partnerReference: freshReference(t),
     remarks: 'Late arrival, please hold the desk.',
     flightNumber: 'VN 1234',
-  };
-  const faults = faultsOf('ReservationRequest', valid, (f) => atPath(path)(f) && (!kinds || kinds.includes(f.kind)));
-  if (faults.length === 0) throw new Error(`no schema fault of ReservationRequest at ${path}`);
-  const unmet = await unmetFaults(faults, (body) => {
+  }));
+  await faultsRefused(t, 'ReservationRequest', path, kinds, valid, (body) => {
     // Each attempt gets its own partnerReference: a wrongly accepted fault must not make the next one a duplicate.
     const fresh = typeof body === 'object' && body !== null && !Array.isArray(body) && 'partnerReference' in body;
     const withReference =
       fresh && path !== 'partnerReference' ? { ...body, partnerReference: freshReference(t) } : body;
     return postReservation(t, 'partnerA', withReference);
   });
-  expect(unmet, `ReservationRequest faults at ${path} not refused as spec 2 and 7.3 want`).toEqual([]);
 }
