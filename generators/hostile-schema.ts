@@ -185,7 +185,13 @@ function stringFaults(schema: Schema, value: JsonValue | undefined, path: Segmen
   if (typeof schema.format === 'string') {
     const samples = FORMAT_SAMPLES[schema.format];
     if (!samples) throw new Error(`hostile-schema: no violating samples for format ${schema.format}`);
-    for (const s of samples)
+    // The valid value in another layout (2027/03/10, 10.03.2027): a lenient date parser accepts these though they
+    // are no full-date, where the fixed samples alone let it pass.
+    const relaid =
+      schema.format === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)
+        ? [value.replaceAll('-', '/'), value.split('-').reverse().join('.')]
+        : [];
+    for (const s of [...samples, ...relaid])
       out.push({ path, kind: 'format', label: `${schema.format} format ${describe(s)}`, next: s });
   }
   if (Array.isArray(schema.enum)) {

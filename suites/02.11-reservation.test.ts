@@ -91,10 +91,10 @@ describe('2.11 Reservation', () => {
   );
 
   // 2.11.5 Reservation.status is one of the seven status values
-  check('2.11.5', { ...book, name: 'status is one of the seven values (confirmed when created)' }, (t) =>
+  check('2.11.5', { ...book, name: 'status is one of the seven values, as created and read back' }, (t) =>
     readTwice(t, (_b, r) => {
+      // The status a new reservation has is 1.3a's (judged there); this clause is the set of values.
       expect(RESERVATION_STATUSES).toContain(r.status);
-      expect(r.status).toBe('confirmed');
     }),
   );
 

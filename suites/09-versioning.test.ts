@@ -28,7 +28,7 @@ import { bookReservation } from './support/booking.ts';
 import { targetCatalogue, unknownCode } from './support/catalogue.ts';
 import { fewCases, otherScope, slowCases, unknownCodes } from './support/draws.ts';
 import { expectSamples, levelOptions, SAMPLE_LEVELS, type Sample, samplesOf } from './support/samples.ts';
-import { moneyNodes, unknownKeys } from './support/schema-walk.ts';
+import { unknownKeys } from './support/schema-walk.ts';
 import { expectEnvelopeOnUnknownPath } from './support/unknown-path.ts';
 import { xmlRootOf } from './support/xml-root.ts';
 
@@ -275,16 +275,7 @@ describe('9 Versioning', () => {
         expectSamples(samples);
         const unknown = samples.flatMap((s) => unknownKeys(s.schema, s.res.body).map((k) => `${s.label}: ${k}`));
         expect(unknown, 'keys the spec does not name').toEqual([]);
-        for (const s of samples) {
-          for (const money of moneyNodes(s.schema, s.res.body)) {
-            expect(Object.keys(money.value as object).sort(), `${s.label}: ${money.path}`).toEqual([
-              'amount',
-              'currency',
-              'display',
-              'exponent',
-            ]);
-          }
-        }
+        // A Money's keys are among them (Money is closed); one lacking a key of its four is 2.1.1's, judged there.
       },
     );
   }

@@ -42,11 +42,12 @@ export function sameMoney(actual: Money | null | undefined, expected: Money | nu
   );
 }
 
-const MONEY_KEYS = ['amount', 'currency', 'display', 'exponent'];
-
-/** An object with exactly the four keys of Money (spec 2.1). */
-export function isMoneyShaped(value: unknown): boolean {
-  return isObject(value) && Object.keys(value).sort().join(',') === MONEY_KEYS.join(',');
+/**
+ * An amount held in an object, as spec 1.2 wants, rather than a bare number: whether that object has exactly
+ * Money's four fields, each by its rule, is 2.1's to judge (a Money lacking display is not a bare amount).
+ */
+export function isMoneyObject(value: unknown): boolean {
+  return isObject(value) && typeof value.amount === 'number';
 }
 
 /** Names that hold an amount of money in this API; a bare number under such a key is a bare amount (spec 1.2). */
@@ -55,13 +56,13 @@ const AMOUNT_NAME = /amount|total|rate$|fee|deposit|price|commission|discount|pr
 const FRACTIONAL_KEYS = new Set(['latitude', 'longitude']);
 
 /**
- * Spec 1.2, judged without the schema: every number that is not the amount or exponent of a Money-shaped object,
+ * Spec 1.2, judged without the schema: every number that is not the amount or exponent of a Money object,
  * under a money-like key or not an integer (coordinates apart), is a bare amount. Returns their paths.
  */
 export function bareAmounts(value: unknown, path = ''): string[] {
   if (Array.isArray(value)) return value.flatMap((item, i) => bareAmounts(item, joinPath(path, i)));
   if (!isObject(value)) return [];
-  if (isMoneyShaped(value)) return [];
+  if (isMoneyObject(value)) return [];
   const out: string[] = [];
   for (const [key, child] of Object.entries(value)) {
     const childPath = joinPath(path, key);

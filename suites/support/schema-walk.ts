@@ -66,9 +66,13 @@ export function schemaNodes(name: SchemaName, value: unknown): SchemaNode[] {
   return out;
 }
 
-/** Every position the contract types as Money (null ones left out), with its value. */
+/**
+ * Every Money object at a position the contract types as Money, with its value. Null ones are left out, and so is
+ * anything not an object there (a bare number): that breaks 1.2 ("every amount is a Money object"), judged there,
+ * not each Money field rule of 2.1.
+ */
 export function moneyNodes(name: SchemaName, value: unknown): SchemaNode[] {
-  return schemaNodes(name, value).filter((n) => n.refs.includes('Money') && n.value !== null);
+  return schemaNodes(name, value).filter((n) => n.refs.includes('Money') && isObject(n.value));
 }
 
 /** Keys of closed objects that their schema does not declare (spec 2 conventions: objects are closed). */

@@ -83,10 +83,11 @@ export const RESOURCE_FAULTS: Fault[] = [
     name: 'reservation-created-pending',
     kind: 'fault',
     clause: '1.3a',
-    description: 'A new reservation is answered with status pending instead of confirmed.',
-    response(r) {
-      if (r.operation === 'createReservation' && r.status === 201) (r.value as Obj).status = 'pending';
-    },
+    description:
+      'New reservations are pending instead of confirmed: created, replayed, read and listed as pending until cancelled (a server that holds bookings for approval, consistent in every answer).',
+    response: each(isReservation, (o) => {
+      if (o.status === 'confirmed') o.status = 'pending';
+    }),
   },
   {
     name: 'reservation-list-leaks',
