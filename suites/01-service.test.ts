@@ -85,8 +85,9 @@ const FOREIGN_NAMESPACES = [
 ];
 
 describe('1 What the service does', () => {
-  check(
-    '1.1a',
+  // Spec 1.1a: "Availability is model-level, not unit-level. There is no per-unit date-overlap check, no unit inventory
+  // and no decrementing allotment."
+  check('1.1a')(
     { ...book, name: 'One quote booked four times over the same window: all 201, availability unchanged' },
     async (t) => {
       const { quote, request } = await issueQuote(t, 'partnerA', await targetCatalogue(t), { rate: 'public' });
@@ -104,8 +105,8 @@ describe('1 What the service does', () => {
     },
   );
 
-  check(
-    '1.1b',
+  // Spec 1.1b: "An offer means the vehicle class is offered at that location, for those dates, at that price."
+  check('1.1b')(
     { ...shop, name: 'An offer is the class at the pickup location, for the window, at the offered price' },
     async (t) => {
       const cat = await targetCatalogue(t);
@@ -141,8 +142,8 @@ describe('1 What the service does', () => {
     },
   );
 
-  check(
-    '1.1b',
+  // Spec 1.1b: "An offer means the vehicle class is offered at that location, for those dates, at that price."
+  check('1.1b')(
     { ...shop, level: 'SHOULD', name: "An offer's estimated total is the total of the same quote" },
     async (t) => {
       const cat = await targetCatalogue(t);
@@ -164,8 +165,8 @@ describe('1 What the service does', () => {
     },
   );
 
-  check(
-    '1.1c',
+  // Spec 1.1c: "No physical car is held or guaranteed at shop, quote or reservation time."
+  check('1.1c')(
     { ...shop, name: 'Shopping and quoting hold nothing: repeated quotes leave the offers unchanged' },
     async (t) => {
       const cat = await targetCatalogue(t);
@@ -186,8 +187,8 @@ describe('1 What the service does', () => {
     },
   );
 
-  check(
-    '1.1c',
+  // Spec 1.1c: "No physical car is held or guaranteed at shop, quote or reservation time."
+  check('1.1c')(
     { ...book, name: 'A reservation holds no unit: the class stays offered and a second booking succeeds' },
     async (t) => {
       const { quote, request } = await bookReservation(t, 'partnerA', { rate: 'public' });
@@ -201,8 +202,8 @@ describe('1 What the service does', () => {
     },
   );
 
-  check(
-    '1.1d',
+  // Spec 1.1d: "Unit-level availability is not an API option."
+  check('1.1d')(
     { needs: A, name: 'The contract has no unit-level option: availability is model_level_on_request only' },
     async () => {
       const schemas = OPENAPI.components.schemas;
@@ -219,8 +220,8 @@ describe('1 What the service does', () => {
     },
   );
 
-  check(
-    '1.1d',
+  // Spec 1.1d: "Unit-level availability is not an API option."
+  check('1.1d')(
     { ...shop, name: 'Asking for unit-level availability is refused (400); every answer is model-level' },
     async (t) => {
       const cat = await targetCatalogue(t);
@@ -245,8 +246,8 @@ describe('1 What the service does', () => {
   );
 
   for (const level of SAMPLE_LEVELS) {
-    check(
-      '1.2',
+    // Spec 1.2: "Every money amount is a Money object (see section 2). Bare floating-point amounts do not occur."
+    check('1.2')(
       {
         ...business,
         ...levelOptions(level),
@@ -263,7 +264,8 @@ describe('1 What the service does', () => {
     );
   }
 
-  check('1.2', { ...shop, name: 'Every priced field of offers and quotes is a Money object' }, async (t) => {
+  // Spec 1.2: "Every money amount is a Money object (see section 2). Bare floating-point amounts do not occur."
+  check('1.2')({ ...shop, name: 'Every priced field of offers and quotes is a Money object' }, async (t) => {
     const samples = await samplesOf(t, 'shop');
     expectSamples(samples);
     for (const s of samples) {
@@ -283,7 +285,8 @@ describe('1 What the service does', () => {
     }
   });
 
-  check('1.3a', { ...book, name: 'A booking needs no payment data and is created confirmed (201)' }, async (t) => {
+  // Spec 1.3a: "Reservations are created as confirmed with no online payment."
+  check('1.3a')({ ...book, name: 'A booking needs no payment data and is created confirmed (201)' }, async (t) => {
     const { res, reservation, body } = await bookReservation(t, 'partnerA');
     expect(res.status).toBe(201);
     expect(reservation.status, 'status of a new reservation').toBe('confirmed');
@@ -294,8 +297,8 @@ describe('1 What the service does', () => {
     ]);
   });
 
-  check(
-    '1.3a',
+  // Spec 1.3a: "Reservations are created as confirmed with no online payment."
+  check('1.3a')(
     { ...shop, level: 'SHOULD', name: 'Quotes ask for no online prepayment (settled with the partner)' },
     async (t) => {
       const cat = await targetCatalogue(t);
@@ -313,8 +316,9 @@ describe('1 What the service does', () => {
     },
   );
 
-  check(
-    '1.3b',
+  // Spec 1.3b: "The refundable security deposit is collected from the driver at pickup and is shown separately from the
+  // rental charge."
+  check('1.3b')(
     { ...shop, name: 'Quotes show the security deposit apart from the rental charge, which excludes it' },
     async (t) => {
       const cat = await targetCatalogue(t);
@@ -340,15 +344,17 @@ describe('1 What the service does', () => {
     },
   );
 
-  check('1.3b', { ...book, name: 'A reservation shows the security deposit apart from its total' }, async (t) => {
+  // Spec 1.3b: "The refundable security deposit is collected from the driver at pickup and is shown separately from the
+  // rental charge."
+  check('1.3b')({ ...book, name: 'A reservation shows the security deposit apart from its total' }, async (t) => {
     const { reservation, quote } = await bookReservation(t, 'partnerA');
     expect(isMoneyObject(reservation.securityDeposit), 'securityDeposit').toBe(true);
     expect(reservation.total, 'total is the rental charge quoted').toEqual(quote.charges.total);
     expect(reservation.securityDeposit, 'deposit as quoted').toEqual(quote.securityDeposit);
   });
 
-  check(
-    '1.4a',
+  // Spec 1.4a: "A partner only ever sees its own reservations, rates and codes."
+  check('1.4a')(
     {
       ...business,
       needs: ['partnerA', 'partnerB'],
@@ -368,7 +374,8 @@ describe('1 What the service does', () => {
     },
   );
 
-  check('1.4a', { ...twoPartners, name: "A partner's reservation list holds only its own reservations" }, async (t) => {
+  // Spec 1.4a: "A partner only ever sees its own reservations, rates and codes."
+  check('1.4a')({ ...twoPartners, name: "A partner's reservation list holds only its own reservations" }, async (t) => {
     const { reservation } = await bookReservation(t, 'partnerA');
     const listOf = async (role: Role) => {
       const res = await t.client(role).get('/reservations?limit=100');
@@ -393,8 +400,8 @@ describe('1 What the service does', () => {
     }
   });
 
-  check(
-    '1.4b',
+  // Spec 1.4b: "Another partner's resource is indistinguishable from a nonexistent one (404)."
+  check('1.4b')(
     { ...twoPartners, name: "Another partner's reservation: 404, the body of a nonexistent id's but for requestId" },
     async (t) => {
       const { reservation } = await bookReservation(t, 'partnerA');
@@ -429,8 +436,8 @@ describe('1 What the service does', () => {
     },
   );
 
-  check(
-    '1.5',
+  // Spec 1.5: "Reservation modification is deliberately unsupported in v1 (cancel and re-book)."
+  check('1.5')(
     { ...book, name: 'PATCH of a reservation: 501 MODIFICATION_NOT_SUPPORTED, nothing changed' },
     async (t) => {
       const { reservation } = await bookReservation(t, 'partnerA');
@@ -458,7 +465,8 @@ describe('1 What the service does', () => {
     },
   );
 
-  check('1.5', { ...book, name: 'Change by cancel and re-book: both succeed' }, async (t) => {
+  // Spec 1.5: "Reservation modification is deliberately unsupported in v1 (cancel and re-book)."
+  check('1.5')({ ...book, name: 'Change by cancel and re-book: both succeed' }, async (t) => {
     const { reservation, quote } = await bookReservation(t, 'partnerA');
     const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
     const cancelled = await t.client('partnerA').post(`${path}/cancel`, { reason: 'Re-booking with other dates' });
@@ -468,8 +476,8 @@ describe('1 What the service does', () => {
     expect(rebooked.status, rebooked.text.slice(0, 300)).toBe(201);
   });
 
-  check(
-    '1.6a',
+  // Spec 1.6a: "Vehicle classification uses SIPP (ACRISS) codes."
+  check('1.6a')(
     { ...business, name: 'Every listed vehicle is classified by a valid SIPP (ACRISS) code' },
     async (t) => {
       const res = await t.client('partnerA').get('/fleet');
@@ -485,7 +493,8 @@ describe('1 What the service does', () => {
     },
   );
 
-  check('1.6a', { ...shop, name: 'Offered and quoted vehicles carry valid SIPP codes' }, async (t) => {
+  // Spec 1.6a: "Vehicle classification uses SIPP (ACRISS) codes."
+  check('1.6a')({ ...shop, name: 'Offered and quoted vehicles carry valid SIPP codes' }, async (t) => {
     const samples = await samplesOf(t, 'shop');
     expectSamples(samples);
     for (const s of samples) {
@@ -499,8 +508,8 @@ describe('1 What the service does', () => {
     }
   });
 
-  check(
-    '1.6a',
+  // Spec 1.6a: "Vehicle classification uses SIPP (ACRISS) codes."
+  check('1.6a')(
     { ...business, level: 'SHOULD', name: 'The SIPP code agrees with transmission and air conditioning' },
     async (t) => {
       const res = await t.client('partnerA').get('/fleet');
@@ -520,7 +529,8 @@ describe('1 What the service does', () => {
     },
   );
 
-  check('1.6b', { ...business, name: 'An IATA code appears only as iataCode of an airport location' }, async (t) => {
+  // Spec 1.6b: "IATA airport identifiers appear only as an optional field of airport locations."
+  check('1.6b')({ ...business, name: 'An IATA code appears only as iataCode of an airport location' }, async (t) => {
     const samples = await samplesOf(t, 'catalog');
     expectSamples(samples);
     const locations =
@@ -537,22 +547,25 @@ describe('1 What the service does', () => {
     expect(iataKeys, 'IATA fields outside Location.iataCode').toEqual([]);
   });
 
-  check('1.6b', { ...shop, name: 'Shopping answers carry no IATA field' }, async (t) => {
+  // Spec 1.6b: "IATA airport identifiers appear only as an optional field of airport locations."
+  check('1.6b')({ ...shop, name: 'Shopping answers carry no IATA field' }, async (t) => {
     const samples = await samplesOf(t, 'shop');
     expectSamples(samples);
     for (const s of samples) expect(JSON.stringify(s.res.body), s.label).not.toMatch(/"[^"]*iata[^"]*":/i);
   });
 
-  check(
-    '1.6c',
+  // Spec 1.6c: "The operator claims no membership of or certification by those bodies, nor by any travel-messaging
+  // standards body."
+  check('1.6c')(
     { needs: A, name: 'The published contract claims no membership or certification of ACRISS, IATA or OpenTravel' },
     async () => {
       expect(OPENAPI_TEXT.match(CLAIM)?.[0] ?? null, 'a claim in the shipped OpenAPI').toBeNull();
     },
   );
 
-  check(
-    '1.6c',
+  // Spec 1.6c: "The operator claims no membership of or certification by those bodies, nor by any travel-messaging
+  // standards body."
+  check('1.6c')(
     { ...business, name: 'No response claims membership or certification of ACRISS, IATA or OpenTravel' },
     async (t) => {
       const samples = await samplesOf(t, 'catalog');
@@ -561,8 +574,8 @@ describe('1 What the service does', () => {
     },
   );
 
-  check(
-    '1.6d',
+  // Spec 1.6d: "The XML representation is proprietary: it is not SOAP, has no WSDL, and is not OpenTravel-compatible."
+  check('1.6d')(
     {
       needs: A,
       representations: ['xml'],
@@ -595,8 +608,8 @@ describe('1 What the service does', () => {
     },
   );
 
-  check(
-    '1.6d',
+  // Spec 1.6d: "The XML representation is proprietary: it is not SOAP, has no WSDL, and is not OpenTravel-compatible."
+  check('1.6d')(
     { ...business, name: 'There is no WSDL: ?wsdl is not answered with a service description' },
     async (t) => {
       const token = await t.client('partnerA').token();
@@ -615,7 +628,8 @@ describe('1 What the service does', () => {
     },
   );
 
-  check('1.6d', { ...shop, name: 'A SOAP envelope is not accepted as a request (400 MALFORMED_XML)' }, async (t) => {
+  // Spec 1.6d: "The XML representation is proprietary: it is not SOAP, has no WSDL, and is not OpenTravel-compatible."
+  check('1.6d')({ ...shop, name: 'A SOAP envelope is not accepted as a request (400 MALFORMED_XML)' }, async (t) => {
     const cat = await targetCatalogue(t);
     await t.forAll(
       availabilityRequest(cat, { rate: 'public' }),
@@ -638,8 +652,8 @@ describe('1 What the service does', () => {
     );
   });
 
-  check(
-    '1.7',
+  // Spec 1.7: "Initial integration credentials read live catalogue and pricing data and carry no reservation scope."
+  check('1.7')(
     {
       needs: ['readOnly'],
       representations: REPRESENTATIONS,
@@ -667,8 +681,8 @@ describe('1 What the service does', () => {
     },
   );
 
-  check(
-    '1.7',
+  // Spec 1.7: "Initial integration credentials read live catalogue and pricing data and carry no reservation scope."
+  check('1.7')(
     {
       needs: ['readOnly'],
       representations: REPRESENTATIONS,
@@ -695,8 +709,8 @@ describe('1 What the service does', () => {
     },
   );
 
-  check(
-    '1.7',
+  // Spec 1.7: "Initial integration credentials read live catalogue and pricing data and carry no reservation scope."
+  check('1.7')(
     {
       needs: ['readOnly'],
       representations: REPRESENTATIONS,

@@ -24,54 +24,77 @@ const book = { ...business, profile: 'book' as const, bookings: true };
 describe('2 Conventions', () => {
   for (const level of SAMPLE_LEVELS) {
     const options = { ...business, ...levelOptions(level) };
-    // 2.0.1 `T|null` fields: the key is present and may be null
-    // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-    check('2.0.1', { ...options, name: `Every required key, the T|null ones included, is present in every response (${level})` }, async (t) => {
-      const samples = await samplesOf(t, level);
-      expectSamples(samples);
-      const absent = samples.flatMap((s) =>
-        absentKeys(s.schema, s.res.body, 'required').map((k) => `${s.label}: ${k}`),
-      );
-      expect(absent, 'required keys missing (a T|null key is present, its value may be null)').toEqual([]);
-      const nullable = samples.flatMap((s) => nullableRequiredKeys(s.schema, s.res.body));
-      if (nullable.length === 0) t.notApplicable('no sampled response has a required T|null key');
-    });
+    // Spec 2.0.1: "`T|null` means the key is present and may be null."
+    check('2.0.1')(
+      { ...options, name: `Every required key, the T|null ones included, is present in every response (${level})` },
+      async (t) => {
+        const samples = await samplesOf(t, level);
+        expectSamples(samples);
+        const absent = samples.flatMap((s) =>
+          absentKeys(s.schema, s.res.body, 'required').map((k) => `${s.label}: ${k}`),
+        );
+        expect(absent, 'required keys missing (a T|null key is present, its value may be null)').toEqual([]);
+        const nullable = samples.flatMap((s) => nullableRequiredKeys(s.schema, s.res.body));
+        if (nullable.length === 0) t.notApplicable('no sampled response has a required T|null key');
+      },
+    );
 
-    // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-    check('2.0.1', { ...options, level: 'SHOULD', name: `Every "T or null" field of the tables is sent, as null when it has no value (${level})` }, async (t) => {
-      const samples = await samplesOf(t, level);
-      expectSamples(samples);
-      const absent = samples.flatMap((s) =>
-        absentKeys(s.schema, s.res.body, 'nullable').map((k) => `${s.label}: ${k}`),
-      );
-      expect(absent, 'nullable keys left out instead of null (docs/ambiguities.md RS1)').toEqual([]);
-    });
+    // Spec 2.0.1: "`T|null` means the key is present and may be null."
+    check('2.0.1')(
+      {
+        ...options,
+        level: 'SHOULD',
+        name: `Every "T or null" field of the tables is sent, as null when it has no value (${level})`,
+      },
+      async (t) => {
+        const samples = await samplesOf(t, level);
+        expectSamples(samples);
+        const absent = samples.flatMap((s) =>
+          absentKeys(s.schema, s.res.body, 'nullable').map((k) => `${s.label}: ${k}`),
+        );
+        expect(absent, 'nullable keys left out instead of null (docs/ambiguities.md RS1)').toEqual([]);
+      },
+    );
 
-    // 2.0.2 Objects are closed (no unknown properties) unless stated
-    // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-    check('2.0.2', { ...options, name: `No object of any response carries a key its schema does not declare (${level})` }, async (t) => {
-      const samples = await samplesOf(t, level);
-      expectSamples(samples);
-      const unknown = samples.flatMap((s) => unknownKeys(s.schema, s.res.body).map((k) => `${s.label}: ${k}`));
-      expect(unknown, 'unknown properties in closed objects').toEqual([]);
-    });
+    // Spec 2.0.2: "Objects are closed (no unknown properties) unless stated."
+    check('2.0.2')(
+      { ...options, name: `No object of any response carries a key its schema does not declare (${level})` },
+      async (t) => {
+        const samples = await samplesOf(t, level);
+        expectSamples(samples);
+        const unknown = samples.flatMap((s) => unknownKeys(s.schema, s.res.body).map((k) => `${s.label}: ${k}`));
+        expect(unknown, 'unknown properties in closed objects').toEqual([]);
+      },
+    );
   }
 
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.0.2', { ...shop, name: 'An unknown property at any level of an availability or quote request: 400 (VALIDATION_ERROR or another code)' }, async (t) => {
-    await availabilityFaults(t, '', ['unknown-property']);
-    await availabilityFaults(t, 'extras', ['unknown-property']);
-    await quoteFaults(t, '', ['unknown-property']);
-  });
+  // Spec 2.0.2: "Objects are closed (no unknown properties) unless stated."
+  check('2.0.2')(
+    {
+      ...shop,
+      name: 'An unknown property at any level of an availability or quote request: 400 (VALIDATION_ERROR or another code)',
+    },
+    async (t) => {
+      await availabilityFaults(t, '', ['unknown-property']);
+      await availabilityFaults(t, 'extras', ['unknown-property']);
+      await quoteFaults(t, '', ['unknown-property']);
+    },
+  );
 
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.0.2', { ...book, name: 'An unknown property in a reservation request or its driver: 400 (VALIDATION_ERROR or another code)' }, async (t) => {
-    await reservationFaults(t, '', ['unknown-property']);
-    await reservationFaults(t, 'driver', ['unknown-property']);
-  });
+  // Spec 2.0.2: "Objects are closed (no unknown properties) unless stated."
+  check('2.0.2')(
+    {
+      ...book,
+      name: 'An unknown property in a reservation request or its driver: 400 (VALIDATION_ERROR or another code)',
+    },
+    async (t) => {
+      await reservationFaults(t, '', ['unknown-property']);
+      await reservationFaults(t, 'driver', ['unknown-property']);
+    },
+  );
 
-  // 2.0.3 All paths start with /api/partner/v1
-  check('2.0.3', { ...business, name: 'The token and catalogue endpoints answer under /api/partner/v1' }, async (t) => {
+  // Spec 2.0.3: "all paths start with `/api/partner/v1`"
+  check('2.0.3')({ ...business, name: 'The token and catalogue endpoints answer under /api/partner/v1' }, async (t) => {
     const token = await requestToken(t, 'partnerA');
     expect(token.status, `POST ${API_PREFIX}/oauth/token: ${token.text.slice(0, 200)}`).toBe(200);
     expectSamples(
@@ -89,24 +112,29 @@ describe('2 Conventions', () => {
     );
   });
 
-  check('2.0.3', { ...shop, name: 'The shopping endpoints answer under /api/partner/v1' }, async (t) => {
+  // Spec 2.0.3: "all paths start with `/api/partner/v1`"
+  check('2.0.3')({ ...shop, name: 'The shopping endpoints answer under /api/partner/v1' }, async (t) => {
     expectSamples(await samplesOf(t, 'shop'));
   });
 
-  check('2.0.3', { ...book, name: 'The reservation endpoints answer under /api/partner/v1' }, async (t) => {
+  // Spec 2.0.3: "all paths start with `/api/partner/v1`"
+  check('2.0.3')({ ...book, name: 'The reservation endpoints answer under /api/partner/v1' }, async (t) => {
     expectSamples(await samplesOf(t, 'book'));
   });
 
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.0.3', { ...business, level: 'SHOULD', name: 'The resources are not served outside /api/partner/v1' }, async (t) => {
-    const token = await t.client('partnerA').token();
-    for (const path of ['/fleet', '/api/fleet', '/api/partner/fleet', '/partner/v1/fleet']) {
-      const res = await t.client('partnerA').raw({
-        method: 'GET',
-        path: `${t.settings.target.baseUrl}${path}`,
-        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
-      });
-      expect(res.status, `GET ${path}: ${res.text.slice(0, 200)}`).not.toBe(200);
-    }
-  });
+  // Spec 2.0.3: "all paths start with `/api/partner/v1`"
+  check('2.0.3')(
+    { ...business, level: 'SHOULD', name: 'The resources are not served outside /api/partner/v1' },
+    async (t) => {
+      const token = await t.client('partnerA').token();
+      for (const path of ['/fleet', '/api/fleet', '/api/partner/fleet', '/partner/v1/fleet']) {
+        const res = await t.client('partnerA').raw({
+          method: 'GET',
+          path: `${t.settings.target.baseUrl}${path}`,
+          headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+        });
+        expect(res.status, `GET ${path}: ${res.text.slice(0, 200)}`).not.toBe(200);
+      }
+    },
+  );
 });

@@ -52,72 +52,99 @@ describe('2.1 Money', () => {
     for (const { where, value } of judged) rule(value as Record<string, unknown>, where);
   }
 
-  // 2.1.1 Money: currency, amount, exponent and display are all required
   for (const level of SAMPLE_LEVELS) {
-    // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-    check('2.1.1', { ...business, ...levelOptions(level), name: `Every Money has exactly currency, amount, exponent and display (${level} responses)` }, (t) =>
-      moneyOf(t, level).then(({ money }) => {
-        for (const { where, value } of money) {
-          expect(Object.keys(value as object).sort(), where).toEqual(['amount', 'currency', 'display', 'exponent']);
-        }
-      }),
+    // Spec 2.1.1: "Required, all four fields"
+    check('2.1.1')(
+      {
+        ...business,
+        ...levelOptions(level),
+        name: `Every Money has exactly currency, amount, exponent and display (${level} responses)`,
+      },
+      (t) =>
+        moneyOf(t, level).then(({ money }) => {
+          for (const { where, value } of money) {
+            expect(Object.keys(value as object).sort(), where).toEqual(['amount', 'currency', 'display', 'exponent']);
+          }
+        }),
     );
   }
 
-  // 2.1.2 Money.currency is an ISO 4217 string matching ^[A-Z]{3}$
   for (const level of SAMPLE_LEVELS) {
-    // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-    check('2.1.2', { ...business, ...levelOptions(level), name: `Every Money.currency is an ISO 4217 code matching ^[A-Z]{3}$ (${level} responses)` }, (t) =>
-      eachMoney(t, level, 'currency', (m, where) => {
-        expect(m.currency, where).toMatch(/^[A-Z]{3}$/);
-        expect(ISO_CURRENCIES.has(m.currency as string), `${where}: ${String(m.currency)} is an ISO 4217 code`).toBe(
-          true,
-        );
-      }),
+    // Spec 2.1.2: "currency | string | pattern `^[A-Z]{3}$`, ISO 4217"
+    check('2.1.2')(
+      {
+        ...business,
+        ...levelOptions(level),
+        name: `Every Money.currency is an ISO 4217 code matching ^[A-Z]{3}$ (${level} responses)`,
+      },
+      (t) =>
+        eachMoney(t, level, 'currency', (m, where) => {
+          expect(m.currency, where).toMatch(/^[A-Z]{3}$/);
+          expect(ISO_CURRENCIES.has(m.currency as string), `${where}: ${String(m.currency)} is an ISO 4217 code`).toBe(
+            true,
+          );
+        }),
     );
   }
 
-  // 2.1.3 Money.amount is an integer in minor units, never decimal or float
   for (const level of SAMPLE_LEVELS) {
-    // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-    check('2.1.3', { ...business, ...levelOptions(level), name: `Every Money.amount is an integer of minor units (${level} responses)` }, (t) =>
-      eachMoney(t, level, 'amount', (m, where) =>
-        expect(Number.isInteger(m.amount), `${where}: amount ${String(m.amount)}`).toBe(true),
-      ),
+    // Spec 2.1.3: "amount | integer | integer minor units, never decimal or float"
+    check('2.1.3')(
+      {
+        ...business,
+        ...levelOptions(level),
+        name: `Every Money.amount is an integer of minor units (${level} responses)`,
+      },
+      (t) =>
+        eachMoney(t, level, 'amount', (m, where) =>
+          expect(Number.isInteger(m.amount), `${where}: amount ${String(m.amount)}`).toBe(true),
+        ),
     );
   }
 
-  // 2.1.4 Money.exponent is an integer from 0 to 4
   for (const level of SAMPLE_LEVELS) {
-    // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-    check('2.1.4', { ...business, ...levelOptions(level), name: `Every Money.exponent is an integer from 0 to 4 (${level} responses)` }, (t) =>
-      eachMoney(t, level, 'exponent', (m, where) => {
-        expect(Number.isInteger(m.exponent), `${where}: exponent ${String(m.exponent)}`).toBe(true);
-        expect(m.exponent as number, where).toBeGreaterThanOrEqual(0);
-        expect(m.exponent as number, where).toBeLessThanOrEqual(4);
-      }),
+    // Spec 2.1.4: "exponent | integer | 0 to 4; number of decimal places of the minor unit"
+    check('2.1.4')(
+      {
+        ...business,
+        ...levelOptions(level),
+        name: `Every Money.exponent is an integer from 0 to 4 (${level} responses)`,
+      },
+      (t) =>
+        eachMoney(t, level, 'exponent', (m, where) => {
+          expect(Number.isInteger(m.exponent), `${where}: exponent ${String(m.exponent)}`).toBe(true);
+          expect(m.exponent as number, where).toBeGreaterThanOrEqual(0);
+          expect(m.exponent as number, where).toBeLessThanOrEqual(4);
+        }),
     );
   }
 
-  // 2.1.5 Money.display is a string, for humans only
   for (const level of SAMPLE_LEVELS) {
-    // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-    check('2.1.5', { ...business, ...levelOptions(level), name: `Every Money.display is a string (${level} responses)` }, (t) =>
-      eachMoney(t, level, 'display', (m, where) => expect(typeof m.display, `${where}: display`).toBe('string')),
+    // Spec 2.1.5: "display | string | rendering for humans only; never parsed as authoritative"
+    check('2.1.5')(
+      { ...business, ...levelOptions(level), name: `Every Money.display is a string (${level} responses)` },
+      (t) => eachMoney(t, level, 'display', (m, where) => expect(typeof m.display, `${where}: display`).toBe('string')),
     );
   }
 
   // 2.1.3 never decimal or float: what the wire says before parsing
   for (const level of SAMPLE_LEVELS) {
-    // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-    check('2.1.3', { ...business, ...levelOptions(level), name: `Amounts are written as integers on the wire, never 1.0 or 1e3 (${level})` }, async (t) => {
-      const { samples } = await moneyOf(t, level);
-      const written = samples.flatMap((s) => amountLexemes(s.res).map((lexeme) => `${s.label}: ${lexeme}`));
-      expect(written.length, 'amounts found in the response text').toBeGreaterThan(0);
-      expect(
-        written.filter((w) => !/: -?(0|[1-9][0-9]*)$/.test(w)),
-        'amounts not written as plain integers',
-      ).toEqual([]);
-    });
+    // Spec 2.1.3: "amount | integer | integer minor units, never decimal or float"
+    check('2.1.3')(
+      {
+        ...business,
+        ...levelOptions(level),
+        name: `Amounts are written as integers on the wire, never 1.0 or 1e3 (${level})`,
+      },
+      async (t) => {
+        const { samples } = await moneyOf(t, level);
+        const written = samples.flatMap((s) => amountLexemes(s.res).map((lexeme) => `${s.label}: ${lexeme}`));
+        expect(written.length, 'amounts found in the response text').toBeGreaterThan(0);
+        expect(
+          written.filter((w) => !/: -?(0|[1-9][0-9]*)$/.test(w)),
+          'amounts not written as plain integers',
+        ).toEqual([]);
+      },
+    );
   }
 });

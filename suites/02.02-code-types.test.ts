@@ -20,96 +20,112 @@ const shop = { ...business, profile: 'shop' as const };
 const book = { ...business, profile: 'book' as const, bookings: true };
 
 describe('2.2 Code types', () => {
-  // 2.2.1 VehicleCode is a string matching ^[A-Z0-9-]{2,32}$, permanent per car model
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.2.1', { ...business, name: 'Every vehicleCode matches ^[A-Z0-9-]{2,32}$ and names one model' }, async (t) => {
-    const vehicles = await listedVehicles(t);
-    const models = new Map<string, string>();
-    for (const { label, value } of vehicles) {
-      expect(value.vehicleCode, label).toMatch(new RegExp(PATTERNS.vehicleCode));
-      const model = `${value.make}|${value.model}`;
-      expect(models.get(value.vehicleCode) ?? model, `${label}: one code, one model`).toBe(model);
-      models.set(value.vehicleCode, model);
-    }
-  });
+  // Spec 2.2.1: "VehicleCode | string | `^[A-Z0-9-]{2,32}$`; permanent per car model"
+  check('2.2.1')(
+    { ...business, name: 'Every vehicleCode matches ^[A-Z0-9-]{2,32}$ and names one model' },
+    async (t) => {
+      const vehicles = await listedVehicles(t);
+      const models = new Map<string, string>();
+      for (const { label, value } of vehicles) {
+        expect(value.vehicleCode, label).toMatch(new RegExp(PATTERNS.vehicleCode));
+        const model = `${value.make}|${value.model}`;
+        expect(models.get(value.vehicleCode) ?? model, `${label}: one code, one model`).toBe(model);
+        models.set(value.vehicleCode, model);
+      }
+    },
+  );
 
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.2.1', { ...shop, name: 'A vehicleCode names the same model in offers and quotes as in the fleet list' }, async (t) => {
-    const cat = await targetCatalogue(t);
-    const byCode = new Map(cat.vehicles.map((v) => [v.vehicleCode, `${v.make}|${v.model}`]));
-    await forOffers(t, (offer) => {
-      expect(byCode.get(offer.vehicle.vehicleCode), `offer of ${offer.vehicle.vehicleCode}`).toBe(
-        `${offer.vehicle.make}|${offer.vehicle.model}`,
+  // Spec 2.2.1: "VehicleCode | string | `^[A-Z0-9-]{2,32}$`; permanent per car model"
+  check('2.2.1')(
+    { ...shop, name: 'A vehicleCode names the same model in offers and quotes as in the fleet list' },
+    async (t) => {
+      const cat = await targetCatalogue(t);
+      const byCode = new Map(cat.vehicles.map((v) => [v.vehicleCode, `${v.make}|${v.model}`]));
+      await forOffers(t, (offer) => {
+        expect(byCode.get(offer.vehicle.vehicleCode), `offer of ${offer.vehicle.vehicleCode}`).toBe(
+          `${offer.vehicle.make}|${offer.vehicle.model}`,
+        );
+      });
+      await forQuotes(
+        t,
+        (request, quote) => {
+          expect(quote.vehicle.vehicleCode, 'the quoted vehicle is the requested one').toBe(request.vehicleCode);
+          expect(byCode.get(quote.vehicle.vehicleCode)).toBe(`${quote.vehicle.make}|${quote.vehicle.model}`);
+        },
+        { catalogue: cat, runs: costlyRuns(t) },
       );
-    });
-    await forQuotes(
-      t,
-      (request, quote) => {
-        expect(quote.vehicle.vehicleCode, 'the quoted vehicle is the requested one').toBe(request.vehicleCode);
-        expect(byCode.get(quote.vehicle.vehicleCode)).toBe(`${quote.vehicle.make}|${quote.vehicle.model}`);
-      },
-      { catalogue: cat, runs: costlyRuns(t) },
-    );
-  });
+    },
+  );
 
-  // 2.2.2 LocationCode is a string matching ^[A-Z0-9-]{2,32}$, in its own namespace (not IATA)
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.2.2', { ...business, name: 'Every locationCode matches ^[A-Z0-9-]{2,32}$ and is not an IATA code of the list' }, async (t) => {
-    const locations = await listedLocations(t);
-    const iata = new Set(locations.map((l) => l.value.iataCode).filter((c): c is string => typeof c === 'string'));
-    for (const { label, value } of locations) {
-      expect(value.locationCode, label).toMatch(new RegExp(PATTERNS.locationCode));
-      expect(iata.has(value.locationCode), `${label}: locationCode is an IATA code of the list`).toBe(false);
-    }
-    for (const { label, value } of await listedVehicles(t)) {
-      for (const code of value.locationCodes) expect(code, `${label} locationCodes`).toMatch(/^[A-Z0-9-]{2,32}$/);
-    }
-  });
+  // Spec 2.2.2: "LocationCode | string | `^[A-Z0-9-]{2,32}$`; own namespace; not an IATA code and not the partner's own
+  // code"
+  check('2.2.2')(
+    { ...business, name: 'Every locationCode matches ^[A-Z0-9-]{2,32}$ and is not an IATA code of the list' },
+    async (t) => {
+      const locations = await listedLocations(t);
+      const iata = new Set(locations.map((l) => l.value.iataCode).filter((c): c is string => typeof c === 'string'));
+      for (const { label, value } of locations) {
+        expect(value.locationCode, label).toMatch(new RegExp(PATTERNS.locationCode));
+        expect(iata.has(value.locationCode), `${label}: locationCode is an IATA code of the list`).toBe(false);
+      }
+      for (const { label, value } of await listedVehicles(t)) {
+        for (const code of value.locationCodes) expect(code, `${label} locationCodes`).toMatch(/^[A-Z0-9-]{2,32}$/);
+      }
+    },
+  );
 
-  // 2.2.3 CommercialCode (accountCode, rateCode) is a string matching ^[A-Z0-9_-]{1,32}$
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.2.3', { ...business, name: 'Every listed accountCode and rateCode matches ^[A-Z0-9_-]{1,32}$' }, async (t) => {
-    const rates = await listedRates(t);
-    if (rates.length === 0) t.notApplicable('the partner has no rate codes');
-    for (const plan of rates) {
-      expect(plan.accountCode, 'accountCode').toMatch(new RegExp(PATTERNS.commercialCode));
-      expect(plan.rateCode, 'rateCode').toMatch(new RegExp(PATTERNS.commercialCode));
-    }
-  });
+  // Spec 2.2.3: "CommercialCode (accountCode, rateCode) | string | `^[A-Z0-9_-]{1,32}$`"
+  check('2.2.3')(
+    { ...business, name: 'Every listed accountCode and rateCode matches ^[A-Z0-9_-]{1,32}$' },
+    async (t) => {
+      const rates = await listedRates(t);
+      if (rates.length === 0) t.notApplicable('the partner has no rate codes');
+      for (const plan of rates) {
+        expect(plan.accountCode, 'accountCode').toMatch(new RegExp(PATTERNS.commercialCode));
+        expect(plan.rateCode, 'rateCode').toMatch(new RegExp(PATTERNS.commercialCode));
+      }
+    },
+  );
 
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.2.3', { ...shop, name: 'Commercial codes echoed by availability and quotes match ^[A-Z0-9_-]{1,32}$' }, async (t) => {
-    const cat = await targetCatalogue(t);
-    if (cat.rates.length === 0) t.notApplicable('the partner has no rate codes');
-    const pattern = new RegExp(PATTERNS.commercialCode);
-    await forAvailability(
-      t,
-      (_request, response) => {
-        expect(response.accountCode, 'availability accountCode').toMatch(pattern);
-        expect(response.rateCode, 'availability rateCode').toMatch(pattern);
-      },
-      { catalogue: cat, rate: 'plan', runs: costlyRuns(t) },
-    );
-    await forQuotes(
-      t,
-      (_request, quote) => {
-        expect(quote.rate.accountCode, 'quote rate.accountCode').toMatch(pattern);
-        expect(quote.rate.rateCode, 'quote rate.rateCode').toMatch(pattern);
-      },
-      { catalogue: cat, rate: 'plan', runs: costlyRuns(t) },
-    );
-  });
+  // Spec 2.2.3: "CommercialCode (accountCode, rateCode) | string | `^[A-Z0-9_-]{1,32}$`"
+  check('2.2.3')(
+    { ...shop, name: 'Commercial codes echoed by availability and quotes match ^[A-Z0-9_-]{1,32}$' },
+    async (t) => {
+      const cat = await targetCatalogue(t);
+      if (cat.rates.length === 0) t.notApplicable('the partner has no rate codes');
+      const pattern = new RegExp(PATTERNS.commercialCode);
+      await forAvailability(
+        t,
+        (_request, response) => {
+          expect(response.accountCode, 'availability accountCode').toMatch(pattern);
+          expect(response.rateCode, 'availability rateCode').toMatch(pattern);
+        },
+        { catalogue: cat, rate: 'plan', runs: costlyRuns(t) },
+      );
+      await forQuotes(
+        t,
+        (_request, quote) => {
+          expect(quote.rate.accountCode, 'quote rate.accountCode').toMatch(pattern);
+          expect(quote.rate.rateCode, 'quote rate.rateCode').toMatch(pattern);
+        },
+        { catalogue: cat, rate: 'plan', runs: costlyRuns(t) },
+      );
+    },
+  );
 
-  // 2.2.4 SippCode matches ^[A-Z]{4}$; null only on an unpublished vehicle
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.2.4', { ...business, name: 'Every listed (published) vehicle has a sippCode matching ^[A-Z]{4}$' }, async (t) => {
-    for (const { label, value } of await listedVehicles(t)) {
-      expect(value.sippCode, `${label}: sippCode (null only on an unpublished vehicle)`).toMatch(/^[A-Z]{4}$/);
-    }
-  });
+  // Spec 2.2.4: "SippCode | string or null | `^[A-Z]{4}$`: category, type, transmission/drive, fuel/air-conditioning;
+  // null only on an unpublished vehicle"
+  check('2.2.4')(
+    { ...business, name: 'Every listed (published) vehicle has a sippCode matching ^[A-Z]{4}$' },
+    async (t) => {
+      for (const { label, value } of await listedVehicles(t)) {
+        expect(value.sippCode, `${label}: sippCode (null only on an unpublished vehicle)`).toMatch(/^[A-Z]{4}$/);
+      }
+    },
+  );
 
-  // 2.2.5 quoteId is opaque; in a reservation request it is 8 to 4096 characters
-  check('2.2.5', { ...shop, name: 'Offer and quote quoteIds are strings of 8 to 4096 characters' }, async (t) => {
+  // Spec 2.2.5: "quoteId is treated as opaque; in a reservation request it is 8 to 4096 characters"
+  check('2.2.5')({ ...shop, name: 'Offer and quote quoteIds are strings of 8 to 4096 characters' }, async (t) => {
     const within = (id: string, what: string) => {
       expect(typeof id, what).toBe('string');
       expect(id.length, `${what} length`).toBeGreaterThanOrEqual(LIMITS.quoteIdLength.min);
@@ -119,28 +135,34 @@ describe('2.2 Code types', () => {
     await forQuotes(t, (_request, quote) => within(quote.quoteId, 'quote quoteId'), { runs: costlyRuns(t) });
   });
 
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.2.5', { ...book, name: 'A reservation request quoteId of 7 or 4097 characters is refused with 400' }, async (t) => {
-    const { quote } = await quoteToBook(t);
-    for (const length of [LIMITS.quoteIdLength.min - 1, LIMITS.quoteIdLength.max + 1]) {
-      const quoteId = quote.quoteId.repeat(Math.ceil(length / quote.quoteId.length)).slice(0, length);
+  // Spec 2.2.5: "quoteId is treated as opaque; in a reservation request it is 8 to 4096 characters"
+  check('2.2.5')(
+    { ...book, name: 'A reservation request quoteId of 7 or 4097 characters is refused with 400' },
+    async (t) => {
+      const { quote } = await quoteToBook(t);
+      for (const length of [LIMITS.quoteIdLength.min - 1, LIMITS.quoteIdLength.max + 1]) {
+        const quoteId = quote.quoteId.repeat(Math.ceil(length / quote.quoteId.length)).slice(0, length);
+        const res = await postReservation(t, 'partnerA', {
+          quoteId,
+          partnerReference: freshReference(t),
+          driver: driverFor(t, quote.vehicle),
+        });
+        expectError(res, ['VALIDATION_ERROR', 'QUOTE_INVALID'], { representation: t.representation });
+      }
+    },
+  );
+
+  // Spec 2.2.5: "quoteId is treated as opaque; in a reservation request it is 8 to 4096 characters"
+  check('2.2.5')(
+    { ...book, name: 'A quoteId is opaque: another string of valid length is no quote (400)' },
+    async (t) => {
+      const { quote } = await quoteToBook(t);
       const res = await postReservation(t, 'partnerA', {
-        quoteId,
+        quoteId: `CERT-NOT-A-QUOTE-${(t.seed >>> 0).toString(36)}`,
         partnerReference: freshReference(t),
         driver: driverFor(t, quote.vehicle),
       });
-      expectError(res, ['VALIDATION_ERROR', 'QUOTE_INVALID'], { representation: t.representation });
-    }
-  });
-
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.2.5', { ...book, name: 'A quoteId is opaque: another string of valid length is no quote (400)' }, async (t) => {
-    const { quote } = await quoteToBook(t);
-    const res = await postReservation(t, 'partnerA', {
-      quoteId: `CERT-NOT-A-QUOTE-${(t.seed >>> 0).toString(36)}`,
-      partnerReference: freshReference(t),
-      driver: driverFor(t, quote.vehicle),
-    });
-    expectError(res, ['QUOTE_INVALID', 'VALIDATION_ERROR'], { representation: t.representation });
-  });
+      expectError(res, ['QUOTE_INVALID', 'VALIDATION_ERROR'], { representation: t.representation });
+    },
+  );
 });

@@ -43,13 +43,13 @@ async function extrasAccepted(t: CheckContext, extrasArb: fc.Arbitrary<Record<st
 }
 
 describe('2.3 Extras', () => {
-  // 2.3.1 Extras is a closed object whose fields are all optional
-  check('2.3.1', { ...shop, name: 'Extras with no field, or any generated mix of fields, is accepted' }, async (t) => {
+  // Spec 2.3.1: "Extras (object, closed, all optional)"
+  check('2.3.1')({ ...shop, name: 'Extras with no field, or any generated mix of fields, is accepted' }, async (t) => {
     await extrasAccepted(t, fc.oneof(fc.constant({}), extras() as fc.Arbitrary<Record<string, unknown>>));
   });
 
-  check(
-    '2.3.1',
+  // Spec 2.3.1: "Extras (object, closed, all optional)"
+  check('2.3.1')(
     { ...shop, name: 'An unknown property inside extras: 400 (VALIDATION_ERROR or another code)' },
     async (t) => {
       await availabilityFaults(t, 'extras', ['unknown-property']);
@@ -57,27 +57,34 @@ describe('2.3 Extras', () => {
     },
   );
 
-  check('2.3.1', { ...shop, name: 'Extras that is not an object: 400' }, async (t) => {
+  // Spec 2.3.1: "Extras (object, closed, all optional)"
+  check('2.3.1')({ ...shop, name: 'Extras that is not an object: 400' }, async (t) => {
     await availabilityFaults(t, 'extras', ['type']);
   });
 
-  // 2.3.2 Extras.cdwInsurance is a boolean
-  check('2.3.2', { ...shop, name: 'extras.cdwInsurance true or false is accepted' }, (t) =>
+  // Spec 2.3.2: "cdwInsurance | boolean"
+  check('2.3.2')({ ...shop, name: 'extras.cdwInsurance true or false is accepted' }, (t) =>
     booleanAccepted(t, 'cdwInsurance'),
   );
-  check('2.3.2', { ...shop, name: 'extras.cdwInsurance of another type: 400' }, (t) =>
+  // Spec 2.3.2: "cdwInsurance | boolean"
+  check('2.3.2')({ ...shop, name: 'extras.cdwInsurance of another type: 400' }, (t) =>
     availabilityFaults(t, 'extras.cdwInsurance', ['type']),
   );
 
-  // 2.3.3 Extras.fullProtection is a boolean; sending it with cdwInsurance is a validation error
-  check('2.3.3', { ...shop, name: 'extras.fullProtection true or false is accepted' }, (t) =>
+  // Spec 2.3.3: "fullProtection | boolean | supersedes cdwInsurance; sending both is a validation error (no double
+  // charge)"
+  check('2.3.3')({ ...shop, name: 'extras.fullProtection true or false is accepted' }, (t) =>
     booleanAccepted(t, 'fullProtection'),
   );
-  check('2.3.3', { ...shop, name: 'extras.fullProtection of another type: 400' }, (t) =>
+  // Spec 2.3.3: "fullProtection | boolean | supersedes cdwInsurance; sending both is a validation error (no double
+  // charge)"
+  check('2.3.3')({ ...shop, name: 'extras.fullProtection of another type: 400' }, (t) =>
     availabilityFaults(t, 'extras.fullProtection', ['type']),
   );
 
-  check('2.3.3', { ...shop, name: 'cdwInsurance and fullProtection both true: 400 VALIDATION_ERROR' }, async (t) => {
+  // Spec 2.3.3: "fullProtection | boolean | supersedes cdwInsurance; sending both is a validation error (no double
+  // charge)"
+  check('2.3.3')({ ...shop, name: 'cdwInsurance and fullProtection both true: 400 VALIDATION_ERROR' }, async (t) => {
     const cat = await targetCatalogue(t);
     const both = { cdwInsurance: true, fullProtection: true };
     const availability = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
@@ -94,31 +101,34 @@ describe('2.3 Extras', () => {
     });
   });
 
-  // 2.3.4 Extras.additionalDriver is a boolean
-  check('2.3.4', { ...shop, name: 'extras.additionalDriver true or false is accepted' }, (t) =>
+  // Spec 2.3.4: "additionalDriver | boolean"
+  check('2.3.4')({ ...shop, name: 'extras.additionalDriver true or false is accepted' }, (t) =>
     booleanAccepted(t, 'additionalDriver'),
   );
-  check('2.3.4', { ...shop, name: 'extras.additionalDriver of another type: 400' }, (t) =>
+  // Spec 2.3.4: "additionalDriver | boolean"
+  check('2.3.4')({ ...shop, name: 'extras.additionalDriver of another type: 400' }, (t) =>
     availabilityFaults(t, 'extras.additionalDriver', ['type']),
   );
 
-  // 2.3.5 Extras.roadSideAssistance is a boolean
-  check('2.3.5', { ...shop, name: 'extras.roadSideAssistance true or false is accepted' }, (t) =>
+  // Spec 2.3.5: "roadSideAssistance | boolean"
+  check('2.3.5')({ ...shop, name: 'extras.roadSideAssistance true or false is accepted' }, (t) =>
     booleanAccepted(t, 'roadSideAssistance'),
   );
-  check('2.3.5', { ...shop, name: 'extras.roadSideAssistance of another type: 400' }, (t) =>
+  // Spec 2.3.5: "roadSideAssistance | boolean"
+  check('2.3.5')({ ...shop, name: 'extras.roadSideAssistance of another type: 400' }, (t) =>
     availabilityFaults(t, 'extras.roadSideAssistance', ['type']),
   );
 
-  // 2.3.6 Extras.childSeats is an integer from 0 to 3
-  check('2.3.6', { ...shop, name: 'extras.childSeats 0, 1, 2 or 3 is accepted' }, async (t) => {
+  // Spec 2.3.6: "childSeats | integer | 0 to 3"
+  check('2.3.6')({ ...shop, name: 'extras.childSeats 0, 1, 2 or 3 is accepted' }, async (t) => {
     await extrasAccepted(
       t,
       fc.integer({ min: LIMITS.childSeats.min, max: LIMITS.childSeats.max }).map((childSeats) => ({ childSeats })),
     );
   });
 
-  check('2.3.6', { ...shop, name: 'extras.childSeats -1, 4, 1.5 or a string: 400' }, async (t) => {
+  // Spec 2.3.6: "childSeats | integer | 0 to 3"
+  check('2.3.6')({ ...shop, name: 'extras.childSeats -1, 4, 1.5 or a string: 400' }, async (t) => {
     await availabilityFaults(t, 'extras.childSeats');
     await quoteFaults(t, 'extras.childSeats', ['range']);
     const cat = await targetCatalogue(t);

@@ -42,102 +42,113 @@ async function codeEchoed(t: CheckContext, field: 'accountCode' | 'rateCode'): P
 }
 
 describe('2.4 RentalWindow', () => {
-  // 2.4.1 RentalWindow.pickupLocation is a required LocationCode
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.4.1', { ...shop, name: 'Generated valid rental windows are accepted, the locations restated' }, async (t) => {
-    await forAvailability(t, (request, response) => {
-      expect(response.pickupLocation, 'pickupLocation restated').toBe(request.pickupLocation);
-      expect(response.dropoffLocation, 'dropoffLocation restated').toBe(request.dropoffLocation);
-    });
-  });
+  // Spec 2.4.1: "pickupLocation | LocationCode | yes"
+  check('2.4.1')(
+    { ...shop, name: 'Generated valid rental windows are accepted, the locations restated' },
+    async (t) => {
+      await forAvailability(t, (request, response) => {
+        expect(response.pickupLocation, 'pickupLocation restated').toBe(request.pickupLocation);
+        expect(response.dropoffLocation, 'dropoffLocation restated').toBe(request.dropoffLocation);
+      });
+    },
+  );
 
-  check('2.4.1', { ...shop, name: 'pickupLocation missing, of another type or breaking its format: 400' }, (t) =>
+  // Spec 2.4.1: "pickupLocation | LocationCode | yes"
+  check('2.4.1')({ ...shop, name: 'pickupLocation missing, of another type or breaking its format: 400' }, (t) =>
     windowFaults(t, 'pickupLocation'),
   );
 
-  // 2.4.2 RentalWindow.dropoffLocation is a required LocationCode
-  check('2.4.2', { ...shop, name: 'dropoffLocation missing, of another type or breaking its format: 400' }, (t) =>
+  // Spec 2.4.2: "dropoffLocation | LocationCode | yes"
+  check('2.4.2')({ ...shop, name: 'dropoffLocation missing, of another type or breaking its format: 400' }, (t) =>
     windowFaults(t, 'dropoffLocation'),
   );
 
-  // 2.4.3 RentalWindow.pickupDate is a required ISO 8601 date, local to the pickup location
-  check('2.4.3', { ...shop, name: 'pickupDate missing, of another type or breaking its format: 400' }, (t) =>
+  // Spec 2.4.3: "pickupDate | string, date (ISO 8601) | yes | calendar date local to the pickup location"
+  check('2.4.3')({ ...shop, name: 'pickupDate missing, of another type or breaking its format: 400' }, (t) =>
     windowFaults(t, 'pickupDate'),
   );
 
-  check('2.4.3', { ...shop, name: 'pickupDate and pickupTime are the local start of the rental' }, async (t) => {
+  // Spec 2.4.3: "pickupDate | string, date (ISO 8601) | yes | calendar date local to the pickup location"
+  check('2.4.3')({ ...shop, name: 'pickupDate and pickupTime are the local start of the rental' }, async (t) => {
     await forAvailability(t, (request, response) => {
       expectLocalDateTime(response.pickupDateTime, request.pickupDate, request.pickupTime, 'pickupDateTime');
       expectLocalDateTime(response.dropoffDateTime, request.dropoffDate, request.dropoffTime, 'dropoffDateTime');
     });
   });
 
-  // 2.4.4 RentalWindow.pickupTime is a required 24-hour HH:MM local time
-  check('2.4.4', { ...shop, name: 'pickupTime missing, of another type or breaking its format: 400' }, (t) =>
+  // Spec 2.4.4: "pickupTime | string | yes | `^([01][0-9]|2[0-3]):[0-5][0-9]$`, 24-hour local time at pickup"
+  check('2.4.4')({ ...shop, name: 'pickupTime missing, of another type or breaking its format: 400' }, (t) =>
     windowFaults(t, 'pickupTime'),
   );
 
-  // 2.4.5 RentalWindow.dropoffDate is a required date
-  check('2.4.5', { ...shop, name: 'dropoffDate missing, of another type or breaking its format: 400' }, (t) =>
+  // Spec 2.4.5: "dropoffDate | string, date | yes"
+  check('2.4.5')({ ...shop, name: 'dropoffDate missing, of another type or breaking its format: 400' }, (t) =>
     windowFaults(t, 'dropoffDate'),
   );
 
-  // 2.4.6 RentalWindow.dropoffTime is required, same pattern as pickupTime
-  check('2.4.6', { ...shop, name: 'dropoffTime missing, of another type or breaking its format: 400' }, (t) =>
+  // Spec 2.4.6: "dropoffTime | string | yes | same pattern as pickupTime"
+  check('2.4.6')({ ...shop, name: 'dropoffTime missing, of another type or breaking its format: 400' }, (t) =>
     windowFaults(t, 'dropoffTime'),
   );
 
-  // 2.4.7 RentalWindow.accountCode is an optional CommercialCode; omitted for the public rate
-  check('2.4.7', { ...shop, name: 'accountCode omitted: the public rate (null in the answer)' }, (t) =>
+  // Spec 2.4.7: "accountCode | CommercialCode | no | omit for the public rate"
+  check('2.4.7')({ ...shop, name: 'accountCode omitted: the public rate (null in the answer)' }, (t) =>
     codeOmitted(t, 'accountCode'),
   );
-  check('2.4.7', { ...shop, name: 'accountCode of a listed plan is accepted and echoed' }, (t) =>
+  // Spec 2.4.7: "accountCode | CommercialCode | no | omit for the public rate"
+  check('2.4.7')({ ...shop, name: 'accountCode of a listed plan is accepted and echoed' }, (t) =>
     codeEchoed(t, 'accountCode'),
   );
-  check('2.4.7', { ...shop, name: 'accountCode of another type or breaking ^[A-Z0-9_-]{1,32}$: 400' }, (t) =>
+  // Spec 2.4.7: "accountCode | CommercialCode | no | omit for the public rate"
+  check('2.4.7')({ ...shop, name: 'accountCode of another type or breaking ^[A-Z0-9_-]{1,32}$: 400' }, (t) =>
     availabilityFaults(t, 'accountCode'),
   );
 
-  // 2.4.8 RentalWindow.rateCode is an optional CommercialCode; omitted for the public rate
-  check('2.4.8', { ...shop, name: 'rateCode omitted: the public rate (null in the answer)' }, (t) =>
+  // Spec 2.4.8: "rateCode | CommercialCode | no | omit for the public rate"
+  check('2.4.8')({ ...shop, name: 'rateCode omitted: the public rate (null in the answer)' }, (t) =>
     codeOmitted(t, 'rateCode'),
   );
-  check('2.4.8', { ...shop, name: 'rateCode of a listed plan is accepted and echoed' }, (t) =>
+  // Spec 2.4.8: "rateCode | CommercialCode | no | omit for the public rate"
+  check('2.4.8')({ ...shop, name: 'rateCode of a listed plan is accepted and echoed' }, (t) =>
     codeEchoed(t, 'rateCode'),
   );
-  check('2.4.8', { ...shop, name: 'rateCode of another type or breaking ^[A-Z0-9_-]{1,32}$: 400' }, (t) =>
+  // Spec 2.4.8: "rateCode | CommercialCode | no | omit for the public rate"
+  check('2.4.8')({ ...shop, name: 'rateCode of another type or breaking ^[A-Z0-9_-]{1,32}$: 400' }, (t) =>
     availabilityFaults(t, 'rateCode'),
   );
 
-  // 2.4.9 Local dates and times are interpreted in the location's IANA timezone
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.4.9', { ...shop, name: "A quote's rental is in the pickup location's IANA zone, local times unshifted" }, async (t) => {
-    const cat = await targetCatalogue(t);
-    const zones = new Map(cat.locations.map((l) => [l.locationCode, l.timezone]));
-    await forQuotes(
-      t,
-      (request, quote) => {
-        expect(quote.rental.timezone, 'rental.timezone is the pickup location timezone').toBe(
-          zones.get(request.pickupLocation),
-        );
-        expectLocalDateTime(
-          quote.rental.pickupDateTime,
-          request.pickupDate,
-          request.pickupTime,
-          'rental.pickupDateTime',
-        );
-        expectLocalDateTime(
-          quote.rental.dropoffDateTime,
-          request.dropoffDate,
-          request.dropoffTime,
-          'rental.dropoffDateTime',
-        );
-      },
-      { catalogue: cat },
-    );
-  });
+  // Spec 2.4.9: "All local dates and times are interpreted in the IANA timezone of the relevant location."
+  check('2.4.9')(
+    { ...shop, name: "A quote's rental is in the pickup location's IANA zone, local times unshifted" },
+    async (t) => {
+      const cat = await targetCatalogue(t);
+      const zones = new Map(cat.locations.map((l) => [l.locationCode, l.timezone]));
+      await forQuotes(
+        t,
+        (request, quote) => {
+          expect(quote.rental.timezone, 'rental.timezone is the pickup location timezone').toBe(
+            zones.get(request.pickupLocation),
+          );
+          expectLocalDateTime(
+            quote.rental.pickupDateTime,
+            request.pickupDate,
+            request.pickupTime,
+            'rental.pickupDateTime',
+          );
+          expectLocalDateTime(
+            quote.rental.dropoffDateTime,
+            request.dropoffDate,
+            request.dropoffTime,
+            'rental.dropoffDateTime',
+          );
+        },
+        { catalogue: cat },
+      );
+    },
+  );
 
-  check('2.4.9', { ...shop, name: 'Availability restates the window in local time, without an offset' }, async (t) => {
+  // Spec 2.4.9: "All local dates and times are interpreted in the IANA timezone of the relevant location."
+  check('2.4.9')({ ...shop, name: 'Availability restates the window in local time, without an offset' }, async (t) => {
     await forAvailability(t, (request, response) => {
       expectLocalDateTime(response.pickupDateTime, request.pickupDate, request.pickupTime, 'pickupDateTime');
       expect(response.pickupDateTime, 'no offset or Z').not.toMatch(/(Z|[+-]\d{2}:?\d{2})$/);

@@ -30,130 +30,150 @@ describe('2.5 FleetVehicle', () => {
   const oneOf = (value: unknown, allowed: readonly unknown[], what: string) =>
     expect(allowed, `${what} = ${JSON.stringify(value)}`).toContain(value);
 
-  // 2.5.1 FleetVehicle required keys
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.5.1', { ...business, name: 'Every listed vehicle has the required keys and validates as FleetVehicle' }, (t) =>
-    forVehicles(t, (v, label) => {
-      for (const key of [
-        'vehicleCode',
-        'sippCode',
-        'make',
-        'model',
-        'displayName',
-        'maxPassengers',
-        'doors',
-        'airConditioning',
-        'transmission',
-        'fuelType',
-        'securityDeposit',
-        'mileagePolicy',
-        'images',
-        'locationCodes',
-        'status',
-        'dataQuality',
-      ]) {
-        expect(Object.hasOwn(v, key), `${label}: key ${key}`).toBe(true);
-      }
-      expectValue(v, 'FleetVehicle', label);
-    }),
+  // Spec 2.5.1: "Required keys: vehicleCode, sippCode, make, model, displayName, maxPassengers, doors, airConditioning,
+  // transmission, fuelType, securityDeposit, mileagePolicy, images, locationCodes, status, dataQuality."
+  check('2.5.1')(
+    { ...business, name: 'Every listed vehicle has the required keys and validates as FleetVehicle' },
+    (t) =>
+      forVehicles(t, (v, label) => {
+        for (const key of [
+          'vehicleCode',
+          'sippCode',
+          'make',
+          'model',
+          'displayName',
+          'maxPassengers',
+          'doors',
+          'airConditioning',
+          'transmission',
+          'fuelType',
+          'securityDeposit',
+          'mileagePolicy',
+          'images',
+          'locationCodes',
+          'status',
+          'dataQuality',
+        ]) {
+          expect(Object.hasOwn(v, key), `${label}: key ${key}`).toBe(true);
+        }
+        expectValue(v, 'FleetVehicle', label);
+      }),
   );
 
-  check('2.5.2', { ...business, name: 'vehicleCode is a VehicleCode' }, (t) =>
+  // Spec 2.5.2: "vehicleCode | VehicleCode"
+  check('2.5.2')({ ...business, name: 'vehicleCode is a VehicleCode' }, (t) =>
     forVehicles(t, (v, l) => expect(v.vehicleCode, l).toMatch(/^[A-Z0-9-]{2,32}$/)),
   );
 
-  // 2.5.3 FleetVehicle.sippCode is a SippCode
-  check('2.5.3', { ...business, name: 'sippCode is a SippCode (four letters on a listed vehicle)' }, (t) =>
+  // Spec 2.5.3: "sippCode | SippCode"
+  check('2.5.3')({ ...business, name: 'sippCode is a SippCode (four letters on a listed vehicle)' }, (t) =>
     forVehicles(t, (v, l) => expect(v.sippCode, l).toMatch(/^[A-Z]{4}$/)),
   );
 
-  check('2.5.4', { ...business, name: 'sippDescription is a string or null' }, (t) =>
+  // Spec 2.5.4: "sippDescription | string or null | SIPP code spelled out"
+  check('2.5.4')({ ...business, name: 'sippDescription is a string or null' }, (t) =>
     forVehicles(t, (v, l) => stringOrNull(v.sippDescription, `${l} sippDescription`)),
   );
 
-  check('2.5.5', { ...business, name: 'make, model and displayName are strings' }, (t) =>
+  // Spec 2.5.5: "make, model, displayName | string"
+  check('2.5.5')({ ...business, name: 'make, model and displayName are strings' }, (t) =>
     forVehicles(t, (v, l) => {
       for (const key of ['make', 'model', 'displayName'] as const) expect(typeof v[key], `${l} ${key}`).toBe('string');
     }),
   );
 
-  // 2.5.6 FleetVehicle.rocketClass is a string or null, informational
-  check('2.5.6', { ...business, name: 'rocketClass is a string or null' }, (t) =>
+  // Spec 2.5.6: "rocketClass | string or null | internal class label (name as given in the interface); informational"
+  check('2.5.6')({ ...business, name: 'rocketClass is a string or null' }, (t) =>
     forVehicles(t, (v, l) => stringOrNull(v.rocketClass, `${l} rocketClass`)),
   );
 
-  // 2.5.7 FleetVehicle.rocketCategory is a string or null, informational
-  check('2.5.7', { ...business, name: 'rocketCategory is a string or null' }, (t) =>
+  // Spec 2.5.7: "rocketCategory | string or null | marketing category (name as given); informational"
+  check('2.5.7')({ ...business, name: 'rocketCategory is a string or null' }, (t) =>
     forVehicles(t, (v, l) => stringOrNull(v.rocketCategory, `${l} rocketCategory`)),
   );
 
-  check('2.5.8', { ...business, name: 'bodyType is a string or null' }, (t) =>
+  // Spec 2.5.8: "bodyType | string or null"
+  check('2.5.8')({ ...business, name: 'bodyType is a string or null' }, (t) =>
     forVehicles(t, (v, l) => stringOrNull(v.bodyType, `${l} bodyType`)),
   );
 
-  check('2.5.9', { ...business, name: 'maxPassengers is an integer from 1 to 16 or null' }, (t) =>
+  // Spec 2.5.9: "maxPassengers | integer or null | 1 to 16"
+  check('2.5.9')({ ...business, name: 'maxPassengers is an integer from 1 to 16 or null' }, (t) =>
     forVehicles(t, (v, l) => nullOrInteger(v.maxPassengers, 1, 16, `${l} maxPassengers`)),
   );
 
-  check('2.5.10', { ...business, name: 'doors is an integer from 2 to 6 or null' }, (t) =>
+  // Spec 2.5.10: "doors | integer or null | 2 to 6"
+  check('2.5.10')({ ...business, name: 'doors is an integer from 2 to 6 or null' }, (t) =>
     forVehicles(t, (v, l) => nullOrInteger(v.doors, 2, 6, `${l} doors`)),
   );
 
-  check('2.5.11', { ...business, name: 'airConditioning is a boolean or null' }, (t) =>
+  // Spec 2.5.11: "airConditioning | boolean or null"
+  check('2.5.11')({ ...business, name: 'airConditioning is a boolean or null' }, (t) =>
     forVehicles(t, (v, l) => oneOf(v.airConditioning, [true, false, null], `${l} airConditioning`)),
   );
 
-  check('2.5.12', { ...business, name: 'transmission is automatic, manual or null' }, (t) =>
+  // Spec 2.5.12: "transmission | string or null | automatic, manual, null"
+  check('2.5.12')({ ...business, name: 'transmission is automatic, manual or null' }, (t) =>
     forVehicles(t, (v, l) => oneOf(v.transmission, ['automatic', 'manual', null], `${l} transmission`)),
   );
 
-  check('2.5.13', { ...business, name: 'driveType is fwd, rwd, awd, 4wd or null' }, (t) =>
+  // Spec 2.5.13: "driveType | string or null | fwd, rwd, awd, 4wd, null"
+  check('2.5.13')({ ...business, name: 'driveType is fwd, rwd, awd, 4wd or null' }, (t) =>
     forVehicles(t, (v, l) => oneOf(v.driveType ?? null, ['fwd', 'rwd', 'awd', '4wd', null], `${l} driveType`)),
   );
 
-  check('2.5.14', { ...business, name: 'fuelType is gasoline, diesel, electric, hybrid or null' }, (t) =>
+  // Spec 2.5.14: "fuelType | string or null | gasoline, diesel, electric, hybrid, null"
+  check('2.5.14')({ ...business, name: 'fuelType is gasoline, diesel, electric, hybrid or null' }, (t) =>
     forVehicles(t, (v, l) => oneOf(v.fuelType, ['gasoline', 'diesel', 'electric', 'hybrid', null], `${l} fuelType`)),
   );
 
-  // 2.5.15 FleetVehicle.baggage is null or a closed object of integer-or-null large and small
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.5.15', { ...business, name: 'baggage is null or a closed object of large and small (integers or null)' }, (t) =>
-    forVehicles(t, (v, l) => {
-      const baggage = v.baggage ?? null;
-      if (baggage === null) return;
-      expect(Object.keys(baggage).sort(), `${l} baggage keys`).toEqual(['large', 'small']);
-      nullOrInteger(baggage.large, 0, Number.MAX_SAFE_INTEGER, `${l} baggage.large`);
-      nullOrInteger(baggage.small, 0, Number.MAX_SAFE_INTEGER, `${l} baggage.small`);
-    }),
+  // Spec 2.5.15: "baggage | object or null | closed; large: integer or null; small: integer or null"
+  check('2.5.15')(
+    { ...business, name: 'baggage is null or a closed object of large and small (integers or null)' },
+    (t) =>
+      forVehicles(t, (v, l) => {
+        const baggage = v.baggage ?? null;
+        if (baggage === null) return;
+        expect(Object.keys(baggage).sort(), `${l} baggage keys`).toEqual(['large', 'small']);
+        nullOrInteger(baggage.large, 0, Number.MAX_SAFE_INTEGER, `${l} baggage.large`);
+        nullOrInteger(baggage.small, 0, Number.MAX_SAFE_INTEGER, `${l} baggage.small`);
+      }),
   );
 
-  check('2.5.16', { ...business, name: 'minDriverAge is an integer or null' }, (t) =>
+  // Spec 2.5.16: "minDriverAge | integer or null"
+  check('2.5.16')({ ...business, name: 'minDriverAge is an integer or null' }, (t) =>
     forVehicles(t, (v, l) => nullOrInteger(v.minDriverAge ?? null, 0, 200, `${l} minDriverAge`)),
   );
 
-  // 2.5.17 FleetVehicle.securityDeposit is Money, refundable, not part of the rental charge
-  check('2.5.17', { ...business, name: 'securityDeposit is Money' }, (t) =>
+  // Spec 2.5.17: "securityDeposit | Money | refundable, collected at pickup, not part of the rental charge"
+  check('2.5.17')({ ...business, name: 'securityDeposit is Money' }, (t) =>
     forVehicles(t, (v, l) => expectMoney(v.securityDeposit, `${l} securityDeposit`)),
   );
 
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.5.18', { ...business, name: 'mileagePolicy has includedKmPerDay (integer or null) and excessFeePerKm (Money in VND, or null)' }, (t) =>
-    forVehicles(t, (v, l) => {
-      expect(Object.keys(v.mileagePolicy).sort(), `${l} mileagePolicy keys`).toEqual([
-        'excessFeePerKm',
-        'includedKmPerDay',
-      ]);
-      nullOrInteger(v.mileagePolicy.includedKmPerDay, 0, Number.MAX_SAFE_INTEGER, `${l} includedKmPerDay`);
-      const fee = v.mileagePolicy.excessFeePerKm;
-      if (fee === null) return;
-      expectMoney(fee, `${l} excessFeePerKm`);
-      // The currency's spelling is 2.1.2's; this clause asks which currency.
-      expect(String(fee.currency).toUpperCase(), `${l} excessFeePerKm is quoted in VND`).toBe('VND');
-    }),
+  // Spec 2.5.18: "mileagePolicy | object | required includedKmPerDay (integer or null; null means no stored limit; per
+  // rental day) and excessFeePerKm (Money or null; per km beyond allowance; quoted in VND)"
+  check('2.5.18')(
+    {
+      ...business,
+      name: 'mileagePolicy has includedKmPerDay (integer or null) and excessFeePerKm (Money in VND, or null)',
+    },
+    (t) =>
+      forVehicles(t, (v, l) => {
+        expect(Object.keys(v.mileagePolicy).sort(), `${l} mileagePolicy keys`).toEqual([
+          'excessFeePerKm',
+          'includedKmPerDay',
+        ]);
+        nullOrInteger(v.mileagePolicy.includedKmPerDay, 0, Number.MAX_SAFE_INTEGER, `${l} includedKmPerDay`);
+        const fee = v.mileagePolicy.excessFeePerKm;
+        if (fee === null) return;
+        expectMoney(fee, `${l} excessFeePerKm`);
+        // The currency's spelling is 2.1.2's; this clause asks which currency.
+        expect(String(fee.currency).toUpperCase(), `${l} excessFeePerKm is quoted in VND`).toBe('VND');
+      }),
   );
 
-  // 2.5.19 FleetVehicle.images is an array of URI strings
-  check('2.5.19', { ...business, name: 'images is an array of absolute URIs' }, (t) =>
+  // Spec 2.5.19: "images | array of string | each a URI"
+  check('2.5.19')({ ...business, name: 'images is an array of absolute URIs' }, (t) =>
     forVehicles(t, (v, l) => {
       expect(Array.isArray(v.images), `${l} images`).toBe(true);
       for (const image of v.images) {
@@ -165,25 +185,29 @@ describe('2.5 FleetVehicle', () => {
     }),
   );
 
-  // 2.5.20 FleetVehicle.locationCodes is an array of LocationCode where the vehicle is offered
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.5.20', { ...business, name: 'locationCodes is an array of LocationCodes of listed locations' }, async (t) => {
-    const codes = new Set((await listedLocations(t)).map((l) => l.value.locationCode));
-    await forVehicles(t, (v, l) => {
-      expect(Array.isArray(v.locationCodes), `${l} locationCodes`).toBe(true);
-      for (const code of v.locationCodes) {
-        expect(code, `${l} locationCodes`).toMatch(/^[A-Z0-9-]{2,32}$/);
-        expect(codes.has(code), `${l}: ${code} is a listed location`).toBe(true);
-      }
-    });
-  });
+  // Spec 2.5.20: "locationCodes | array of LocationCode | where the vehicle is offered"
+  check('2.5.20')(
+    { ...business, name: 'locationCodes is an array of LocationCodes of listed locations' },
+    async (t) => {
+      const codes = new Set((await listedLocations(t)).map((l) => l.value.locationCode));
+      await forVehicles(t, (v, l) => {
+        expect(Array.isArray(v.locationCodes), `${l} locationCodes`).toBe(true);
+        for (const code of v.locationCodes) {
+          expect(code, `${l} locationCodes`).toMatch(/^[A-Z0-9-]{2,32}$/);
+          expect(codes.has(code), `${l}: ${code} is a listed location`).toBe(true);
+        }
+      });
+    },
+  );
 
-  check('2.5.21', { ...business, name: 'status is the constant "available"' }, (t) =>
+  // Spec 2.5.21: "status | string | constant `available`"
+  check('2.5.21')({ ...business, name: 'status is the constant "available"' }, (t) =>
     forVehicles(t, (v, l) => expect(v.status, l).toBe('available')),
   );
 
-  // 2.5.22 FleetVehicle.dataQuality has status (incomplete|complete_unverified|verified) and missingFields
-  check('2.5.22', { ...business, name: 'dataQuality has status and missingFields (array of strings) only' }, (t) =>
+  // Spec 2.5.22: "dataQuality | object | required status (incomplete, complete_unverified, verified) and missingFields
+  // (array of string)."
+  check('2.5.22')({ ...business, name: 'dataQuality has status and missingFields (array of strings) only' }, (t) =>
     forVehicles(t, (v, l) => {
       expect(Object.keys(v.dataQuality).sort(), `${l} dataQuality keys`).toEqual(['missingFields', 'status']);
       oneOf(v.dataQuality.status, ['incomplete', 'complete_unverified', 'verified'], `${l} dataQuality.status`);
@@ -192,35 +216,41 @@ describe('2.5 FleetVehicle', () => {
     }),
   );
 
-  check('2.5.23', { ...business, name: 'Only complete_unverified and verified vehicles are listed' }, (t) =>
+  // Spec 2.5.23: "Only complete_unverified and verified vehicles are returned."
+  check('2.5.23')({ ...business, name: 'Only complete_unverified and verified vehicles are listed' }, (t) =>
     forVehicles(t, (v, l) =>
       oneOf(v.dataQuality.status, ['complete_unverified', 'verified'], `${l} dataQuality.status`),
     ),
   );
 
-  // 2.5.24 A vehicle is returned only when published and its partner specification is complete
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.5.24', { ...business, name: 'Listed vehicles have a complete partner specification (SIPP, doors, air conditioning, seats, transmission, fuel)' }, (t) =>
-    forVehicles(t, (v, l) => {
-      for (const key of [
-        'sippCode',
-        'doors',
-        'airConditioning',
-        'maxPassengers',
-        'transmission',
-        'fuelType',
-      ] as const) {
-        expect(v[key], `${l} ${key} (partner specification)`).not.toBeNull();
-      }
-      const named = v.dataQuality.missingFields.filter((f) =>
-        /sipp|door|air|passenger|seat|transmission|fuel/i.test(f),
-      );
-      expect(named, `${l}: dataQuality.missingFields names a specification field`).toEqual([]);
-    }),
+  // Spec 2.5.24: "A vehicle is returned only when it is published AND its partner specification is complete (SIPP,
+  // doors, air conditioning, seats, transmission, fuel)."
+  check('2.5.24')(
+    {
+      ...business,
+      name: 'Listed vehicles have a complete partner specification (SIPP, doors, air conditioning, seats, transmission, fuel)',
+    },
+    (t) =>
+      forVehicles(t, (v, l) => {
+        for (const key of [
+          'sippCode',
+          'doors',
+          'airConditioning',
+          'maxPassengers',
+          'transmission',
+          'fuelType',
+        ] as const) {
+          expect(v[key], `${l} ${key} (partner specification)`).not.toBeNull();
+        }
+        const named = v.dataQuality.missingFields.filter((f) =>
+          /sipp|door|air|passenger|seat|transmission|fuel/i.test(f),
+        );
+        expect(named, `${l}: dataQuality.missingFields names a specification field`).toEqual([]);
+      }),
   );
 
-  // 2.5.17 FleetVehicle.securityDeposit is Money, refundable, not part of the rental charge
-  check('2.5.17', { ...shop, name: 'The security deposit is not part of the quoted rental charge' }, async (t) => {
+  // Spec 2.5.17: "securityDeposit | Money | refundable, collected at pickup, not part of the rental charge"
+  check('2.5.17')({ ...shop, name: 'The security deposit is not part of the quoted rental charge' }, async (t) => {
     await forQuotes(t, (_request, quote) => {
       expectMoney(quote.vehicle.securityDeposit, 'vehicle.securityDeposit');
       const { baseTotal, extrasTotal, oneWayFee, discount, total } = quote.charges;
@@ -239,8 +269,9 @@ describe('2.5 FleetVehicle', () => {
     });
   });
 
-  // 2.5.22 FleetVehicle.dataQuality has status (incomplete|complete_unverified|verified) and missingFields
-  check('2.5.22', { ...shop, name: 'Vehicles of offers and quotes carry a valid dataQuality' }, async (t) => {
+  // Spec 2.5.22: "dataQuality | object | required status (incomplete, complete_unverified, verified) and missingFields
+  // (array of string)."
+  check('2.5.22')({ ...shop, name: 'Vehicles of offers and quotes carry a valid dataQuality' }, async (t) => {
     const judge = (v: FleetVehicle, l: string) => {
       oneOf(v.dataQuality.status, ['complete_unverified', 'verified'], `${l} dataQuality.status`);
       expect(Array.isArray(v.dataQuality.missingFields), `${l} missingFields`).toBe(true);
@@ -251,8 +282,8 @@ describe('2.5 FleetVehicle', () => {
     });
   });
 
-  // 2.5.23 Only complete_unverified and verified vehicles are returned
-  check('2.5.23', { ...shop, name: 'Offers only carry complete_unverified or verified vehicles' }, async (t) => {
+  // Spec 2.5.23: "Only complete_unverified and verified vehicles are returned."
+  check('2.5.23')({ ...shop, name: 'Offers only carry complete_unverified or verified vehicles' }, async (t) => {
     await forOffers(t, (offer) =>
       oneOf(
         offer.vehicle.dataQuality.status,
@@ -262,8 +293,9 @@ describe('2.5 FleetVehicle', () => {
     );
   });
 
-  // 2.5.24 A vehicle is returned only when published and its partner specification is complete
-  check('2.5.24', { ...shop, name: 'Offers only carry vehicles with a complete partner specification' }, async (t) => {
+  // Spec 2.5.24: "A vehicle is returned only when it is published AND its partner specification is complete (SIPP,
+  // doors, air conditioning, seats, transmission, fuel)."
+  check('2.5.24')({ ...shop, name: 'Offers only carry vehicles with a complete partner specification' }, async (t) => {
     await forOffers(t, (offer) => {
       for (const key of [
         'sippCode',
@@ -278,10 +310,14 @@ describe('2.5 FleetVehicle', () => {
     });
   });
 
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.5.24', { ...business, level: 'SHOULD', name: 'Listed vehicles have an empty dataQuality.missingFields' }, async (t) => {
-    for (const { label, value } of await listedVehicles(t)) {
-      expect(value.dataQuality.missingFields, `${label} (docs/ambiguities.md RS3)`).toEqual([]);
-    }
-  });
+  // Spec 2.5.24: "A vehicle is returned only when it is published AND its partner specification is complete (SIPP,
+  // doors, air conditioning, seats, transmission, fuel)."
+  check('2.5.24')(
+    { ...business, level: 'SHOULD', name: 'Listed vehicles have an empty dataQuality.missingFields' },
+    async (t) => {
+      for (const { label, value } of await listedVehicles(t)) {
+        expect(value.dataQuality.missingFields, `${label} (docs/ambiguities.md RS3)`).toEqual([]);
+      }
+    },
+  );
 });

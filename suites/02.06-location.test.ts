@@ -23,8 +23,9 @@ describe('2.6 Location', () => {
   const stringOrNull = (value: unknown, what: string) =>
     expect(value === null || typeof value === 'string', `${what}: string or null`).toBe(true);
 
-  // 2.6.1 Location required keys
-  check('2.6.1', { ...business, name: 'Every location has the required keys and validates as Location' }, (t) =>
+  // Spec 2.6.1: "Required keys: locationCode, name, locationType, countryCode, city, timezone, iataCode, capabilities,
+  // branchCode."
+  check('2.6.1')({ ...business, name: 'Every location has the required keys and validates as Location' }, (t) =>
     forLocations(t, (l, label) => {
       for (const key of [
         'locationCode',
@@ -43,38 +44,43 @@ describe('2.6 Location', () => {
     }),
   );
 
-  check('2.6.2', { ...business, name: 'locationCode is a LocationCode' }, (t) =>
+  // Spec 2.6.2: "locationCode | LocationCode"
+  check('2.6.2')({ ...business, name: 'locationCode is a LocationCode' }, (t) =>
     forLocations(t, (l, label) => expect(l.locationCode, label).toMatch(/^[A-Z0-9-]{2,32}$/)),
   );
 
-  // 2.6.3 Location.name is a string
-  check('2.6.3', { ...business, name: 'name is a string' }, (t) =>
+  // Spec 2.6.3: "name | string"
+  check('2.6.3')({ ...business, name: 'name is a string' }, (t) =>
     forLocations(t, (l, label) => expect(typeof l.name, `${label} name`).toBe('string')),
   );
 
-  check('2.6.4', { ...business, name: 'nameLocal is a string or null' }, (t) =>
+  // Spec 2.6.4: "nameLocal | string or null"
+  check('2.6.4')({ ...business, name: 'nameLocal is a string or null' }, (t) =>
     forLocations(t, (l, label) => stringOrNull(l.nameLocal ?? null, `${label} nameLocal`)),
   );
 
-  check('2.6.5', { ...business, name: 'locationType is city or airport' }, (t) =>
+  // Spec 2.6.5: "locationType | string | city or airport"
+  check('2.6.5')({ ...business, name: 'locationType is city or airport' }, (t) =>
     forLocations(t, (l, label) => expect(['city', 'airport'], `${label} locationType`).toContain(l.locationType)),
   );
 
-  check('2.6.6', { ...business, name: 'countryCode matches ^[A-Z]{2}$' }, (t) =>
+  // Spec 2.6.6: "countryCode | string | `^[A-Z]{2}$`"
+  check('2.6.6')({ ...business, name: 'countryCode matches ^[A-Z]{2}$' }, (t) =>
     forLocations(t, (l, label) => expect(l.countryCode, label).toMatch(/^[A-Z]{2}$/)),
   );
 
-  // 2.6.7 Location.city is a string
-  check('2.6.7', { ...business, name: 'city is a string' }, (t) =>
+  // Spec 2.6.7: "city | string"
+  check('2.6.7')({ ...business, name: 'city is a string' }, (t) =>
     forLocations(t, (l, label) => expect(typeof l.city, `${label} city`).toBe('string')),
   );
 
-  check('2.6.8', { ...business, name: 'address is a string or null' }, (t) =>
+  // Spec 2.6.8: "address | string or null"
+  check('2.6.8')({ ...business, name: 'address is a string or null' }, (t) =>
     forLocations(t, (l, label) => stringOrNull(l.address ?? null, `${label} address`)),
   );
 
-  // 2.6.9 Location.coordinates is null or an object with numeric latitude and longitude
-  check('2.6.9', { ...business, name: 'coordinates is null or { latitude, longitude } numbers in range' }, (t) =>
+  // Spec 2.6.9: "coordinates | object or null | required latitude, longitude (numbers)"
+  check('2.6.9')({ ...business, name: 'coordinates is null or { latitude, longitude } numbers in range' }, (t) =>
     forLocations(t, (l, label) => {
       const c = l.coordinates ?? null;
       if (c === null) return;
@@ -86,78 +92,91 @@ describe('2.6 Location', () => {
     }),
   );
 
-  check('2.6.10', { ...business, name: 'timezone is an IANA zone' }, (t) =>
+  // Spec 2.6.10: "timezone | string | IANA zone"
+  check('2.6.10')({ ...business, name: 'timezone is an IANA zone' }, (t) =>
     forLocations(t, (l, label) => expect(isIanaZone(l.timezone), `${label} timezone ${l.timezone}`).toBe(true)),
   );
 
-  // 2.6.11 Location.iataCode matches ^[A-Z]{3}$, only on airports, distinct from locationCode
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.6.11', { ...business, name: 'iataCode: ^[A-Z]{3}$ on airports, null elsewhere, never the locationCode' }, (t) =>
-    forLocations(t, (l, label) => {
-      if (l.locationType === 'airport') {
-        if (l.iataCode !== null) expect(l.iataCode, `${label} iataCode`).toMatch(/^[A-Z]{3}$/);
-      } else expect(l.iataCode, `${label}: iataCode on a ${l.locationType} location`).toBeNull();
-      expect(l.iataCode, `${label}: iataCode and locationCode are different namespaces`).not.toBe(l.locationCode);
-    }),
+  // Spec 2.6.11: "iataCode | string or null | `^[A-Z]{3}$`; present only when locationType is airport; different
+  // namespace from locationCode"
+  check('2.6.11')(
+    { ...business, name: 'iataCode: ^[A-Z]{3}$ on airports, null elsewhere, never the locationCode' },
+    (t) =>
+      forLocations(t, (l, label) => {
+        if (l.locationType === 'airport') {
+          if (l.iataCode !== null) expect(l.iataCode, `${label} iataCode`).toMatch(/^[A-Z]{3}$/);
+        } else expect(l.iataCode, `${label}: iataCode on a ${l.locationType} location`).toBeNull();
+        expect(l.iataCode, `${label}: iataCode and locationCode are different namespaces`).not.toBe(l.locationCode);
+      }),
   );
 
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.6.12', { ...business, name: 'capabilities has exactly the booleans pickup, dropoff, oneWay and delivery' }, (t) =>
-    forLocations(t, (l, label) => {
-      expect(Object.keys(l.capabilities).sort(), `${label} capabilities`).toEqual([
-        'delivery',
-        'dropoff',
-        'oneWay',
-        'pickup',
-      ]);
-      for (const value of Object.values(l.capabilities)) expect(typeof value, `${label} capability`).toBe('boolean');
-    }),
+  // Spec 2.6.12: "capabilities | object | required booleans pickup, dropoff, oneWay, delivery"
+  check('2.6.12')(
+    { ...business, name: 'capabilities has exactly the booleans pickup, dropoff, oneWay and delivery' },
+    (t) =>
+      forLocations(t, (l, label) => {
+        expect(Object.keys(l.capabilities).sort(), `${label} capabilities`).toEqual([
+          'delivery',
+          'dropoff',
+          'oneWay',
+          'pickup',
+        ]);
+        for (const value of Object.values(l.capabilities)) expect(typeof value, `${label} capability`).toBe('boolean');
+      }),
   );
 
-  check('2.6.13', { ...business, name: 'openingHours is a string or null' }, (t) =>
+  // Spec 2.6.13: "openingHours | string or null"
+  check('2.6.13')({ ...business, name: 'openingHours is a string or null' }, (t) =>
     forLocations(t, (l, label) => stringOrNull(l.openingHours ?? null, `${label} openingHours`)),
   );
 
-  check('2.6.14', { ...business, name: 'afterHoursPolicy is a string or null' }, (t) =>
+  // Spec 2.6.14: "afterHoursPolicy | string or null"
+  check('2.6.14')({ ...business, name: 'afterHoursPolicy is a string or null' }, (t) =>
     forLocations(t, (l, label) => stringOrNull(l.afterHoursPolicy ?? null, `${label} afterHoursPolicy`)),
   );
 
-  // 2.6.15 Location.branchCode is a string; fleet coverage and one-way fees are branch-scoped
-  check('2.6.15', { ...business, name: 'branchCode is a non-empty string' }, (t) =>
+  // Spec 2.6.15: "branchCode | string | branch the station belongs to; fleet coverage and one-way fees are
+  // branch-scoped"
+  check('2.6.15')({ ...business, name: 'branchCode is a non-empty string' }, (t) =>
     forLocations(t, (l, label) => {
       expect(typeof l.branchCode, `${label} branchCode`).toBe('string');
       expect(l.branchCode.length, `${label} branchCode`).toBeGreaterThan(0);
     }),
   );
 
-  // 2.6.11 Location.iataCode matches ^[A-Z]{3}$, only on airports, distinct from locationCode
-  check('2.6.11', { ...business, level: 'SHOULD', name: 'Every airport carries its IATA code' }, async (t) => {
+  // Spec 2.6.11: "iataCode | string or null | `^[A-Z]{3}$`; present only when locationType is airport; different
+  // namespace from locationCode"
+  check('2.6.11')({ ...business, level: 'SHOULD', name: 'Every airport carries its IATA code' }, async (t) => {
     const airports = (await listedLocations(t)).filter((l) => l.value.locationType === 'airport');
     if (airports.length === 0) t.notApplicable('no airport location is listed');
     for (const { label, value } of airports)
       expect(value.iataCode, `${label} (docs/ambiguities.md #35)`).not.toBeNull();
   });
 
-  // 2.6.15 Location.branchCode is a string; fleet coverage and one-way fees are branch-scoped
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.6.15', { ...shop, name: 'One-way fees are branch-scoped: none between two locations of one branch' }, async (t) => {
-    const cat = await targetCatalogue(t);
-    const pairs = locationPairs(cat, { sameBranch: true }).filter(
-      (p) => p.pickup.locationCode !== p.dropoff.locationCode,
-    );
-    if (pairs.length === 0) t.notApplicable('no branch has two locations for pickup and dropoff');
-    const pickups = [...new Set(pairs.map((p) => p.pickup.locationCode))];
-    await forQuotes(
-      t,
-      (request, quote) => {
-        if (request.pickupLocation === request.dropoffLocation) return;
-        expect(quote.charges.oneWayFee.amount, `${request.pickupLocation} → ${request.dropoffLocation}`).toBe(0);
-      },
-      { catalogue: cat, pickupLocations: pickups, rate: 'public' },
-    );
-  });
+  // Spec 2.6.15: "branchCode | string | branch the station belongs to; fleet coverage and one-way fees are
+  // branch-scoped"
+  check('2.6.15')(
+    { ...shop, name: 'One-way fees are branch-scoped: none between two locations of one branch' },
+    async (t) => {
+      const cat = await targetCatalogue(t);
+      const pairs = locationPairs(cat, { sameBranch: true }).filter(
+        (p) => p.pickup.locationCode !== p.dropoff.locationCode,
+      );
+      if (pairs.length === 0) t.notApplicable('no branch has two locations for pickup and dropoff');
+      const pickups = [...new Set(pairs.map((p) => p.pickup.locationCode))];
+      await forQuotes(
+        t,
+        (request, quote) => {
+          if (request.pickupLocation === request.dropoffLocation) return;
+          expect(quote.charges.oneWayFee.amount, `${request.pickupLocation} → ${request.dropoffLocation}`).toBe(0);
+        },
+        { catalogue: cat, pickupLocations: pickups, rate: 'public' },
+      );
+    },
+  );
 
-  check('2.6.16', { ...business, name: 'The location list holds eight locations' }, async (t) => {
+  // Spec 2.6.16: "The location list holds the eight active locations."
+  check('2.6.16')({ ...business, name: 'The location list holds eight locations' }, async (t) => {
     const res = await t.client('partnerA').get('/locations');
     expect(res.status, res.text.slice(0, 300)).toBe(200);
     const list = res.body as LocationList;
@@ -166,21 +185,24 @@ describe('2.6 Location', () => {
     expect(new Set(list.locations.map((l) => l.locationCode)).size, 'distinct location codes').toBe(8);
   });
 
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.6.16', { ...shop, name: 'Every listed location is active: shopping there is never INVALID_LOCATION' }, async (t) => {
-    const cat = await targetCatalogue(t);
-    for (const value of cat.locations) {
-      if (!value.capabilities.pickup || !value.capabilities.dropoff) continue;
-      const request = sampleOf(
-        t,
-        availabilityRequest(cat, { rate: 'public', pickupLocations: [value.locationCode] }),
-      );
-      const body = { ...request, dropoffLocation: value.locationCode };
-      delete body.vehicleCodes;
-      const res = await t.client('partnerA').post('/availability', body);
-      expect(isAvailabilityAnswer(res), `${value.locationCode}: HTTP ${res.status} ${res.text.slice(0, 300)}`).toBe(
-        true,
-      );
-    }
-  });
+  // Spec 2.6.16: "The location list holds the eight active locations."
+  check('2.6.16')(
+    { ...shop, name: 'Every listed location is active: shopping there is never INVALID_LOCATION' },
+    async (t) => {
+      const cat = await targetCatalogue(t);
+      for (const value of cat.locations) {
+        if (!value.capabilities.pickup || !value.capabilities.dropoff) continue;
+        const request = sampleOf(
+          t,
+          availabilityRequest(cat, { rate: 'public', pickupLocations: [value.locationCode] }),
+        );
+        const body = { ...request, dropoffLocation: value.locationCode };
+        delete body.vehicleCodes;
+        const res = await t.client('partnerA').post('/availability', body);
+        expect(isAvailabilityAnswer(res), `${value.locationCode}: HTTP ${res.status} ${res.text.slice(0, 300)}`).toBe(
+          true,
+        );
+      }
+    },
+  );
 });

@@ -30,40 +30,47 @@ describe('2.7 Rate plan', () => {
     for (const plan of await plans(t)) rule(plan, `${plan.accountCode}/${plan.rateCode}`);
   }
 
-  // 2.7.1 Rate plan required keys
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.7.1', { ...business, name: 'Every plan has accountCode, rateCode, rateType, currency and status and validates as RatePlan' }, (t) =>
-    forPlans(t, (p, l) => {
-      for (const key of ['accountCode', 'rateCode', 'rateType', 'currency', 'status']) {
-        expect(Object.hasOwn(p, key), `${l}: key ${key}`).toBe(true);
-      }
-      expectValue(p, 'RatePlan', l);
-    }),
+  // Spec 2.7.1: "Required: accountCode, rateCode, rateType, currency, status."
+  check('2.7.1')(
+    {
+      ...business,
+      name: 'Every plan has accountCode, rateCode, rateType, currency and status and validates as RatePlan',
+    },
+    (t) =>
+      forPlans(t, (p, l) => {
+        for (const key of ['accountCode', 'rateCode', 'rateType', 'currency', 'status']) {
+          expect(Object.hasOwn(p, key), `${l}: key ${key}`).toBe(true);
+        }
+        expectValue(p, 'RatePlan', l);
+      }),
   );
 
-  check('2.7.2', { ...business, name: 'accountCode and rateCode are CommercialCodes' }, (t) =>
+  // Spec 2.7.2: "accountCode, rateCode | CommercialCode"
+  check('2.7.2')({ ...business, name: 'accountCode and rateCode are CommercialCodes' }, (t) =>
     forPlans(t, (p, l) => {
       expect(p.accountCode, l).toMatch(/^[A-Z0-9_-]{1,32}$/);
       expect(p.rateCode, l).toMatch(/^[A-Z0-9_-]{1,32}$/);
     }),
   );
 
-  check('2.7.3', { ...business, name: 'rateType is retail, net, commissionable, corporate or promotional' }, (t) =>
+  // Spec 2.7.3: "rateType | string | retail (public price), net (discounted, resold at own price), commissionable
+  // (operator price kept, commission paid to partner), corporate, promotional"
+  check('2.7.3')({ ...business, name: 'rateType is retail, net, commissionable, corporate or promotional' }, (t) =>
     forPlans(t, (p, l) =>
       expect(['retail', 'net', 'commissionable', 'corporate', 'promotional'], l).toContain(p.rateType),
     ),
   );
 
-  // 2.7.4 Rate plan currency matches ^[A-Z]{3}$
-  check('2.7.4', { ...business, name: 'currency matches ^[A-Z]{3}$ (ISO 4217)' }, (t) =>
+  // Spec 2.7.4: "currency | string | `^[A-Z]{3}$`"
+  check('2.7.4')({ ...business, name: 'currency matches ^[A-Z]{3}$ (ISO 4217)' }, (t) =>
     forPlans(t, (p, l) => {
       expect(p.currency, l).toMatch(/^[A-Z]{3}$/);
       expect(ISO_CURRENCIES.has(p.currency), `${l}: ${p.currency} is an ISO 4217 code`).toBe(true);
     }),
   );
 
-  // 2.7.5 Rate plan validFrom and validTo are dates or null
-  check('2.7.5', { ...business, name: 'validFrom and validTo are dates or null, validFrom not after validTo' }, (t) =>
+  // Spec 2.7.5: "validFrom, validTo | string (date) or null"
+  check('2.7.5')({ ...business, name: 'validFrom and validTo are dates or null, validFrom not after validTo' }, (t) =>
     forPlans(t, (p, l) => {
       for (const key of ['validFrom', 'validTo'] as const) {
         const value = p[key] ?? null;
@@ -76,66 +83,79 @@ describe('2.7 Rate plan', () => {
     }),
   );
 
-  check('2.7.6', { ...business, name: 'status is the constant "active"' }, (t) =>
+  // Spec 2.7.6: "status | string | constant `active`"
+  check('2.7.6')({ ...business, name: 'status is the constant "active"' }, (t) =>
     forPlans(t, (p, l) => expect(p.status, l).toBe('active')),
   );
 
-  // 2.7.7 Only the authenticated partner's approved and activated codes are listed
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.7.7', { ...business, needs: ['partnerA', 'partnerB'], name: 'No plan of one partner is listed to another' }, async (t) => {
-    const a = await listedRates(t, 'partnerA');
-    const b = await listedRates(t, 'partnerB');
-    if (a.length + b.length === 0) t.notApplicable('neither partner has rate codes');
-    const key = (p: RatePlan) => `${p.accountCode}/${p.rateCode}`;
-    const shared = a.map(key).filter((k) => new Set(b.map(key)).has(k));
-    expect(shared, 'plans listed to both partners (spec 1.4: a partner sees only its own codes)').toEqual([]);
-    const accountsOfA = new Set(a.map((p) => p.accountCode));
-    expect(
-      b.filter((p) => accountsOfA.has(p.accountCode)).map(key),
-      "partner B's plans under partner A's account codes",
-    ).toEqual([]);
-  });
-
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.7.7', { ...shop, name: 'Every listed plan is approved and activated: shopping with it is never refused for the code' }, async (t) => {
-    const cat = await targetCatalogue(t);
-    if (cat.rates.length === 0) t.notApplicable('the partner has no rate codes');
-    for (const plan of cat.rates) {
-      const request = sampleOf(t, availabilityRequest(withPlans(cat, [plan]), { rate: 'plan' }));
-      const res = await t.client('partnerA').post('/availability', request);
+  // Spec 2.7.7: "Only codes of the authenticated partner that are approved and activated are listed."
+  check('2.7.7')(
+    { ...business, needs: ['partnerA', 'partnerB'], name: 'No plan of one partner is listed to another' },
+    async (t) => {
+      const a = await listedRates(t, 'partnerA');
+      const b = await listedRates(t, 'partnerB');
+      if (a.length + b.length === 0) t.notApplicable('neither partner has rate codes');
+      const key = (p: RatePlan) => `${p.accountCode}/${p.rateCode}`;
+      const shared = a.map(key).filter((k) => new Set(b.map(key)).has(k));
+      expect(shared, 'plans listed to both partners (spec 1.4: a partner sees only its own codes)').toEqual([]);
+      const accountsOfA = new Set(a.map((p) => p.accountCode));
       expect(
-        isAvailabilityAnswer(res),
-        `${plan.accountCode}/${plan.rateCode}: HTTP ${res.status} ${errorCodeOf(res) ?? res.text.slice(0, 200)}`,
-      ).toBe(true);
-    }
-  });
+        b.filter((p) => accountsOfA.has(p.accountCode)).map(key),
+        "partner B's plans under partner A's account codes",
+      ).toEqual([]);
+    },
+  );
 
-  // 2.7.8 An empty rate list is valid; shopping and booking at the public rate remain possible
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.7.8', { ...shop, name: 'Without accountCode and rateCode, availability and quotes use the public rate' }, async (t) => {
-    await forAvailability(
-      t,
-      (_request, response) => {
-        expect(response.accountCode, 'accountCode').toBeNull();
-        expect(response.rateCode, 'rateCode').toBeNull();
-      },
-      { rate: 'public', runs: costlyRuns(t) },
-    );
-    await forQuotes(
-      t,
-      (_request, quote) => {
-        expect(quote.rate.accountCode).toBeNull();
-        expect(quote.rate.rateCode).toBeNull();
-        expect(quote.rate.adjustmentApplied, 'the public rate has no partner adjustment').toBe(false);
-      },
-      { rate: 'public', runs: costlyRuns(t) },
-    );
-  });
+  // Spec 2.7.7: "Only codes of the authenticated partner that are approved and activated are listed."
+  check('2.7.7')(
+    { ...shop, name: 'Every listed plan is approved and activated: shopping with it is never refused for the code' },
+    async (t) => {
+      const cat = await targetCatalogue(t);
+      if (cat.rates.length === 0) t.notApplicable('the partner has no rate codes');
+      for (const plan of cat.rates) {
+        const request = sampleOf(t, availabilityRequest(withPlans(cat, [plan]), { rate: 'plan' }));
+        const res = await t.client('partnerA').post('/availability', request);
+        expect(
+          isAvailabilityAnswer(res),
+          `${plan.accountCode}/${plan.rateCode}: HTTP ${res.status} ${errorCodeOf(res) ?? res.text.slice(0, 200)}`,
+        ).toBe(true);
+      }
+    },
+  );
 
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.7.8', { ...book, name: 'Booking at the public rate is possible (codes null on the reservation)' }, async (t) => {
-    const { reservation } = await booked(t, { rate: 'public' });
-    expect(reservation.accountCode, 'accountCode').toBeNull();
-    expect(reservation.rateCode, 'rateCode').toBeNull();
-  });
+  // Spec 2.7.8: "An empty list means no commercial terms are agreed; shopping and booking at the public rate remain
+  // possible by omitting accountCode/rateCode."
+  check('2.7.8')(
+    { ...shop, name: 'Without accountCode and rateCode, availability and quotes use the public rate' },
+    async (t) => {
+      await forAvailability(
+        t,
+        (_request, response) => {
+          expect(response.accountCode, 'accountCode').toBeNull();
+          expect(response.rateCode, 'rateCode').toBeNull();
+        },
+        { rate: 'public', runs: costlyRuns(t) },
+      );
+      await forQuotes(
+        t,
+        (_request, quote) => {
+          expect(quote.rate.accountCode).toBeNull();
+          expect(quote.rate.rateCode).toBeNull();
+          expect(quote.rate.adjustmentApplied, 'the public rate has no partner adjustment').toBe(false);
+        },
+        { rate: 'public', runs: costlyRuns(t) },
+      );
+    },
+  );
+
+  // Spec 2.7.8: "An empty list means no commercial terms are agreed; shopping and booking at the public rate remain
+  // possible by omitting accountCode/rateCode."
+  check('2.7.8')(
+    { ...book, name: 'Booking at the public rate is possible (codes null on the reservation)' },
+    async (t) => {
+      const { reservation } = await booked(t, { rate: 'public' });
+      expect(reservation.accountCode, 'accountCode').toBeNull();
+      expect(reservation.rateCode, 'rateCode').toBeNull();
+    },
+  );
 });

@@ -24,23 +24,24 @@ const book = { ...business, profile: 'book' as const, bookings: true };
 describe('2.8 AvailabilityOffer', () => {
   const offerKeys = ['quoteId', 'quoteExpiresAt', 'vehicle', 'rentalDays', 'dailyRate', 'estimatedTotal', 'currency'];
 
-  // 2.8.1 AvailabilityOffer required keys
-  check('2.8.1', { ...shop, name: 'Every offer has the seven required keys and validates' }, async (t) => {
+  // Spec 2.8.1: "Required: quoteId, quoteExpiresAt, vehicle, rentalDays, dailyRate, estimatedTotal, currency."
+  check('2.8.1')({ ...shop, name: 'Every offer has the seven required keys and validates' }, async (t) => {
     await forOffers(t, (offer) => {
       for (const key of offerKeys) expect(Object.hasOwn(offer, key), `offer key ${key}`).toBe(true);
       expectValue(offer, 'AvailabilityOffer', 'AvailabilityOffer');
     });
   });
 
-  // 2.8.2 AvailabilityOffer.quoteId is a string usable for reservation creation, valid 30 minutes
-  check('2.8.2', { ...shop, name: "An offer's quoteId is a string valid 30 minutes from issue" }, async (t) => {
+  // Spec 2.8.2: "quoteId | string | usable in reservation creation; valid 30 minutes"
+  check('2.8.2')({ ...shop, name: "An offer's quoteId is a string valid 30 minutes from issue" }, async (t) => {
     await forOffers(t, (offer, _response, res) => {
       expect(typeof offer.quoteId, 'quoteId').toBe('string');
       expectAboutThirtyMinutes(res, offer.quoteExpiresAt, 'quoteExpiresAt');
     });
   });
 
-  check('2.8.2', { ...book, name: "An offer's quoteId books a reservation without calling /quotes" }, async (t) => {
+  // Spec 2.8.2: "quoteId | string | usable in reservation creation; valid 30 minutes"
+  check('2.8.2')({ ...book, name: "An offer's quoteId books a reservation without calling /quotes" }, async (t) => {
     const cat = await targetCatalogue(t);
     let bookedOne = false;
     for (let salt = 0; salt < 5 && !bookedOne; salt++) {
@@ -62,8 +63,8 @@ describe('2.8 AvailabilityOffer', () => {
     if (!bookedOne) t.notApplicable('no generated availability request got an offer');
   });
 
-  // 2.8.3 AvailabilityOffer.quoteExpiresAt is a date-time
-  check('2.8.3', { ...shop, name: 'quoteExpiresAt is an RFC 3339 date-time' }, async (t) => {
+  // Spec 2.8.3: "quoteExpiresAt | string, date-time"
+  check('2.8.3')({ ...shop, name: 'quoteExpiresAt is an RFC 3339 date-time' }, async (t) => {
     await forOffers(t, (offer) => {
       expect(offer.quoteExpiresAt, 'quoteExpiresAt').toMatch(
         /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i,
@@ -72,46 +73,53 @@ describe('2.8 AvailabilityOffer', () => {
     });
   });
 
-  // 2.8.4 AvailabilityOffer.vehicle is a FleetVehicle
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.8.4', { ...shop, name: "An offer's vehicle is a FleetVehicle offered at the pickup location" }, async (t) => {
-    await forOffers(t, (offer, response) => {
-      expectValue(offer.vehicle, 'FleetVehicle', offer.vehicle.vehicleCode);
-      expect(offer.vehicle.locationCodes, `${offer.vehicle.vehicleCode} is offered at the pickup location`).toContain(
-        response.pickupLocation,
-      );
-    });
-  });
+  // Spec 2.8.4: "vehicle | FleetVehicle"
+  check('2.8.4')(
+    { ...shop, name: "An offer's vehicle is a FleetVehicle offered at the pickup location" },
+    async (t) => {
+      await forOffers(t, (offer, response) => {
+        expectValue(offer.vehicle, 'FleetVehicle', offer.vehicle.vehicleCode);
+        expect(offer.vehicle.locationCodes, `${offer.vehicle.vehicleCode} is offered at the pickup location`).toContain(
+          response.pickupLocation,
+        );
+      });
+    },
+  );
 
-  // 2.8.5 AvailabilityOffer.rentalDays is an integer, minimum 1
-  check('2.8.5', { ...shop, name: 'rentalDays is an integer of at least 1' }, async (t) => {
+  // Spec 2.8.5: "rentalDays | integer | minimum 1"
+  check('2.8.5')({ ...shop, name: 'rentalDays is an integer of at least 1' }, async (t) => {
     await forOffers(t, (offer) => {
       expect(Number.isInteger(offer.rentalDays), 'integer').toBe(true);
       expect(offer.rentalDays).toBeGreaterThanOrEqual(1);
     });
   });
 
-  check('2.8.5', { ...shop, level: 'SHOULD', name: "An offer's rentalDays is the response's" }, async (t) => {
+  // Spec 2.8.5: "rentalDays | integer | minimum 1"
+  check('2.8.5')({ ...shop, level: 'SHOULD', name: "An offer's rentalDays is the response's" }, async (t) => {
     await forOffers(t, (offer, response) => expect(offer.rentalDays).toBe(response.rentalDays));
   });
 
-  check('2.8.6', { ...shop, name: 'dailyRate and estimatedTotal are Money' }, async (t) => {
+  // Spec 2.8.6: "dailyRate, estimatedTotal | Money"
+  check('2.8.6')({ ...shop, name: 'dailyRate and estimatedTotal are Money' }, async (t) => {
     await forOffers(t, (offer) => {
       expectMoney(offer.dailyRate, 'dailyRate');
       expectMoney(offer.estimatedTotal, 'estimatedTotal');
     });
   });
 
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.8.6', { ...shop, level: 'SHOULD', name: 'dailyRate and estimatedTotal are in the offer currency' }, async (t) => {
-    await forOffers(t, (offer) => {
-      expect(asCurrency(offer.dailyRate.currency), 'dailyRate currency').toBe(asCurrency(offer.currency));
-      expect(asCurrency(offer.estimatedTotal.currency), 'estimatedTotal currency').toBe(asCurrency(offer.currency));
-    });
-  });
+  // Spec 2.8.6: "dailyRate, estimatedTotal | Money"
+  check('2.8.6')(
+    { ...shop, level: 'SHOULD', name: 'dailyRate and estimatedTotal are in the offer currency' },
+    async (t) => {
+      await forOffers(t, (offer) => {
+        expect(asCurrency(offer.dailyRate.currency), 'dailyRate currency').toBe(asCurrency(offer.currency));
+        expect(asCurrency(offer.estimatedTotal.currency), 'estimatedTotal currency').toBe(asCurrency(offer.currency));
+      });
+    },
+  );
 
-  // 2.8.7 AvailabilityOffer.currency matches ^[A-Z]{3}$
-  check('2.8.7', { ...shop, name: 'currency matches ^[A-Z]{3}$ (ISO 4217)' }, async (t) => {
+  // Spec 2.8.7: "currency | string | `^[A-Z]{3}$`"
+  check('2.8.7')({ ...shop, name: 'currency matches ^[A-Z]{3}$ (ISO 4217)' }, async (t) => {
     await forOffers(t, (offer) => {
       expect(offer.currency).toMatch(/^[A-Z]{3}$/);
       expect(ISO_CURRENCIES.has(offer.currency), `${offer.currency} is an ISO 4217 code`).toBe(true);

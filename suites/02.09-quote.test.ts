@@ -43,8 +43,9 @@ describe('2.9 Quote', () => {
     'total',
   ];
 
-  // 2.9.1 Quote required keys
-  check('2.9.1', { ...shop, name: 'A quote has the eleven required keys and validates' }, (t) =>
+  // Spec 2.9.1: "Required: quoteId, expiresAt, currency, vehicle, rental, rate, charges, securityDeposit, payment,
+  // inclusions, exclusions."
+  check('2.9.1')({ ...shop, name: 'A quote has the eleven required keys and validates' }, (t) =>
     forQuotes(
       t,
       (_r, quote) => {
@@ -54,19 +55,20 @@ describe('2.9 Quote', () => {
     ),
   );
 
-  check('2.9.2', { ...shop, name: 'quoteId is a string' }, (t) =>
+  // Spec 2.9.2: "quoteId | string"
+  check('2.9.2')({ ...shop, name: 'quoteId is a string' }, (t) =>
     forQuotes(t, (_r, quote) => expect(typeof quote.quoteId).toBe('string'), { runs: costlyRuns(t) }),
   );
 
-  // 2.9.3 Quote.expiresAt is a date-time; quotes are valid 30 minutes
-  check('2.9.3', { ...shop, name: 'expiresAt is a date-time 30 minutes after issue' }, (t) =>
+  // Spec 2.9.3: "expiresAt | string, date-time | quotes are valid 30 minutes"
+  check('2.9.3')({ ...shop, name: 'expiresAt is a date-time 30 minutes after issue' }, (t) =>
     forQuotes(t, (_r, quote, res) => expectAboutThirtyMinutes(res, quote.expiresAt, 'expiresAt'), {
       runs: costlyRuns(t),
     }),
   );
 
-  // 2.9.4 Quote.currency matches ^[A-Z]{3}$
-  check('2.9.4', { ...shop, name: 'currency matches ^[A-Z]{3}$ (ISO 4217)' }, (t) =>
+  // Spec 2.9.4: "currency | string | `^[A-Z]{3}$`"
+  check('2.9.4')({ ...shop, name: 'currency matches ^[A-Z]{3}$ (ISO 4217)' }, (t) =>
     forQuotes(
       t,
       (_r, quote) => {
@@ -77,8 +79,8 @@ describe('2.9 Quote', () => {
     ),
   );
 
-  // 2.9.5 Quote.vehicle is a FleetVehicle
-  check('2.9.5', { ...shop, name: 'vehicle is the requested FleetVehicle' }, (t) =>
+  // Spec 2.9.5: "vehicle | FleetVehicle"
+  check('2.9.5')({ ...shop, name: 'vehicle is the requested FleetVehicle' }, (t) =>
     forQuotes(
       t,
       (request, quote) => {
@@ -89,79 +91,92 @@ describe('2.9 Quote', () => {
     ),
   );
 
-  // 2.9.6 Quote.rental has locations, local date-times without offset, rentalDays >= 1 and timezone
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.9.6', { ...shop, name: 'rental restates the locations, the local date-times, rentalDays >= 1 and the timezone' }, (t) =>
-    forQuotes(
-      t,
-      (request, quote) => {
-        expect(Object.keys(quote.rental).sort()).toEqual([
-          'dropoffDateTime',
-          'dropoffLocation',
-          'pickupDateTime',
-          'pickupLocation',
-          'rentalDays',
-          'timezone',
-        ]);
-        expect(quote.rental.pickupLocation).toBe(request.pickupLocation);
-        expect(quote.rental.dropoffLocation).toBe(request.dropoffLocation);
-        expectLocalDateTime(
-          quote.rental.pickupDateTime,
-          request.pickupDate,
-          request.pickupTime,
-          'rental.pickupDateTime',
-        );
-        expectLocalDateTime(
-          quote.rental.dropoffDateTime,
-          request.dropoffDate,
-          request.dropoffTime,
-          'rental.dropoffDateTime',
-        );
-        expect(Number.isInteger(quote.rental.rentalDays) && quote.rental.rentalDays >= 1, 'rentalDays >= 1').toBe(
-          true,
-        );
-        expect(isIanaZone(quote.rental.timezone), `timezone ${quote.rental.timezone}`).toBe(true);
-      },
-      { runs: costlyRuns(t) },
-    ),
+  // Spec 2.9.6: "rental | object | required pickupLocation, dropoffLocation (LocationCode), pickupDateTime,
+  // dropoffDateTime (strings, local date-time without offset), rentalDays (integer, min 1), timezone (string)"
+  check('2.9.6')(
+    { ...shop, name: 'rental restates the locations, the local date-times, rentalDays >= 1 and the timezone' },
+    (t) =>
+      forQuotes(
+        t,
+        (request, quote) => {
+          expect(Object.keys(quote.rental).sort()).toEqual([
+            'dropoffDateTime',
+            'dropoffLocation',
+            'pickupDateTime',
+            'pickupLocation',
+            'rentalDays',
+            'timezone',
+          ]);
+          expect(quote.rental.pickupLocation).toBe(request.pickupLocation);
+          expect(quote.rental.dropoffLocation).toBe(request.dropoffLocation);
+          expectLocalDateTime(
+            quote.rental.pickupDateTime,
+            request.pickupDate,
+            request.pickupTime,
+            'rental.pickupDateTime',
+          );
+          expectLocalDateTime(
+            quote.rental.dropoffDateTime,
+            request.dropoffDate,
+            request.dropoffTime,
+            'rental.dropoffDateTime',
+          );
+          expect(Number.isInteger(quote.rental.rentalDays) && quote.rental.rentalDays >= 1, 'rentalDays >= 1').toBe(
+            true,
+          );
+          expect(isIanaZone(quote.rental.timezone), `timezone ${quote.rental.timezone}`).toBe(true);
+        },
+        { runs: costlyRuns(t) },
+      ),
   );
 
-  // 2.9.7 Quote.rate has accountCode, rateCode, rateType and adjustmentApplied
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.9.7', { ...shop, name: 'rate restates the codes (null for the public rate), with rateType and adjustmentApplied' }, (t) =>
-    forQuotes(
-      t,
-      (request, quote) => {
-        expect(Object.keys(quote.rate).sort()).toEqual(['accountCode', 'adjustmentApplied', 'rateCode', 'rateType']);
-        expect(quote.rate.accountCode, 'rate.accountCode').toBe(request.accountCode ?? null);
-        expect(quote.rate.rateCode, 'rate.rateCode').toBe(request.rateCode ?? null);
-        expect(['retail', 'net', 'commissionable', 'corporate', 'promotional']).toContain(quote.rate.rateType);
-        expect(typeof quote.rate.adjustmentApplied, 'adjustmentApplied').toBe('boolean');
-        if (request.rateCode === undefined)
-          expect(quote.rate.adjustmentApplied, 'public rate: no adjustment').toBe(false);
-      },
-      { runs: costlyRuns(t) },
-    ),
+  // Spec 2.9.7: "rate | object | required accountCode (string or null), rateCode (string or null), rateType (string),
+  // adjustmentApplied (boolean: an approved partner-specific adjustment moved the price off the public price)"
+  check('2.9.7')(
+    { ...shop, name: 'rate restates the codes (null for the public rate), with rateType and adjustmentApplied' },
+    (t) =>
+      forQuotes(
+        t,
+        (request, quote) => {
+          expect(Object.keys(quote.rate).sort()).toEqual(['accountCode', 'adjustmentApplied', 'rateCode', 'rateType']);
+          expect(quote.rate.accountCode, 'rate.accountCode').toBe(request.accountCode ?? null);
+          expect(quote.rate.rateCode, 'rate.rateCode').toBe(request.rateCode ?? null);
+          expect(['retail', 'net', 'commissionable', 'corporate', 'promotional']).toContain(quote.rate.rateType);
+          expect(typeof quote.rate.adjustmentApplied, 'adjustmentApplied').toBe('boolean');
+          if (request.rateCode === undefined)
+            expect(quote.rate.adjustmentApplied, 'public rate: no adjustment').toBe(false);
+        },
+        { runs: costlyRuns(t) },
+      ),
   );
 
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.9.8a', { ...shop, name: 'charges has exactly dailyRate, baseTotal, extras, extrasTotal, oneWayFee, discount, total and commission' }, (t) =>
-    forQuotes(
-      t,
-      (_r, quote) => {
-        expect(Object.keys(quote.charges).sort()).toEqual(chargeKeys);
-        for (const key of ['dailyRate', 'baseTotal', 'extrasTotal', 'oneWayFee', 'discount', 'total'] as const) {
-          expectMoney(quote.charges[key], `charges.${key}`);
-        }
-        expect(Array.isArray(quote.charges.extras), 'charges.extras').toBe(true);
-        if (quote.charges.commission !== null) expectMoney(quote.charges.commission, 'charges.commission');
-      },
-      { runs: costlyRuns(t) },
-    ),
+  // Spec 2.9.8a: "charges | object | required dailyRate (Money), baseTotal (Money; rental days times applicable daily
+  // rate, before extras and fees), extras (array of ExtraLine), extrasTotal (Money), oneWayFee (Money; charged when
+  // pickup and dropoff are in different branches, zero otherwise), discount (Money), total (Money; payable for the
+  // rental, excludes the security deposit), commission (Money or null; owed to partner out of total; null unless the
+  // plan is commissionable)"
+  check('2.9.8a')(
+    {
+      ...shop,
+      name: 'charges has exactly dailyRate, baseTotal, extras, extrasTotal, oneWayFee, discount, total and commission',
+    },
+    (t) =>
+      forQuotes(
+        t,
+        (_r, quote) => {
+          expect(Object.keys(quote.charges).sort()).toEqual(chargeKeys);
+          for (const key of ['dailyRate', 'baseTotal', 'extrasTotal', 'oneWayFee', 'discount', 'total'] as const) {
+            expectMoney(quote.charges[key], `charges.${key}`);
+          }
+          expect(Array.isArray(quote.charges.extras), 'charges.extras').toBe(true);
+          if (quote.charges.commission !== null) expectMoney(quote.charges.commission, 'charges.commission');
+        },
+        { runs: costlyRuns(t) },
+      ),
   );
 
-  // 2.9.8b charges.baseTotal is rental days times the daily rate, before extras and fees
-  check('2.9.8b', { ...shop, name: 'baseTotal is rentalDays times dailyRate' }, (t) =>
+  // Spec 2.9.8b: "baseTotal (Money; rental days times applicable daily rate, before extras and fees)"
+  check('2.9.8b')({ ...shop, name: 'baseTotal is rentalDays times dailyRate' }, (t) =>
     forQuotes(
       t,
       (_r, quote) => {
@@ -176,15 +191,15 @@ describe('2.9 Quote', () => {
     ),
   );
 
-  // 2.9.8c charges.oneWayFee is charged across branches and zero within one branch
-  check('2.9.8c', { ...shop, name: 'oneWayFee is zero when pickup and dropoff are in one branch' }, (t) =>
+  // Spec 2.9.8c: "oneWayFee (Money; charged when pickup and dropoff are in different branches, zero otherwise)"
+  check('2.9.8c')({ ...shop, name: 'oneWayFee is zero when pickup and dropoff are in one branch' }, (t) =>
     forQuotes(t, (_r, quote) => expect(quote.charges.oneWayFee.amount, 'oneWayFee within a branch').toBe(0), {
       runs: costlyRuns(t),
     }),
   );
 
-  // 2.9.8d charges.total is payable for the rental and excludes the security deposit
-  check('2.9.8d', { ...shop, name: 'total excludes the security deposit' }, async (t) => {
+  // Spec 2.9.8d: "total (Money; payable for the rental, excludes the security deposit)"
+  check('2.9.8d')({ ...shop, name: 'total excludes the security deposit' }, async (t) => {
     const cat = await targetCatalogue(t);
     await t.forAll(
       quoteRequest(cat),
@@ -208,25 +223,30 @@ describe('2.9 Quote', () => {
     );
   });
 
-  check('2.9.9', { ...shop, name: 'securityDeposit is Money' }, (t) =>
+  // Spec 2.9.9: "securityDeposit | Money"
+  check('2.9.9')({ ...shop, name: 'securityDeposit is Money' }, (t) =>
     forQuotes(t, (_r, quote) => expectMoney(quote.securityDeposit, 'securityDeposit'), { runs: costlyRuns(t) }),
   );
 
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.9.10', { ...shop, name: 'payment has model settled_with_partner, prepaymentRequired and dueAtPickup (Money)' }, (t) =>
-    forQuotes(
-      t,
-      (_r, quote) => {
-        expect(Object.keys(quote.payment).sort()).toEqual(['dueAtPickup', 'model', 'prepaymentRequired']);
-        expect(quote.payment.model).toBe('settled_with_partner');
-        expectMoney(quote.payment.prepaymentRequired, 'payment.prepaymentRequired');
-        expectMoney(quote.payment.dueAtPickup, 'payment.dueAtPickup');
-      },
-      { runs: costlyRuns(t) },
-    ),
+  // Spec 2.9.10: "payment | object | required model (constant `settled_with_partner`), prepaymentRequired (Money),
+  // dueAtPickup (Money)"
+  check('2.9.10')(
+    { ...shop, name: 'payment has model settled_with_partner, prepaymentRequired and dueAtPickup (Money)' },
+    (t) =>
+      forQuotes(
+        t,
+        (_r, quote) => {
+          expect(Object.keys(quote.payment).sort()).toEqual(['dueAtPickup', 'model', 'prepaymentRequired']);
+          expect(quote.payment.model).toBe('settled_with_partner');
+          expectMoney(quote.payment.prepaymentRequired, 'payment.prepaymentRequired');
+          expectMoney(quote.payment.dueAtPickup, 'payment.dueAtPickup');
+        },
+        { runs: costlyRuns(t) },
+      ),
   );
 
-  check('2.9.11', { ...shop, name: 'inclusions and exclusions are arrays of strings' }, (t) =>
+  // Spec 2.9.11: "inclusions, exclusions | array of string"
+  check('2.9.11')({ ...shop, name: 'inclusions and exclusions are arrays of strings' }, (t) =>
     forQuotes(
       t,
       (_r, quote) => {
@@ -239,25 +259,27 @@ describe('2.9 Quote', () => {
     ),
   );
 
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.9.12', { ...shop, name: 'Every ExtraLine has code, description, quantity (integer) and total (Money)' }, (t) =>
-    forQuotes(
-      t,
-      (_r, quote) => {
-        for (const [i, line] of quote.charges.extras.entries()) {
-          expect(Object.keys(line).sort(), `extras[${i}] keys`).toEqual(['code', 'description', 'quantity', 'total']);
-          expect(typeof line.code, `extras[${i}].code`).toBe('string');
-          expect(typeof line.description, `extras[${i}].description`).toBe('string');
-          expect(Number.isInteger(line.quantity), `extras[${i}].quantity`).toBe(true);
-          expectMoney(line.total, `extras[${i}].total`);
-        }
-      },
-      { runs: costlyRuns(t) },
-    ),
+  // Spec 2.9.12: "ExtraLine (required all): code (string), description (string), quantity (integer), total (Money)."
+  check('2.9.12')(
+    { ...shop, name: 'Every ExtraLine has code, description, quantity (integer) and total (Money)' },
+    (t) =>
+      forQuotes(
+        t,
+        (_r, quote) => {
+          for (const [i, line] of quote.charges.extras.entries()) {
+            expect(Object.keys(line).sort(), `extras[${i}] keys`).toEqual(['code', 'description', 'quantity', 'total']);
+            expect(typeof line.code, `extras[${i}].code`).toBe('string');
+            expect(typeof line.description, `extras[${i}].description`).toBe('string');
+            expect(Number.isInteger(line.quantity), `extras[${i}].quantity`).toBe(true);
+            expectMoney(line.total, `extras[${i}].total`);
+          }
+        },
+        { runs: costlyRuns(t) },
+      ),
   );
 
-  // 2.9.4 Quote.currency matches ^[A-Z]{3}$
-  check('2.9.4', { ...shop, level: 'SHOULD', name: 'The charges are in the quote currency' }, async (t) => {
+  // Spec 2.9.4: "currency | string | `^[A-Z]{3}$`"
+  check('2.9.4')({ ...shop, level: 'SHOULD', name: 'The charges are in the quote currency' }, async (t) => {
     await forQuotes(
       t,
       (_r, quote) => {
@@ -270,8 +292,9 @@ describe('2.9 Quote', () => {
     );
   });
 
-  // 2.9.7 Quote.rate has accountCode, rateCode, rateType and adjustmentApplied
-  check('2.9.7', { ...shop, name: "With a plan, rateType is the listed plan's" }, async (t) => {
+  // Spec 2.9.7: "rate | object | required accountCode (string or null), rateCode (string or null), rateType (string),
+  // adjustmentApplied (boolean: an approved partner-specific adjustment moved the price off the public price)"
+  check('2.9.7')({ ...shop, name: "With a plan, rateType is the listed plan's" }, async (t) => {
     const cat = await targetCatalogue(t);
     if (cat.rates.length === 0) t.notApplicable('the partner has no rate codes');
     const types = new Map(cat.rates.map((p) => [`${p.accountCode}/${p.rateCode}`, p.rateType]));
@@ -286,71 +309,79 @@ describe('2.9 Quote', () => {
     );
   });
 
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.9.7', { ...shop, level: 'SHOULD', name: 'adjustmentApplied is true exactly when the total is off the public price' }, async (t) => {
-    const cat = await targetCatalogue(t);
-    if (cat.rates.length === 0) t.notApplicable('the partner has no rate codes');
-    await forQuotes(
-      t,
-      async (request, quote) => {
-        const { accountCode: _a, rateCode: _r, ...publicRequest } = request;
-        const res = await t.client('partnerA').post('/quotes', publicRequest);
-        expect(res.status, `the same request at the public rate: ${res.text.slice(0, 200)}`).toBe(201);
-        const publicTotal = (res.body as Quote).charges.total;
+  // Spec 2.9.7: "rate | object | required accountCode (string or null), rateCode (string or null), rateType (string),
+  // adjustmentApplied (boolean: an approved partner-specific adjustment moved the price off the public price)"
+  check('2.9.7')(
+    { ...shop, level: 'SHOULD', name: 'adjustmentApplied is true exactly when the total is off the public price' },
+    async (t) => {
+      const cat = await targetCatalogue(t);
+      if (cat.rates.length === 0) t.notApplicable('the partner has no rate codes');
+      await forQuotes(
+        t,
+        async (request, quote) => {
+          const { accountCode: _a, rateCode: _r, ...publicRequest } = request;
+          const res = await t.client('partnerA').post('/quotes', publicRequest);
+          expect(res.status, `the same request at the public rate: ${res.text.slice(0, 200)}`).toBe(201);
+          const publicTotal = (res.body as Quote).charges.total;
+          expect(
+            quote.rate.adjustmentApplied,
+            `${request.rateCode}: total ${quote.charges.total.display} vs public ${publicTotal.display}`,
+          ).toBe(!sameAmount(quote.charges.total, publicTotal));
+        },
+        { catalogue: cat, rate: 'plan', runs: costlyRuns(t) },
+      );
+    },
+  );
+
+  // Spec 2.9.8c: "oneWayFee (Money; charged when pickup and dropoff are in different branches, zero otherwise)"
+  check('2.9.8c')(
+    { ...shop, level: 'SHOULD', name: 'A one-way rental between branches is charged a one-way fee' },
+    async (t) => {
+      const cat = await targetCatalogue(t);
+      const pairs = locationPairs(cat, { sameBranch: false });
+      for (const { pickup, dropoff } of pairs) {
+        const vehicle = cat.vehicles.find((v) => v.locationCodes.includes(pickup.locationCode));
+        if (!vehicle) continue;
+        const window = sampleOf(t, quoteRequest(cat, { rate: 'public', pickupLocations: [pickup.locationCode] }));
+        const request = { ...window, dropoffLocation: dropoff.locationCode, vehicleCode: vehicle.vehicleCode };
+        const res = await t.client('partnerA').post('/quotes', request);
+        if (res.status !== 201) continue; // LOCATION_NOT_ONE_WAY: the route is not offered
         expect(
-          quote.rate.adjustmentApplied,
-          `${request.rateCode}: total ${quote.charges.total.display} vs public ${publicTotal.display}`,
-        ).toBe(!sameAmount(quote.charges.total, publicTotal));
-      },
-      { catalogue: cat, rate: 'plan', runs: costlyRuns(t) },
-    );
-  });
+          (res.body as Quote).charges.oneWayFee.amount,
+          `${pickup.branchCode} → ${dropoff.branchCode}`,
+        ).toBeGreaterThan(0);
+        return;
+      }
+      t.notApplicable('the target offers no one-way route between branches');
+    },
+  );
 
-  // 2.9.8c charges.oneWayFee is charged across branches and zero within one branch
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.9.8c', { ...shop, level: 'SHOULD', name: 'A one-way rental between branches is charged a one-way fee' }, async (t) => {
-    const cat = await targetCatalogue(t);
-    const pairs = locationPairs(cat, { sameBranch: false });
-    for (const { pickup, dropoff } of pairs) {
-      const vehicle = cat.vehicles.find((v) => v.locationCodes.includes(pickup.locationCode));
-      if (!vehicle) continue;
-      const window = sampleOf(t, quoteRequest(cat, { rate: 'public', pickupLocations: [pickup.locationCode] }));
-      const request = { ...window, dropoffLocation: dropoff.locationCode, vehicleCode: vehicle.vehicleCode };
-      const res = await t.client('partnerA').post('/quotes', request);
-      if (res.status !== 201) continue; // LOCATION_NOT_ONE_WAY: the route is not offered
-      expect(
-        (res.body as Quote).charges.oneWayFee.amount,
-        `${pickup.branchCode} → ${dropoff.branchCode}`,
-      ).toBeGreaterThan(0);
-      return;
-    }
-    t.notApplicable('the target offers no one-way route between branches');
-  });
+  // Spec 2.9.8d: "total (Money; payable for the rental, excludes the security deposit)"
+  check('2.9.8d')(
+    { ...shop, level: 'SHOULD', name: 'total is baseTotal + extrasTotal + oneWayFee - discount' },
+    async (t) => {
+      await forQuotes(
+        t,
+        (_r, quote) => {
+          const { baseTotal, extrasTotal, oneWayFee, discount, total } = quote.charges;
+          const e = Math.max(
+            baseTotal.exponent,
+            extrasTotal.exponent,
+            oneWayFee.exponent,
+            discount.exponent,
+            total.exponent,
+          );
+          expect(scaled(total, e)).toBe(
+            scaled(baseTotal, e) + scaled(extrasTotal, e) + scaled(oneWayFee, e) - scaled(discount, e),
+          );
+        },
+        { runs: costlyRuns(t) },
+      );
+    },
+  );
 
-  // 2.9.8d charges.total is payable for the rental and excludes the security deposit
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.9.8d', { ...shop, level: 'SHOULD', name: 'total is baseTotal + extrasTotal + oneWayFee - discount' }, async (t) => {
-    await forQuotes(
-      t,
-      (_r, quote) => {
-        const { baseTotal, extrasTotal, oneWayFee, discount, total } = quote.charges;
-        const e = Math.max(
-          baseTotal.exponent,
-          extrasTotal.exponent,
-          oneWayFee.exponent,
-          discount.exponent,
-          total.exponent,
-        );
-        expect(scaled(total, e)).toBe(
-          scaled(baseTotal, e) + scaled(extrasTotal, e) + scaled(oneWayFee, e) - scaled(discount, e),
-        );
-      },
-      { runs: costlyRuns(t) },
-    );
-  });
-
-  // 2.9.8e charges.commission is Money out of total for commissionable plans, null otherwise
-  check('2.9.8e', { ...shop, name: 'commission is null unless the plan is commissionable' }, async (t) => {
+  // Spec 2.9.8e: "commission (Money or null; owed to partner out of total; null unless the plan is commissionable)"
+  check('2.9.8e')({ ...shop, name: 'commission is null unless the plan is commissionable' }, async (t) => {
     const cat = await targetCatalogue(t);
     await forQuotes(
       t,
@@ -367,7 +398,8 @@ describe('2.9 Quote', () => {
     );
   });
 
-  check('2.9.8e', { ...shop, name: 'A commissionable plan owes its commission out of the total' }, async (t) => {
+  // Spec 2.9.8e: "commission (Money or null; owed to partner out of total; null unless the plan is commissionable)"
+  check('2.9.8e')({ ...shop, name: 'A commissionable plan owes its commission out of the total' }, async (t) => {
     const cat = await targetCatalogue(t);
     const commissionable = cat.rates.filter((p) => p.rateType === 'commissionable');
     if (commissionable.length === 0) t.notApplicable('the partner has no commissionable plan');
@@ -386,36 +418,39 @@ describe('2.9 Quote', () => {
     );
   });
 
-  // 2.9.9 Quote.securityDeposit is Money
-  check('2.9.9', { ...shop, level: 'SHOULD', name: "The quote's security deposit is the vehicle's" }, async (t) => {
+  // Spec 2.9.9: "securityDeposit | Money"
+  check('2.9.9')({ ...shop, level: 'SHOULD', name: "The quote's security deposit is the vehicle's" }, async (t) => {
     await forQuotes(t, (_r, quote) => expect(quote.securityDeposit).toEqual(quote.vehicle.securityDeposit), {
       runs: costlyRuns(t),
     });
   });
 
-  // 2.9.12 ExtraLine requires code, description, quantity (integer) and total (Money). The lines' shape is the MUST
-  // check above; that requested extras come itemised and add up to extrasTotal is a SHOULD, since 4.6 leaves how
-  // extras are priced "not shown" (a target may charge an extra inside extrasTotal without a line of its own).
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.9.12', { ...shop, level: 'SHOULD', name: 'Requested extras are itemised as ExtraLines adding up to extrasTotal' }, async (t) => {
-    const cat = await targetCatalogue(t);
-    const withExtras = quoteRequest(cat, { rate: 'public' }).map(
-      (r): QuoteRequest => ({ ...r, extras: { cdwInsurance: true, childSeats: 1, additionalDriver: true } }),
-    );
-    await t.forAll(
-      withExtras,
-      async (request) => {
-        const res = await t.client('partnerA').post('/quotes', request);
-        if (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY') return SKIP;
-        expect(res.status, res.text.slice(0, 300)).toBe(201);
-        const quote = res.body as Quote;
-        expect(quote.charges.extras.length, 'extras lines for three requested extras').toBeGreaterThan(0);
-        const e = Math.max(quote.charges.extrasTotal.exponent, ...quote.charges.extras.map((l) => l.total.exponent));
-        const sum = quote.charges.extras.reduce((s, l) => s + scaled(l.total, e), 0);
-        expect(scaled(quote.charges.extrasTotal, e), 'extrasTotal is the sum of the lines').toBe(sum);
-        return undefined;
-      },
-      { numRuns: costlyRuns(t) },
-    );
-  });
+  // The lines' shape is the MUST check above; that requested extras come itemised and add up to extrasTotal is a
+  // SHOULD, since 4.6 leaves how extras are priced "not shown" (a target may charge an extra inside extrasTotal
+  // without a line of its own).
+  // Spec 2.9.12: "ExtraLine (required all): code (string), description (string), quantity (integer), total (Money)."
+  check('2.9.12')(
+    { ...shop, level: 'SHOULD', name: 'Requested extras are itemised as ExtraLines adding up to extrasTotal' },
+    async (t) => {
+      const cat = await targetCatalogue(t);
+      const withExtras = quoteRequest(cat, { rate: 'public' }).map(
+        (r): QuoteRequest => ({ ...r, extras: { cdwInsurance: true, childSeats: 1, additionalDriver: true } }),
+      );
+      await t.forAll(
+        withExtras,
+        async (request) => {
+          const res = await t.client('partnerA').post('/quotes', request);
+          if (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY') return SKIP;
+          expect(res.status, res.text.slice(0, 300)).toBe(201);
+          const quote = res.body as Quote;
+          expect(quote.charges.extras.length, 'extras lines for three requested extras').toBeGreaterThan(0);
+          const e = Math.max(quote.charges.extrasTotal.exponent, ...quote.charges.extras.map((l) => l.total.exponent));
+          const sum = quote.charges.extras.reduce((s, l) => s + scaled(l.total, e), 0);
+          expect(scaled(quote.charges.extrasTotal, e), 'extrasTotal is the sum of the lines').toBe(sum);
+          return undefined;
+        },
+        { numRuns: costlyRuns(t) },
+      );
+    },
+  );
 });

@@ -32,8 +32,8 @@ async function driversAccepted(t: CheckContext, variants: Array<Record<string, u
 }
 
 describe('2.10 Driver', () => {
-  // 2.10.1 Driver is a closed request object
-  check('2.10.1', { ...book, name: 'A driver with only the required fields is accepted' }, async (t) => {
+  // Spec 2.10.1: "Driver (request object, closed)"
+  check('2.10.1')({ ...book, name: 'A driver with only the required fields is accepted' }, async (t) => {
     const { quote } = await quoteToBook(t);
     const { firstName, lastName, email, phone, dateOfBirth } = driverFor(t, quote.vehicle);
     const res = await postReservation(t, 'partnerA', {
@@ -44,65 +44,73 @@ describe('2.10 Driver', () => {
     expect(res.status, res.text.slice(0, 300)).toBe(201);
   });
 
-  check('2.10.1', { ...book, name: 'A driver with an unknown property, or not an object: 400' }, async (t) => {
+  // Spec 2.10.1: "Driver (request object, closed)"
+  check('2.10.1')({ ...book, name: 'A driver with an unknown property, or not an object: 400' }, async (t) => {
     await reservationFaults(t, 'driver', ['unknown-property', 'type']);
   });
 
-  // 2.10.2 Driver.title is optional: mr, mrs, ms or dr
-  check('2.10.2', { ...book, name: 'driver.title: valid values, the bounds included, are accepted' }, (t) =>
+  // Spec 2.10.2: "title | string | no | mr, mrs, ms, dr"
+  check('2.10.2')({ ...book, name: 'driver.title: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ title: 'mr' }, { title: 'mrs' }, { title: 'ms' }, { title: 'dr' }]),
   );
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.10.2', { ...book, name: 'driver.title missing (if required), of another type or out of its rule: 400' }, (t) =>
-    reservationFaults(t, 'driver.title'),
+  // Spec 2.10.2: "title | string | no | mr, mrs, ms, dr"
+  check('2.10.2')(
+    { ...book, name: 'driver.title missing (if required), of another type or out of its rule: 400' },
+    (t) => reservationFaults(t, 'driver.title'),
   );
 
-  // 2.10.3 Driver.firstName is required, 1 to 100 characters
-  check('2.10.3', { ...book, name: 'driver.firstName: valid values, the bounds included, are accepted' }, (t) =>
+  // Spec 2.10.3: "firstName | string | yes | 1 to 100 chars"
+  check('2.10.3')({ ...book, name: 'driver.firstName: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ firstName: 'L' }, { firstName: 'Đ'.repeat(100) }]),
   );
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.10.3', { ...book, name: 'driver.firstName missing (if required), of another type or out of its rule: 400' }, (t) =>
-    reservationFaults(t, 'driver.firstName'),
+  // Spec 2.10.3: "firstName | string | yes | 1 to 100 chars"
+  check('2.10.3')(
+    { ...book, name: 'driver.firstName missing (if required), of another type or out of its rule: 400' },
+    (t) => reservationFaults(t, 'driver.firstName'),
   );
 
-  // 2.10.4 Driver.lastName is required, 1 to 100 characters
-  check('2.10.4', { ...book, name: 'driver.lastName: valid values, the bounds included, are accepted' }, (t) =>
+  // Spec 2.10.4: "lastName | string | yes | 1 to 100 chars"
+  check('2.10.4')({ ...book, name: 'driver.lastName: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ lastName: 'N' }, { lastName: 'Nguyễn'.repeat(20).slice(0, 100) }]),
   );
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.10.4', { ...book, name: 'driver.lastName missing (if required), of another type or out of its rule: 400' }, (t) =>
-    reservationFaults(t, 'driver.lastName'),
+  // Spec 2.10.4: "lastName | string | yes | 1 to 100 chars"
+  check('2.10.4')(
+    { ...book, name: 'driver.lastName missing (if required), of another type or out of its rule: 400' },
+    (t) => reservationFaults(t, 'driver.lastName'),
   );
 
-  // 2.10.5 Driver.email is a required email, at most 200 characters
-  check('2.10.5', { ...book, name: 'driver.email: valid values, the bounds included, are accepted' }, (t) =>
+  // Spec 2.10.5: "email | string, email format | yes | max 200"
+  check('2.10.5')({ ...book, name: 'driver.email: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ email: emailOfLength(200) }]),
   );
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.10.5', { ...book, name: 'driver.email missing (if required), of another type or out of its rule: 400' }, (t) =>
-    reservationFaults(t, 'driver.email'),
+  // Spec 2.10.5: "email | string, email format | yes | max 200"
+  check('2.10.5')(
+    { ...book, name: 'driver.email missing (if required), of another type or out of its rule: 400' },
+    (t) => reservationFaults(t, 'driver.email'),
   );
 
-  // 2.10.6 Driver.phone is a required E.164 number, 5 to 20 characters
-  check('2.10.6', { ...book, name: 'driver.phone: valid values, the bounds included, are accepted' }, (t) =>
+  // Spec 2.10.6: "phone | string | yes | E.164 with country code, 5 to 20 chars"
+  check('2.10.6')({ ...book, name: 'driver.phone: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ phone: '+84901234567' }, { phone: '+6591234567' }]),
   );
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.10.6', { ...book, name: 'driver.phone missing (if required), of another type or out of its rule: 400' }, (t) =>
-    reservationFaults(t, 'driver.phone'),
+  // Spec 2.10.6: "phone | string | yes | E.164 with country code, 5 to 20 chars"
+  check('2.10.6')(
+    { ...book, name: 'driver.phone missing (if required), of another type or out of its rule: 400' },
+    (t) => reservationFaults(t, 'driver.phone'),
   );
 
-  // 2.10.7 Driver.dateOfBirth is a required date; driver must be 18 or over, enforced server-side
-  check('2.10.7', { ...book, name: 'driver.dateOfBirth: valid values, the bounds included, are accepted' }, (t) =>
+  // Spec 2.10.7: "dateOfBirth | string, date | yes | driver must be 18 or over, enforced server-side"
+  check('2.10.7')({ ...book, name: 'driver.dateOfBirth: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ dateOfBirth: '1960-02-29' }]),
   );
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.10.7', { ...book, name: 'driver.dateOfBirth missing (if required), of another type or out of its rule: 400' }, (t) =>
-    reservationFaults(t, 'driver.dateOfBirth'),
+  // Spec 2.10.7: "dateOfBirth | string, date | yes | driver must be 18 or over, enforced server-side"
+  check('2.10.7')(
+    { ...book, name: 'driver.dateOfBirth missing (if required), of another type or out of its rule: 400' },
+    (t) => reservationFaults(t, 'driver.dateOfBirth'),
   );
 
-  check('2.10.7', { ...book, name: 'A driver under 18 is refused with 400, nothing created' }, async (t) => {
+  // Spec 2.10.7: "dateOfBirth | string, date | yes | driver must be 18 or over, enforced server-side"
+  check('2.10.7')({ ...book, name: 'A driver under 18 is refused with 400, nothing created' }, async (t) => {
     const { quote } = await quoteToBook(t);
     const today = new Date().toISOString().slice(0, 10);
     const res = await postReservation(t, 'partnerA', {
@@ -115,21 +123,23 @@ describe('2.10 Driver', () => {
     expectSchema(res, 'ErrorEnvelope');
   });
 
-  // 2.10.8 Driver.nationality is optional, ^[A-Za-z]{2}$ (ISO 3166-1 alpha-2), never inferred
-  check('2.10.8', { ...book, name: 'driver.nationality: valid values, the bounds included, are accepted' }, (t) =>
+  // Spec 2.10.8: "nationality | string | no | `^[A-Za-z]{2}$`, ISO 3166-1 alpha-2; never inferred"
+  check('2.10.8')({ ...book, name: 'driver.nationality: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ nationality: 'VN' }, { nationality: 'de' }]),
   );
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.10.8', { ...book, name: 'driver.nationality missing (if required), of another type or out of its rule: 400' }, (t) =>
-    reservationFaults(t, 'driver.nationality'),
+  // Spec 2.10.8: "nationality | string | no | `^[A-Za-z]{2}$`, ISO 3166-1 alpha-2; never inferred"
+  check('2.10.8')(
+    { ...book, name: 'driver.nationality missing (if required), of another type or out of its rule: 400' },
+    (t) => reservationFaults(t, 'driver.nationality'),
   );
 
-  // 2.10.9 Driver.idNumber is optional, at most 50 characters
-  check('2.10.9', { ...book, name: 'driver.idNumber: valid values, the bounds included, are accepted' }, (t) =>
+  // Spec 2.10.9: "idNumber | string | no | max 50"
+  check('2.10.9')({ ...book, name: 'driver.idNumber: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ idNumber: '0'.repeat(50) }]),
   );
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.10.9', { ...book, name: 'driver.idNumber missing (if required), of another type or out of its rule: 400' }, (t) =>
-    reservationFaults(t, 'driver.idNumber'),
+  // Spec 2.10.9: "idNumber | string | no | max 50"
+  check('2.10.9')(
+    { ...book, name: 'driver.idNumber missing (if required), of another type or out of its rule: 400' },
+    (t) => reservationFaults(t, 'driver.idNumber'),
   );
 });

@@ -54,24 +54,27 @@ describe('2.11 Reservation', () => {
     });
   }
 
-  // 2.11.1 Reservation required keys (all)
-  check('2.11.1', { ...book, name: 'A reservation has all eighteen keys and validates' }, (t) =>
+  // Spec 2.11.1: "Required keys (all): reservationId, partnerReference, rocketBookingCode, status, vehicleCode,
+  // pickupLocation, dropoffLocation, pickupDateTime, dropoffDateTime, rentalDays, currency, total, commission,
+  // securityDeposit, driver, accountCode, rateCode, createdAt."
+  check('2.11.1')({ ...book, name: 'A reservation has all eighteen keys and validates' }, (t) =>
     readTwice(t, (_b, r) => {
       for (const key of reservationKeys) expect(Object.hasOwn(r, key), `key ${key}`).toBe(true);
     }),
   );
 
-  // 2.11.2 Reservation.reservationId is a string
-  check('2.11.2', { ...book, name: 'reservationId is a non-empty string' }, (t) =>
+  // Spec 2.11.2: "reservationId | string"
+  check('2.11.2')({ ...book, name: 'reservationId is a non-empty string' }, (t) =>
     readTwice(t, (_b, r) => expect(r.reservationId).toMatch(/./)),
   );
 
-  // 2.11.3 Reservation.partnerReference is a string or null
-  check('2.11.3', { ...book, name: 'partnerReference is the one sent (string or null)' }, (t) =>
+  // Spec 2.11.3: "partnerReference | string or null"
+  check('2.11.3')({ ...book, name: 'partnerReference is the one sent (string or null)' }, (t) =>
     readTwice(t, (b, r) => expect(r.partnerReference).toBe(b.body.partnerReference ?? null)),
   );
 
-  check('2.11.3', { ...book, name: 'Booked without partnerReference, the reservation says null' }, async (t) => {
+  // Spec 2.11.3: "partnerReference | string or null"
+  check('2.11.3')({ ...book, name: 'Booked without partnerReference, the reservation says null' }, async (t) => {
     const { quote } = await quoteToBook(t);
     const { partnerReference: _omitted, ...body } = plainRequest(t, quote.quoteId);
     const res = await postReservation(t, 'partnerA', body);
@@ -85,20 +88,22 @@ describe('2.11 Reservation', () => {
     expect((read.body as Reservation | undefined)?.partnerReference, 'partnerReference read back').toBeNull();
   });
 
-  // 2.11.4 Reservation.rocketBookingCode is a string, the confirmation number for the rental desk
-  check('2.11.4', { ...book, name: 'rocketBookingCode is a non-empty string' }, (t) =>
+  // Spec 2.11.4: "rocketBookingCode | string | the confirmation number the traveller quotes at the rental desk (field
+  // name as given in the interface)"
+  check('2.11.4')({ ...book, name: 'rocketBookingCode is a non-empty string' }, (t) =>
     readTwice(t, (_b, r) => expect(r.rocketBookingCode).toMatch(/\S/)),
   );
 
-  // 2.11.5 Reservation.status is one of the seven status values
-  check('2.11.5', { ...book, name: 'status is one of the seven values, as created and read back' }, (t) =>
+  // Spec 2.11.5: "status | string | pending, confirmed, in_progress, completed, cancelled, expired, rejected"
+  check('2.11.5')({ ...book, name: 'status is one of the seven values, as created and read back' }, (t) =>
     readTwice(t, (_b, r) => {
       // The status a new reservation has is 1.3a's (judged there); this clause is the set of values.
       expect(RESERVATION_STATUSES).toContain(r.status);
     }),
   );
 
-  check('2.11.6', { ...book, name: 'vehicleCode, locations and date-times are strings or null' }, (t) =>
+  // Spec 2.11.6: "vehicleCode, pickupLocation, dropoffLocation, pickupDateTime, dropoffDateTime | string or null"
+  check('2.11.6')({ ...book, name: 'vehicleCode, locations and date-times are strings or null' }, (t) =>
     readTwice(t, (_b, r) => {
       for (const key of [
         'vehicleCode',
@@ -112,41 +117,45 @@ describe('2.11 Reservation', () => {
     }),
   );
 
-  check('2.11.7', { ...book, name: 'rentalDays is an integer or null' }, (t) =>
+  // Spec 2.11.7: "rentalDays | integer or null"
+  check('2.11.7')({ ...book, name: 'rentalDays is an integer or null' }, (t) =>
     readTwice(t, (_b, r) =>
       expect(r.rentalDays === null || Number.isInteger(r.rentalDays), `rentalDays ${r.rentalDays}`).toBe(true),
     ),
   );
 
-  // 2.11.8 Reservation.currency matches ^[A-Z]{3}$
-  check('2.11.8', { ...book, name: 'currency matches ^[A-Z]{3}$ (ISO 4217)' }, (t) =>
+  // Spec 2.11.8: "currency | string | `^[A-Z]{3}$`"
+  check('2.11.8')({ ...book, name: 'currency matches ^[A-Z]{3}$ (ISO 4217)' }, (t) =>
     readTwice(t, (_b, r) => {
       expect(r.currency).toMatch(/^[A-Z]{3}$/);
       expect(ISO_CURRENCIES.has(r.currency), `${r.currency} is an ISO 4217 code`).toBe(true);
     }),
   );
 
-  // 2.11.9a Reservation.total is Money billed to the partner
-  check('2.11.9a', { ...book, name: 'total is Money' }, (t) => readTwice(t, (_b, r) => expectMoney(r.total, 'total')));
+  // Spec 2.11.9a: "total | Money | billed to the partner"
+  check('2.11.9a')({ ...book, name: 'total is Money' }, (t) => readTwice(t, (_b, r) => expectMoney(r.total, 'total')));
 
-  check('2.11.9c', { ...book, name: 'total equals the total of the quote booked from' }, (t) =>
+  // Spec 2.11.9c: "equals the quote booked from (may differ from the operator's internal gross under a net or markup
+  // plan)"
+  check('2.11.9c')({ ...book, name: 'total equals the total of the quote booked from' }, (t) =>
     readTwice(t, (b, r) =>
       expect(r.total, 'reservation total against quote charges.total').toEqual(b.quote.charges.total),
     ),
   );
 
-  // 2.11.10 Reservation.commission is Money for commissionable plans, null otherwise
-  check('2.11.10', { ...book, name: 'commission is null at the public rate' }, (t) =>
+  // Spec 2.11.10: "commission | Money or null | null unless commissionable"
+  check('2.11.10')({ ...book, name: 'commission is null at the public rate' }, (t) =>
     readTwice(t, (_b, r) => expect(r.commission, 'commission at the public rate').toBeNull()),
   );
 
-  // 2.11.11 Reservation.securityDeposit is Money
-  check('2.11.11', { ...book, name: 'securityDeposit is Money' }, (t) =>
+  // Spec 2.11.11: "securityDeposit | Money"
+  check('2.11.11')({ ...book, name: 'securityDeposit is Money' }, (t) =>
     readTwice(t, (_b, r) => expectMoney(r.securityDeposit, 'securityDeposit')),
   );
 
-  // 2.11.12 Reservation.driver holds only firstName, lastName and email; no other customer data
-  check('2.11.12', { ...book, name: 'driver holds exactly firstName, lastName and email (strings or null)' }, (t) =>
+  // Spec 2.11.12: "driver | object | required firstName, lastName, email (each string or null); no other customer data
+  // is returned"
+  check('2.11.12')({ ...book, name: 'driver holds exactly firstName, lastName and email (strings or null)' }, (t) =>
     readTwice(t, (_b, r) => {
       expect(Object.keys(r.driver).sort()).toEqual(['email', 'firstName', 'lastName']);
       for (const value of Object.values(r.driver)) {
@@ -155,42 +164,44 @@ describe('2.11 Reservation', () => {
     }),
   );
 
-  // 2.11.13 Reservation accountCode and rateCode are strings or null
-  check('2.11.13', { ...book, name: 'accountCode and rateCode are strings or null (null at the public rate)' }, (t) =>
+  // Spec 2.11.13: "accountCode, rateCode | string or null"
+  check('2.11.13')({ ...book, name: 'accountCode and rateCode are strings or null (null at the public rate)' }, (t) =>
     readTwice(t, (_b, r) => {
       expect(r.accountCode).toBeNull();
       expect(r.rateCode).toBeNull();
     }),
   );
 
-  // 2.11.14 Reservation.createdAt is a string
-  check('2.11.14', { ...book, name: 'createdAt is a string' }, (t) =>
+  // Spec 2.11.14: "createdAt | string"
+  check('2.11.14')({ ...book, name: 'createdAt is a string' }, (t) =>
     readTwice(t, (_b, r) => expect(typeof r.createdAt, 'createdAt').toBe('string')),
   );
 
-  // 2.11.6 Reservation vehicle, locations and date-times are strings or null
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.11.6', { ...book, level: 'SHOULD', name: 'The reservation restates the booked vehicle and window' }, async (t) => {
-    const { reservation: r, quote } = await booked(t);
-    expect({
-      vehicleCode: r.vehicleCode,
-      pickupLocation: r.pickupLocation,
-      dropoffLocation: r.dropoffLocation,
-      pickupDateTime: r.pickupDateTime,
-      dropoffDateTime: r.dropoffDateTime,
-      rentalDays: r.rentalDays,
-    }).toEqual({
-      vehicleCode: quote.vehicle.vehicleCode,
-      pickupLocation: quote.rental.pickupLocation,
-      dropoffLocation: quote.rental.dropoffLocation,
-      pickupDateTime: quote.rental.pickupDateTime,
-      dropoffDateTime: quote.rental.dropoffDateTime,
-      rentalDays: quote.rental.rentalDays,
-    });
-  });
+  // Spec 2.11.6: "vehicleCode, pickupLocation, dropoffLocation, pickupDateTime, dropoffDateTime | string or null"
+  check('2.11.6')(
+    { ...book, level: 'SHOULD', name: 'The reservation restates the booked vehicle and window' },
+    async (t) => {
+      const { reservation: r, quote } = await booked(t);
+      expect({
+        vehicleCode: r.vehicleCode,
+        pickupLocation: r.pickupLocation,
+        dropoffLocation: r.dropoffLocation,
+        pickupDateTime: r.pickupDateTime,
+        dropoffDateTime: r.dropoffDateTime,
+        rentalDays: r.rentalDays,
+      }).toEqual({
+        vehicleCode: quote.vehicle.vehicleCode,
+        pickupLocation: quote.rental.pickupLocation,
+        dropoffLocation: quote.rental.dropoffLocation,
+        pickupDateTime: quote.rental.pickupDateTime,
+        dropoffDateTime: quote.rental.dropoffDateTime,
+        rentalDays: quote.rental.rentalDays,
+      });
+    },
+  );
 
-  // 2.11.5 Reservation.status is one of the seven status values
-  check('2.11.5', { ...book, name: 'A cancelled reservation reads status cancelled' }, async (t) => {
+  // Spec 2.11.5: "status | string | pending, confirmed, in_progress, completed, cancelled, expired, rejected"
+  check('2.11.5')({ ...book, name: 'A cancelled reservation reads status cancelled' }, async (t) => {
     const { reservation } = await booked(t);
     const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
     const cancelled = await t.client('partnerA').post(`${path}/cancel`, { reason: 'Certification: spec 2.11 status' });
@@ -199,30 +210,33 @@ describe('2.11 Reservation', () => {
     expect(((await t.client('partnerA').get(path)).body as Reservation).status).toBe('cancelled');
   });
 
-  // 2.11.9b Reservation.total is frozen at booking time (a later price move does not change it)
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.11.9b', { ...book, hooks: ['prices.move'], name: 'A later price move leaves the reservation total as booked' }, async (t) => {
-    const control = t.hooks;
-    const { reservation } = await booked(t);
-    const vehicle = reservation.vehicleCode ?? '';
-    try {
-      await control.movePrice(vehicle, 25);
-      const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
-      const read = await t.client('partnerA').get(path);
-      expect(read.status, read.text.slice(0, 300)).toBe(200);
-      expect((read.body as Reservation).total, 'total after a 25% price move').toEqual(reservation.total);
-      const list = await t.client('partnerA').get('/reservations?limit=100');
-      const listed = (list.body as ReservationList).reservations.find(
-        (r) => r.reservationId === reservation.reservationId,
-      );
-      if (listed) expect(listed.total, 'listed total after the price move').toEqual(reservation.total);
-    } finally {
-      await control.movePrice(vehicle, 0);
-    }
-  });
+  // Spec 2.11.9b: "frozen at booking time"
+  check('2.11.9b')(
+    { ...book, hooks: ['prices.move'], name: 'A later price move leaves the reservation total as booked' },
+    async (t) => {
+      const control = t.hooks;
+      const { reservation } = await booked(t);
+      const vehicle = reservation.vehicleCode ?? '';
+      try {
+        await control.movePrice(vehicle, 25);
+        const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
+        const read = await t.client('partnerA').get(path);
+        expect(read.status, read.text.slice(0, 300)).toBe(200);
+        expect((read.body as Reservation).total, 'total after a 25% price move').toEqual(reservation.total);
+        const list = await t.client('partnerA').get('/reservations?limit=100');
+        const listed = (list.body as ReservationList).reservations.find(
+          (r) => r.reservationId === reservation.reservationId,
+        );
+        if (listed) expect(listed.total, 'listed total after the price move').toEqual(reservation.total);
+      } finally {
+        await control.movePrice(vehicle, 0);
+      }
+    },
+  );
 
-  // 2.11.9c Reservation.total equals the total of the quote booked from
-  check('2.11.9c', { ...book, name: 'Booked under a plan, the total is the plan quote total' }, async (t) => {
+  // Spec 2.11.9c: "equals the quote booked from (may differ from the operator's internal gross under a net or markup
+  // plan)"
+  check('2.11.9c')({ ...book, name: 'Booked under a plan, the total is the plan quote total' }, async (t) => {
     const cat = await targetCatalogue(t);
     if (cat.rates.length === 0) t.notApplicable('the partner has no rate codes');
     const { reservation, quote } = await booked(t, { catalogue: cat, rate: 'plan' });
@@ -231,8 +245,8 @@ describe('2.11 Reservation', () => {
     expect(reservation.rateCode, 'rateCode (2.11.13)').toBe(quote.rate.rateCode);
   });
 
-  // 2.11.10 Reservation.commission is Money for commissionable plans, null otherwise
-  check('2.11.10', { ...book, name: 'Under a commissionable plan the commission is Money, as quoted' }, async (t) => {
+  // Spec 2.11.10: "commission | Money or null | null unless commissionable"
+  check('2.11.10')({ ...book, name: 'Under a commissionable plan the commission is Money, as quoted' }, async (t) => {
     const cat = await targetCatalogue(t);
     const commissionable = cat.rates.filter((p) => p.rateType === 'commissionable');
     if (commissionable.length === 0) t.notApplicable('the partner has no commissionable plan');
@@ -242,7 +256,8 @@ describe('2.11 Reservation', () => {
     expect(reservation.commission).toEqual(quote.charges.commission);
   });
 
-  check('2.11.10', { ...book, name: 'Under a plan that is not commissionable the commission is null' }, async (t) => {
+  // Spec 2.11.10: "commission | Money or null | null unless commissionable"
+  check('2.11.10')({ ...book, name: 'Under a plan that is not commissionable the commission is null' }, async (t) => {
     const cat = await targetCatalogue(t);
     const others = cat.rates.filter((p) => p.rateType !== 'commissionable');
     if (others.length === 0) t.notApplicable('the partner has no plan that is not commissionable');
@@ -250,8 +265,9 @@ describe('2.11 Reservation', () => {
     expect(reservation.commission).toBeNull();
   });
 
-  // 2.11.12 Reservation.driver holds only firstName, lastName and email; no other customer data
-  check('2.11.12', { ...book, level: 'SHOULD', name: 'The driver names and email are returned as sent' }, async (t) => {
+  // Spec 2.11.12: "driver | object | required firstName, lastName, email (each string or null); no other customer data
+  // is returned"
+  check('2.11.12')({ ...book, level: 'SHOULD', name: 'The driver names and email are returned as sent' }, async (t) => {
     const { reservation, body } = await booked(t);
     expect(reservation.driver).toEqual({
       firstName: body.driver.firstName,
@@ -260,31 +276,35 @@ describe('2.11 Reservation', () => {
     });
   });
 
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('2.11.12', { ...book, name: 'No other customer data (phone, date of birth, id number) is returned' }, async (t) => {
-    const { quote } = await quoteToBook(t);
-    const driver = { ...driverFor(t, quote.vehicle), idNumber: `ID${(t.seed >>> 0).toString(10).padStart(10, '7')}` };
-    const created = await postReservation(t, 'partnerA', {
-      quoteId: quote.quoteId,
-      partnerReference: freshReference(t),
-      driver,
-    });
-    expect(created.status, created.text.slice(0, 300)).toBe(201);
-    const id = (created.body as Reservation).reservationId;
-    const read = await t.client('partnerA').get(`/reservations/${encodeURIComponent(id)}`);
-    const list = await t.client('partnerA').get('/reservations?limit=100');
-    for (const [what, res] of [
-      ['POST /reservations', created],
-      ['GET /reservations/{id}', read],
-      ['GET /reservations', list],
-    ] as const) {
-      for (const [field, value] of [
-        ['phone', driver.phone],
-        ['dateOfBirth', driver.dateOfBirth],
-        ['idNumber', driver.idNumber],
+  // Spec 2.11.12: "driver | object | required firstName, lastName, email (each string or null); no other customer data
+  // is returned"
+  check('2.11.12')(
+    { ...book, name: 'No other customer data (phone, date of birth, id number) is returned' },
+    async (t) => {
+      const { quote } = await quoteToBook(t);
+      const driver = { ...driverFor(t, quote.vehicle), idNumber: `ID${(t.seed >>> 0).toString(10).padStart(10, '7')}` };
+      const created = await postReservation(t, 'partnerA', {
+        quoteId: quote.quoteId,
+        partnerReference: freshReference(t),
+        driver,
+      });
+      expect(created.status, created.text.slice(0, 300)).toBe(201);
+      const id = (created.body as Reservation).reservationId;
+      const read = await t.client('partnerA').get(`/reservations/${encodeURIComponent(id)}`);
+      const list = await t.client('partnerA').get('/reservations?limit=100');
+      for (const [what, res] of [
+        ['POST /reservations', created],
+        ['GET /reservations/{id}', read],
+        ['GET /reservations', list],
       ] as const) {
-        expect(res.text.includes(value), `${what} returns driver.${field}`).toBe(false);
+        for (const [field, value] of [
+          ['phone', driver.phone],
+          ['dateOfBirth', driver.dateOfBirth],
+          ['idNumber', driver.idNumber],
+        ] as const) {
+          expect(res.text.includes(value), `${what} returns driver.${field}`).toBe(false);
+        }
       }
-    }
-  });
+    },
+  );
 });

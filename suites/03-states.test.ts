@@ -53,7 +53,8 @@ async function polledStatus(t: CheckContext, id: string): Promise<{ single: stri
 }
 
 describe('3 States and transitions', () => {
-  check('3.1', { ...booking, name: 'Every listed reservation has one of the seven status values' }, async (t) => {
+  // Spec 3.1: "Reservation `status` values: pending, confirmed, in_progress, completed, cancelled, expired, rejected."
+  check('3.1')({ ...booking, name: 'Every listed reservation has one of the seven status values' }, async (t) => {
     await quoteAndBook(t, 'partnerA');
     const list = await t.client('partnerA').get('/reservations?limit=100');
     expect(list.status, list.text.slice(0, 300)).toBe(200);
@@ -63,8 +64,8 @@ describe('3 States and transitions', () => {
     }
   });
 
-  check(
-    '3.1',
+  // Spec 3.1: "Reservation `status` values: pending, confirmed, in_progress, completed, cancelled, expired, rejected."
+  check('3.1')(
     {
       ...withStatus,
       name: 'Each status set by the operator is what GET /reservations/{id} and GET /reservations then show',
@@ -84,8 +85,8 @@ describe('3 States and transitions', () => {
     },
   );
 
-  check(
-    '3.2',
+  // Spec 3.2: "(none) | POST reservations | valid quote, accepted | confirmed | 201; no online payment; no unit held"
+  check('3.2')(
     { ...booking, name: 'A valid, accepted booking: 201, status confirmed, nothing to pay online' },
     async (t) => {
       const q = await quote(t, 'partnerA');
@@ -100,8 +101,9 @@ describe('3 States and transitions', () => {
     },
   );
 
-  check(
-    '3.3',
+  // Spec 3.3: "(none) | POST reservations | declined by the operator | no reservation described | 422
+  // RESERVATION_REJECTED"
+  check('3.3')(
     {
       ...booking,
       hooks: ['bookings.declineNext'],
@@ -123,8 +125,9 @@ describe('3 States and transitions', () => {
     },
   );
 
-  check(
-    '3.4',
+  // Spec 3.4: "a cancellable state | POST cancel | no money (rental payment or security deposit) associated | cancelled
+  // | 200 with the reservation"
+  check('3.4')(
     { ...booking, name: 'Cancelling a confirmed reservation without money: 200, status cancelled' },
     async (t) => {
       const { reservation } = await quoteAndBook(t, 'partnerA');
@@ -136,8 +139,9 @@ describe('3 States and transitions', () => {
     },
   );
 
-  check(
-    '3.5',
+  // Spec 3.5: "a cancellable state | POST cancel | money associated | unchanged | 409 CANCELLATION_NEEDS_STAFF; request
+  // recorded; staff alerted; staff apply the published cancellation-fee and refund policy"
+  check('3.5')(
     {
       ...withStatus,
       name: 'Cancelling with money attached: 409 CANCELLATION_NEEDS_STAFF, status unchanged, staff alerted',
@@ -163,8 +167,8 @@ describe('3 States and transitions', () => {
     },
   );
 
-  check(
-    '3.6',
+  // Spec 3.6: "cancelled | POST cancel | repeated | cancelled | 200 with current state (success)"
+  check('3.6')(
     { ...booking, name: 'Cancelling an already cancelled reservation again: 200 with the current state' },
     async (t) => {
       const { reservation } = await quoteAndBook(t, 'partnerA');
@@ -181,8 +185,8 @@ describe('3 States and transitions', () => {
     },
   );
 
-  check(
-    '3.7',
+  // Spec 3.7: "a non-cancellable state | POST cancel | | unchanged | 409 INVALID_STATE_TRANSITION"
+  check('3.7')(
     {
       ...withStatus,
       name: 'Cancelling a completed reservation, when refused: 409 INVALID_STATE_TRANSITION, status unchanged',
@@ -206,8 +210,8 @@ describe('3 States and transitions', () => {
     },
   );
 
-  check(
-    '3.7',
+  // Spec 3.7: "a non-cancellable state | POST cancel | | unchanged | 409 INVALID_STATE_TRANSITION"
+  check('3.7')(
     {
       ...withStatus,
       name: 'Cancel in every other operator state: either 200 cancelled or 409 INVALID_STATE_TRANSITION unchanged',
@@ -240,8 +244,8 @@ describe('3 States and transitions', () => {
     },
   );
 
-  check(
-    '3.8',
+  // Spec 3.8: "any | PATCH | | unchanged | 501 MODIFICATION_NOT_SUPPORTED"
+  check('3.8')(
     { ...withStatus, name: 'PATCH in each state: 501 MODIFICATION_NOT_SUPPORTED, status unchanged' },
     async (t) => {
       const control = controlOf(t);
@@ -264,8 +268,8 @@ describe('3 States and transitions', () => {
     },
   );
 
-  check(
-    '3.8',
+  // Spec 3.8: "any | PATCH | | unchanged | 501 MODIFICATION_NOT_SUPPORTED"
+  check('3.8')(
     { ...booking, name: 'PATCH on a confirmed reservation: 501, the reservation reads the same' },
     async (t) => {
       const { reservation } = await quoteAndBook(t, 'partnerA');
@@ -278,8 +282,8 @@ describe('3 States and transitions', () => {
     },
   );
 
-  check(
-    '3.9',
+  // Spec 3.9: "Quotes are not a reservation state but expire 30 minutes after issue (QUOTE_EXPIRED afterwards)."
+  check('3.9')(
     {
       ...booking,
       hooks: ['quotes.expire'],
@@ -304,7 +308,8 @@ describe('3 States and transitions', () => {
     },
   );
 
-  check('3.10', { ...booking, name: 'One quote books several reservations (not single-use)' }, async (t) => {
+  // Spec 3.10: "A quote is not single-use."
+  check('3.10')({ ...booking, name: 'One quote books several reservations (not single-use)' }, async (t) => {
     const q = await quote(t, 'partnerA');
     const ids = new Set<string>();
     for (let i = 0; i < 3; i++) ids.add((await book(t, 'partnerA', q.quoteId)).reservation.reservationId);

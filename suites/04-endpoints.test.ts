@@ -131,7 +131,8 @@ function expectRow(t: CheckContext, res: ApiResult, status: number, schema: Para
 }
 
 describe('4 Endpoints', () => {
-  check('4.0.1', { needs: [partnerA], name: 'A business GET without Accept answers JSON' }, async (t) => {
+  // Spec 4.0.1: "Business endpoints send and receive JSON by default (XML: see 4.14)."
+  check('4.0.1')({ needs: [partnerA], name: 'A business GET without Accept answers JSON' }, async (t) => {
     const token = await t.client(partnerA).token();
     const res = await t.client(partnerA).raw({
       method: 'GET',
@@ -143,8 +144,8 @@ describe('4 Endpoints', () => {
     expectSchema(res, 'LocationList');
   });
 
-  check(
-    '4.0.1',
+  // Spec 4.0.1: "Business endpoints send and receive JSON by default (XML: see 4.14)."
+  check('4.0.1')(
     { needs: [partnerA], profile: 'shop', name: 'A business POST takes a JSON body and, without Accept, answers JSON' },
     async (t) => {
       const token = await t.client(partnerA).token();
@@ -161,8 +162,8 @@ describe('4 Endpoints', () => {
   );
 
   for (const { level, options } of LEVELS) {
-    check(
-      '4.0.2',
+    // Spec 4.0.2: "Each business response carries `X-Request-Id`."
+    check('4.0.2')(
       { ...business, ...options, name: `X-Request-Id on the success of every ${level}-profile endpoint` },
       async (t) => {
         for (const answer of await validCalls(t, level)) {
@@ -174,8 +175,8 @@ describe('4 Endpoints', () => {
 
   // A refused call never books: the book-profile endpoints need no allowBookings here.
   for (const { level } of LEVELS) {
-    check(
-      '4.0.2',
+    // Spec 4.0.2: "Each business response carries `X-Request-Id`."
+    check('4.0.2')(
       { ...business, profile: level, name: `X-Request-Id on the 401 of every ${level}-profile endpoint` },
       async (t) => {
         for (const answer of await unauthenticatedCalls(t, level)) {
@@ -185,8 +186,8 @@ describe('4 Endpoints', () => {
     );
   }
 
-  check(
-    '4.0.2',
+  // Spec 4.0.2: "Each business response carries `X-Request-Id`."
+  check('4.0.2')(
     { ...business, profile: 'shop', name: 'X-Request-Id on body errors (400, 406, 415) of the POST endpoints' },
     async (t) => {
       const client = t.client(partnerA);
@@ -207,8 +208,8 @@ describe('4 Endpoints', () => {
   );
 
   for (const { level, options } of LEVELS) {
-    check(
-      '4.0.3',
+    // Spec 4.0.3: "Rate-limited endpoints carry `X-RateLimit-*` headers (section 8)."
+    check('4.0.3')(
       {
         ...business,
         ...options,
@@ -226,8 +227,8 @@ describe('4 Endpoints', () => {
     );
   }
 
-  check(
-    '4.0.4',
+  // Spec 4.0.4: "POST | /api/partner/v1/oauth/token | none | 200"
+  check('4.0.4')(
     { needs: [partnerA], name: 'POST /oauth/token with client credentials and no bearer token: 200' },
     async (t) => {
       const res = await requestToken(t, partnerA);
@@ -236,8 +237,8 @@ describe('4 Endpoints', () => {
     },
   );
 
-  check(
-    '4.0.10',
+  // Spec 4.0.10: "POST | /api/partner/v1/availability | availability:read | 200 AvailabilityResponse"
+  check('4.0.10')(
     { ...business, name: 'POST /availability with an availability:read token: 200 AvailabilityResponse' },
     async (t) => {
       const { vehicleCode: _, ...window } = await plainQuoteRequest(t, partnerA);
@@ -246,15 +247,16 @@ describe('4 Endpoints', () => {
     },
   );
 
-  check('4.0.11', { ...business, name: 'POST /quotes with a quotes:write token: 201 Quote' }, async (t) => {
+  // Spec 4.0.11: "POST | /api/partner/v1/quotes | quotes:write | 201 Quote"
+  check('4.0.11')({ ...business, name: 'POST /quotes with a quotes:write token: 201 Quote' }, async (t) => {
     const res = await t
       .client(partnerA)
       .post('/quotes', await plainQuoteRequest(t, partnerA), { scopes: ['quotes:write'] });
     expectRow(t, res, 201, 'Quote');
   });
 
-  check(
-    '4.0.12',
+  // Spec 4.0.12: "POST | /api/partner/v1/reservations | reservations:write | 201 Reservation (200 on replay)"
+  check('4.0.12')(
     { ...booking, name: 'POST /reservations with a reservations:write token: 201, then 200 on replay' },
     async (t) => {
       const q = await quote(t, partnerA);
@@ -271,8 +273,8 @@ describe('4 Endpoints', () => {
     },
   );
 
-  check(
-    '4.0.13',
+  // Spec 4.0.13: "GET | /api/partner/v1/reservations | reservations:read | 200 ReservationList"
+  check('4.0.13')(
     { ...business, name: 'GET /reservations with a reservations:read token: 200 ReservationList' },
     async (t) => {
       const res = await t.client(partnerA).get('/reservations', { scopes: ['reservations:read'] });
@@ -281,8 +283,8 @@ describe('4 Endpoints', () => {
     },
   );
 
-  check(
-    '4.0.14',
+  // Spec 4.0.14: "GET | /api/partner/v1/reservations/{reservationId} | reservations:read | 200 Reservation"
+  check('4.0.14')(
     { ...booking, name: 'GET /reservations/{reservationId} with a reservations:read token: 200 Reservation' },
     async (t) => {
       const { reservationId } = await ownReservation(t);
@@ -294,8 +296,8 @@ describe('4 Endpoints', () => {
     },
   );
 
-  check(
-    '4.0.15',
+  // Spec 4.0.15: "PATCH | /api/partner/v1/reservations/{reservationId} | reservations:write | never; always 501"
+  check('4.0.15')(
     { ...booking, name: 'PATCH /reservations/{reservationId} with a reservations:write token: 501, never a success' },
     async (t) => {
       const { reservationId } = await ownReservation(t);
@@ -310,8 +312,8 @@ describe('4 Endpoints', () => {
     },
   );
 
-  check(
-    '4.0.16',
+  // Spec 4.0.16: "POST | /api/partner/v1/reservations/{reservationId}/cancel | reservations:cancel | 200 Reservation"
+  check('4.0.16')(
     { ...booking, name: 'POST /reservations/{reservationId}/cancel with a reservations:cancel token: 200 Reservation' },
     async (t) => {
       const { reservationId } = await ownReservation(t);
@@ -328,8 +330,8 @@ describe('4 Endpoints', () => {
     },
   );
 
-  check(
-    '4.0.17',
+  // Spec 4.0.17: "Path parameters: vehicleCode (VehicleCode), locationCode (LocationCode), reservationId (string)."
+  check('4.0.17')(
     { ...business, name: 'vehicleCode and locationCode path parameters: a listed code 200, any other code 404' },
     async (t) => {
       const vehicles = (await fleetOf(t, partnerA)).vehicles.map((v) => v.vehicleCode);
@@ -366,8 +368,8 @@ describe('4 Endpoints', () => {
     },
   );
 
-  check(
-    '4.0.17',
+  // Spec 4.0.17: "Path parameters: vehicleCode (VehicleCode), locationCode (LocationCode), reservationId (string)."
+  check('4.0.17')(
     { ...business, name: 'vehicleCode and locationCode path parameters: a malformed code is refused (4xx, envelope)' },
     async (t) => {
       // Samples that break the code pattern (spec 2.2): lower case, one character, a space, `_`, 33 characters.
@@ -388,8 +390,8 @@ describe('4 Endpoints', () => {
     },
   );
 
-  check(
-    '4.0.17',
+  // Spec 4.0.17: "Path parameters: vehicleCode (VehicleCode), locationCode (LocationCode), reservationId (string)."
+  check('4.0.17')(
     {
       ...business,
       profile: 'book',

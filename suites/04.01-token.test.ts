@@ -12,14 +12,15 @@ import { jsonTokenRequest, requestToken, scopeSet } from './support/auth.ts';
 import { fewCases, otherGrantTypes, slowCases, unknownScopes, wrongSecrets } from './support/draws.ts';
 
 describe('4.1 POST /oauth/token', () => {
-  check('4.1.1', { name: 'A form-encoded token request is accepted', needs: ['partnerA'] }, async (t) => {
+  // Spec 4.1.1: "Request `application/x-www-form-urlencoded`"
+  check('4.1.1')({ name: 'A form-encoded token request is accepted', needs: ['partnerA'] }, async (t) => {
     const res = await requestToken(t, 'partnerA');
     expect(res.status, res.text.slice(0, 300)).toBe(200);
     expectSchema(res, 'TokenResponse');
   });
 
-  check(
-    '4.1.1',
+  // Spec 4.1.1: "Request `application/x-www-form-urlencoded`"
+  check('4.1.1')(
     { name: 'A JSON token request issues no token (400, OAuth shape)', needs: ['partnerA'] },
     async (t) => {
       // Valid Basic credentials, so the JSON body is the only fault.
@@ -32,20 +33,21 @@ describe('4.1 POST /oauth/token', () => {
   );
 
   // The status is required; RFC 6749's error value is expected but not required (docs/ambiguities.md #30).
-  check('4.1.2', { name: 'grant_type missing: 400 with an OAuth error', needs: ['partnerA'] }, async (t) => {
+  // Spec 4.1.2: "grant_type (required, must be client_credentials)"
+  check('4.1.2')({ name: 'grant_type missing: 400 with an OAuth error', needs: ['partnerA'] }, async (t) => {
     expectOAuthStatus(await requestToken(t, 'partnerA', { grantType: null }), [400]);
   });
 
-  check(
-    '4.1.2',
+  // Spec 4.1.2: "grant_type (required, must be client_credentials)"
+  check('4.1.2')(
     { level: 'SHOULD', name: 'grant_type missing names invalid_request (RFC 6749 5.2)', needs: ['partnerA'] },
     async (t) => {
       expectOAuthError(await requestToken(t, 'partnerA', { grantType: null }), 'invalid_request');
     },
   );
 
-  check(
-    '4.1.2',
+  // Spec 4.1.2: "grant_type (required, must be client_credentials)"
+  check('4.1.2')(
     { name: 'grant_type other than client_credentials: 400 with an OAuth error', needs: ['partnerA'] },
     async (t) => {
       await t.forAll(
@@ -58,8 +60,8 @@ describe('4.1 POST /oauth/token', () => {
     },
   );
 
-  check(
-    '4.1.2',
+  // Spec 4.1.2: "grant_type (required, must be client_credentials)"
+  check('4.1.2')(
     {
       level: 'SHOULD',
       name: 'grant_type other than client_credentials names unsupported_grant_type (RFC 6749 5.2)',
@@ -76,8 +78,8 @@ describe('4.1 POST /oauth/token', () => {
     },
   );
 
-  check(
-    '4.1.3',
+  // Spec 4.1.3: "client_id and client_secret (only for client_secret_post)"
+  check('4.1.3')(
     { name: 'With client_secret_basic the form needs no client_id or client_secret', needs: ['partnerA'] },
     async (t) => {
       const res = await requestToken(t, 'partnerA', { auth: 'basic' });
@@ -86,8 +88,8 @@ describe('4.1 POST /oauth/token', () => {
     },
   );
 
-  check(
-    '4.1.3',
+  // Spec 4.1.3: "client_id and client_secret (only for client_secret_post)"
+  check('4.1.3')(
     { name: 'With client_secret_post the form carries client_id and client_secret', needs: ['partnerA'] },
     async (t) => {
       const res = await requestToken(t, 'partnerA', { auth: 'post' });
@@ -96,7 +98,8 @@ describe('4.1 POST /oauth/token', () => {
     },
   );
 
-  check('4.1.4', { name: 'scope omitted: the token carries every scope held', needs: ['partnerA'] }, async (t) => {
+  // Spec 4.1.4: "scope (optional, space-delimited subset of the grant; omitted means everything held)"
+  check('4.1.4')({ name: 'scope omitted: the token carries every scope held', needs: ['partnerA'] }, async (t) => {
     const all = await requestToken(t, 'partnerA');
     expect(all.status, all.text.slice(0, 300)).toBe(200);
     const held = scopeSet((all.body as { scope?: unknown }).scope);
@@ -111,8 +114,8 @@ describe('4.1 POST /oauth/token', () => {
     expect(held).toEqual(obtainable.sort());
   });
 
-  check(
-    '4.1.4',
+  // Spec 4.1.4: "scope (optional, space-delimited subset of the grant; omitted means everything held)"
+  check('4.1.4')(
     { name: 'scope: a space-delimited subset of the grant gives exactly that subset', needs: ['partnerA'] },
     async (t) => {
       const all = await requestToken(t, 'partnerA');
@@ -133,8 +136,9 @@ describe('4.1 POST /oauth/token', () => {
     },
   );
 
-  check(
-    '4.1.5',
+  // Spec 4.1.5: "Response 200 JSON with access_token (string), token_type (`Bearer`), expires_in (integer, 600), scope
+  // (string, space-delimited)"
+  check('4.1.5')(
     {
       name: 'Token response: 200 JSON with access_token, token_type Bearer, expires_in 600, scope',
       needs: ['partnerA'],
@@ -153,15 +157,16 @@ describe('4.1 POST /oauth/token', () => {
     },
   );
 
-  check('4.1.6', { name: 'The token response carries Cache-Control: no-store', needs: ['partnerA'] }, async (t) => {
+  // Spec 4.1.6: "header `Cache-Control: no-store`"
+  check('4.1.6')({ name: 'The token response carries Cache-Control: no-store', needs: ['partnerA'] }, async (t) => {
     const res = await requestToken(t, 'partnerA');
     expect(res.status, res.text.slice(0, 300)).toBe(200);
     const directives = (res.headers['cache-control'] ?? '').split(',').map((d) => d.trim().toLowerCase());
     expect(directives, 'Cache-Control directives').toContain('no-store');
   });
 
-  check(
-    '4.1.7',
+  // Spec 4.1.7: "Errors use the OAuth shape (section 7.1)."
+  check('4.1.7')(
     { name: 'Token endpoint errors use the OAuth shape (7.1), not the business envelope', needs: ['partnerA'] },
     async (t) => {
       const failures = fc.record({
@@ -187,14 +192,16 @@ describe('4.1 POST /oauth/token', () => {
     },
   );
 
-  check('4.1.8', { name: 'Asked for XML, the token endpoint still answers JSON', needs: ['partnerA'] }, async (t) => {
+  // Spec 4.1.8: "Token responses are always JSON, even when business calls use XML."
+  check('4.1.8')({ name: 'Asked for XML, the token endpoint still answers JSON', needs: ['partnerA'] }, async (t) => {
     const res = await requestToken(t, 'partnerA', { headers: { accept: MEDIA_TYPES.xml } });
     expect(res.status, res.text.slice(0, 300)).toBe(200);
     expectMediaType(res, 'json');
     expectSchema(res, 'TokenResponse');
   });
 
-  check('4.1.8', { name: 'Asked for XML, a token endpoint error is still JSON', needs: ['partnerA'] }, async (t) => {
+  // Spec 4.1.8: "Token responses are always JSON, even when business calls use XML."
+  check('4.1.8')({ name: 'Asked for XML, a token endpoint error is still JSON', needs: ['partnerA'] }, async (t) => {
     const accepts = fc.constantFrom(
       MEDIA_TYPES.xml,
       'text/xml',

@@ -13,15 +13,16 @@ import { availabilityRequest } from './support/shopping.ts';
 const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
 
 describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
-  check('4.0.5', { ...business, name: 'GET /fleet with a fleet:read token: 200 FleetList' }, async (t) => {
+  // Spec 4.0.5: "GET | /api/partner/v1/fleet | fleet:read | 200 FleetList"
+  check('4.0.5')({ ...business, name: 'GET /fleet with a fleet:read token: 200 FleetList' }, async (t) => {
     const res = await t.client('partnerA').get('/fleet', { scopes: ['fleet:read'] });
     expect(res.status, res.text.slice(0, 300)).toBe(200);
     expectMediaType(res, t.representation);
     expectSchema(res, 'FleetList');
   });
 
-  check(
-    '4.0.6',
+  // Spec 4.0.6: "GET | /api/partner/v1/fleet/{vehicleCode} | fleet:read | 200 FleetVehicle"
+  check('4.0.6')(
     { ...business, name: 'GET /fleet/{vehicleCode} with a fleet:read token: 200 FleetVehicle' },
     async (t) => {
       await t.forAll(
@@ -38,7 +39,8 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
     },
   );
 
-  check('4.2.1', { ...business, name: 'Every listed vehicle is readable by its code' }, async (t) => {
+  // Spec 4.2.1: "List returns the complete partner-offerable fleet."
+  check('4.2.1')({ ...business, name: 'Every listed vehicle is readable by its code' }, async (t) => {
     const list = await t.client('partnerA').get('/fleet');
     expect(list.status, list.text.slice(0, 300)).toBe(200);
     expectSchema(list, 'FleetList');
@@ -51,8 +53,8 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
     }
   });
 
-  check(
-    '4.2.1',
+  // Spec 4.2.1: "List returns the complete partner-offerable fleet."
+  check('4.2.1')(
     { ...business, name: 'Each vehicle is listed once and reads the same on its own', level: 'SHOULD' },
     async (t) => {
       const list = await t.client('partnerA').get('/fleet');
@@ -66,8 +68,8 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
     },
   );
 
-  check(
-    '4.2.1',
+  // Spec 4.2.1: "List returns the complete partner-offerable fleet."
+  check('4.2.1')(
     { ...business, profile: 'shop', name: 'Every vehicle offered by availability is in the fleet list' },
     async (t) => {
       const listed = new Set((await fleetOf(t, 'partnerA')).vehicles.map((v) => v.vehicleCode));
@@ -85,14 +87,15 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
     },
   );
 
-  check('4.2.2', { ...business, name: 'GET /fleet without a token: 401' }, async (t) => {
+  // Spec 4.2.2: "Errors: 401, 403, 429, 503 (list)"
+  check('4.2.2')({ ...business, name: 'GET /fleet without a token: 401' }, async (t) => {
     expectError(await t.anonymous.get('/fleet'), ['INVALID_TOKEN', 'UNAUTHORIZED'], {
       representation: t.representation,
     });
   });
 
-  check(
-    '4.0.5',
+  // Spec 4.0.5: "GET | /api/partner/v1/fleet | fleet:read | 200 FleetList"
+  check('4.0.5')(
     { ...business, name: 'GET /fleet with a token lacking fleet:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
       await t.forAll(
@@ -106,7 +109,8 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
     },
   );
 
-  check('4.2.3', { ...business, name: 'GET /fleet/{vehicleCode} without a token: 401' }, async (t) => {
+  // Spec 4.2.3: "401, 403, 404, 409, 429 (single"
+  check('4.2.3')({ ...business, name: 'GET /fleet/{vehicleCode} without a token: 401' }, async (t) => {
     // A listed code or one nobody holds: the missing token is refused before the code is looked up.
     const listed = (await fleetOf(t, 'partnerA')).vehicles.map((v) => v.vehicleCode);
     const codes = listed.length > 0 ? fc.oneof(fc.constantFrom(...listed), unknownCodes) : unknownCodes;
@@ -120,8 +124,8 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
     );
   });
 
-  check(
-    '4.0.6',
+  // Spec 4.0.6: "GET | /api/partner/v1/fleet/{vehicleCode} | fleet:read | 200 FleetVehicle"
+  check('4.0.6')(
     { ...business, name: 'GET /fleet/{vehicleCode} with a token lacking fleet:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
       await t.forAll(
@@ -135,7 +139,8 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
     },
   );
 
-  check('4.2.5', { ...business, name: 'Unknown vehicle code: 404 (NOT_FOUND or INVALID_VEHICLE)' }, async (t) => {
+  // Spec 4.2.5: "404 INVALID_VEHICLE-type unknown or unpublished code is reported per section 7"
+  check('4.2.5')({ ...business, name: 'Unknown vehicle code: 404 (NOT_FOUND or INVALID_VEHICLE)' }, async (t) => {
     // 4.2 says "404 INVALID_VEHICLE-type … reported per section 7", where 404 is NOT_FOUND: both are accepted.
     await t.forAll(
       unknownCodes,
@@ -147,8 +152,8 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
     );
   });
 
-  check(
-    '4.2.5',
+  // Spec 4.2.5: "404 INVALID_VEHICLE-type unknown or unpublished code is reported per section 7"
+  check('4.2.5')(
     { ...business, name: 'Unpublished vehicle code (target probe): 404 (NOT_FOUND or INVALID_VEHICLE)' },
     async (t) => {
       const code = t.settings.target.probes?.unpublishedVehicleCode;
@@ -158,8 +163,8 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
     },
   );
 
-  check(
-    '4.2.4',
+  // Spec 4.2.4: "409 FLEET_PROFILE_INCOMPLETE"
+  check('4.2.4')(
     {
       ...business,
       probes: ['incompleteVehicleCode'],

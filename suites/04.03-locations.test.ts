@@ -12,15 +12,16 @@ import { fewCases, listedLocation, otherScope, unknownCodes } from './support/dr
 const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
 
 describe('4.3 GET /locations and /locations/{locationCode}', () => {
-  check('4.0.7', { ...business, name: 'GET /locations with a locations:read token: 200 LocationList' }, async (t) => {
+  // Spec 4.0.7: "GET | /api/partner/v1/locations | locations:read | 200 LocationList"
+  check('4.0.7')({ ...business, name: 'GET /locations with a locations:read token: 200 LocationList' }, async (t) => {
     const res = await t.client('partnerA').get('/locations', { scopes: ['locations:read'] });
     expect(res.status, res.text.slice(0, 300)).toBe(200);
     expectMediaType(res, t.representation);
     expectSchema(res, 'LocationList');
   });
 
-  check(
-    '4.0.8',
+  // Spec 4.0.8: "GET | /api/partner/v1/locations/{locationCode} | locations:read | 200 Location"
+  check('4.0.8')(
     { ...business, name: 'Every listed location is readable by its code with a locations:read token' },
     async (t) => {
       const list = await t.client('partnerA').get('/locations', { scopes: ['locations:read'] });
@@ -39,8 +40,8 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
     },
   );
 
-  check(
-    '4.0.8',
+  // Spec 4.0.8: "GET | /api/partner/v1/locations/{locationCode} | locations:read | 200 Location"
+  check('4.0.8')(
     { ...business, name: 'Each location is listed once and reads the same on its own', level: 'SHOULD' },
     async (t) => {
       const list = await t.client('partnerA').get('/locations');
@@ -54,14 +55,15 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
     },
   );
 
-  check('4.3.1', { ...business, name: 'GET /locations without a token: 401' }, async (t) => {
+  // Spec 4.3.1: "Errors: 401, 403, 404 (single), 429."
+  check('4.3.1')({ ...business, name: 'GET /locations without a token: 401' }, async (t) => {
     expectError(await t.anonymous.get('/locations'), ['INVALID_TOKEN', 'UNAUTHORIZED'], {
       representation: t.representation,
     });
   });
 
-  check(
-    '4.0.7',
+  // Spec 4.0.7: "GET | /api/partner/v1/locations | locations:read | 200 LocationList"
+  check('4.0.7')(
     { ...business, name: 'GET /locations with a token lacking locations:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
       await t.forAll(
@@ -75,7 +77,8 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
     },
   );
 
-  check('4.3.1', { ...business, name: 'GET /locations/{locationCode} without a token: 401' }, async (t) => {
+  // Spec 4.3.1: "Errors: 401, 403, 404 (single), 429."
+  check('4.3.1')({ ...business, name: 'GET /locations/{locationCode} without a token: 401' }, async (t) => {
     // A listed code or one nobody holds: the missing token is refused before the code is looked up.
     const listed = (await locationsOf(t, 'partnerA')).locations.map((l) => l.locationCode);
     const codes = listed.length > 0 ? fc.oneof(fc.constantFrom(...listed), unknownCodes) : unknownCodes;
@@ -89,8 +92,8 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
     );
   });
 
-  check(
-    '4.0.8',
+  // Spec 4.0.8: "GET | /api/partner/v1/locations/{locationCode} | locations:read | 200 Location"
+  check('4.0.8')(
     { ...business, name: 'GET /locations/{locationCode} with a token lacking locations:read: 403' },
     async (t) => {
       const locations = await listedLocation(t, 'partnerA');
@@ -107,7 +110,8 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
     },
   );
 
-  check('4.3.1', { ...business, name: 'Unknown location code: 404 NOT_FOUND' }, async (t) => {
+  // Spec 4.3.1: "Errors: 401, 403, 404 (single), 429."
+  check('4.3.1')({ ...business, name: 'Unknown location code: 404 NOT_FOUND' }, async (t) => {
     await t.forAll(
       unknownCodes,
       async (code) => {

@@ -27,14 +27,16 @@ function dateWithin(plan: RatePlan, anchor: string): string | undefined {
 }
 
 describe('4.4 GET /rates', () => {
-  check('4.0.9', { ...business, name: 'GET /rates with a rates:read token: 200 RateList' }, async (t) => {
+  // Spec 4.0.9: "GET | /api/partner/v1/rates | rates:read | 200 RateList"
+  check('4.0.9')({ ...business, name: 'GET /rates with a rates:read token: 200 RateList' }, async (t) => {
     const res = await t.client('partnerA').get('/rates', { scopes: ['rates:read'] });
     expect(res.status, res.text.slice(0, 300)).toBe(200);
     expectMediaType(res, t.representation);
     expectSchema(res, 'RateList');
   });
 
-  check('4.4.1', { ...business, name: 'Only active plans are listed' }, async (t) => {
+  // Spec 4.4.1: "Only the caller's active, approved codes."
+  check('4.4.1')({ ...business, name: 'Only active plans are listed' }, async (t) => {
     const res = await t.client('partnerA').get('/rates');
     expect(res.status, res.text.slice(0, 300)).toBe(200);
     expectSchema(res, 'RateList');
@@ -42,8 +44,8 @@ describe('4.4 GET /rates', () => {
     for (const plan of rates) expect(plan.status, `${plan.accountCode}/${plan.rateCode}`).toBe('active');
   });
 
-  check(
-    '4.4.1',
+  // Spec 4.4.1: "Only the caller's active, approved codes."
+  check('4.4.1')(
     { ...business, profile: 'shop', name: 'Every listed code is accepted in shopping within its validity' },
     async (t) => {
       const rates = await ratesOf(t, 'partnerA');
@@ -70,8 +72,8 @@ describe('4.4 GET /rates', () => {
     },
   );
 
-  check(
-    '4.4.1',
+  // Spec 4.4.1: "Only the caller's active, approved codes."
+  check('4.4.1')(
     {
       ...business,
       needs: ['partnerA', 'partnerB'],
@@ -99,14 +101,15 @@ describe('4.4 GET /rates', () => {
     },
   );
 
-  check('4.4.2', { ...business, name: 'GET /rates without a token: 401' }, async (t) => {
+  // Spec 4.4.2: "Errors: 401, 403, 429."
+  check('4.4.2')({ ...business, name: 'GET /rates without a token: 401' }, async (t) => {
     expectError(await t.anonymous.get('/rates'), ['INVALID_TOKEN', 'UNAUTHORIZED'], {
       representation: t.representation,
     });
   });
 
-  check(
-    '4.0.9',
+  // Spec 4.0.9: "GET | /api/partner/v1/rates | rates:read | 200 RateList"
+  check('4.0.9')(
     { ...business, name: 'GET /rates with a token lacking rates:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
       await t.forAll(

@@ -54,8 +54,8 @@ function requests(cat: TargetCatalogue): fc.Arbitrary<AvailabilityRequest> {
 }
 
 describe('4.5 POST /availability', () => {
-  check(
-    '4.5.1',
+  // Spec 4.5.1: "Body: AvailabilityRequest."
+  check('4.5.1')(
     { ...business, name: 'Generated AvailabilityRequests: 200 AvailabilityResponse for the window asked' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
@@ -80,8 +80,8 @@ describe('4.5 POST /availability', () => {
     },
   );
 
-  check(
-    '4.5.1',
+  // Spec 4.5.1: "Body: AvailabilityRequest."
+  check('4.5.1')(
     { ...business, name: 'A body that is not an AvailabilityRequest (one schema fault): 400' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
@@ -96,10 +96,11 @@ describe('4.5 POST /availability', () => {
     },
   );
 
-  check(
-    '4.5.2',
-    // 4.5.2 restates 2.8.2's 30 minutes: the lifetime is judged under 2.8.2, so a server with another lifetime
-    // fails the field's clause and 8.2, not every clause that repeats the rule.
+  // 4.5.2 restates 2.8.2's 30 minutes: the lifetime is judged under 2.8.2, so a server with another lifetime
+  // fails the field's clause and 8.2, not every clause that repeats the rule.
+  // Spec 4.5.2: "Returns offers for the window; each offer carries a quoteId valid 30 minutes so booking can follow
+  // without calling /quotes."
+  check('4.5.2')(
     { ...business, name: 'Every offer carries a quoteId and a quoteExpiresAt (30 minutes, judged under 2.8.2)' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
@@ -129,8 +130,9 @@ describe('4.5 POST /availability', () => {
     },
   );
 
-  check(
-    '4.5.2',
+  // Spec 4.5.2: "Returns offers for the window; each offer carries a quoteId valid 30 minutes so booking can follow
+  // without calling /quotes."
+  check('4.5.2')(
     {
       ...business,
       profile: 'book',
@@ -157,7 +159,8 @@ describe('4.5 POST /availability', () => {
     },
   );
 
-  check('4.5.3', { ...business, name: 'Asking again offers the same vehicles: nothing was held' }, async (t) => {
+  // Spec 4.5.3: "No hold is placed."
+  check('4.5.3')({ ...business, name: 'Asking again offers the same vehicles: nothing was held' }, async (t) => {
     const cat = await targetCatalogue(t, 'partnerA');
     const vehiclesOf = (res: ApiResult) =>
       res.status === 200 ? (res.body as AvailabilityResponse).offers.map((o) => o.vehicle.vehicleCode).sort() : [];
@@ -177,8 +180,8 @@ describe('4.5 POST /availability', () => {
     );
   });
 
-  check(
-    '4.5.3',
+  // Spec 4.5.3: "No hold is placed."
+  check('4.5.3')(
     { ...business, profile: 'book', bookings: true, name: 'Booking an offer leaves it offered: no unit was held' },
     async (t) => {
       const req = await plainAvailabilityRequest(t, 'partnerA');
@@ -194,7 +197,8 @@ describe('4.5 POST /availability', () => {
     },
   );
 
-  check('4.5.4', { ...business, name: 'POST /availability without a token: 401' }, async (t) => {
+  // Spec 4.5.4: "Errors: 400, 401, 403, 409 (e.g. NO_AVAILABILITY), 429."
+  check('4.5.4')({ ...business, name: 'POST /availability without a token: 401' }, async (t) => {
     await t.forAll(
       await shoppingWindow(t, 'partnerA'),
       async (body) => {
@@ -205,8 +209,8 @@ describe('4.5 POST /availability', () => {
     );
   });
 
-  check(
-    '4.0.10',
+  // Spec 4.0.10: "POST | /api/partner/v1/availability | availability:read | 200 AvailabilityResponse"
+  check('4.0.10')(
     { ...business, name: 'POST /availability with a token lacking availability:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
       await t.forAll(
@@ -220,8 +224,8 @@ describe('4.5 POST /availability', () => {
     },
   );
 
-  check(
-    '4.5.4',
+  // Spec 4.5.4: "Errors: 400, 401, 403, 409 (e.g. NO_AVAILABILITY), 429."
+  check('4.5.4')(
     { ...business, name: 'Faulty requests are answered 400 or 409 in the error envelope, never another status' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
@@ -241,8 +245,8 @@ describe('4.5 POST /availability', () => {
     },
   );
 
-  check(
-    '4.5.4',
+  // Spec 4.5.4: "Errors: 400, 401, 403, 409 (e.g. NO_AVAILABILITY), 429."
+  check('4.5.4')(
     {
       ...business,
       needs: ['rateLimit'],

@@ -55,8 +55,8 @@ function expectRentalEcho(q: Quote, req: QuoteRequest): void {
 }
 
 describe('4.6 POST /quotes', () => {
-  check(
-    '4.6.1',
+  // Spec 4.6.1: "Body: QuoteRequest."
+  check('4.6.1')(
     { ...business, name: 'Generated QuoteRequests: 201 Quote for the vehicle and window asked' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
@@ -74,7 +74,8 @@ describe('4.6 POST /quotes', () => {
     },
   );
 
-  check('4.6.1', { ...business, name: 'A body that is not a QuoteRequest (one schema fault): 400' }, async (t) => {
+  // Spec 4.6.1: "Body: QuoteRequest."
+  check('4.6.1')({ ...business, name: 'A body that is not a QuoteRequest (one schema fault): 400' }, async (t) => {
     const cat = await targetCatalogue(t, 'partnerA');
     await t.forAll(schemaFault('QuoteRequest', requests(cat)), async (fault) => {
       const res = await t.client('partnerA').post('/quotes', fault.value);
@@ -86,8 +87,8 @@ describe('4.6 POST /quotes', () => {
     });
   });
 
-  check(
-    '4.6.2',
+  // Spec 4.6.2: "Returns a server-authoritative Quote with a full charge breakdown."
+  check('4.6.2')(
     { ...business, name: 'The quote carries the full breakdown of 2.9 and its stated rules' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
@@ -116,8 +117,8 @@ describe('4.6 POST /quotes', () => {
     },
   );
 
-  check(
-    '4.6.2',
+  // Spec 4.6.2: "Returns a server-authoritative Quote with a full charge breakdown."
+  check('4.6.2')(
     { ...business, name: 'A price sent by the client is refused: 400 (server-authoritative)' },
     async (t) => {
       // A generated request carrying its own quote's prices, or a price the client made up.
@@ -143,8 +144,9 @@ describe('4.6 POST /quotes', () => {
     },
   );
 
-  check(
-    '4.6.3',
+  // Spec 4.6.3: "The price is re-computed at booking; the quote is evidence of what was asked, never a price taken on
+  // trust."
+  check('4.6.3')(
     { ...business, bookings: true, name: 'The reservation bills the price of the quote it was booked from' },
     async (t) => {
       await t.forAll(
@@ -163,8 +165,9 @@ describe('4.6 POST /quotes', () => {
     },
   );
 
-  check(
-    '4.6.3',
+  // Spec 4.6.3: "The price is re-computed at booking; the quote is evidence of what was asked, never a price taken on
+  // trust."
+  check('4.6.3')(
     {
       ...business,
       bookings: true,
@@ -194,8 +197,9 @@ describe('4.6 POST /quotes', () => {
     },
   );
 
-  check(
-    '4.6.3',
+  // Spec 4.6.3: "The price is re-computed at booking; the quote is evidence of what was asked, never a price taken on
+  // trust."
+  check('4.6.3')(
     { ...business, bookings: true, name: 'A tampered quoteId is not taken on trust: 400 QUOTE_INVALID' },
     async (t) => {
       await t.forAll(
@@ -212,7 +216,8 @@ describe('4.6 POST /quotes', () => {
     },
   );
 
-  check('4.6.4', { ...business, name: 'POST /quotes without a token: 401' }, async (t) => {
+  // Spec 4.6.4: "Errors: 400, 401, 403, 409, 429."
+  check('4.6.4')({ ...business, name: 'POST /quotes without a token: 401' }, async (t) => {
     await t.forAll(
       await quoteWindow(t, 'partnerA'),
       async (body) => {
@@ -223,8 +228,8 @@ describe('4.6 POST /quotes', () => {
     );
   });
 
-  check(
-    '4.0.11',
+  // Spec 4.0.11: "POST | /api/partner/v1/quotes | quotes:write | 201 Quote"
+  check('4.0.11')(
     { ...business, name: 'POST /quotes with a token lacking quotes:write: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
       await t.forAll(
@@ -238,8 +243,8 @@ describe('4.6 POST /quotes', () => {
     },
   );
 
-  check(
-    '4.6.4',
+  // Spec 4.6.4: "Errors: 400, 401, 403, 409, 429."
+  check('4.6.4')(
     { ...business, name: 'A listed vehicle at a location it is not offered at: 400 or 409 in the envelope' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
@@ -261,8 +266,8 @@ describe('4.6 POST /quotes', () => {
     },
   );
 
-  check(
-    '4.6.4',
+  // Spec 4.6.4: "Errors: 400, 401, 403, 409, 429."
+  check('4.6.4')(
     { ...business, name: 'Faulty requests are answered 400 or 409 in the error envelope, never another status' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
@@ -282,8 +287,8 @@ describe('4.6 POST /quotes', () => {
     },
   );
 
-  check(
-    '4.6.4',
+  // Spec 4.6.4: "Errors: 400, 401, 403, 409, 429."
+  check('4.6.4')(
     {
       ...business,
       needs: ['rateLimit'],

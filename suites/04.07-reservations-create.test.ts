@@ -117,8 +117,8 @@ async function plansOf(t: CheckContext, role: Role): Promise<RatePlan[]> {
 }
 
 describe('4.7 POST /reservations', () => {
-  check(
-    '4.0.12',
+  // Spec 4.0.12: "POST | /api/partner/v1/reservations | reservations:write | 201 Reservation (200 on replay)"
+  check('4.0.12')(
     { ...booking, name: 'POST /reservations with a token holding only reservations:write: 201, then 200 on replay' },
     async (t) => {
       await t.forAll(
@@ -142,8 +142,8 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.1',
+  // Spec 4.7.1: "Missing header: 400 IDEMPOTENCY_KEY_REQUIRED."
+  check('4.7.1')(
     { ...booking, name: 'No Idempotency-Key header: 400 IDEMPOTENCY_KEY_REQUIRED, nothing created' },
     async (t) => {
       await t.forAll(
@@ -160,8 +160,8 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.2',
+  // Spec 4.7.2: "First success: 201 Reservation."
+  check('4.7.2')(
     { ...booking, name: 'First success: 201 Reservation, booked from the quote, read back in the same state' },
     async (t) => {
       await t.forAll(
@@ -182,8 +182,9 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.3',
+  // Spec 4.7.3: "Same key and same body within 24 hours: 200, the original response, with header `Idempotent-Replay:
+  // true`; no second reservation."
+  check('4.7.3')(
     { ...booking, name: 'Same key and body again: 200, the original body, Idempotent-Replay: true, one reservation' },
     async (t) => {
       await t.forAll(
@@ -210,8 +211,9 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.3',
+  // Spec 4.7.3: "Same key and same body within 24 hours: 200, the original response, with header `Idempotent-Replay:
+  // true`; no second reservation."
+  check('4.7.3')(
     { ...booking, name: 'A replay after the reservation was cancelled still returns the original response' },
     async (t) => {
       await t.forAll(
@@ -232,8 +234,9 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.3',
+  // Spec 4.7.3: "Same key and same body within 24 hours: 200, the original response, with header `Idempotent-Replay:
+  // true`; no second reservation."
+  check('4.7.3')(
     {
       ...twoPartners,
       name: "Partner B sending partner A's Idempotency-Key with its own body gets its own outcome, never A's",
@@ -264,8 +267,8 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.4',
+  // Spec 4.7.4: "Same key, different body: 409 IDEMPOTENCY_CONFLICT; nothing created."
+  check('4.7.4')(
     { ...booking, name: 'Same key, different body: 409 IDEMPOTENCY_CONFLICT, nothing created (generated bodies)' },
     async (t) => {
       const first = await quoteAndBook(t, 'partnerA');
@@ -289,8 +292,8 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.4',
+  // Spec 4.7.4: "Same key, different body: 409 IDEMPOTENCY_CONFLICT; nothing created."
+  check('4.7.4')(
     { ...booking, name: 'Same key, body differing only in remarks: 409 IDEMPOTENCY_CONFLICT, the key still replays' },
     async (t) => {
       await t.forAll(
@@ -316,8 +319,8 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.5',
+  // Spec 4.7.5: "Same key while an identical request is in process: 409 IDEMPOTENT_REPLAY_IN_FLIGHT (retryable)."
+  check('4.7.5')(
     {
       ...booking,
       name: `${RACE_SIZE} concurrent identical requests with one key: one 201, the rest 200 replays or 409 IN_FLIGHT, one reservation`,
@@ -362,8 +365,8 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.5',
+  // Spec 4.7.5: "Same key while an identical request is in process: 409 IDEMPOTENT_REPLAY_IN_FLIGHT (retryable)."
+  check('4.7.5')(
     {
       ...booking,
       name: `${CONFLICT_RACE_SIZE} concurrent requests with one key and different bodies: one 201, the rest 409, one reservation`,
@@ -399,8 +402,8 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.6',
+  // Spec 4.7.6: "A key reused after 24 hours is treated as new."
+  check('4.7.6')(
     {
       ...booking,
       hooks: ['idempotency.forget'],
@@ -420,8 +423,9 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.7',
+  // Spec 4.7.7: "partnerReference already used by the partner under a different key: 409 DUPLICATE_PARTNER_REFERENCE.
+  // One reference is one rental, permanently."
+  check('4.7.7')(
     {
       ...booking,
       name: 'partnerReference reused under another key: 409 DUPLICATE_PARTNER_REFERENCE, also after a cancel',
@@ -456,8 +460,9 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.7',
+  // Spec 4.7.7: "partnerReference already used by the partner under a different key: 409 DUPLICATE_PARTNER_REFERENCE.
+  // One reference is one rental, permanently."
+  check('4.7.7')(
     {
       ...booking,
       name: `${REFERENCE_RACE_SIZES.min} to ${REFERENCE_RACE_SIZES.max} concurrent bookings of one partnerReference under different keys: at most one 201, the rest 409 DUPLICATE_PARTNER_REFERENCE, one reservation`,
@@ -499,8 +504,9 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.7',
+  // Spec 4.7.7: "partnerReference already used by the partner under a different key: 409 DUPLICATE_PARTNER_REFERENCE.
+  // One reference is one rental, permanently."
+  check('4.7.7')(
     {
       ...booking,
       hooks: ['idempotency.forget'],
@@ -517,8 +523,9 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.7',
+  // Spec 4.7.7: "partnerReference already used by the partner under a different key: 409 DUPLICATE_PARTNER_REFERENCE.
+  // One reference is one rental, permanently."
+  check('4.7.7')(
     {
       ...twoPartners,
       name: "Partner B may use partner A's partnerReference (references are per partner): 201, no duplicate",
@@ -553,8 +560,8 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.8',
+  // Spec 4.7.8: "The same quoteId under a new key creates a second real reservation (a quote is not single-use)."
+  check('4.7.8')(
     { ...booking, name: 'The same quoteId under a new key creates a second, distinct reservation' },
     async (t) => {
       await t.forAll(
@@ -575,8 +582,8 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.9a',
+  // Spec 4.7.9a: "Quote expired: 409 QUOTE_EXPIRED"
+  check('4.7.9a')(
     { ...booking, hooks: ['quotes.expire'], name: 'A quote past its 30 minutes: 409 QUOTE_EXPIRED, nothing created' },
     async (t) => {
       await t.forAll(
@@ -594,8 +601,8 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.9b',
+  // Spec 4.7.9b: "price moved: 409 QUOTE_STALE"
+  check('4.7.9b')(
     {
       ...booking,
       hooks: ['prices.move'],
@@ -624,8 +631,8 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.9c',
+  // Spec 4.7.9c: "quote not valid for this partner or tampered: 400 QUOTE_INVALID."
+  check('4.7.9c')(
     { ...booking, name: 'A quoteId with one character changed in the middle: 400 QUOTE_INVALID, nothing created' },
     async (t) => {
       await t.forAll(
@@ -644,8 +651,8 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.9c',
+  // Spec 4.7.9c: "quote not valid for this partner or tampered: 400 QUOTE_INVALID."
+  check('4.7.9c')(
     {
       ...booking,
       name: 'A random string of 8 to 4096 characters as quoteId: 400 QUOTE_INVALID or VALIDATION_ERROR (generated)',
@@ -664,8 +671,8 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.9c',
+  // Spec 4.7.9c: "quote not valid for this partner or tampered: 400 QUOTE_INVALID."
+  check('4.7.9c')(
     { ...twoPartners, name: "Another partner's quote, either way round: 400 QUOTE_INVALID, nothing created" },
     async (t) => {
       await t.forAll(
@@ -686,8 +693,8 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.9c',
+  // Spec 4.7.9c: "quote not valid for this partner or tampered: 400 QUOTE_INVALID."
+  check('4.7.9c')(
     {
       ...twoPartners,
       name: "Partner B quoting with partner A's accountCode or rateCode: 400 INVALID_ACCOUNT_CODE / INVALID_RATE_CODE",
@@ -727,8 +734,8 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.10',
+  // Spec 4.7.10: "Declined: 422 RESERVATION_REJECTED."
+  check('4.7.10')(
     {
       ...booking,
       hooks: ['bookings.declineNext'],
@@ -755,8 +762,8 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.11',
+  // Spec 4.7.11: "Header `Idempotency-Key` (required, string, 8 to 200 chars, unique per attempt)."
+  check('4.7.11')(
     { ...booking, name: 'Idempotency-Keys of 8 to 200 characters are accepted (bounds and generated keys)' },
     async (t) => {
       const q = await quote(t, 'partnerA');
@@ -777,8 +784,8 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.11',
+  // Spec 4.7.11: "Header `Idempotency-Key` (required, string, 8 to 200 chars, unique per attempt)."
+  check('4.7.11')(
     {
       ...booking,
       name: 'Idempotency-Key empty, shorter than 8 or longer than 200: 400 (VALIDATION_ERROR or IDEMPOTENCY_KEY_REQUIRED)',
@@ -805,8 +812,8 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.12',
+  // Spec 4.7.12: "Body: ReservationRequest."
+  check('4.7.12')(
     {
       ...booking,
       name: 'Generated ReservationRequests (drivers, remarks, flight numbers, references) on generated quotes: 201',
@@ -836,8 +843,8 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.12',
+  // Spec 4.7.12: "Body: ReservationRequest."
+  check('4.7.12')(
     { ...booking, name: 'A ReservationRequest with one schema fault: 400, nothing created (generated faults)' },
     async (t) => {
       const q = await quote(t, 'partnerA');
@@ -855,8 +862,8 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.13',
+  // Spec 4.7.13: "Other errors: 400, 401, 403, 429."
+  check('4.7.13')(
     { ...booking, name: 'Without a token: 401; with a token lacking reservations:write: 403; nothing created' },
     async (t) => {
       await t.forAll(
@@ -886,8 +893,8 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  check(
-    '4.7.13',
+  // Spec 4.7.13: "Other errors: 400, 401, 403, 429."
+  check('4.7.13')(
     { ...booking, needs: ['partnerA', 'readOnly'], name: 'A client without booking scopes: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
       // Cases the readOnly client cannot quote are not judged (few of them: not applicable).

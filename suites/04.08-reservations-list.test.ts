@@ -40,8 +40,8 @@ function expectList(t: CheckContext, res: Parameters<typeof expectSchema>[0]): R
 }
 
 describe('4.8 GET /reservations', () => {
-  check(
-    '4.0.13',
+  // Spec 4.0.13: "GET | /api/partner/v1/reservations | reservations:read | 200 ReservationList"
+  check('4.0.13')(
     { ...booking, name: 'GET /reservations with a token holding only reservations:read: 200 ReservationList' },
     async (t) => {
       await quoteAndBook(t, 'partnerA');
@@ -50,8 +50,8 @@ describe('4.8 GET /reservations', () => {
     },
   );
 
-  check(
-    '4.8.1',
+  // Spec 4.8.1: "Query limit: integer, 1 to 100, default 25."
+  check('4.8.1')(
     { ...booking, name: 'Without limit: 25 reservations and limit 25, when more than 25 exist' },
     async (t) => {
       await ensureReservations(t, 'partnerA', DEFAULT_LIMIT + 1);
@@ -61,7 +61,8 @@ describe('4.8 GET /reservations', () => {
     },
   );
 
-  check('4.8.1', { ...booking, name: 'limit 1, 26 and 100: at most that many, limit echoed' }, async (t) => {
+  // Spec 4.8.1: "Query limit: integer, 1 to 100, default 25."
+  check('4.8.1')({ ...booking, name: 'limit 1, 26 and 100: at most that many, limit echoed' }, async (t) => {
     await ensureReservations(t, 'partnerA', DEFAULT_LIMIT + 1);
     const limits = fc.oneof(fc.constantFrom(1, DEFAULT_LIMIT + 1, 100), fc.integer({ min: 1, max: 100 }));
     await t.forAll(
@@ -78,8 +79,8 @@ describe('4.8 GET /reservations', () => {
     );
   });
 
-  check(
-    '4.8.1',
+  // Spec 4.8.1: "Query limit: integer, 1 to 100, default 25."
+  check('4.8.1')(
     {
       ...booking,
       name: 'limit outside 1 to 100 or not an integer: 400 VALIDATION_ERROR, or 200 with a limit from 1 to 100',
@@ -112,8 +113,8 @@ describe('4.8 GET /reservations', () => {
     },
   );
 
-  check(
-    '4.8.2',
+  // Spec 4.8.2: "Newest first."
+  check('4.8.2')(
     { ...booking, name: 'Three reservations booked one after another are listed newest first' },
     async (t) => {
       await t.forAll(
@@ -139,8 +140,8 @@ describe('4.8 GET /reservations', () => {
     },
   );
 
-  check(
-    '4.8.2',
+  // Spec 4.8.2: "Newest first."
+  check('4.8.2')(
     { ...booking, name: 'createdAt does not increase down the list (when it is a date-time)', level: 'SHOULD' },
     async (t) => {
       await quoteAndBook(t, 'partnerA');
@@ -153,8 +154,8 @@ describe('4.8 GET /reservations', () => {
     },
   );
 
-  check(
-    '4.8.3',
+  // Spec 4.8.3: "Only the caller's reservations."
+  check('4.8.3')(
     { ...twoPartners, name: "Each partner's list holds its own reservations and never the other's" },
     async (t) => {
       await t.forAll(
@@ -182,8 +183,8 @@ describe('4.8 GET /reservations', () => {
     },
   );
 
-  check(
-    '4.8.4',
+  // Spec 4.8.4: "Response ReservationList."
+  check('4.8.4')(
     { ...booking, name: 'GET /reservations: 200 ReservationList holding the new reservation' },
     async (t) => {
       const { reservation } = await quoteAndBook(t, 'partnerA');
@@ -194,13 +195,15 @@ describe('4.8 GET /reservations', () => {
     },
   );
 
-  check('4.8.5', { ...reading, name: 'Without a token: 401' }, async (t) => {
+  // Spec 4.8.5: "Errors: 401, 403, 429."
+  check('4.8.5')({ ...reading, name: 'Without a token: 401' }, async (t) => {
     expectError(await t.anonymous.get('/reservations'), ['INVALID_TOKEN', 'UNAUTHORIZED'], {
       representation: t.representation,
     });
   });
 
-  check('4.0.13', { ...reading, name: 'With a token lacking reservations:read: 403 INSUFFICIENT_SCOPE' }, async (t) => {
+  // Spec 4.0.13: "GET | /api/partner/v1/reservations | reservations:read | 200 ReservationList"
+  check('4.0.13')({ ...reading, name: 'With a token lacking reservations:read: 403 INSUFFICIENT_SCOPE' }, async (t) => {
     await t.forAll(
       otherScope('reservations:read'),
       async (scopes) => {

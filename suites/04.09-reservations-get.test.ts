@@ -18,8 +18,8 @@ const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };
 const pathOf = (id: string) => `/reservations/${encodeURIComponent(id)}`;
 
 describe('4.9 GET /reservations/{reservationId}', () => {
-  check(
-    '4.0.14',
+  // Spec 4.0.14: "GET | /api/partner/v1/reservations/{reservationId} | reservations:read | 200 Reservation"
+  check('4.0.14')(
     { ...booking, name: 'GET /reservations/{id} with a token holding only reservations:read: 200 Reservation' },
     async (t) => {
       const { reservation } = await quoteAndBook(t, 'partnerA');
@@ -33,7 +33,8 @@ describe('4.9 GET /reservations/{reservationId}', () => {
     },
   );
 
-  check('4.9.1', { ...booking, name: 'An unknown reservationId: 404 NOT_FOUND' }, async (t) => {
+  // Spec 4.9.1: "Errors: 401, 403, 404 (also for another partner's reservation), 429."
+  check('4.9.1')({ ...booking, name: 'An unknown reservationId: 404 NOT_FOUND' }, async (t) => {
     const { reservation } = await quoteAndBook(t, 'partnerA');
     // Shaped like a real id, so a target cannot tell it apart by its format.
     await t.forAll(
@@ -46,8 +47,8 @@ describe('4.9 GET /reservations/{reservationId}', () => {
     );
   });
 
-  check(
-    '4.9.1',
+  // Spec 4.9.1: "Errors: 401, 403, 404 (also for another partner's reservation), 429."
+  check('4.9.1')(
     {
       ...twoPartners,
       name: "Partner B reading partner A's reservation: 404, the same body as for an unknown id but the requestId",
@@ -70,7 +71,8 @@ describe('4.9 GET /reservations/{reservationId}', () => {
     },
   );
 
-  check('4.9.1', { needs: ['partnerA'], representations: REPRESENTATIONS, name: 'Without a token: 401' }, async (t) => {
+  // Spec 4.9.1: "Errors: 401, 403, 404 (also for another partner's reservation), 429."
+  check('4.9.1')({ needs: ['partnerA'], representations: REPRESENTATIONS, name: 'Without a token: 401' }, async (t) => {
     await t.forAll(
       unknownIds,
       async (id) => {
@@ -81,7 +83,8 @@ describe('4.9 GET /reservations/{reservationId}', () => {
     );
   });
 
-  check('4.0.14', { ...booking, name: 'With a token lacking reservations:read: 403 INSUFFICIENT_SCOPE' }, async (t) => {
+  // Spec 4.0.14: "GET | /api/partner/v1/reservations/{reservationId} | reservations:read | 200 Reservation"
+  check('4.0.14')({ ...booking, name: 'With a token lacking reservations:read: 403 INSUFFICIENT_SCOPE' }, async (t) => {
     const { reservation } = await quoteAndBook(t, 'partnerA');
     await t.forAll(
       otherScope('reservations:read'),

@@ -20,8 +20,8 @@ const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };
 const pathOf = (id: string) => `/reservations/${encodeURIComponent(id)}`;
 
 describe('4.10 PATCH /reservations/{reservationId}', () => {
-  check(
-    '4.0.15',
+  // Spec 4.0.15: "PATCH | /api/partner/v1/reservations/{reservationId} | reservations:write | never; always 501"
+  check('4.0.15')(
     { ...booking, name: 'PATCH with a token holding only reservations:write: 501, never a success' },
     async (t) => {
       const { reservation } = await quoteAndBook(t, 'partnerA');
@@ -38,8 +38,8 @@ describe('4.10 PATCH /reservations/{reservationId}', () => {
     },
   );
 
-  check(
-    '4.10.1',
+  // Spec 4.10.1: "Always 501 MODIFICATION_NOT_SUPPORTED (after authentication and scope checks: 401, 403)."
+  check('4.10.1')(
     { ...booking, name: 'PATCH of own reservation with generated bodies: 501, the reservation unchanged' },
     async (t) => {
       const { reservation, body } = await quoteAndBook(t, 'partnerA');
@@ -57,8 +57,8 @@ describe('4.10 PATCH /reservations/{reservationId}', () => {
     },
   );
 
-  check(
-    '4.10.1',
+  // Spec 4.10.1: "Always 501 MODIFICATION_NOT_SUPPORTED (after authentication and scope checks: 401, 403)."
+  check('4.10.1')(
     {
       ...twoPartners,
       name: "PATCH by partner B of partner A's reservation and of an unknown id: the same 501, A's unchanged",
@@ -82,7 +82,8 @@ describe('4.10 PATCH /reservations/{reservationId}', () => {
     },
   );
 
-  check('4.10.1', { ...booking, name: 'PATCH without a token: 401 before any 501' }, async (t) => {
+  // Spec 4.10.1: "Always 501 MODIFICATION_NOT_SUPPORTED (after authentication and scope checks: 401, 403)."
+  check('4.10.1')({ ...booking, name: 'PATCH without a token: 401 before any 501' }, async (t) => {
     const { reservation } = await quoteAndBook(t, 'partnerA');
     await t.forAll(
       patchBodies,
@@ -94,8 +95,8 @@ describe('4.10 PATCH /reservations/{reservationId}', () => {
     );
   });
 
-  check(
-    '4.0.15',
+  // Spec 4.0.15: "PATCH | /api/partner/v1/reservations/{reservationId} | reservations:write | never; always 501"
+  check('4.0.15')(
     { ...booking, name: 'PATCH with a token lacking reservations:write: 403 INSUFFICIENT_SCOPE before any 501' },
     async (t) => {
       const { reservation } = await quoteAndBook(t, 'partnerA');

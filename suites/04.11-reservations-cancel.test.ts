@@ -38,8 +38,8 @@ function keysOf(value: unknown): string[] {
 }
 
 describe('4.11 POST /reservations/{reservationId}/cancel', () => {
-  check(
-    '4.0.16',
+  // Spec 4.0.16: "POST | /api/partner/v1/reservations/{reservationId}/cancel | reservations:cancel | 200 Reservation"
+  check('4.0.16')(
     { ...booking, name: 'Cancel with a token holding only reservations:cancel: 200 Reservation' },
     async (t) => {
       const { reservation } = await quoteAndBook(t, 'partnerA');
@@ -54,8 +54,8 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
     },
   );
 
-  check(
-    '4.11.1',
+  // Spec 4.11.1: "Body CancelRequest."
+  check('4.11.1')(
     { ...booking, name: 'Reasons of 1 and 500 characters are accepted; generated reasons too' },
     async (t) => {
       const q = await quote(t, 'partnerA');
@@ -76,8 +76,8 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
     },
   );
 
-  check(
-    '4.11.1',
+  // Spec 4.11.1: "Body CancelRequest."
+  check('4.11.1')(
     {
       ...booking,
       name: 'Reason of 0 or 501 characters, or another schema fault (generated): 400 VALIDATION_ERROR, unchanged',
@@ -106,8 +106,8 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
     },
   );
 
-  check(
-    '4.11.2',
+  // Spec 4.11.2: "200 returns the reservation in its new state."
+  check('4.11.2')(
     { ...booking, name: 'A successful cancel returns the reservation as it now is (GET agrees)' },
     async (t) => {
       const { reservation } = await quoteAndBook(t, 'partnerA');
@@ -122,7 +122,8 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
     },
   );
 
-  check('4.11.3', { ...booking, name: 'Without a token: 401; lacking reservations:cancel: 403' }, async (t) => {
+  // Spec 4.11.3: "Errors: 400, 401, 403, 404, 409 (CANCELLATION_NEEDS_STAFF or INVALID_STATE_TRANSITION), 429."
+  check('4.11.3')({ ...booking, name: 'Without a token: 401; lacking reservations:cancel: 403' }, async (t) => {
     const { reservation } = await quoteAndBook(t, 'partnerA');
     const path = cancelPath(reservation.reservationId);
     await t.forAll(
@@ -140,7 +141,8 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
     );
   });
 
-  check('4.11.3', { ...booking, name: 'An unknown reservationId: 404 NOT_FOUND' }, async (t) => {
+  // Spec 4.11.3: "Errors: 400, 401, 403, 404, 409 (CANCELLATION_NEEDS_STAFF or INVALID_STATE_TRANSITION), 429."
+  check('4.11.3')({ ...booking, name: 'An unknown reservationId: 404 NOT_FOUND' }, async (t) => {
     const { reservation } = await quoteAndBook(t, 'partnerA');
     await t.forAll(
       fc.tuple(alteredIds(reservation.reservationId), cancelRequest()),
@@ -152,8 +154,8 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
     );
   });
 
-  check(
-    '4.11.3',
+  // Spec 4.11.3: "Errors: 400, 401, 403, 404, 409 (CANCELLATION_NEEDS_STAFF or INVALID_STATE_TRANSITION), 429."
+  check('4.11.3')(
     {
       ...twoPartners,
       name: "Partner B cancelling partner A's reservation: 404 as for an unknown id, A's still confirmed",
@@ -171,8 +173,8 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
     },
   );
 
-  check(
-    '4.11.3',
+  // Spec 4.11.3: "Errors: 400, 401, 403, 404, 409 (CANCELLATION_NEEDS_STAFF or INVALID_STATE_TRANSITION), 429."
+  check('4.11.3')(
     {
       ...booking,
       hooks: ['reservations.money', 'reservations.status'],
@@ -201,8 +203,8 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
     },
   );
 
-  check(
-    '4.11.4',
+  // Spec 4.11.4: "No refund is calculated or promised."
+  check('4.11.4')(
     { ...booking, name: 'The cancel answer carries no refund: no refund field, the total as booked' },
     async (t) => {
       const { reservation } = await quoteAndBook(t, 'partnerA');

@@ -140,7 +140,8 @@ function outsideValidity(cat: TargetCatalogue, plan: RatePlan): { pickupDate: st
 }
 
 describe('4.12 Validation behaviours tied to endpoints', () => {
-  check('4.12.1a', { ...business, name: 'Unknown pickup or dropoff location: 400 INVALID_LOCATION' }, async (t) => {
+  // Spec 4.12.1a: "Unknown or inactive location: 400 INVALID_LOCATION."
+  check('4.12.1a')({ ...business, name: 'Unknown pickup or dropoff location: 400 INVALID_LOCATION' }, async (t) => {
     const cat = await targetCatalogue(t, 'partnerA');
     const faults = fc
       .tuple(requests(cat), fc.constantFrom('pickupLocation', 'dropoffLocation', 'both'), unknownCode)
@@ -154,8 +155,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     await property(t, faults, 'INVALID_LOCATION');
   });
 
-  check(
-    '4.12.1a',
+  // Spec 4.12.1a: "Unknown or inactive location: 400 INVALID_LOCATION."
+  check('4.12.1a')(
     {
       ...business,
       name: 'Inactive location (named by the operator): 400 INVALID_LOCATION',
@@ -177,8 +178,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     },
   );
 
-  check(
-    '4.12.1b',
+  // Spec 4.12.1b: "Different branches where one-way is not available: 400 LOCATION_NOT_ONE_WAY."
+  check('4.12.1b')(
     { ...business, name: 'Different branches with one-way unavailable at an end: 400 LOCATION_NOT_ONE_WAY' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
@@ -194,8 +195,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     },
   );
 
-  check(
-    '4.12.1b',
+  // Spec 4.12.1b: "Different branches where one-way is not available: 400 LOCATION_NOT_ONE_WAY."
+  check('4.12.1b')(
     { ...business, name: 'Different branches, both one-way capable: offered, or 400 LOCATION_NOT_ONE_WAY' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
@@ -228,7 +229,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     },
   );
 
-  check('4.12.2', { ...business, name: 'Dropoff equal to or before pickup: 400 INVALID_RENTAL_WINDOW' }, async (t) => {
+  // Spec 4.12.2: "Dropoff not after pickup, or times not valid local times: 400 INVALID_RENTAL_WINDOW."
+  check('4.12.2')({ ...business, name: 'Dropoff equal to or before pickup: 400 INVALID_RENTAL_WINDOW' }, async (t) => {
     const cat = await targetCatalogue(t, 'partnerA');
     const zone = new Map(cat.locations.map((l) => [l.locationCode, l.timezone]));
     const faults = fc
@@ -249,8 +251,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     await property(t, faults, 'INVALID_RENTAL_WINDOW');
   });
 
-  check(
-    '4.12.2',
+  // Spec 4.12.2: "Dropoff not after pickup, or times not valid local times: 400 INVALID_RENTAL_WINDOW."
+  check('4.12.2')(
     { ...business, name: 'Dates and times that are no local time: 400 INVALID_RENTAL_WINDOW or VALIDATION_ERROR' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
@@ -276,7 +278,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     },
   );
 
-  check('4.12.3a', { ...business, name: 'Unknown vehicle code: 400 INVALID_VEHICLE' }, async (t) => {
+  // Spec 4.12.3a: "Unknown or unpublished vehicle: 400 INVALID_VEHICLE"
+  check('4.12.3a')({ ...business, name: 'Unknown vehicle code: 400 INVALID_VEHICLE' }, async (t) => {
     const cat = await targetCatalogue(t, 'partnerA');
     const faults = fc.tuple(requests(cat), unknownCode, fc.nat()).map(([req, code, at]): Fault => {
       const { availability, quote } = bodiesOf(req);
@@ -293,8 +296,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     await property(t, faults, 'INVALID_VEHICLE');
   });
 
-  check(
-    '4.12.3a',
+  // Spec 4.12.3a: "Unknown or unpublished vehicle: 400 INVALID_VEHICLE"
+  check('4.12.3a')(
     {
       ...business,
       name: 'Unpublished vehicle (named by the operator): 400 INVALID_VEHICLE',
@@ -315,8 +318,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     },
   );
 
-  check(
-    '4.12.3b',
+  // Spec 4.12.3b: "vehicle without complete partner specification: 409 FLEET_PROFILE_INCOMPLETE."
+  check('4.12.3b')(
     {
       ...business,
       probes: ['incompleteVehicleCode'],
@@ -338,8 +341,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     },
   );
 
-  check(
-    '4.12.3b',
+  // Spec 4.12.3b: "vehicle without complete partner specification: 409 FLEET_PROFILE_INCOMPLETE."
+  check('4.12.3b')(
     {
       ...business,
       profile: 'shop',
@@ -365,7 +368,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     },
   );
 
-  check('4.12.4a', { ...business, name: 'Unknown accountCode: 400 INVALID_ACCOUNT_CODE' }, async (t) => {
+  // Spec 4.12.4a: "Unknown or not enabled accountCode: 400 INVALID_ACCOUNT_CODE"
+  check('4.12.4a')({ ...business, name: 'Unknown accountCode: 400 INVALID_ACCOUNT_CODE' }, async (t) => {
     const cat = await targetCatalogue(t, 'partnerA');
     const base = quoteArbitrary(cat, { maxRentalDays: 14, rate: 'public' });
     await property(
@@ -386,8 +390,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     await property(t, withRate, ['INVALID_ACCOUNT_CODE', 'INVALID_RATE_CODE']);
   });
 
-  check(
-    '4.12.4a',
+  // Spec 4.12.4a: "Unknown or not enabled accountCode: 400 INVALID_ACCOUNT_CODE"
+  check('4.12.4a')(
     { ...business, needs: ['partnerA', 'partnerB'], name: "Another partner's accountCode: 400 INVALID_ACCOUNT_CODE" },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
@@ -403,7 +407,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     },
   );
 
-  check('4.12.4b', { ...business, name: 'Unknown rateCode: 400 INVALID_RATE_CODE' }, async (t) => {
+  // Spec 4.12.4b: "rateCode unknown, not enabled or outside validity: 400 INVALID_RATE_CODE"
+  check('4.12.4b')({ ...business, name: 'Unknown rateCode: 400 INVALID_RATE_CODE' }, async (t) => {
     const cat = await targetCatalogue(t, 'partnerA');
     const base = quoteArbitrary(cat, { maxRentalDays: 14, rate: 'public' });
     const accounts = [...new Set(cat.rates.map((p) => p.accountCode))];
@@ -421,8 +426,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     await property(t, faults, 'INVALID_RATE_CODE');
   });
 
-  check(
-    '4.12.4b',
+  // Spec 4.12.4b: "rateCode unknown, not enabled or outside validity: 400 INVALID_RATE_CODE"
+  check('4.12.4b')(
     {
       ...business,
       needs: ['partnerA', 'partnerB'],
@@ -453,8 +458,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     },
   );
 
-  check(
-    '4.12.4b',
+  // Spec 4.12.4b: "rateCode unknown, not enabled or outside validity: 400 INVALID_RATE_CODE"
+  check('4.12.4b')(
     { ...business, name: 'A listed plan for a window wholly outside its validity: 400 INVALID_RATE_CODE' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
@@ -478,8 +483,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     },
   );
 
-  check(
-    '4.12.4c',
+  // Spec 4.12.4c: "rate plan awaiting approval: 409 RATE_NOT_APPROVED."
+  check('4.12.4c')(
     {
       ...business,
       probes: ['pendingRate'],
@@ -496,8 +501,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     },
   );
 
-  check(
-    '4.12.4c',
+  // Spec 4.12.4c: "rate plan awaiting approval: 409 RATE_NOT_APPROVED."
+  check('4.12.4c')(
     {
       ...business,
       profile: 'shop',
@@ -526,8 +531,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     },
   );
 
-  check(
-    '4.12.5',
+  // Spec 4.12.5: "Extras with both cdwInsurance and fullProtection: validation error (400 VALIDATION_ERROR)."
+  check('4.12.5')(
     { ...business, name: 'Extras with cdwInsurance and fullProtection both true: 400 VALIDATION_ERROR' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');

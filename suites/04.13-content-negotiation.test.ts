@@ -41,7 +41,7 @@ import {
   expectAnswered,
   expectRefusal,
   LABEL,
-  REQUEST_CLAUSE,
+  REQUEST_CHECK,
   SHOPPING_ENDPOINTS,
 } from './support/body-endpoints.ts';
 import { fewCases, otherScope, shoppingWindow, slowCases, unknownCodes } from './support/draws.ts';
@@ -65,7 +65,9 @@ describe('4.13 Content negotiation', () => {
     ['Accept: text/xml: XML as text/xml', 'text/xml', [MEDIA_TYPES.textXml]],
   ];
   for (const [name, accept, expected] of selection) {
-    check('4.13.1a', { needs, name }, async (t) => {
+    // Spec 4.13.1a: "Response type is chosen from Accept: application/json (default when Accept is absent),
+    // application/xml, text/xml."
+    check('4.13.1a')({ needs, name }, async (t) => {
       const res = await locationsWithAccept(t, accept);
       expect(res.status, res.text.slice(0, 300)).toBe(200);
       expect(expected, 'Content-Type').toContain(res.mediaType);
@@ -87,7 +89,8 @@ describe('4.13 Content negotiation', () => {
   ];
   for (const [accept, expected] of preference) {
     const outcome = expected.length === 1 ? expected[0] : 'either XML type';
-    check('4.13.1b', { needs, name: `Accept: ${accept}: ${outcome}` }, async (t) => {
+    // Spec 4.13.1b: "When several are acceptable the higher q wins; ties choose JSON."
+    check('4.13.1b')({ needs, name: `Accept: ${accept}: ${outcome}` }, async (t) => {
       const res = await locationsWithAccept(t, accept);
       expect(res.status, res.text.slice(0, 300)).toBe(200);
       expect(expected, 'Content-Type').toContain(res.mediaType);
@@ -96,14 +99,16 @@ describe('4.13 Content negotiation', () => {
   }
 
   for (const accept of ['text/html', 'image/png, text/plain;q=0.5']) {
-    check('4.13.1c', { needs, name: `Accept: ${accept}: 406 NOT_ACCEPTABLE with a JSON error body` }, async (t) => {
+    // Spec 4.13.1c: "Unsupported Accept: 406 NOT_ACCEPTABLE (JSON error body)."
+    check('4.13.1c')({ needs, name: `Accept: ${accept}: 406 NOT_ACCEPTABLE with a JSON error body` }, async (t) => {
       const res = await locationsWithAccept(t, accept);
       expectError(res, 'NOT_ACCEPTABLE', { representation: 'json' });
     });
   }
 
-  check(
-    '4.13.2',
+  // Spec 4.13.2: "Request Content-Type for business calls with a body: application/json, application/xml or text/xml;
+  // otherwise 415 UNSUPPORTED_MEDIA_TYPE."
+  check('4.13.2')(
     { needs, representations: REPRESENTATIONS, name: 'Unsupported request Content-Type: 415 UNSUPPORTED_MEDIA_TYPE' },
     async (t) => {
       const contentTypes = fc.constantFrom(
@@ -128,8 +133,9 @@ describe('4.13 Content negotiation', () => {
     },
   );
 
-  check(
-    '4.13.2',
+  // Spec 4.13.2: "Request Content-Type for business calls with a body: application/json, application/xml or text/xml;
+  // otherwise 415 UNSUPPORTED_MEDIA_TYPE."
+  check('4.13.2')(
     { needs, representations: REPRESENTATIONS, name: 'A body without Content-Type: 415 UNSUPPORTED_MEDIA_TYPE' },
     async (t) => {
       const headers = { ...bearer(await t.client('partnerA').token()), accept: ACCEPT_OF[t.representation] };
@@ -145,8 +151,9 @@ describe('4.13 Content negotiation', () => {
     },
   );
 
-  check(
-    '4.13.2',
+  // Spec 4.13.2: "Request Content-Type for business calls with a body: application/json, application/xml or text/xml;
+  // otherwise 415 UNSUPPORTED_MEDIA_TYPE."
+  check('4.13.2')(
     { needs, name: 'application/json, application/xml and text/xml request bodies are accepted' },
     async (t) => {
       await t.forAll(
@@ -173,8 +180,8 @@ describe('4.13 Content negotiation', () => {
     },
   );
 
-  check(
-    '4.13.3',
+  // Spec 4.13.3: "Invalid JSON body: 400 MALFORMED_JSON."
+  check('4.13.3')(
     { needs, representations: REPRESENTATIONS, name: 'Invalid JSON body: 400 MALFORMED_JSON' },
     async (t) => {
       // A generated request broken three ways: cut short, trailing data, single-quoted strings.
@@ -199,7 +206,8 @@ describe('4.13 Content negotiation', () => {
     },
   );
 
-  check('4.13.4', { needs, name: 'XML responses are UTF-8 and carry the selected media type' }, async (t) => {
+  // Spec 4.13.4: "XML responses are UTF-8 and use the selected media type."
+  check('4.13.4')({ needs, name: 'XML responses are UTF-8 and carry the selected media type' }, async (t) => {
     const token = await t.client('partnerA').token();
     await t.forAll(
       unknownCodes,
@@ -224,8 +232,9 @@ describe('4.13 Content negotiation', () => {
     );
   });
 
-  check(
-    '4.13.5a',
+  // Spec 4.13.5a: "Authentication, scopes, validation, rate limits and business rules are identical for both
+  // representations; XML grants no extra access."
+  check('4.13.5a')(
     { needs, name: 'The same request gets the same status and error code in JSON and XML' },
     async (t) => {
       const client = t.client('partnerA');
@@ -258,7 +267,9 @@ describe('4.13 Content negotiation', () => {
     },
   );
 
-  check('4.13.5a', { needs, profile: 'shop', name: 'Shopping answers the same in JSON and XML' }, async (t) => {
+  // Spec 4.13.5a: "Authentication, scopes, validation, rate limits and business rules are identical for both
+  // representations; XML grants no extra access."
+  check('4.13.5a')({ needs, profile: 'shop', name: 'Shopping answers the same in JSON and XML' }, async (t) => {
     const client = t.client('partnerA');
     await t.forAll(
       fc.tuple(await shoppingWindow(t, 'partnerA'), unknownCodes),
@@ -290,7 +301,8 @@ describe('4.13 Content negotiation', () => {
     );
   });
 
-  check('4.13.5b', { needs, name: 'The token endpoint takes no XML body: 400 in the JSON OAuth shape' }, async (t) => {
+  // Spec 4.13.5b: "The token endpoint stays form-encoded in and JSON out."
+  check('4.13.5b')({ needs, name: 'The token endpoint takes no XML body: 400 in the JSON OAuth shape' }, async (t) => {
     const { clientId, clientSecret } = credentialsOf(t, 'partnerA');
     const body = serializeTypedXml({ grant_type: 'client_credentials' }, 'request');
     // Valid Basic credentials, so the XML body is the only fault.
@@ -309,7 +321,8 @@ describe('4.13 Content negotiation', () => {
     expectSchema(res, 'OAuthError');
   });
 
-  check('4.13.5b', { needs, name: 'The token endpoint answers JSON when XML is asked for' }, async (t) => {
+  // Spec 4.13.5b: "The token endpoint stays form-encoded in and JSON out."
+  check('4.13.5b')({ needs, name: 'The token endpoint answers JSON when XML is asked for' }, async (t) => {
     const ok = await requestToken(t, 'partnerA', { headers: { accept: `${MEDIA_TYPES.xml}, ${MEDIA_TYPES.textXml}` } });
     expect(ok.status, ok.text.slice(0, 300)).toBe(200);
     expectMediaType(ok, 'json');
@@ -349,8 +362,9 @@ describe('4.13 on every endpoint that takes a body', () => {
     const label = LABEL[endpoint];
     const options = { needs, ...endpointOptions(endpoint) };
 
-    check(
-      '4.13.2',
+    // Spec 4.13.2: "Request Content-Type for business calls with a body: application/json, application/xml or text/xml;
+    // otherwise 415 UNSUPPORTED_MEDIA_TYPE."
+    check('4.13.2')(
       { ...options, representations: REPRESENTATIONS, name: `${label}: another Content-Type, or none: 415` },
       async (t) => {
         const target = await bodyTarget(t, endpoint);
@@ -365,8 +379,8 @@ describe('4.13 on every endpoint that takes a body', () => {
       },
     );
 
-    check(
-      '4.13.3',
+    // Spec 4.13.3: "Invalid JSON body: 400 MALFORMED_JSON."
+    check('4.13.3')(
       { ...options, representations: REPRESENTATIONS, name: `${label}: a body that is not JSON: 400 MALFORMED_JSON` },
       async (t) => {
         const target = await bodyTarget(t, endpoint);
@@ -381,8 +395,9 @@ describe('4.13 on every endpoint that takes a body', () => {
       },
     );
 
-    check(
-      REQUEST_CLAUSE[endpoint],
+    // Each endpoint's own request-shape clause (2.12.1–2.12.4): support/body-endpoints.ts declares it with its
+    // literal id and spec sentence.
+    REQUEST_CHECK[endpoint](
       {
         ...options,
         name: `${label}: JSON that is no request object (another top-level type, __proto__, deep nesting): a 400`,
@@ -400,8 +415,8 @@ describe('4.13 on every endpoint that takes a body', () => {
       },
     );
 
-    check(
-      '4.13.1c',
+    // Spec 4.13.1c: "Unsupported Accept: 406 NOT_ACCEPTABLE (JSON error body)."
+    check('4.13.1c')(
       { ...options, name: `${label}: an Accept allowing none of the three types: 406 with a JSON error body` },
       async (t) => {
         const target = await bodyTarget(t, endpoint);
@@ -422,8 +437,8 @@ describe('4.13 on every endpoint that takes a body', () => {
     const label = LABEL[endpoint];
     const options = { needs, ...endpointOptions(endpoint) };
 
-    check(
-      '4.13.3',
+    // Spec 4.13.3: "Invalid JSON body: 400 MALFORMED_JSON."
+    check('4.13.3')(
       {
         ...options,
         name: `${label}: JSON with a duplicate name or a byte order mark: read either way or refused with a 400, never a 5xx`,
@@ -446,8 +461,9 @@ describe('4.13 on every endpoint that takes a body', () => {
     );
 
     for (const level of ['MUST', 'SHOULD'] as const) {
-      check(
-        '4.13.2',
+      // Spec 4.13.2: "Request Content-Type for business calls with a body: application/json, application/xml or
+      // text/xml; otherwise 415 UNSUPPORTED_MEDIA_TYPE."
+      check('4.13.2')(
         {
           ...options,
           level,
@@ -468,8 +484,8 @@ describe('4.13 on every endpoint that takes a body', () => {
       );
     }
 
-    check(
-      '4.13.1c',
+    // Spec 4.13.1c: "Unsupported Accept: 406 NOT_ACCEPTABLE (JSON error body)."
+    check('4.13.1c')(
       {
         ...options,
         level: 'SHOULD',
@@ -504,18 +520,20 @@ describe('4.13 on every endpoint that takes a body', () => {
       );
     };
 
-    check('4.13.1b', { ...options, name: `${label}: the answer takes the type the Accept weighs highest` }, async (t) =>
+    // Spec 4.13.1b: "When several are acceptable the higher q wins; ties choose JSON."
+    check('4.13.1b')({ ...options, name: `${label}: the answer takes the type the Accept weighs highest` }, async (t) =>
       answeredIn(t, (c) => levelOf(c) === 'MUST' && !zeroWeighted(c)),
     );
 
-    check(
-      '4.13.1b',
+    // Spec 4.13.1b: "When several are acceptable the higher q wins; ties choose JSON."
+    check('4.13.1b')(
       { ...options, name: `${label}: a type weighted q=0 loses to any type weighted above it` },
       async (t) => answeredIn(t, (c) => levelOf(c) === 'MUST' && zeroWeighted(c)),
     );
 
-    check(
-      '4.13.1a',
+    // Spec 4.13.1a: "Response type is chosen from Accept: application/json (default when Accept is absent),
+    // application/xml, text/xml."
+    check('4.13.1a')(
       { ...options, level: 'SHOULD', name: `${label}: media types in Accept compare without letter case (RFC 9110)` },
       async (t) => answeredIn(t, (c) => levelOf(c) === 'SHOULD'),
     );

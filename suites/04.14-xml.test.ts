@@ -24,7 +24,7 @@ import {
   valueElement,
   xmlAttacks,
 } from '../generators/index.ts';
-import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
+import { type ApiResult, type CheckContext, check, type DeclareCheck, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
 import { book } from './support/booking.ts';
@@ -400,9 +400,12 @@ function judgeReading(violations: readonly { clause: string; path: string; messa
   for (const v of violations) claim(v.clause, false, `${where}: ${v.message} (at ${v.path})`);
 }
 
-/** Spec 4.14 rules of one clause on every XML response; `kinds` must occur in them for the check to show anything. */
-function responseRule(clause: string, name: string, kinds: string[] = []): void {
-  check(clause, { ...catalog, name }, async (t) => {
+/**
+ * Spec 4.14 rules of one clause on every XML response; `kinds` must occur in them for the check to show anything.
+ * Takes the declarer each call names with its literal id, so a grep for the clause id finds the call.
+ */
+function responseRule(declare: DeclareCheck, name: string, kinds: string[] = []): void {
+  declare({ ...catalog, name }, async (t) => {
     const seen = new Set<string>();
     for (const { call, xml } of await responsePairs(t)) {
       expectMediaType(xml, 'xml');
@@ -416,25 +419,32 @@ function responseRule(clause: string, name: string, kinds: string[] = []): void 
 
 describe('4.14 XML representation', () => {
   // --- Namespace, root and version (responses at profile catalog, requests at shop) ---
-  responseRule('4.14.1', 'Every XML response root is in urn:service:partner-api:v1');
-  responseRule('4.14.2', 'Every element of an XML response is in the namespace');
-  responseRule('4.14.3', 'The XML response root is `response`');
-  responseRule('4.14.4', 'The XML response root has version="1" and exactly one typed child');
+  // Spec 4.14.1: "Namespace: `urn:service:partner-api:v1`"
+  responseRule(check('4.14.1'), 'Every XML response root is in urn:service:partner-api:v1');
 
-  check(
-    '4.14.1',
+  // Spec 4.14.2: "Every element is in that namespace; the prefix is optional and a default namespace is valid."
+  responseRule(check('4.14.2'), 'Every element of an XML response is in the namespace');
+
+  // Spec 4.14.3: "A request body root is `request`; a response root is `response`."
+  responseRule(check('4.14.3'), 'The XML response root is `response`');
+
+  // Spec 4.14.4: "The root has attribute `version` with value `1` and exactly one direct child, a typed value element."
+  responseRule(check('4.14.4'), 'The XML response root has version="1" and exactly one typed child');
+
+  // Spec 4.14.1: "Namespace: `urn:service:partner-api:v1`"
+  check('4.14.1')(
     { ...shop, name: 'A request in another namespace or none: 400 MALFORMED_XML; in the namespace: answered' },
     (t) => attacks(t, named('namespace of another version', 'no namespace')),
   );
 
-  check(
-    '4.14.2',
+  // Spec 4.14.2: "Every element is in that namespace; the prefix is optional and a default namespace is valid."
+  check('4.14.2')(
     { ...shop, name: 'Prefixed and default namespaces are both valid; elements outside it are refused' },
     (t) => attacks(t, named('namespace prefix (allowed)', 'prefixed root, children outside the namespace')),
   );
 
-  check(
-    '4.14.2',
+  // Spec 4.14.2: "Every element is in that namespace; the prefix is optional and a default namespace is valid."
+  check('4.14.2')(
     { ...shop, name: 'Any prefix, or a prefix for some elements only, gives the same answer as the default namespace' },
     (t) =>
       equivalents(t, (req) => {
@@ -474,15 +484,18 @@ describe('4.14 XML representation', () => {
       }),
   );
 
-  check('4.14.3', { ...shop, name: 'A request root other than `request`: 400 MALFORMED_XML' }, (t) =>
+  // Spec 4.14.3: "A request body root is `request`; a response root is `response`."
+  check('4.14.3')({ ...shop, name: 'A request root other than `request`: 400 MALFORMED_XML' }, (t) =>
     attacks(t, named('root "response"', 'root "Request"')),
   );
 
-  check('4.14.4', { ...shop, name: 'A root without version="1": 400 MALFORMED_XML' }, (t) =>
+  // Spec 4.14.4: "The root has attribute `version` with value `1` and exactly one direct child, a typed value element."
+  check('4.14.4')({ ...shop, name: 'A root without version="1": 400 MALFORMED_XML' }, (t) =>
     attacks(t, named('version "2"', 'version "1.0"', 'version missing')),
   );
 
-  check('4.14.4', { ...shop, name: 'A root without exactly one typed child: 400 MALFORMED_XML' }, (t) =>
+  // Spec 4.14.4: "The root has attribute `version` with value `1` and exactly one direct child, a typed value element."
+  check('4.14.4')({ ...shop, name: 'A root without exactly one typed child: 400 MALFORMED_XML' }, (t) =>
     faults(t, (req) => {
       const inner = valueElement(req as unknown as JsonValue);
       return [
@@ -495,16 +508,39 @@ describe('4.14 XML representation', () => {
   );
 
   // --- Typed elements ---
-  responseRule('4.14.5', 'XML response objects hold only property elements, one per key', ['object', 'property']);
-  responseRule('4.14.6', 'XML response properties have a unique name and exactly one typed child', ['property']);
-  responseRule('4.14.7', 'XML response arrays hold only item elements', ['array', 'item']);
-  responseRule('4.14.8', 'XML response items hold exactly one typed value (objects included)', ['item', 'object']);
-  responseRule('4.14.9', 'XML response strings are text', ['string']);
-  responseRule('4.14.10', 'XML response numbers are finite, in JSON number notation', ['number']);
-  responseRule('4.14.11', 'XML response booleans are exactly true or false', ['boolean']);
-  responseRule('4.14.12', 'XML response nulls are empty or whitespace', ['null']);
+  // Spec 4.14.5: "object | JSON object; contains one `property` element per key"
+  responseRule(check('4.14.5'), 'XML response objects hold only property elements, one per key', [
+    'object',
+    'property',
+  ]);
 
-  check('4.14.5', { ...shop, name: 'An object holding anything but property elements: 400 MALFORMED_XML' }, (t) =>
+  // Spec 4.14.6: "property | attribute `name` is the key (unique within the object); exactly one typed child is the
+  // value"
+  responseRule(check('4.14.6'), 'XML response properties have a unique name and exactly one typed child', ['property']);
+
+  // Spec 4.14.7: "array | JSON array; contains zero or more `item` elements"
+  responseRule(check('4.14.7'), 'XML response arrays hold only item elements', ['array', 'item']);
+
+  // Spec 4.14.8: "item | one typed value (including nested object or array)"
+  responseRule(check('4.14.8'), 'XML response items hold exactly one typed value (objects included)', [
+    'item',
+    'object',
+  ]);
+
+  // Spec 4.14.9: "string | text; XML special characters escaped"
+  responseRule(check('4.14.9'), 'XML response strings are text', ['string']);
+
+  // Spec 4.14.10: "number | finite number; integer, decimal or exponent notation"
+  responseRule(check('4.14.10'), 'XML response numbers are finite, in JSON number notation', ['number']);
+
+  // Spec 4.14.11: "boolean | exactly true or false"
+  responseRule(check('4.14.11'), 'XML response booleans are exactly true or false', ['boolean']);
+
+  // Spec 4.14.12: "null | `<null/>` or whitespace-only content"
+  responseRule(check('4.14.12'), 'XML response nulls are empty or whitespace', ['null']);
+
+  // Spec 4.14.5: "object | JSON object; contains one `property` element per key"
+  check('4.14.5')({ ...shop, name: 'An object holding anything but property elements: 400 MALFORMED_XML' }, (t) =>
     faults(t, (req) => [
       ['a string element in the object', documentOf(objectWith(req, {}, '<string>x</string>'))],
       ['text in the object', documentOf(objectWith(req, {}, 'stray text'))],
@@ -512,8 +548,9 @@ describe('4.14 XML representation', () => {
     ]),
   );
 
-  check(
-    '4.14.6',
+  // Spec 4.14.6: "property | attribute `name` is the key (unique within the object); exactly one typed child is the
+  // value"
+  check('4.14.6')(
     { ...shop, name: 'A property without a name or without exactly one typed child: 400 MALFORMED_XML' },
     (t) =>
       faults(t, (req) => [
@@ -527,7 +564,8 @@ describe('4.14 XML representation', () => {
       ]),
   );
 
-  check('4.14.7', { ...shop, name: 'Arrays of zero or more items read as JSON arrays' }, (t) =>
+  // Spec 4.14.7: "array | JSON array; contains zero or more `item` elements"
+  check('4.14.7')({ ...shop, name: 'Arrays of zero or more items read as JSON arrays' }, (t) =>
     equivalents(t, (req, cat) => {
       const code = listedAt(cat, req);
       return [
@@ -550,7 +588,8 @@ describe('4.14 XML representation', () => {
     }),
   );
 
-  check('4.14.7', { ...shop, name: 'An array holding anything but item elements: 400 MALFORMED_XML' }, (t) =>
+  // Spec 4.14.7: "array | JSON array; contains zero or more `item` elements"
+  check('4.14.7')({ ...shop, name: 'An array holding anything but item elements: 400 MALFORMED_XML' }, (t) =>
     faults(t, (req, cat) => {
       const code = listedAt(cat, req);
       return [
@@ -569,7 +608,8 @@ describe('4.14 XML representation', () => {
     }),
   );
 
-  check('4.14.8', { ...shop, name: 'An item without exactly one typed value: 400 MALFORMED_XML' }, (t) =>
+  // Spec 4.14.8: "item | one typed value (including nested object or array)"
+  check('4.14.8')({ ...shop, name: 'An item without exactly one typed value: 400 MALFORMED_XML' }, (t) =>
     faults(t, (req, cat) => {
       const code = listedAt(cat, req);
       return [
@@ -590,7 +630,8 @@ describe('4.14 XML representation', () => {
     }),
   );
 
-  check('4.14.9', { ...shop, name: 'Escaped XML special characters in a string read as the characters' }, (t) =>
+  // Spec 4.14.9: "string | text; XML special characters escaped"
+  check('4.14.9')({ ...shop, name: 'Escaped XML special characters in a string read as the characters' }, (t) =>
     equivalents(t, (req) => {
       const text = `A&B<C>"D'`;
       return [
@@ -603,15 +644,16 @@ describe('4.14 XML representation', () => {
     }),
   );
 
-  check('4.14.9', { ...shop, name: 'An unescaped & or < in a string: 400 MALFORMED_XML' }, (t) =>
+  // Spec 4.14.9: "string | text; XML special characters escaped"
+  check('4.14.9')({ ...shop, name: 'An unescaped & or < in a string: 400 MALFORMED_XML' }, (t) =>
     faults(t, (req) => [
       ['a bare & in pickupLocation', documentOf(objectWith(req, { pickupLocation: '<string>A&B</string>' }))],
       ['a bare < in pickupLocation', documentOf(objectWith(req, { pickupLocation: '<string>A<B</string>' }))],
     ]),
   );
 
-  check(
-    '4.14.9',
+  // Spec 4.14.9: "string | text; XML special characters escaped"
+  check('4.14.9')(
     {
       ...shop,
       profile: 'book',
@@ -640,7 +682,8 @@ describe('4.14 XML representation', () => {
     },
   );
 
-  check('4.14.10', { ...shop, name: 'Numbers in integer, decimal and exponent notation read as the number' }, (t) =>
+  // Spec 4.14.10: "number | finite number; integer, decimal or exponent notation"
+  check('4.14.10')({ ...shop, name: 'Numbers in integer, decimal and exponent notation read as the number' }, (t) =>
     equivalents(t, (req) =>
       ['2', '2.0', '2e0', '20E-1', '0.2e+1'].map((text): [string, string, object] => [
         `extras.childSeats <number>${text}</number>`,
@@ -654,7 +697,8 @@ describe('4.14 XML representation', () => {
     ),
   );
 
-  check('4.14.10', { ...shop, name: 'A number that is no finite number: 400 MALFORMED_XML' }, (t) =>
+  // Spec 4.14.10: "number | finite number; integer, decimal or exponent notation"
+  check('4.14.10')({ ...shop, name: 'A number that is no finite number: 400 MALFORMED_XML' }, (t) =>
     faults(t, (req) =>
       ['NaN', 'Infinity', '0x2', '2,0', '1e400', 'two', ''].map((text): [string, string] => [
         `extras.childSeats <number>${text}</number>`,
@@ -667,7 +711,8 @@ describe('4.14 XML representation', () => {
     ),
   );
 
-  check('4.14.11', { ...shop, name: 'Booleans true and false read as the booleans' }, (t) =>
+  // Spec 4.14.11: "boolean | exactly true or false"
+  check('4.14.11')({ ...shop, name: 'Booleans true and false read as the booleans' }, (t) =>
     equivalents(t, (req) =>
       [true, false].map((b): [string, string, object] => [
         `extras.additionalDriver <boolean>${b}</boolean>`,
@@ -681,7 +726,8 @@ describe('4.14 XML representation', () => {
     ),
   );
 
-  check('4.14.11', { ...shop, name: 'A boolean other than exactly true or false: 400 MALFORMED_XML' }, (t) =>
+  // Spec 4.14.11: "boolean | exactly true or false"
+  check('4.14.11')({ ...shop, name: 'A boolean other than exactly true or false: 400 MALFORMED_XML' }, (t) =>
     faults(t, (req) =>
       ['TRUE', 'True', '1', 'yes', ' true', ''].map((text): [string, string] => [
         `extras.additionalDriver <boolean>${JSON.stringify(text)}</boolean>`,
@@ -694,7 +740,8 @@ describe('4.14 XML representation', () => {
     ),
   );
 
-  check('4.14.12', { ...shop, name: '<null/>, an empty and a whitespace-only null read as JSON null' }, (t) =>
+  // Spec 4.14.12: "null | `<null/>` or whitespace-only content"
+  check('4.14.12')({ ...shop, name: '<null/>, an empty and a whitespace-only null read as JSON null' }, (t) =>
     equivalents(t, (req) =>
       ['<null/>', '<null></null>', '<null> \n\t </null>'].map((xml): [string, string, object] => [
         `accountCode ${JSON.stringify(xml)}`,
@@ -704,15 +751,16 @@ describe('4.14 XML representation', () => {
     ),
   );
 
-  check('4.14.12', { ...shop, name: 'A null with content: 400 MALFORMED_XML' }, (t) =>
+  // Spec 4.14.12: "null | `<null/>` or whitespace-only content"
+  check('4.14.12')({ ...shop, name: 'A null with content: 400 MALFORMED_XML' }, (t) =>
     faults(t, (req) => [
       ['accountCode <null>x</null>', documentOf(objectWith(req, { accountCode: '<null>x</null>' }))],
       ['accountCode <null><null/></null>', documentOf(objectWith(req, { accountCode: '<null><null/></null>' }))],
     ]),
   );
 
-  check(
-    '4.14.13',
+  // Spec 4.14.13: "A missing property differs from a property set to null."
+  check('4.14.13')(
     { ...shop, name: 'A missing property and a property set to null get different answers' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
@@ -738,12 +786,13 @@ describe('4.14 XML representation', () => {
   );
 
   // --- Rejections ---
-  check('4.14.14a', { ...shop, name: 'Duplicate property names: 400 MALFORMED_XML (or VALIDATION_ERROR)' }, (t) =>
+  // Spec 4.14.14a: "Rejected: duplicate property names"
+  check('4.14.14a')({ ...shop, name: 'Duplicate property names: 400 MALFORMED_XML (or VALIDATION_ERROR)' }, (t) =>
     attacks(t, named('duplicate property name')),
   );
 
-  check(
-    '4.14.14a',
+  // Spec 4.14.14a: "Rejected: duplicate property names"
+  check('4.14.14a')(
     { ...shop, name: 'A property repeated with another value: 400 MALFORMED_XML (or VALIDATION_ERROR)' },
     (t) =>
       faults(
@@ -760,35 +809,42 @@ describe('4.14 XML representation', () => {
       ),
   );
 
-  check('4.14.14b', { ...shop, name: 'Properties named __proto__, prototype, constructor: 400' }, (t) =>
+  // Spec 4.14.14b: "the names __proto__, prototype, constructor"
+  check('4.14.14b')({ ...shop, name: 'Properties named __proto__, prototype, constructor: 400' }, (t) =>
     attacks(t, named('property named')),
   );
 
-  check(
-    '4.14.14c',
+  // Spec 4.14.14c: "document type declarations"
+  check('4.14.14c')(
     { ...shop, name: 'Document type declarations (with or without entities): 400 MALFORMED_XML' },
     (t) => attacks(t, named('DTD', 'document type declaration')),
   );
 
-  check('4.14.14d', { ...shop, name: 'Comments before or inside the root: 400 MALFORMED_XML' }, (t) =>
+  // Spec 4.14.14d: "comments"
+  check('4.14.14d')({ ...shop, name: 'Comments before or inside the root: 400 MALFORMED_XML' }, (t) =>
     attacks(t, named('comment')),
   );
 
-  check('4.14.14e', { ...shop, name: 'A CDATA section: 400 MALFORMED_XML' }, (t) => attacks(t, named('CDATA')));
+  // Spec 4.14.14e: "CDATA"
+  check('4.14.14e')({ ...shop, name: 'A CDATA section: 400 MALFORMED_XML' }, (t) => attacks(t, named('CDATA')));
 
-  check('4.14.14f', { ...shop, name: 'Processing instructions before or inside the root: 400 MALFORMED_XML' }, (t) =>
+  // Spec 4.14.14f: "processing instructions other than the XML declaration"
+  check('4.14.14f')({ ...shop, name: 'Processing instructions before or inside the root: 400 MALFORMED_XML' }, (t) =>
     attacks(t, named('processing instruction')),
   );
 
-  check('4.14.14g', { ...shop, name: 'Custom entities, declared or not: 400 MALFORMED_XML' }, (t) =>
+  // Spec 4.14.14g: "custom entities"
+  check('4.14.14g')({ ...shop, name: 'Custom entities, declared or not: 400 MALFORMED_XML' }, (t) =>
     attacks(t, named('custom entity', 'billion laughs', 'quadratic')),
   );
 
-  check('4.14.14h', { ...shop, name: 'Invalid UTF-8 in the body: 400 MALFORMED_XML' }, (t) =>
+  // Spec 4.14.14h: "invalid UTF-8"
+  check('4.14.14h')({ ...shop, name: 'Invalid UTF-8 in the body: 400 MALFORMED_XML' }, (t) =>
     attacks(t, named('invalid UTF-8')),
   );
 
-  check('4.14.14i', { ...shop, name: 'Malformed XML: 400 MALFORMED_XML' }, (t) =>
+  // Spec 4.14.14i: "malformed XML"
+  check('4.14.14i')({ ...shop, name: 'Malformed XML: 400 MALFORMED_XML' }, (t) =>
     faults(t, (req) => {
       const doc = documentOf(valueElement(req as unknown as JsonValue));
       return [
@@ -806,16 +862,18 @@ describe('4.14 XML representation', () => {
     }),
   );
 
-  check('4.14.14j', { ...shop, name: 'Excess depth or node count: refused' }, (t) =>
+  // Spec 4.14.14j: "excess depth or node count"
+  check('4.14.14j')({ ...shop, name: 'Excess depth or node count: refused' }, (t) =>
     attacks(t, named('an element at level 33', '4098 elements')),
   );
 
-  check('4.14.15', { ...shop, name: 'Numeric character references are accepted; other entities refused' }, (t) =>
+  // Spec 4.14.15: "Only predefined and numeric character references are accepted."
+  check('4.14.15')({ ...shop, name: 'Numeric character references are accepted; other entities refused' }, (t) =>
     attacks(t, named('numeric character references', 'undeclared custom entity reference')),
   );
 
-  check(
-    '4.14.15',
+  // Spec 4.14.15: "Only predefined and numeric character references are accepted."
+  check('4.14.15')(
     { ...shop, name: 'Decimal and hexadecimal references and the five predefined ones read as text' },
     (t) =>
       equivalents(t, (req) => [
@@ -845,7 +903,8 @@ describe('4.14 XML representation', () => {
       ]),
   );
 
-  check('4.14.16', { ...shop, name: 'With or without an XML 1.0 declaration, UTF-8 or none: answered alike' }, (t) =>
+  // Spec 4.14.16: "A standard XML 1.0 declaration (optionally UTF-8) is accepted at the start."
+  check('4.14.16')({ ...shop, name: 'With or without an XML 1.0 declaration, UTF-8 or none: answered alike' }, (t) =>
     equivalents(t, (req) => {
       const inner = valueElement(req as unknown as JsonValue);
       return [
@@ -857,11 +916,13 @@ describe('4.14 XML representation', () => {
     }),
   );
 
-  check('4.14.16', { ...shop, level: 'SHOULD', name: 'A declaration of another encoding or XML 1.1 is refused' }, (t) =>
+  // Spec 4.14.16: "A standard XML 1.0 declaration (optionally UTF-8) is accepted at the start."
+  check('4.14.16')({ ...shop, level: 'SHOULD', name: 'A declaration of another encoding or XML 1.1 is refused' }, (t) =>
     attacks(t, named('declaration of'), 'SHOULD'),
   );
 
-  check('4.14.16', { ...shop, name: 'An XML declaration anywhere but at the start: 400 MALFORMED_XML' }, (t) =>
+  // Spec 4.14.16: "A standard XML 1.0 declaration (optionally UTF-8) is accepted at the start."
+  check('4.14.16')({ ...shop, name: 'An XML declaration anywhere but at the start: 400 MALFORMED_XML' }, (t) =>
     faults(t, (req) => [
       ['declaration after whitespace', documentOf(valueElement(req as unknown as JsonValue), ` ${DECLARATION}`)],
       ['declaration inside the root', documentOf(`${DECLARATION}${valueElement(req as unknown as JsonValue)}`, '')],
@@ -869,25 +930,29 @@ describe('4.14 XML representation', () => {
   );
 
   // --- Body limits ---
-  check('4.14.17a', { ...shop, name: 'A valid body of exactly 32,000 bytes is answered' }, (t) =>
+  // Spec 4.14.17a: "Body limits: at most 32,000 bytes, at most 32 levels deep, at most 4,096 XML nodes/items."
+  check('4.14.17a')({ ...shop, name: 'A valid body of exactly 32,000 bytes is answered' }, (t) =>
     attacks(t, named('bytes (allowed)')),
   );
 
-  check('4.14.17a', { ...shop, name: '32 levels deep are within the limit (the schema, not the XML, refuses)' }, (t) =>
+  // Spec 4.14.17a: "Body limits: at most 32,000 bytes, at most 32 levels deep, at most 4,096 XML nodes/items."
+  check('4.14.17a')({ ...shop, name: '32 levels deep are within the limit (the schema, not the XML, refuses)' }, (t) =>
     attacks(t, named('32 levels under an unknown property')),
   );
 
-  check(
-    '4.14.17b',
+  // Spec 4.14.17b: "Violations: 400 MALFORMED_XML"
+  check('4.14.17b')(
     { ...shop, name: 'Level 33 or 4,098 elements: 400 MALFORMED_XML (413 allowed for the nodes)' },
     (t) => attacks(t, named('an element at level 33', '4098 elements')),
   );
 
-  check('4.14.17c', { ...shop, name: 'A body over 32,000 bytes: 413 REQUEST_TOO_LARGE' }, (t) =>
+  // Spec 4.14.17c: "a body over 32,000 bytes gets status 413."
+  check('4.14.17c')({ ...shop, name: 'A body over 32,000 bytes: 413 REQUEST_TOO_LARGE' }, (t) =>
     attacks(t, named('32001 bytes')),
   );
 
-  check('4.14.17c', { ...shop, name: 'A body of 100 KB: 413 REQUEST_TOO_LARGE' }, async (t) => {
+  // Spec 4.14.17c: "a body over 32,000 bytes gets status 413."
+  check('4.14.17c')({ ...shop, name: 'A body of 100 KB: 413 REQUEST_TOO_LARGE' }, async (t) => {
     const req = (await targetCatalogue(t, 'partnerA')).locations[0]?.locationCode ?? 'ZZ-CERT';
     const padding = ' '.repeat(100_000);
     const res = await sendXml(
@@ -898,7 +963,9 @@ describe('4.14 XML representation', () => {
   });
 
   // --- Same values, same schemas, same envelope ---
-  check('4.14.18a', { ...catalog, name: 'XML responses carry the same field names and values as JSON' }, async (t) => {
+  // Spec 4.14.18a: "The XML is converted to the same JSON-shaped value and validated by the same schemas as JSON;
+  // responses have the same field names and values."
+  check('4.14.18a')({ ...catalog, name: 'XML responses carry the same field names and values as JSON' }, async (t) => {
     for (const { call, xml, json } of await responsePairs(t)) {
       expect(xml.status, `${call}: status in XML against JSON`).toBe(json.status);
       const reading = readTypedResponse(xml.text);
@@ -914,8 +981,9 @@ describe('4.14 XML representation', () => {
     }
   });
 
-  check(
-    '4.14.18a',
+  // Spec 4.14.18a: "The XML is converted to the same JSON-shaped value and validated by the same schemas as JSON;
+  // responses have the same field names and values."
+  check('4.14.18a')(
     { ...shop, name: 'Generated requests in XML get the JSON answer, by the same schemas' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
@@ -933,8 +1001,8 @@ describe('4.14 XML representation', () => {
     },
   );
 
-  check(
-    '4.14.18b',
+  // Spec 4.14.18b: "Errors are returned in the same envelope, with the same fields and HTTP status, in XML."
+  check('4.14.18b')(
     { ...catalog, name: 'Errors in XML: the same envelope, fields and HTTP status as in JSON' },
     async (t) => {
       let errors = 0;
@@ -956,7 +1024,8 @@ describe('4.14 XML representation', () => {
     },
   );
 
-  check('4.14.18b', { ...shop, name: 'Validation errors in XML carry the same fields as in JSON' }, async (t) => {
+  // Spec 4.14.18b: "Errors are returned in the same envelope, with the same fields and HTTP status, in XML."
+  check('4.14.18b')({ ...shop, name: 'Validation errors in XML carry the same fields as in JSON' }, async (t) => {
     const cat = await targetCatalogue(t, 'partnerA');
     await t.forAll(schemaFault('AvailabilityRequest', requests(cat)), async (fault) => {
       const xml = await sendXml(t, xmlRequest(fault.value as object));

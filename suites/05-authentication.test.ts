@@ -17,8 +17,9 @@ import { fewCases, otherGrantTypes, otherScope, slowCases, unknownScopes, wrongS
 import { canOffer, handshake, legacyOffer, plainHttpStatus, tlsEndpoint } from './support/transport.ts';
 
 describe('5 Authentication', () => {
-  check(
-    '5.1',
+  // Spec 5.1: "Flow: OAuth 2.0 client credentials (RFC 6749 section 4.4). The client exchanges client_id and
+  // client_secret at POST /api/partner/v1/oauth/token for a bearer token."
+  check('5.1')(
     {
       name: 'Client credentials exchanged for a bearer token that business calls accept',
       needs: ['partnerA'],
@@ -32,8 +33,8 @@ describe('5 Authentication', () => {
     },
   );
 
-  check(
-    '5.2a',
+  // Spec 5.2a: "HTTP Basic (`Authorization: Basic base64(client_id:client_secret)`, client_secret_basic, preferred)"
+  check('5.2a')(
     { name: 'HTTP Basic client authentication (client_secret_basic) is accepted', needs: ['partnerA'] },
     async (t) => {
       const res = await requestToken(t, 'partnerA', { auth: 'basic' });
@@ -42,8 +43,8 @@ describe('5 Authentication', () => {
     },
   );
 
-  check(
-    '5.2b',
+  // Spec 5.2b: "client_id and client_secret in the form body (client_secret_post)"
+  check('5.2b')(
     { name: 'Form client authentication (client_secret_post) is accepted', needs: ['partnerA'] },
     async (t) => {
       const res = await requestToken(t, 'partnerA', { auth: 'post' });
@@ -52,8 +53,8 @@ describe('5 Authentication', () => {
     },
   );
 
-  check(
-    '5.3a',
+  // Spec 5.3a: "The token is sent as `Authorization: Bearer <ACCESS_TOKEN>` on every other call."
+  check('5.3a')(
     {
       name: 'Authorization: Bearer <token> authenticates every catalogue read',
       needs: ['partnerA'],
@@ -68,13 +69,14 @@ describe('5 Authentication', () => {
     },
   );
 
-  check('5.3b', { name: 'Tokens are issued for 600 seconds (expires_in)', needs: ['partnerA'] }, async (t) => {
+  // Spec 5.3b: "Tokens are valid 600 seconds"
+  check('5.3b')({ name: 'Tokens are issued for 600 seconds (expires_in)', needs: ['partnerA'] }, async (t) => {
     const token = await freshToken(t, 'partnerA');
     expect(token.expires_in).toBe(600);
   });
 
-  check(
-    '5.3b',
+  // Spec 5.3b: "Tokens are valid 600 seconds"
+  check('5.3b')(
     {
       name: 'A token is accepted until 600 seconds and refused after (INVALID_TOKEN)',
       needs: ['partnerA'],
@@ -92,20 +94,25 @@ describe('5 Authentication', () => {
     },
   );
 
-  check('5.3c', { name: 'No refresh token is issued', needs: ['partnerA'] }, async (t) => {
+  // Spec 5.3c: "No refresh token is issued."
+  check('5.3c')({ name: 'No refresh token is issued', needs: ['partnerA'] }, async (t) => {
     const res = await requestToken(t, 'partnerA');
     expect(res.status, res.text.slice(0, 300)).toBe(200);
     expect(Object.keys(res.body as object)).not.toContain('refresh_token');
   });
 
-  check('5.4a', { name: 'Malformed token request (a JSON body): 400', needs: ['partnerA'] }, async (t) => {
+  // Spec 5.4a: "400 for malformed request, unsupported grant type, or requested scope beyond the grant (error
+  // invalid_scope)"
+  check('5.4a')({ name: 'Malformed token request (a JSON body): 400', needs: ['partnerA'] }, async (t) => {
     const res = await jsonTokenRequest(t);
     expect(res.status, res.text.slice(0, 300)).toBe(400);
     expectSchema(res, 'OAuthError');
   });
 
   // 5.4 names only invalid_scope; the value for a grant type is RFC 6749's, expected (4.1.2 SHOULD) but not required (#30).
-  check('5.4a', { name: 'Unsupported grant type: 400 with an OAuth error', needs: ['partnerA'] }, async (t) => {
+  // Spec 5.4a: "400 for malformed request, unsupported grant type, or requested scope beyond the grant (error
+  // invalid_scope)"
+  check('5.4a')({ name: 'Unsupported grant type: 400 with an OAuth error', needs: ['partnerA'] }, async (t) => {
     await t.forAll(
       otherGrantTypes,
       async (grantType) => {
@@ -115,7 +122,9 @@ describe('5 Authentication', () => {
     );
   });
 
-  check('5.4a', { name: 'Requested scope beyond the grant: 400 invalid_scope', needs: ['partnerA'] }, async (t) => {
+  // Spec 5.4a: "400 for malformed request, unsupported grant type, or requested scope beyond the grant (error
+  // invalid_scope)"
+  check('5.4a')({ name: 'Requested scope beyond the grant: 400 invalid_scope', needs: ['partnerA'] }, async (t) => {
     // Granted scopes with one the endpoint table does not have, in any order.
     const requested = fc
       .tuple(fc.subarray([...SCOPES], { maxLength: 3 }), unknownScopes)
@@ -129,8 +138,9 @@ describe('5 Authentication', () => {
     );
   });
 
-  check(
-    '5.4a',
+  // Spec 5.4a: "400 for malformed request, unsupported grant type, or requested scope beyond the grant (error
+  // invalid_scope)"
+  check('5.4a')(
     { name: 'Booking scope requested by a client without it: 400 invalid_scope', needs: ['readOnly'] },
     async (t) => {
       const held = scopeSet((await freshToken(t, 'readOnly')).scope);
@@ -140,7 +150,8 @@ describe('5 Authentication', () => {
     },
   );
 
-  check('5.4b', { name: 'Wrong client secret (Basic): 401 invalid_client', needs: ['partnerA'] }, async (t) => {
+  // Spec 5.4b: "401 invalid_client when client authentication fails or the client or partner is not active"
+  check('5.4b')({ name: 'Wrong client secret (Basic): 401 invalid_client', needs: ['partnerA'] }, async (t) => {
     await t.forAll(
       wrongSecrets(t, 'partnerA'),
       async (secret) => {
@@ -150,7 +161,8 @@ describe('5 Authentication', () => {
     );
   });
 
-  check('5.4b', { name: 'Wrong client secret (form): 401 invalid_client', needs: ['partnerA'] }, async (t) => {
+  // Spec 5.4b: "401 invalid_client when client authentication fails or the client or partner is not active"
+  check('5.4b')({ name: 'Wrong client secret (form): 401 invalid_client', needs: ['partnerA'] }, async (t) => {
     await t.forAll(
       wrongSecrets(t, 'partnerA'),
       async (secret) => {
@@ -160,7 +172,8 @@ describe('5 Authentication', () => {
     );
   });
 
-  check('5.4b', { name: 'Unknown client id: 401 invalid_client', needs: ['partnerA'] }, async (t) => {
+  // Spec 5.4b: "401 invalid_client when client authentication fails or the client or partner is not active"
+  check('5.4b')({ name: 'Unknown client id: 401 invalid_client', needs: ['partnerA'] }, async (t) => {
     const clientIds = fc.stringMatching(/^[a-z0-9-]{1,40}$/).map((suffix) => `cert-unknown-client-${suffix}`);
     await t.forAll(
       clientIds,
@@ -171,8 +184,8 @@ describe('5 Authentication', () => {
     );
   });
 
-  check(
-    '5.4b',
+  // Spec 5.4b: "401 invalid_client when client authentication fails or the client or partner is not active"
+  check('5.4b')(
     { name: 'No client authentication: 401 invalid_client (or 400 invalid_request)', needs: ['partnerA'] },
     async (t) => {
       // Failed client authentication is 401 invalid_client (5.4); a request without any credentials may also be
@@ -181,16 +194,16 @@ describe('5 Authentication', () => {
     },
   );
 
-  check(
-    '5.4b',
+  // Spec 5.4b: "401 invalid_client when client authentication fails or the client or partner is not active"
+  check('5.4b')(
     { name: 'Client of an inactive partner: 401 invalid_client', needs: ['disabledPartner'] },
     async (t) => {
       expectOAuthError(await requestToken(t, 'disabledPartner'), 'invalid_client');
     },
   );
 
-  check(
-    '5.4b',
+  // Spec 5.4b: "401 invalid_client when client authentication fails or the client or partner is not active"
+  check('5.4b')(
     {
       name: 'Client whose partner was disabled: 401 invalid_client',
       needs: ['partnerB'],
@@ -208,8 +221,8 @@ describe('5 Authentication', () => {
     },
   );
 
-  check(
-    '5.4d',
+  // Spec 5.4d: "503 temporarily_unavailable."
+  check('5.4d')(
     {
       name: 'API disabled: the token endpoint answers 503 temporarily_unavailable',
       needs: ['partnerA'],
@@ -226,8 +239,9 @@ describe('5 Authentication', () => {
     },
   );
 
-  check(
-    '5.5a',
+  // Spec 5.5a: "Scopes: fleet:read, locations:read, rates:read, availability:read, quotes:write, reservations:read,
+  // reservations:write, reservations:cancel (meanings in the endpoint table)."
+  check('5.5a')(
     { name: 'Tokens carry only the eight scopes of the endpoint table', needs: ['partnerA'] },
     async (t) => {
       const scope = scopeSet((await freshToken(t, 'partnerA')).scope);
@@ -235,8 +249,9 @@ describe('5 Authentication', () => {
     },
   );
 
-  check(
-    '5.5b',
+  // Spec 5.5b: "A token carries exactly the scopes held by BOTH the API client and the partner account, limited to
+  // those requested."
+  check('5.5b')(
     {
       name: "A token limited to one scope opens that scope's endpoint only",
       needs: ['partnerA'],
@@ -252,8 +267,9 @@ describe('5 Authentication', () => {
     },
   );
 
-  check(
-    '5.5b',
+  // Spec 5.5b: "A token carries exactly the scopes held by BOTH the API client and the partner account, limited to
+  // those requested."
+  check('5.5b')(
     {
       name: 'A client without booking scopes gets none and is refused reservations',
       needs: ['readOnly'],
@@ -268,8 +284,9 @@ describe('5 Authentication', () => {
     },
   );
 
-  check(
-    '5.5b',
+  // Spec 5.5b: "A token carries exactly the scopes held by BOTH the API client and the partner account, limited to
+  // those requested."
+  check('5.5b')(
     {
       name: 'A client holding the booking scopes its partner lacks gets only what both hold (narrowPartner)',
       needs: ['narrowPartner'],
@@ -305,8 +322,9 @@ describe('5 Authentication', () => {
     },
   );
 
-  check(
-    '5.5b',
+  // Spec 5.5b: "A token carries exactly the scopes held by BOTH the API client and the partner account, limited to
+  // those requested."
+  check('5.5b')(
     {
       name: 'A client holding the booking scopes its partner lacks is refused reservations (narrowPartner)',
       needs: ['narrowPartner'],
@@ -320,8 +338,9 @@ describe('5 Authentication', () => {
     },
   );
 
-  check(
-    '5.6a',
+  // Spec 5.6a: "missing, malformed or expired token gives 401 (INVALID_TOKEN; UNAUTHORIZED when authentication is
+  // required)"
+  check('5.6a')(
     { name: 'No Authorization header: 401 (INVALID_TOKEN or UNAUTHORIZED)', representations: REPRESENTATIONS },
     async (t) => {
       // 5.6 and 7.3 name both codes for a missing token: either is accepted.
@@ -333,8 +352,9 @@ describe('5 Authentication', () => {
     },
   );
 
-  check(
-    '5.6a',
+  // Spec 5.6a: "missing, malformed or expired token gives 401 (INVALID_TOKEN; UNAUTHORIZED when authentication is
+  // required)"
+  check('5.6a')(
     {
       name: 'Authorization with another scheme than Bearer: 401 (INVALID_TOKEN or UNAUTHORIZED)',
       needs: ['partnerA'],
@@ -361,7 +381,9 @@ describe('5 Authentication', () => {
     },
   );
 
-  check('5.6a', { name: 'Malformed bearer token: 401 INVALID_TOKEN', representations: REPRESENTATIONS }, async (t) => {
+  // Spec 5.6a: "missing, malformed or expired token gives 401 (INVALID_TOKEN; UNAUTHORIZED when authentication is
+  // required)"
+  check('5.6a')({ name: 'Malformed bearer token: 401 INVALID_TOKEN', representations: REPRESENTATIONS }, async (t) => {
     // Strings of the bearer token alphabet (RFC 6750 b64token) that no server issued.
     const tokens = fc.oneof(
       fc.constant('not-a-valid-access-token'),
@@ -380,8 +402,9 @@ describe('5 Authentication', () => {
     );
   });
 
-  check(
-    '5.6a',
+  // Spec 5.6a: "missing, malformed or expired token gives 401 (INVALID_TOKEN; UNAUTHORIZED when authentication is
+  // required)"
+  check('5.6a')(
     {
       name: 'Forged bearer tokens (unsigned, foreign-signed, look-alikes of a genuine one) and none: 401',
       needs: ['partnerA'],
@@ -412,8 +435,9 @@ describe('5 Authentication', () => {
     },
   );
 
-  check(
-    '5.6a',
+  // Spec 5.6a: "missing, malformed or expired token gives 401 (INVALID_TOKEN; UNAUTHORIZED when authentication is
+  // required)"
+  check('5.6a')(
     { name: 'Tampered bearer token: 401 INVALID_TOKEN', needs: ['partnerA'], representations: REPRESENTATIONS },
     async (t) => {
       const token = (await freshToken(t, 'partnerA')).access_token;
@@ -441,8 +465,9 @@ describe('5 Authentication', () => {
     },
   );
 
-  check(
-    '5.6a',
+  // Spec 5.6a: "missing, malformed or expired token gives 401 (INVALID_TOKEN; UNAUTHORIZED when authentication is
+  // required)"
+  check('5.6a')(
     {
       name: 'Expired token: 401 INVALID_TOKEN',
       needs: ['partnerA'],
@@ -457,8 +482,8 @@ describe('5 Authentication', () => {
     },
   );
 
-  check(
-    '5.6b',
+  // Spec 5.6b: "valid token lacking the scope gives 403 INSUFFICIENT_SCOPE"
+  check('5.6b')(
     {
       name: 'Valid token lacking the scope: 403 INSUFFICIENT_SCOPE on each catalogue read',
       needs: ['partnerA'],
@@ -486,8 +511,8 @@ describe('5 Authentication', () => {
     },
   );
 
-  check(
-    '5.6c',
+  // Spec 5.6c: "inactive partner gives 403 PARTNER_DISABLED."
+  check('5.6c')(
     {
       name: 'Partner made inactive: business calls answer 403 PARTNER_DISABLED',
       needs: ['partnerB'],
@@ -510,8 +535,8 @@ describe('5 Authentication', () => {
   );
 
   // Not-applicable on an http:// target (applicability 'plain-http'): see docs/ambiguities.md.
-  check(
-    '5.7a',
+  // Spec 5.7a: "Transport is HTTPS only, TLS 1.2 minimum."
+  check('5.7a')(
     { name: 'HTTPS only: TLS 1.2 or later negotiated, TLS 1.0 and 1.1 refused, plain HTTP serves no 2xx' },
     async (t) => {
       const endpoint = tlsEndpoint(t.settings.target);
@@ -548,8 +573,8 @@ describe('5 Authentication', () => {
     },
   );
 
-  check(
-    '5.7b',
+  // Spec 5.7b: "Responses are tenant-specific."
+  check('5.7b')(
     {
       name: 'Business responses are not shared-cacheable (no public or s-maxage)',
       needs: ['partnerA'],
@@ -569,8 +594,8 @@ describe('5 Authentication', () => {
     },
   );
 
-  check(
-    '5.8',
+  // Spec 5.8: "The partner API can be disabled per environment (503 API_DISABLED) until credentials are provisioned."
+  check('5.8')(
     {
       name: 'API disabled: business calls answer 503 API_DISABLED',
       needs: ['partnerA'],
@@ -594,8 +619,8 @@ describe('5 Authentication', () => {
   );
 
   // Last: it exhausts the rateLimit client's token bucket for up to a minute.
-  check(
-    '5.4c',
+  // Spec 5.4c: "429 slow_down"
+  check('5.4c')(
     { name: 'Token requests beyond the per-client limit: 429 slow_down', needs: ['rateLimit'], timeoutMs: 120_000 },
     async (t) => {
       const MAX_ATTEMPTS = 400;

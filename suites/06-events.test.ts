@@ -69,28 +69,33 @@ async function listed(t: CheckContext, id: string): Promise<Reservation | undefi
 }
 
 describe('6 Events', () => {
-  check('6.1', { needs: A, name: 'The published contract has no webhooks and no callbacks' }, async () => {
+  // Spec 6.1: "The service emits no events. Webhooks are not available"
+  check('6.1')({ needs: A, name: 'The published contract has no webhooks and no callbacks' }, async () => {
     expect(Object.keys(OPENAPI), 'top-level keys of the shipped OpenAPI').not.toContain('webhooks');
     expect(hasKey(OPENAPI.paths, 'callbacks'), 'callbacks on an operation').toBe(false);
   });
 
-  check('6.1', { ...business, name: 'No webhook or subscription resource is served (GET)' }, async (t) => {
+  // Spec 6.1: "The service emits no events. Webhooks are not available"
+  check('6.1')({ ...business, name: 'No webhook or subscription resource is served (GET)' }, async (t) => {
     for (const path of EVENT_PATHS) {
       expectNotServed(await t.client('partnerA').get(path), `GET ${API_PREFIX}${path}`);
     }
   });
 
-  // biome-ignore format: the clause id stays on the call's first line, so one grep finds the check
-  check('6.1', { ...business, level: 'SHOULD', name: 'Webhook-like paths are refused in the 7.2 envelope (GET)' }, async (t) => {
-    for (const path of EVENT_PATHS) {
-      const what = `GET ${API_PREFIX}${path}`;
-      expectEnvelopeOnUnknownPath(await t.client('partnerA').get(path), t.representation, what);
-    }
-  });
+  // Spec 6.1: "The service emits no events. Webhooks are not available"
+  check('6.1')(
+    { ...business, level: 'SHOULD', name: 'Webhook-like paths are refused in the 7.2 envelope (GET)' },
+    async (t) => {
+      for (const path of EVENT_PATHS) {
+        const what = `GET ${API_PREFIX}${path}`;
+        expectEnvelopeOnUnknownPath(await t.client('partnerA').get(path), t.representation, what);
+      }
+    },
+  );
 
   // A POST to a path outside the endpoint table is not a call any narrower profile may send.
-  check(
-    '6.1',
+  // Spec 6.1: "The service emits no events. Webhooks are not available"
+  check('6.1')(
     { ...business, profile: 'full', name: 'A subscription cannot be registered (POST to webhook-like paths)' },
     async (t) => {
       // Every usual path, with a generated registration (a plain https URL and some reservation events).
@@ -110,8 +115,8 @@ describe('6 Events', () => {
     },
   );
 
-  check(
-    '6.1',
+  // Spec 6.1: "The service emits no events. Webhooks are not available"
+  check('6.1')(
     { ...business, profile: 'shop', name: 'A request cannot register a callback: such a property is refused (400)' },
     async (t) => {
       const cat = await targetCatalogue(t);
@@ -130,15 +135,16 @@ describe('6 Events', () => {
     },
   );
 
-  check('6.2', { needs: A, name: 'The published contract has no history or event resource' }, async () => {
+  // Spec 6.2: "no reservation transition history is provided"
+  check('6.2')({ needs: A, name: 'The published contract has no history or event resource' }, async () => {
     const published = Object.keys(OPENAPI.paths).sort();
     const table = [...new Set(ENDPOINTS.map((e) => e.path))].sort();
     expect(published, 'paths of the shipped OpenAPI against the endpoint table of spec 4').toEqual(table);
     expect(published.filter((p) => /history|event|transition|audit/i.test(p))).toEqual([]);
   });
 
-  check(
-    '6.2',
+  // Spec 6.2: "no reservation transition history is provided"
+  check('6.2')(
     { ...book, name: 'A reservation carries no transition history and has no history resource' },
     async (t) => {
       const { reservation } = await bookReservation(t, 'partnerA');
@@ -155,8 +161,8 @@ describe('6 Events', () => {
     },
   );
 
-  check(
-    '6.2',
+  // Spec 6.2: "no reservation transition history is provided"
+  check('6.2')(
     { ...book, level: 'SHOULD', name: 'History-like paths of a reservation are refused in the 7.2 envelope' },
     async (t) => {
       const { reservation } = await bookReservation(t, 'partnerA');
@@ -168,8 +174,9 @@ describe('6 Events', () => {
     },
   );
 
-  check(
-    '6.3',
+  // Spec 6.3: "State is observed by polling the read operations (GET /reservations and GET
+  // /reservations/{reservationId}), which return current state at least once"
+  check('6.3')(
     { ...book, name: 'GET by id and the list return the current state: as created, then cancelled' },
     async (t) => {
       const { reservation } = await bookReservation(t, 'partnerA');
@@ -188,7 +195,9 @@ describe('6 Events', () => {
     },
   );
 
-  check('6.3', { ...book, name: 'Repeated reads give the same state' }, async (t) => {
+  // Spec 6.3: "State is observed by polling the read operations (GET /reservations and GET
+  // /reservations/{reservationId}), which return current state at least once"
+  check('6.3')({ ...book, name: 'Repeated reads give the same state' }, async (t) => {
     const { reservation } = await bookReservation(t, 'partnerA');
     const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
     const reads = [await reservationAt(t, path), await reservationAt(t, path), await reservationAt(t, path)];
@@ -196,8 +205,9 @@ describe('6 Events', () => {
     for (const read of reads.slice(1)) expect(read, 'a repeated read against the first read').toEqual(reads[0]);
   });
 
-  check(
-    '6.3',
+  // Spec 6.3: "State is observed by polling the read operations (GET /reservations and GET
+  // /reservations/{reservationId}), which return current state at least once"
+  check('6.3')(
     { ...book, hooks: ['reservations.status'], name: 'A change made by the operator is what the next read returns' },
     async (t) => {
       const control = t.hooks;

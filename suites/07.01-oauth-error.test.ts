@@ -80,8 +80,8 @@ function isOAuthShaped(body: unknown): boolean {
 }
 
 describe('7.1 Token endpoint error shape', () => {
-  check(
-    '7.1.1',
+  // Spec 7.1.1: "OAuthError (closed, both required): error (string), error_description (string)."
+  check('7.1.1')(
     {
       needs: [A],
       name: 'Every token-endpoint refusal is a closed OAuthError with string error and error_description',
@@ -103,8 +103,8 @@ describe('7.1 Token endpoint error shape', () => {
   );
 
   for (const { level } of ENDPOINT_PROFILES) {
-    check(
-      '7.1.2',
+    // Spec 7.1.2: "Used only by the token endpoint."
+    check('7.1.2')(
       {
         representations: REPRESENTATIONS,
         needs: [A],

@@ -115,8 +115,8 @@ describe('7.2 Error envelope', () => {
     const { profile, label } = source;
     const options = { needs: ['partnerA' as const], representations: REPRESENTATIONS, profile };
 
-    check(
-      '7.2.1',
+    // Spec 7.2.1: "`{ error: { code, message, requestId, retryable, fields? } }`, closed."
+    check('7.2.1')(
       {
         ...options,
         name: `The closed envelope { error: { code, message, requestId, retryable, fields? } } (${label})`,
@@ -131,7 +131,8 @@ describe('7.2 Error envelope', () => {
     );
 
     // 7.3 leaves codes beyond its table open (an unknown field's, say): a code is a stable non-empty string.
-    check('7.2.2', { ...options, name: `error.code is a non-empty code string (${label})` }, async (t) =>
+    // Spec 7.2.2: "code | string | stable; clients switch on it, never on message"
+    check('7.2.2')({ ...options, name: `error.code is a non-empty code string (${label})` }, async (t) =>
       eachCase(t, source, (all) => {
         for (const provoked of all) {
           const code = errorCodeOf(provoked.res);
@@ -140,7 +141,8 @@ describe('7.2 Error envelope', () => {
       }),
     );
 
-    check('7.2.3', { ...options, name: `error.message is human-safe text without internals (${label})` }, async (t) =>
+    // Spec 7.2.3: "message | string | human-safe; contains no customer data or internals"
+    check('7.2.3')({ ...options, name: `error.message is human-safe text without internals (${label})` }, async (t) =>
       eachCase(t, source, (all) => {
         for (const provoked of all) {
           const message = (provoked.res.body as { error?: { message?: unknown } } | undefined)?.error?.message;
@@ -151,7 +153,8 @@ describe('7.2 Error envelope', () => {
       }),
     );
 
-    check('7.2.4', { ...options, name: `error.requestId equals the X-Request-Id header (${label})` }, async (t) =>
+    // Spec 7.2.4: "requestId | string | correlation id, same as X-Request-Id"
+    check('7.2.4')({ ...options, name: `error.requestId equals the X-Request-Id header (${label})` }, async (t) =>
       eachCase(t, source, (all) => {
         for (const provoked of all) {
           const requestId = (provoked.res.body as { error?: { requestId?: unknown } } | undefined)?.error?.requestId;
@@ -161,15 +164,16 @@ describe('7.2 Error envelope', () => {
       }),
     );
 
-    check('7.2.4', { ...options, level: 'SHOULD', name: `Each error has its own request id (${label})` }, async (t) =>
+    // Spec 7.2.4: "requestId | string | correlation id, same as X-Request-Id"
+    check('7.2.4')({ ...options, level: 'SHOULD', name: `Each error has its own request id (${label})` }, async (t) =>
       eachCase(t, source, (all) => {
         const ids = all.map((p) => p.res.requestId);
         expect(new Set(ids).size, `request ids ${ids.join(', ')}`).toBe(ids.length);
       }),
     );
 
-    check(
-      '7.2.5',
+    // Spec 7.2.5: "retryable | boolean | true only when retrying the identical request may succeed"
+    check('7.2.5')(
       { ...options, name: `error.retryable is a boolean, true only where the 7.3 table says so (${label})` },
       async (t) =>
         eachCase(t, source, (all) => {
@@ -184,8 +188,8 @@ describe('7.2 Error envelope', () => {
     );
   }
 
-  check(
-    '7.2.6',
+  // Spec 7.2.6: "fields | array, optional | items with required field (string) and message (string); closed"
+  check('7.2.6')(
     {
       needs: ['partnerA'],
       representations: REPRESENTATIONS,
@@ -214,8 +218,8 @@ describe('7.2 Error envelope', () => {
   );
 
   for (const { profile, label, provoke } of MEANING_SOURCES) {
-    check(
-      '7.2.7',
+    // Spec 7.2.7: "Codes keep their meaning within v1."
+    check('7.2.7')(
       {
         needs: ['partnerA'],
         profile,
@@ -248,8 +252,8 @@ describe('7.2 Error envelope', () => {
       },
     );
   }
-  check(
-    '7.2.3',
+  // Spec 7.2.3: "message | string | human-safe; contains no customer data or internals"
+  check('7.2.3')(
     {
       needs: ['partnerA'],
       profile: 'book',

@@ -84,8 +84,8 @@ describe('7.3 Error code table', () => {
   // ---------------------------------------------------------------------------------------------------------
   // Authentication and authorisation
 
-  check(
-    '7.3.1',
+  // Spec 7.3.1: "UNAUTHORIZED | 401 | no | authentication required"
+  check('7.3.1')(
     { representations: REPRESENTATIONS, name: `${row('UNAUTHORIZED')}: no Authorization header (#29)` },
     async (t) => {
       // Spec 5.6 and 7.3 name both codes for a missing token (docs/ambiguities.md #29): each is judged by its row.
@@ -97,8 +97,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.2',
+  // Spec 7.3.2: "INVALID_CLIENT | 401 | no | client authentication failed"
+  check('7.3.2')(
     { needs: [A], name: `${row('INVALID_CLIENT')}: failed client authentication at the token endpoint` },
     async (t) => {
       // The token endpoint speaks the OAuth shape (7.1), so its client-authentication failure is invalid_client
@@ -119,8 +119,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.2',
+  // Spec 7.3.2: "INVALID_CLIENT | 401 | no | client authentication failed"
+  check('7.3.2')(
     {
       ...business,
       name: `${row('INVALID_CLIENT')}: client credentials instead of a bearer token on a business call`,
@@ -146,8 +146,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.3',
+  // Spec 7.3.3: "INVALID_TOKEN | 401 | no | access token missing, malformed or expired"
+  check('7.3.3')(
     { representations: REPRESENTATIONS, name: `${row('INVALID_TOKEN')}: malformed bearer tokens` },
     async (t) => {
       // Without dots no token is a JWS or any other structured token: malformed whatever the target issues.
@@ -164,14 +164,15 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check('7.3.3', { ...hooked('tokens.expire'), name: `${row('INVALID_TOKEN')}: an expired token` }, async (t) => {
+  // Spec 7.3.3: "INVALID_TOKEN | 401 | no | access token missing, malformed or expired"
+  check('7.3.3')({ ...hooked('tokens.expire'), name: `${row('INVALID_TOKEN')}: an expired token` }, async (t) => {
     const token = await t.client(A).token();
     await t.hooks.expireTokens(credentialsOf(t, A).clientId);
     expectError(await t.anonymous.get('/fleet', { token }), 'INVALID_TOKEN', { representation: t.representation });
   });
 
-  check(
-    '7.3.4',
+  // Spec 7.3.4: "INSUFFICIENT_SCOPE | 403 | no | token lacks the operation's scope"
+  check('7.3.4')(
     { ...business, name: `${row('INSUFFICIENT_SCOPE')}: catalogue reads with another scope's token` },
     async (t) => {
       const reads = fc.constantFrom<[path: string, needed: Scope]>(
@@ -190,8 +191,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.4',
+  // Spec 7.3.4: "INSUFFICIENT_SCOPE | 403 | no | token lacks the operation's scope"
+  check('7.3.4')(
     { ...business, profile: 'shop', name: `${row('INSUFFICIENT_SCOPE')}: a valid quote request without quotes:write` },
     async (t) => {
       await t.forAll(
@@ -205,8 +206,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.5',
+  // Spec 7.3.5: "PARTNER_DISABLED | 403 | no | partner account not active"
+  check('7.3.5')(
     {
       ...hooked('clients.partner'),
       needs: ['partnerB'],
@@ -232,8 +233,8 @@ describe('7.3 Error code table', () => {
   // ---------------------------------------------------------------------------------------------------------
   // Request bodies and negotiation
 
-  check(
-    '7.3.6',
+  // Spec 7.3.6: "VALIDATION_ERROR | 400 | no | request body failed validation"
+  check('7.3.6')(
     { ...business, name: `${row('VALIDATION_ERROR')}: generated schema faults of a quote request` },
     async (t) => {
       const cat = await targetCatalogue(t, A);
@@ -252,8 +253,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.7',
+  // Spec 7.3.7: "MALFORMED_JSON | 400 | no | body not valid JSON"
+  check('7.3.7')(
     { ...business, profile: 'shop', name: `${row('MALFORMED_JSON')}: every truncation of a JSON quote request` },
     async (t) => {
       const bytes = new TextEncoder().encode(JSON.stringify(await plainQuoteRequest(t, A)));
@@ -272,8 +273,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.8',
+  // Spec 7.3.8: "MALFORMED_XML | 400 | no | body not valid XML of the representation"
+  check('7.3.8')(
     { ...business, profile: 'shop', name: `${row('MALFORMED_XML')}: every truncation of an XML quote request` },
     async (t) => {
       const text = serializeTypedXml(
@@ -296,8 +297,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.9',
+  // Spec 7.3.9: "NOT_ACCEPTABLE | 406 | no | Accept allows none of application/json, application/xml, text/xml"
+  check('7.3.9')(
     { needs: [A], name: `${row('NOT_ACCEPTABLE')}: Accept allowing none of the three types (JSON error body)` },
     async (t) => {
       const unacceptable = fc.constantFrom(
@@ -320,8 +321,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.10',
+  // Spec 7.3.10: "REQUEST_TOO_LARGE | 413 | no | body exceeds maximum size"
+  check('7.3.10')(
     { ...business, profile: 'shop', name: `${row('REQUEST_TOO_LARGE')}: an XML body over 32,000 bytes` },
     async (t) => {
       const window = await plainQuoteRequest(t, A);
@@ -347,8 +348,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.11',
+  // Spec 7.3.11: "UNSUPPORTED_MEDIA_TYPE | 415 | no | Content-Type not application/json, application/xml or text/xml"
+  check('7.3.11')(
     { ...business, profile: 'shop', name: `${row('UNSUPPORTED_MEDIA_TYPE')}: a body of another Content-Type` },
     async (t) => {
       const bytes = new TextEncoder().encode(JSON.stringify(await plainQuoteRequest(t, A)));
@@ -373,7 +374,8 @@ describe('7.3 Error code table', () => {
   // ---------------------------------------------------------------------------------------------------------
   // 4.12 rules of a rental window
 
-  check('7.3.12', { ...business, name: `${row('INVALID_ACCOUNT_CODE')}: an unknown accountCode` }, async (t) => {
+  // Spec 7.3.12: "INVALID_ACCOUNT_CODE | 400 | no | account code unknown or not enabled"
+  check('7.3.12')({ ...business, name: `${row('INVALID_ACCOUNT_CODE')}: an unknown accountCode` }, async (t) => {
     const request = await plainQuoteRequest(t, A);
     const own = await ownPlans(t, A);
     await t.forAll(
@@ -386,7 +388,8 @@ describe('7.3 Error code table', () => {
     );
   });
 
-  check('7.3.13', { ...business, name: `${row('INVALID_RATE_CODE')}: an unknown rateCode` }, async (t) => {
+  // Spec 7.3.13: "INVALID_RATE_CODE | 400 | no | rate code unknown, not enabled or outside validity window"
+  check('7.3.13')({ ...business, name: `${row('INVALID_RATE_CODE')}: an unknown rateCode` }, async (t) => {
     const request = await plainQuoteRequest(t, A);
     const own = await ownPlans(t, A);
     // With one of the partner's own account codes when it has one, so the rate code is the only fault.
@@ -406,7 +409,8 @@ describe('7.3 Error code table', () => {
     ['expiredRate', 'a plan outside its validity window'],
     ['disabledRate', 'a plan that is not enabled'],
   ] as const) {
-    check('7.3.13', { ...business, name: `${row('INVALID_RATE_CODE')}: ${what} (target probe)` }, async (t) => {
+    // Spec 7.3.13: "INVALID_RATE_CODE | 400 | no | rate code unknown, not enabled or outside validity window"
+    check('7.3.13')({ ...business, name: `${row('INVALID_RATE_CODE')}: ${what} (target probe)` }, async (t) => {
       const rate = t.settings.target.probes?.[probe];
       if (!rate) return t.notApplicable(`no probes.${probe} in the target config`);
       const client = roleClient(t, rate.role);
@@ -419,8 +423,8 @@ describe('7.3 Error code table', () => {
     });
   }
 
-  check(
-    '7.3.14',
+  // Spec 7.3.14: "RATE_NOT_APPROVED | 409 | no | rate plan awaiting commercial approval"
+  check('7.3.14')(
     {
       ...business,
       probes: ['pendingRate'],
@@ -439,8 +443,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.15',
+  // Spec 7.3.15: "INVALID_LOCATION | 400 | no | location code unknown or not active"
+  check('7.3.15')(
     { ...business, name: `${row('INVALID_LOCATION')}: an unknown pickup or dropoff location` },
     async (t) => {
       const window = await plainWindow(t);
@@ -460,8 +464,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.15',
+  // Spec 7.3.15: "INVALID_LOCATION | 400 | no | location code unknown or not active"
+  check('7.3.15')(
     { ...business, name: `${row('INVALID_LOCATION')}: a location that is not active (target probe)` },
     async (t) => {
       const code = t.settings.target.probes?.inactiveLocationCode;
@@ -472,8 +476,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.16',
+  // Spec 7.3.16: "LOCATION_NOT_ONE_WAY | 400 | no | one-way not available between the locations"
+  check('7.3.16')(
     { ...business, name: `${row('LOCATION_NOT_ONE_WAY')}: branches without one-way between them` },
     async (t) => {
       const pair = await noOneWayPair(t);
@@ -483,7 +487,9 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check('7.3.17', { ...business, name: `${row('INVALID_RENTAL_WINDOW')}: dropoff not after pickup` }, async (t) => {
+  // Spec 7.3.17: "INVALID_RENTAL_WINDOW | 400 | no | pickup and dropoff not valid Vietnam local times, or dropoff not
+  // after pickup"
+  check('7.3.17')({ ...business, name: `${row('INVALID_RENTAL_WINDOW')}: dropoff not after pickup` }, async (t) => {
     const window = await plainWindow(t);
     const time = fc
       .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
@@ -506,7 +512,8 @@ describe('7.3 Error code table', () => {
     );
   });
 
-  check('7.3.18', { ...business, name: `${row('INVALID_VEHICLE')}: an unknown vehicle code` }, async (t) => {
+  // Spec 7.3.18: "INVALID_VEHICLE | 400 | no | vehicle code unknown or not published to partners"
+  check('7.3.18')({ ...business, name: `${row('INVALID_VEHICLE')}: an unknown vehicle code` }, async (t) => {
     const request = await plainQuoteRequest(t, A);
     await t.forAll(
       unknownCodeArb,
@@ -518,8 +525,8 @@ describe('7.3 Error code table', () => {
     );
   });
 
-  check(
-    '7.3.18',
+  // Spec 7.3.18: "INVALID_VEHICLE | 400 | no | vehicle code unknown or not published to partners"
+  check('7.3.18')(
     { ...business, name: `${row('INVALID_VEHICLE')}: a vehicle not published to partners (target probe)` },
     async (t) => {
       const vehicleCode = t.settings.target.probes?.unpublishedVehicleCode;
@@ -529,8 +536,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.19',
+  // Spec 7.3.19: "FLEET_PROFILE_INCOMPLETE | 409 | no | vehicle lacks a complete partner specification"
+  check('7.3.19')(
     {
       ...business,
       probes: ['incompleteVehicleCode'],
@@ -546,7 +553,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check('7.3.20', { ...business, name: `${row('NOT_FOUND')}: an unknown location by code` }, async (t) => {
+  // Spec 7.3.20: "NOT_FOUND | 404 | no | resource does not exist for this partner"
+  check('7.3.20')({ ...business, name: `${row('NOT_FOUND')}: an unknown location by code` }, async (t) => {
     await t.forAll(
       unknownCodeArb,
       async (code) => {
@@ -556,7 +564,8 @@ describe('7.3 Error code table', () => {
     );
   });
 
-  check('7.3.20', { ...business, profile: 'book', name: `${row('NOT_FOUND')}: an unknown reservation` }, async (t) => {
+  // Spec 7.3.20: "NOT_FOUND | 404 | no | resource does not exist for this partner"
+  check('7.3.20')({ ...business, profile: 'book', name: `${row('NOT_FOUND')}: an unknown reservation` }, async (t) => {
     await t.forAll(
       unknownIds,
       async (id) => {
@@ -567,8 +576,8 @@ describe('7.3 Error code table', () => {
     );
   });
 
-  check(
-    '7.3.21',
+  // Spec 7.3.21: "NO_AVAILABILITY | 409 | no | no vehicle class offerable for the criteria"
+  check('7.3.21')(
     { ...business, name: `${row('NO_AVAILABILITY')}: a quote for a vehicle not offered at the pickup location` },
     async (t) => {
       const vehicles = (await fleetOf(t, A)).vehicles;
@@ -599,8 +608,8 @@ describe('7.3 Error code table', () => {
   // ---------------------------------------------------------------------------------------------------------
   // Quotes and bookings
 
-  check(
-    '7.3.22',
+  // Spec 7.3.22: "QUOTE_EXPIRED | 409 | no | quote expired; request a new one"
+  check('7.3.22')(
     { ...hookedBooking('quotes.expire'), name: `${row('QUOTE_EXPIRED')}: booking a quote past its 30 minutes` },
     async (t) => {
       await t.forAll(
@@ -617,7 +626,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check('7.3.23', { ...booking, name: `${row('QUOTE_INVALID')}: a tampered quote id` }, async (t) => {
+  // Spec 7.3.23: "QUOTE_INVALID | 400 | no | quote reference invalid for this partner or tampered"
+  check('7.3.23')({ ...booking, name: `${row('QUOTE_INVALID')}: a tampered quote id` }, async (t) => {
     await t.forAll(
       await quoteWindow(t, A),
       async (request) => {
@@ -630,8 +640,8 @@ describe('7.3 Error code table', () => {
     );
   });
 
-  check(
-    '7.3.23',
+  // Spec 7.3.23: "QUOTE_INVALID | 400 | no | quote reference invalid for this partner or tampered"
+  check('7.3.23')(
     { ...booking, needs: [A, 'partnerB'], name: `${row('QUOTE_INVALID')}: another partner's quote` },
     async (t) => {
       await t.forAll(
@@ -647,8 +657,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.24',
+  // Spec 7.3.24: "QUOTE_STALE | 409 | no | price changed since the quote was issued"
+  check('7.3.24')(
     { ...hookedBooking('prices.move'), name: `${row('QUOTE_STALE')}: the price moved after the quote` },
     async (t) => {
       const control = controlOf(t);
@@ -671,8 +681,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.25',
+  // Spec 7.3.25: "IDEMPOTENCY_KEY_REQUIRED | 400 | no | Idempotency-Key header missing"
+  check('7.3.25')(
     { ...booking, name: `${row('IDEMPOTENCY_KEY_REQUIRED')}: POST /reservations without Idempotency-Key` },
     async (t) => {
       await t.forAll(
@@ -688,8 +698,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.26',
+  // Spec 7.3.26: "IDEMPOTENCY_CONFLICT | 409 | no | key already used with a different body"
+  check('7.3.26')(
     { ...booking, name: `${row('IDEMPOTENCY_CONFLICT')}: a used key with a different body` },
     async (t) => {
       await t.forAll(
@@ -706,8 +716,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.27',
+  // Spec 7.3.27: "IDEMPOTENT_REPLAY_IN_FLIGHT | 409 | yes | identical request still being processed"
+  check('7.3.27')(
     {
       ...booking,
       timeoutMs: 60_000,
@@ -741,8 +751,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.28',
+  // Spec 7.3.28: "DUPLICATE_PARTNER_REFERENCE | 409 | no | reservation already exists for the partner reference"
+  check('7.3.28')(
     { ...booking, name: `${row('DUPLICATE_PARTNER_REFERENCE')}: a used partnerReference under a new key` },
     async (t) => {
       await t.forAll(
@@ -762,8 +772,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.29',
+  // Spec 7.3.29: "RESERVATION_REJECTED | 422 | no | the operator declined; reason only via support with requestId"
+  check('7.3.29')(
     {
       ...hookedBooking('bookings.declineNext'),
       name: `${row('RESERVATION_REJECTED')}: the operator declines the booking`,
@@ -788,8 +798,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.30',
+  // Spec 7.3.30: "INVALID_STATE_TRANSITION | 409 | no | reservation state does not allow the operation"
+  check('7.3.30')(
     {
       ...hookedBooking('reservations.status'),
       name: `${row('INVALID_STATE_TRANSITION')}: cancelling a completed reservation`,
@@ -820,8 +830,9 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.31',
+  // Spec 7.3.31: "CANCELLATION_NEEDS_STAFF | 409 | no | rental payment or security deposit exists; staff review;
+  // request recorded, staff alerted"
+  check('7.3.31')(
     {
       ...hookedBooking('reservations.money'),
       name: `${row('CANCELLATION_NEEDS_STAFF')}: cancelling with a deposit attached`,
@@ -847,8 +858,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.32',
+  // Spec 7.3.32: "MODIFICATION_NOT_SUPPORTED | 501 | no | modification unsupported in v1"
+  check('7.3.32')(
     { ...booking, name: `${row('MODIFICATION_NOT_SUPPORTED')}: PATCH of an own reservation` },
     async (t) => {
       const { reservation } = await book(t, A, (await quote(t, A)).quoteId);
@@ -867,8 +878,8 @@ describe('7.3 Error code table', () => {
   // ---------------------------------------------------------------------------------------------------------
   // Limits and the service's own state
 
-  check(
-    '7.3.33',
+  // Spec 7.3.33: "RATE_LIMITED | 429 | yes | rate limit exceeded; Retry-After given"
+  check('7.3.33')(
     {
       representations: REPRESENTATIONS,
       needs: ['rateLimit'],
@@ -885,8 +896,8 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  check(
-    '7.3.34',
+  // Spec 7.3.34: "API_DISABLED | 503 | yes | partner API not enabled on this environment"
+  check('7.3.34')(
     { ...hooked('api.switch'), name: `${row('API_DISABLED')}: the partner API switched off, then on again` },
     async (t) => {
       const control = controlOf(t);
@@ -902,12 +913,13 @@ describe('7.3 Error code table', () => {
     },
   );
 
-  for (const [clause, code, fault] of [
-    ['7.3.35', 'DEPENDENCY_UNAVAILABLE', 'dependencyUnavailable'],
-    ['7.3.36', 'INTERNAL_ERROR', 'internalError'],
+  for (const [declare, code, fault] of [
+    // Spec 7.3.35: "DEPENDENCY_UNAVAILABLE | 503 | yes | downstream dependency temporarily unavailable"
+    [check('7.3.35'), 'DEPENDENCY_UNAVAILABLE', 'dependencyUnavailable'],
+    // Spec 7.3.36: "INTERNAL_ERROR | 500 | yes | unexpected error"
+    [check('7.3.36'), 'INTERNAL_ERROR', 'internalError'],
   ] as const) {
-    check(
-      clause,
+    declare(
       { ...hooked('failures'), name: `${row(code)}: the ${fault} failure switched on, then off again` },
       async (t) => {
         const control = controlOf(t);

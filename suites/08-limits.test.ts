@@ -17,7 +17,7 @@ import type {
   ReservationRequest,
 } from '../contract/types.ts';
 import { quoteRequest as quoteArbitrary, xmlAttacks } from '../generators/index.ts';
-import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
+import { type ApiResult, type CheckContext, check, type DeclareCheck, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectOAuthError, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { credentialsOf, freshToken, requestToken } from './support/auth.ts';
@@ -87,7 +87,8 @@ function sleep(ms: number): Promise<void> {
 
 describe('8 Limits', () => {
   // --- Access token lifetime ---
-  check('8.1', { needs: ['partnerA'], name: 'Tokens are issued with expires_in 600' }, async (t) => {
+  // Spec 8.1: "Access token lifetime | 600 seconds | all business calls"
+  check('8.1')({ needs: ['partnerA'], name: 'Tokens are issued with expires_in 600' }, async (t) => {
     for (const scope of [undefined, 'fleet:read', 'fleet:read locations:read']) {
       const token = await freshToken(t, 'partnerA', scope);
       expect(token.expires_in, `expires_in of a token for scope ${scope ?? '(all held)'}`).toBe(
@@ -96,8 +97,8 @@ describe('8 Limits', () => {
     }
   });
 
-  check(
-    '8.1',
+  // Spec 8.1: "Access token lifetime | 600 seconds | all business calls"
+  check('8.1')(
     { ...business, hooks: ['tokens.expire'], name: 'A token is accepted while fresh and refused once past 600 s' },
     async (t) => {
       // The boundary in real seconds is the patient path's (suites/patient.test.ts).
@@ -111,8 +112,8 @@ describe('8 Limits', () => {
   );
 
   // --- Quote validity ---
-  check(
-    '8.2',
+  // Spec 8.2: "Quote validity | 30 minutes | availability offers, quotes, reservation creation"
+  check('8.2')(
     { ...business, profile: 'shop', name: 'Offers and quotes expire 30 minutes after they are issued' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
@@ -137,8 +138,8 @@ describe('8 Limits', () => {
     },
   );
 
-  check(
-    '8.2',
+  // Spec 8.2: "Quote validity | 30 minutes | availability offers, quotes, reservation creation"
+  check('8.2')(
     {
       ...booking,
       hooks: ['quotes.expire'],
@@ -176,7 +177,8 @@ describe('8 Limits', () => {
   );
 
   // --- Idempotency-Key length ---
-  check('8.3', { ...booking, name: 'Idempotency-Keys of 8 and 200 characters book' }, async (t) => {
+  // Spec 8.3: "Idempotency-Key length | 8 to 200 characters | POST /reservations"
+  check('8.3')({ ...booking, name: 'Idempotency-Keys of 8 and 200 characters book' }, async (t) => {
     await t.forAll(
       await quoteWindow(t, 'partnerA'),
       async (request) => {
@@ -191,8 +193,8 @@ describe('8 Limits', () => {
     );
   });
 
-  check(
-    '8.3',
+  // Spec 8.3: "Idempotency-Key length | 8 to 200 characters | POST /reservations"
+  check('8.3')(
     {
       ...booking,
       name: 'Idempotency-Keys of 7 and 201 characters: 400 (VALIDATION_ERROR or IDEMPOTENCY_KEY_REQUIRED)',
@@ -219,8 +221,8 @@ describe('8 Limits', () => {
   );
 
   // --- Idempotency memory ---
-  check(
-    '8.4',
+  // Spec 8.4: "Idempotency memory | 24 hours | POST /reservations"
+  check('8.4')(
     {
       ...booking,
       hooks: ['idempotency.forget'],
@@ -256,7 +258,8 @@ describe('8 Limits', () => {
   );
 
   // --- Reservation list limit ---
-  check('8.5', { ...business, profile: 'book', name: 'limit 1 and 100 are honoured; no limit means 25' }, async (t) => {
+  // Spec 8.5: "Reservation list limit | 1 to 100, default 25 | GET /reservations"
+  check('8.5')({ ...business, profile: 'book', name: 'limit 1 and 100 are honoured; no limit means 25' }, async (t) => {
     const cases: [query: string, limit: number][] = [
       ['?limit=1', 1],
       ['?limit=100', 100],
@@ -272,8 +275,8 @@ describe('8 Limits', () => {
     }
   });
 
-  check(
-    '8.5',
+  // Spec 8.5: "Reservation list limit | 1 to 100, default 25 | GET /reservations"
+  check('8.5')(
     { ...business, profile: 'book', name: 'limit 0 and 101: 400 VALIDATION_ERROR, or a limit applied within 1 to 100' },
     async (t) => {
       const { min, max } = LIMITS.reservationListLimit;
@@ -305,8 +308,8 @@ describe('8 Limits', () => {
     },
   );
 
-  check(
-    '8.5',
+  // Spec 8.5: "Reservation list limit | 1 to 100, default 25 | GET /reservations"
+  check('8.5')(
     { ...booking, name: 'With two reservations or more, limit 1 returns exactly the newest one' },
     async (t) => {
       let all = await listReservations(t, 'partnerA', 2);
@@ -321,8 +324,8 @@ describe('8 Limits', () => {
   );
 
   // --- vehicleCodes items ---
-  check(
-    '8.6',
+  // Spec 8.6: "vehicleCodes items | max 50 | POST /availability"
+  check('8.6')(
     { ...business, profile: 'shop', name: 'vehicleCodes of 50 items are answered; 51 items: 400' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
@@ -348,8 +351,8 @@ describe('8 Limits', () => {
   );
 
   // --- childSeats ---
-  check(
-    '8.7',
+  // Spec 8.7: "childSeats | 0 to 3 | extras"
+  check('8.7')(
     { ...business, profile: 'shop', name: 'childSeats 0 to 3 are priced; -1 and 4: 400 VALIDATION_ERROR' },
     async (t) => {
       const cat = await targetCatalogue(t, 'partnerA');
@@ -385,14 +388,16 @@ describe('8 Limits', () => {
   );
 
   // --- Reservation text fields ---
-  const textLimits: [clause: string, field: 'partnerReference' | 'remarks' | 'flightNumber', max: number][] = [
-    ['8.8', 'partnerReference', LIMITS.partnerReferenceMaxLength],
-    ['8.9', 'remarks', LIMITS.remarksMaxLength],
-    ['8.10', 'flightNumber', LIMITS.flightNumberMaxLength],
+  const textLimits: [declare: DeclareCheck, field: 'partnerReference' | 'remarks' | 'flightNumber', max: number][] = [
+    // Spec 8.8: "partnerReference | max 64 chars | reservation"
+    [check('8.8'), 'partnerReference', LIMITS.partnerReferenceMaxLength],
+    // Spec 8.9: "remarks | max 1000 chars | reservation"
+    [check('8.9'), 'remarks', LIMITS.remarksMaxLength],
+    // Spec 8.10: "flightNumber | max 20 chars | reservation"
+    [check('8.10'), 'flightNumber', LIMITS.flightNumberMaxLength],
   ];
-  for (const [clause, field, max] of textLimits) {
-    check(
-      clause,
+  for (const [declare, field, max] of textLimits) {
+    declare(
       { ...booking, name: `${field} of ${max} characters books; ${max + 1}: 400 VALIDATION_ERROR` },
       async (t) => {
         await t.forAll(
@@ -425,7 +430,8 @@ describe('8 Limits', () => {
   }
 
   // --- Cancel reason ---
-  check('8.11', { ...booking, name: 'Cancel reasons of 0 and 501 characters: 400; of 1 and 500: 200' }, async (t) => {
+  // Spec 8.11: "cancel reason | 1 to 500 chars | cancel"
+  check('8.11')({ ...booking, name: 'Cancel reasons of 0 and 501 characters: 400; of 1 and 500: 200' }, async (t) => {
     const { min, max } = LIMITS.cancelReasonLength;
     const first = (await book(t, 'partnerA', (await quote(t, 'partnerA')).quoteId)).reservation;
     const second = (await book(t, 'partnerA', (await quote(t, 'partnerA')).quoteId)).reservation;
@@ -444,8 +450,8 @@ describe('8 Limits', () => {
   });
 
   // --- XML body ---
-  check(
-    '8.12',
+  // Spec 8.12: "XML body | max 32,000 bytes, 32 levels, 4,096 nodes | XML requests"
+  check('8.12')(
     {
       needs: ['partnerA'],
       representations: ['xml'],
@@ -484,8 +490,8 @@ describe('8 Limits', () => {
   );
 
   // --- Rate limiting ---
-  check(
-    '8.13',
+  // Spec 8.13: "Limits are per API client, not per source address."
+  check('8.13')(
     {
       ...business,
       needs: ['partnerA', 'rateLimit'],
@@ -511,8 +517,10 @@ describe('8 Limits', () => {
     },
   );
 
-  check(
-    '8.14',
+  // Spec 8.14: "Every response of a rate-limited endpoint, success or 429, carries `X-RateLimit-Limit`,
+  // `X-RateLimit-Remaining` (requests left in the current one-minute window) and `X-RateLimit-Reset` (an ISO 8601
+  // timestamp, not epoch seconds)."
+  check('8.14')(
     { ...business, name: 'Catalogue reads, successes and errors, carry X-RateLimit-* with an ISO 8601 Reset' },
     async (t) => {
       const client = t.client('partnerA');
@@ -540,7 +548,10 @@ describe('8 Limits', () => {
     },
   );
 
-  check('8.14', { ...business, name: 'X-RateLimit-Remaining counts down within a window' }, async (t) => {
+  // Spec 8.14: "Every response of a rate-limited endpoint, success or 429, carries `X-RateLimit-Limit`,
+  // `X-RateLimit-Remaining` (requests left in the current one-minute window) and `X-RateLimit-Reset` (an ISO 8601
+  // timestamp, not epoch seconds)."
+  check('8.14')({ ...business, name: 'X-RateLimit-Remaining counts down within a window' }, async (t) => {
     const client = t.client('partnerA');
     for (let attempt = 0; attempt < 3; attempt++) {
       const first = await client.get('/locations');
@@ -563,8 +574,10 @@ describe('8 Limits', () => {
     t.notApplicable('three pairs of calls each straddled a window boundary');
   });
 
-  check(
-    '8.14',
+  // Spec 8.14: "Every response of a rate-limited endpoint, success or 429, carries `X-RateLimit-Limit`,
+  // `X-RateLimit-Remaining` (requests left in the current one-minute window) and `X-RateLimit-Reset` (an ISO 8601
+  // timestamp, not epoch seconds)."
+  check('8.14')(
     { ...business, profile: 'shop', name: 'Shopping answers, successes and errors, carry X-RateLimit-*' },
     async (t) => {
       const req = await plainQuoteRequest(t, 'partnerA');
@@ -586,8 +599,10 @@ describe('8 Limits', () => {
     },
   );
 
-  check(
-    '8.14',
+  // Spec 8.14: "Every response of a rate-limited endpoint, success or 429, carries `X-RateLimit-Limit`,
+  // `X-RateLimit-Remaining` (requests left in the current one-minute window) and `X-RateLimit-Reset` (an ISO 8601
+  // timestamp, not epoch seconds)."
+  check('8.14')(
     { ...business, profile: 'book', name: 'Reservation endpoints (but PATCH, ambiguity #33) carry X-RateLimit-*' },
     async (t) => {
       const client = t.client('partnerA');
@@ -602,8 +617,10 @@ describe('8 Limits', () => {
     },
   );
 
-  check(
-    '8.14',
+  // Spec 8.14: "Every response of a rate-limited endpoint, success or 429, carries `X-RateLimit-Limit`,
+  // `X-RateLimit-Remaining` (requests left in the current one-minute window) and `X-RateLimit-Reset` (an ISO 8601
+  // timestamp, not epoch seconds)."
+  check('8.14')(
     {
       ...business,
       needs: ['rateLimit'],
@@ -635,8 +652,8 @@ describe('8 Limits', () => {
     },
   );
 
-  check(
-    '8.15',
+  // Spec 8.15: "A 429 also carries `Retry-After` in whole seconds."
+  check('8.15')(
     { ...business, needs: ['rateLimit'], profile: 'full', name: 'A 429 carries Retry-After in whole seconds' },
     async (t) => {
       await inOwnWindow(t, async () => {
@@ -647,8 +664,8 @@ describe('8 Limits', () => {
     },
   );
 
-  check(
-    '8.16a',
+  // Spec 8.16a: "The token endpoint is limited on two separate buckets (per client and per source address)"
+  check('8.16a')(
     {
       needs: ['rateLimit', 'partnerA'],
       name: 'Per client: token requests of one client beyond its limit get slow_down; another client does not',
@@ -669,8 +686,8 @@ describe('8 Limits', () => {
     },
   );
 
-  check(
-    '8.16a',
+  // Spec 8.16a: "The token endpoint is limited on two separate buckets (per client and per source address)"
+  check('8.16a')(
     {
       needs: ['partnerA'],
       profile: 'full',
@@ -700,7 +717,8 @@ describe('8 Limits', () => {
     },
   );
 
-  check('8.16b', { needs: ['partnerA'], name: 'Token endpoint answers carry no X-RateLimit-* headers' }, async (t) => {
+  // Spec 8.16b: "it does not send X-RateLimit-* headers, only Retry-After on 429."
+  check('8.16b')({ needs: ['partnerA'], name: 'Token endpoint answers carry no X-RateLimit-* headers' }, async (t) => {
     const answers: [string, ApiResult][] = [
       ['200', await requestToken(t, 'partnerA')],
       ['400 unsupported_grant_type', await requestToken(t, 'partnerA', { grantType: 'password' })],
@@ -712,8 +730,8 @@ describe('8 Limits', () => {
     }
   });
 
-  check(
-    '8.16b',
+  // Spec 8.16b: "it does not send X-RateLimit-* headers, only Retry-After on 429."
+  check('8.16b')(
     {
       needs: ['rateLimit'],
       profile: 'full',

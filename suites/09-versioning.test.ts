@@ -119,13 +119,15 @@ function expectTableCodes(errors: Array<{ what: string; res: ApiResult }>, t: Ch
 }
 
 describe('9 Versioning', () => {
-  check('9.1', { ...business, name: 'The v1 resources answer under /api/partner/v1' }, async (t) => {
+  // Spec 9.1: "The major version is in the path prefix `/api/partner/v1`."
+  check('9.1')({ ...business, name: 'The v1 resources answer under /api/partner/v1' }, async (t) => {
     const res = await t.client('partnerA').get('/fleet');
     expect(res.status, `GET ${API_PREFIX}/fleet: ${res.text.slice(0, 200)}`).toBe(200);
     expect(API_PREFIX.endsWith('/v1'), 'the prefix carries the major version').toBe(true);
   });
 
-  check('9.1', { ...business, name: 'Another major version in the path is not v1: no success' }, async (t) => {
+  // Spec 9.1: "The major version is in the path prefix `/api/partner/v1`."
+  check('9.1')({ ...business, name: 'Another major version in the path is not v1: no success' }, async (t) => {
     const token = await t.client('partnerA').token();
     // Other majors, a minor, none at all: on each catalogue resource.
     const versions = fc.oneof(
@@ -153,8 +155,8 @@ describe('9 Versioning', () => {
     await t.forAll(paths, expectNoSuccess, { numRuns: fewCases(t) });
   });
 
-  check(
-    '9.1',
+  // Spec 9.1: "The major version is in the path prefix `/api/partner/v1`."
+  check('9.1')(
     { ...business, level: 'SHOULD', name: 'Another major version in the path: 404 in the envelope' },
     async (t) => {
       const token = await t.client('partnerA').token();
@@ -181,7 +183,8 @@ describe('9 Versioning', () => {
     },
   );
 
-  check('9.2a', { needs: A, judgedBy: 'live', name: 'The published contract is release 1.4.0' }, async (t) => {
+  // Spec 9.2a: "The published contract release is 1.4.0"
+  check('9.2a')({ needs: A, judgedBy: 'live', name: 'The published contract is release 1.4.0' }, async (t) => {
     expect(SPEC_RELEASE, 'the release this suite certifies').toBe('1.4.0');
     const { source, doc } = await publishedContract(t);
     expect(
@@ -190,8 +193,9 @@ describe('9 Versioning', () => {
     ).toContain(SPEC_RELEASE);
   });
 
-  check(
-    '9.2b',
+  // Spec 9.2b: "the machine-readable contract is OpenAPI 3.1.2 (JSON Schema 2020-12 dialect) and its own info version
+  // is 1.0.0."
+  check('9.2b')(
     {
       needs: A,
       judgedBy: 'live',
@@ -212,8 +216,8 @@ describe('9 Versioning', () => {
     },
   );
 
-  check(
-    '9.3a',
+  // Spec 9.3a: "Error codes do not change meaning within v1."
+  check('9.3a')(
     { ...business, name: 'Provoked errors carry table codes with their 7.3 status and retryable (catalogue reads)' },
     async (t) => {
       await t.forAll(errorInputs, async (input) => expectTableCodes(await provokedErrors(t, input), t), {
@@ -222,8 +226,8 @@ describe('9 Versioning', () => {
     },
   );
 
-  check(
-    '9.3a',
+  // Spec 9.3a: "Error codes do not change meaning within v1."
+  check('9.3a')(
     {
       ...business,
       profile: 'shop',
@@ -239,8 +243,8 @@ describe('9 Versioning', () => {
     },
   );
 
-  check(
-    '9.3a',
+  // Spec 9.3a: "Error codes do not change meaning within v1."
+  check('9.3a')(
     {
       ...business,
       profile: 'book',
@@ -263,8 +267,8 @@ describe('9 Versioning', () => {
   );
 
   for (const level of SAMPLE_LEVELS) {
-    check(
-      '9.3b',
+    // Spec 9.3b: "Money and field names are as in this document."
+    check('9.3b')(
       {
         ...business,
         ...levelOptions(level),
@@ -294,8 +298,8 @@ describe('9 Versioning', () => {
   }
 
   for (const level of SAMPLE_LEVELS) {
-    check(
-      '9.4',
+    // Spec 9.4: "The XML namespace carries the version (`...:v1`) and the root attribute version is `1`."
+    check('9.4')(
       {
         needs: A,
         representations: ['xml'],
@@ -310,8 +314,8 @@ describe('9 Versioning', () => {
     );
   }
 
-  check(
-    '9.4',
+  // Spec 9.4: "The XML namespace carries the version (`...:v1`) and the root attribute version is `1`."
+  check('9.4')(
     {
       needs: A,
       representations: ['xml'],
@@ -337,8 +341,8 @@ describe('9 Versioning', () => {
     },
   );
 
-  check(
-    '9.4',
+  // Spec 9.4: "The XML namespace carries the version (`...:v1`) and the root attribute version is `1`."
+  check('9.4')(
     { needs: A, representations: ['xml'], name: 'XML error answers have root version="1" in the v1 namespace' },
     async (t) => {
       await t.forAll(
@@ -352,8 +356,8 @@ describe('9 Versioning', () => {
     },
   );
 
-  check(
-    '9.4',
+  // Spec 9.4: "The XML namespace carries the version (`...:v1`) and the root attribute version is `1`."
+  check('9.4')(
     {
       needs: A,
       representations: ['xml'],

@@ -31,8 +31,8 @@ interface Found {
 }
 
 describe('fuzz campaign', () => {
-  check(
-    '7.3.36',
+  // Spec 7.3.36: "INTERNAL_ERROR | 500 | yes | unexpected error"
+  check('7.3.36')(
     {
       name: 'Fuzz campaign: every answer to valid and hostile sequences keeps the rules that need no oracle',
       needs: ['partnerA'],

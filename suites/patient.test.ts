@@ -28,8 +28,8 @@ function clock(t: CheckContext) {
 }
 
 describe('patient: expiry judged by waiting', () => {
-  check(
-    '5.3b',
+  // Spec 5.3b: "Tokens are valid 600 seconds"
+  check('5.3b')(
     {
       ...patient,
       name: 'A token works until its 600 seconds are nearly over and not after them (by waiting)',
@@ -50,8 +50,8 @@ describe('patient: expiry judged by waiting', () => {
     },
   );
 
-  check(
-    '3.9',
+  // Spec 3.9: "Quotes are not a reservation state but expire 30 minutes after issue (QUOTE_EXPIRED afterwards)."
+  check('3.9')(
     {
       ...patient,
       profile: 'book',
@@ -69,8 +69,8 @@ describe('patient: expiry judged by waiting', () => {
     },
   );
 
-  check(
-    '4.7.9a',
+  // Spec 4.7.9a: "Quote expired: 409 QUOTE_EXPIRED"
+  check('4.7.9a')(
     {
       ...patient,
       profile: 'book',

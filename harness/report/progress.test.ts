@@ -72,9 +72,9 @@ describe('ProgressReporter', () => {
 
   it('estimates the checks of a suite file from its source, counting both representations', () => {
     const source = `
-      check('4.7.3', { representations: REPRESENTATIONS }, async () => {});
-      check('4.7.4', {}, async () => {});
-      check('4.2.1', {}, async () => {});`;
+      check('4.7.3')({ representations: REPRESENTATIONS }, async () => {});
+      check('4.7.4')({}, async () => {});
+      check('4.2.1')({}, async () => {});`;
     expect(estimateChecks(source, () => true)).toBe(4);
     expect(estimateChecks(source, (id) => id.startsWith('4.7'))).toBe(3);
   });

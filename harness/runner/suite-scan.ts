@@ -3,7 +3,7 @@ import { isAbsolute, join } from 'node:path';
 import type { Profile } from '../check/meta.ts';
 
 /**
- * What the suite sources say before vitest loads them: each `check('<id>', { … })` call with the profile it
+ * What the suite sources say before vitest loads them: each `check('<id>')({ … })` call with the profile it
  * declares and whether it runs in both representations. Read for the progress estimate and for pre-flight's "no
  * check could run" (a check may declare a lower profile than its clause's catalogue minimum).
  */

@@ -9,7 +9,13 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { cancelRequest, type Rejection } from '../../generators/index.ts';
-import type { ApiResult, CheckContext, CheckOptions } from '../../harness/check/check.ts';
+import {
+  type ApiResult,
+  type CheckContext,
+  type CheckOptions,
+  check,
+  type DeclareCheck,
+} from '../../harness/check/check.ts';
 import { errorCodeOf, expectError, expectSchema } from '../../harness/check/expect-api.ts';
 import { ACCEPT_OF } from '../../harness/http/partner-client.ts';
 import type { Representation } from '../../harness/http/representation.ts';
@@ -32,12 +38,19 @@ export const LABEL: Record<BodyEndpoint, string> = {
   cancel: 'POST /reservations/{id}/cancel',
 };
 
-/** The clause of each endpoint's request shape (spec 2.12). */
-export const REQUEST_CLAUSE: Record<BodyEndpoint, string> = {
-  availability: '2.12.3',
-  quotes: '2.12.4',
-  reservations: '2.12.1',
-  cancel: '2.12.2',
+/** Declares a check of each endpoint's request shape (spec 2.12), for the suites that loop over the endpoints. */
+export const REQUEST_CHECK: Record<BodyEndpoint, DeclareCheck> = {
+  // Spec 2.12.3: "AvailabilityRequest: RentalWindow fields plus extras (Extras) and vehicleCodes (array of VehicleCode,
+  // max 50 items; omit for whole offerable fleet); closed."
+  availability: check('2.12.3'),
+  // Spec 2.12.4: "QuoteRequest: RentalWindow fields plus vehicleCode (VehicleCode, required) and extras; closed."
+  quotes: check('2.12.4'),
+  // Spec 2.12.1: "ReservationRequest (closed): quoteId (string, 8-4096, required); driver (Driver, required);
+  // partnerReference (string, max 64, optional; unique per partner); remarks (string, max 1000); flightNumber (string,
+  // max 20)."
+  reservations: check('2.12.1'),
+  // Spec 2.12.2: "CancelRequest (closed): reason (string, 1-500 chars, required)."
+  cancel: check('2.12.2'),
 };
 
 /** Check options an endpoint needs beyond partner A: booking endpoints book (the cancel one to have something). */

@@ -172,8 +172,8 @@ function refusalViolation(hostile: CaseJudgement, operation: string, result: Api
   };
 }
 
-function step(name: string, check: (m: FuzzModel) => boolean, run: (m: FuzzModel, r: FuzzReal) => Promise<void>): Step {
-  return { check: async (m) => check(m), run, toString: () => name };
+function step(name: string, when: (m: FuzzModel) => boolean, run: (m: FuzzModel, r: FuzzReal) => Promise<void>): Step {
+  return { check: async (m) => when(m), run, toString: () => name };
 }
 
 const roleOf = (real: FuzzReal, i: number) => real.roles[i % real.roles.length] as Role;
