@@ -224,6 +224,22 @@ describe('runCheck outcomes', () => {
     expect(enough.meta.cases?.judged).toBeGreaterThanOrEqual(10);
   });
 
+  it('a case that calls t.notApplicable is a case not judged: the property passes or ends few-cases, never fails', async () => {
+    const some = await run('4.2.1', {}, async (t) => {
+      await t.forAll(fc.integer(), async (n) => (n % 2 === 0 ? undefined : t.notApplicable('nothing offered')), {
+        numRuns: 30,
+      });
+    });
+    expect(some.meta.outcome).toBe('pass');
+    expect(some.meta.cases?.runs).toBe(30);
+    expect(some.meta.cases?.judged).toBeLessThan(30);
+    const none = await run('4.2.1', {}, async (t) => {
+      await t.forAll(fc.integer(), async () => t.notApplicable('nothing offered'), { numRuns: 10 });
+    });
+    expect(none.meta.outcome).toBe('not-applicable');
+    expect(none.meta.notApplicable?.kind).toBe('few-cases');
+  });
+
   it('a step blocked inside a property ends it at once, without shrinking', async () => {
     let calls = 0;
     const { meta } = await run('4.5.1', {}, async (t) => {

@@ -12,7 +12,7 @@ import type { RunSettings } from '../run-settings.ts';
 import { isSelected, notApplicableReason } from './applicability.ts';
 import { buildEvidence, isAssertionFailure, scrubError } from './evidence.ts';
 import { type HarnessState, harnessState, readRunSettings } from './harness-state.ts';
-import { FewCasesSignal, forAll } from './judge.ts';
+import { FewCasesSignal, forAll, SKIP } from './judge.ts';
 import type { CheckMeta, JudgedBy, Level, NotApplicableReason, Observation, Profile } from './meta.ts';
 import { BlockedSignal, inCheckScope, TransientSignal } from './scope.ts';
 
@@ -230,7 +230,17 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
       throw new NotApplicableSignal({ kind: 'target', detail });
     },
     forAll(arbitrary, predicate, opts = {}) {
-      return forAll(arbitrary, predicate, { seed, numRuns: opts.numRuns ?? settings.runs });
+      // A case that finds nothing to judge (t.notApplicable inside it) is a case not judged, not a failing case:
+      // too few judged cases still end the check not-applicable, through FewCasesSignal.
+      const judgeCase = async (value: Parameters<typeof predicate>[0]) => {
+        try {
+          return await predicate(value);
+        } catch (error) {
+          if (error instanceof NotApplicableSignal) return SKIP;
+          throw error;
+        }
+      };
+      return forAll(arbitrary, judgeCase, { seed, numRuns: opts.numRuns ?? settings.runs });
     },
   };
 

@@ -3,6 +3,7 @@
  * shopping answers (availability, quotes at the public rate and under a plan), and a booking's life (create, read,
  * list, cancel). The spec 1, 2 and 9 conventions are judged on each.
  */
+import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { SchemaName } from '../../contract/schemas/index.ts';
 import type { FleetList, LocationList } from '../../contract/types.ts';
@@ -30,23 +31,24 @@ export function expectSamples(samples: readonly Sample[]): void {
   }
 }
 
-function firstOf<T>(list: readonly T[]): T[] {
-  return list.slice(0, 1);
+/** One member of the list, chosen by the draw (`salt`): each case reads another vehicle or location by code. */
+function oneOf<T>(list: readonly T[], salt: number): T[] {
+  return list.length === 0 ? [] : [list[salt % list.length] as T];
 }
 
 /** GET /fleet, a vehicle by code, GET /locations, a location by code, GET /rates. */
-export async function catalogueSamples(t: CheckContext, role: Role = 'partnerA'): Promise<Sample[]> {
+export async function catalogueSamples(t: CheckContext, role: Role = 'partnerA', salt = 0): Promise<Sample[]> {
   const client = t.client(role);
   const fleet = await client.get('/fleet');
   const out: Sample[] = [{ label: 'GET /fleet', res: fleet, status: 200, schema: 'FleetList' }];
   const vehicles = (fleet.body as FleetList | undefined)?.vehicles ?? [];
-  for (const v of firstOf(vehicles)) {
+  for (const v of oneOf(vehicles, salt)) {
     const path = `/fleet/${encodeURIComponent(v.vehicleCode)}`;
     out.push({ label: `GET ${path}`, res: await client.get(path), status: 200, schema: 'FleetVehicle' });
   }
   const locations = await client.get('/locations');
   out.push({ label: 'GET /locations', res: locations, status: 200, schema: 'LocationList' });
-  for (const l of firstOf((locations.body as LocationList | undefined)?.locations ?? [])) {
+  for (const l of oneOf((locations.body as LocationList | undefined)?.locations ?? [], salt)) {
     const path = `/locations/${encodeURIComponent(l.locationCode)}`;
     out.push({ label: `GET ${path}`, res: await client.get(path), status: 200, schema: 'Location' });
   }
@@ -55,10 +57,10 @@ export async function catalogueSamples(t: CheckContext, role: Role = 'partnerA')
 }
 
 /** POST /availability and POST /quotes (public rate and, when the partner has plans, a plan), generated. */
-export async function shoppingSamples(t: CheckContext, role: Role = 'partnerA'): Promise<Sample[]> {
+export async function shoppingSamples(t: CheckContext, role: Role = 'partnerA', salt = 0): Promise<Sample[]> {
   const cat = await targetCatalogue(t, role);
   const client = t.client(role);
-  const availability = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
+  const availability = sampleOf(t, availabilityRequest(cat, { rate: 'public' }), salt);
   const out: Sample[] = [
     {
       label: 'POST /availability',
@@ -69,15 +71,15 @@ export async function shoppingSamples(t: CheckContext, role: Role = 'partnerA'):
   ];
   const rates: Array<'public' | 'plan'> = cat.rates.length > 0 ? ['public', 'plan'] : ['public'];
   for (const rate of rates) {
-    const { res } = await issueQuote(t, role, cat, { rate });
+    const { res } = await issueQuote(t, role, cat, { rate }, salt);
     out.push({ label: `POST /quotes (${rate} rate)`, res, status: 201, schema: 'Quote' });
   }
   return out;
 }
 
 /** A booking and what follows it: POST /reservations, GET by id, GET the list, POST cancel. */
-export async function bookingSamples(t: CheckContext, role: Role = 'partnerA'): Promise<Sample[]> {
-  const { res, reservation } = await bookReservation(t, role);
+export async function bookingSamples(t: CheckContext, role: Role = 'partnerA', salt = 0): Promise<Sample[]> {
+  const { res, reservation } = await bookReservation(t, role, { salt });
   const client = t.client(role);
   const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
   return [
@@ -102,11 +104,39 @@ export type SampleLevel = 'catalog' | 'shop' | 'book';
 
 export const SAMPLE_LEVELS: readonly SampleLevel[] = ['catalog', 'shop', 'book'];
 
-/** The samples of one profile level (catalogue reads; shopping; a booking's life). */
-export function samplesOf(t: CheckContext, level: SampleLevel, role: Role = 'partnerA'): Promise<Sample[]> {
-  if (level === 'catalog') return catalogueSamples(t, role);
-  if (level === 'shop') return shoppingSamples(t, role);
-  return bookingSamples(t, role);
+/** The samples of one profile level (catalogue reads; shopping; a booking's life); `salt` picks another draw. */
+export function samplesOf(t: CheckContext, level: SampleLevel, role: Role = 'partnerA', salt = 0): Promise<Sample[]> {
+  if (level === 'catalog') return catalogueSamples(t, role, salt);
+  if (level === 'shop') return shoppingSamples(t, role, salt);
+  return bookingSamples(t, role, salt);
+}
+
+/** Cases of a samples property: each reads, shops or books again, so the costlier levels draw fewer. */
+function sampleRuns(t: CheckContext, level: SampleLevel): number {
+  return Math.min(t.settings.runs, level === 'catalog' ? 3 : 2);
+}
+
+/**
+ * A property over the samples of a level: per case another draw (which vehicle and location are read by code,
+ * which window is shopped, quoted and booked), every sample's status and schema judged, then `judge`. A case whose
+ * samples hold nothing to judge returns SKIP (or calls t.notApplicable); too few judged cases make the check
+ * not applicable.
+ */
+export async function forSamples(
+  t: CheckContext,
+  level: SampleLevel,
+  judge: (samples: Sample[]) => unknown,
+  role: Role = 'partnerA',
+): Promise<void> {
+  await t.forAll(
+    fc.nat({ max: 1_000_000 }),
+    async (salt) => {
+      const samples = await samplesOf(t, level, role, salt);
+      expectSamples(samples);
+      return await judge(samples);
+    },
+    { numRuns: sampleRuns(t, level) },
+  );
 }
 
 /** Check options of a sample level: its profile, and bookings for the booking samples. */
