@@ -5,7 +5,7 @@ import { closedObject, type JsonSchema } from './building-blocks.ts';
  * Open on purpose: RFC 6749 section 3.2 makes the server ignore unrecognised token request parameters, and
  * grant_type is a plain string so a wrong value reaches the unsupported_grant_type check (5.4), not validation.
  */
-export const TokenRequest: JsonSchema = {
+export const TokenRequest = {
   description:
     'Spec 4.1 TokenRequest: the application/x-www-form-urlencoded fields as an object. grant_type must be client_credentials; client_id and client_secret only for client_secret_post; scope is a space-delimited subset of the grant.',
   type: 'object',
@@ -16,9 +16,9 @@ export const TokenRequest: JsonSchema = {
     scope: { type: 'string' },
   },
   required: ['grant_type'],
-};
+} as const satisfies JsonSchema;
 
-export const TokenResponse: JsonSchema = closedObject(
+export const TokenResponse = closedObject(
   {
     access_token: { type: 'string' },
     token_type: { const: 'Bearer' },
@@ -29,13 +29,13 @@ export const TokenResponse: JsonSchema = closedObject(
   { description: 'Spec 4.1 TokenResponse: always JSON; sent with Cache-Control: no-store; no refresh token.' },
 );
 
-export const OAuthError: JsonSchema = closedObject(
+export const OAuthError = closedObject(
   { error: { type: 'string' }, error_description: { type: 'string' } },
   ['error', 'error_description'],
   { description: 'Spec 7.1 OAuthError: the error shape of the token endpoint only.' },
 );
 
-export const ErrorEnvelope: JsonSchema = closedObject(
+export const ErrorEnvelope = closedObject(
   {
     error: closedObject(
       {

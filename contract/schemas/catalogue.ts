@@ -1,7 +1,6 @@
 import {
   closedObject,
   currency,
-  type JsonSchema,
   nullableInteger,
   nullableString,
   PATTERNS,
@@ -11,7 +10,7 @@ import {
   stringArray,
 } from './building-blocks.ts';
 
-export const FleetVehicle: JsonSchema = closedObject(
+export const FleetVehicle = closedObject(
   {
     vehicleCode: ref('VehicleCode'),
     sippCode: ref('SippCode'),
@@ -78,7 +77,7 @@ export const FleetVehicle: JsonSchema = closedObject(
   { description: 'Spec 2.5 FleetVehicle: a published vehicle with a complete partner specification.' },
 );
 
-export const Location: JsonSchema = closedObject(
+export const Location = closedObject(
   {
     locationCode: ref('LocationCode'),
     name: { type: 'string' },
@@ -120,7 +119,7 @@ export const Location: JsonSchema = closedObject(
   },
 );
 
-export const RatePlan: JsonSchema = closedObject(
+export const RatePlan = closedObject(
   {
     accountCode: ref('CommercialCode'),
     rateCode: ref('CommercialCode'),
@@ -134,19 +133,19 @@ export const RatePlan: JsonSchema = closedObject(
   { description: "Spec 2.7 rate plan: one of the caller's approved and activated codes." },
 );
 
-export const FleetList: JsonSchema = closedObject(
+export const FleetList = closedObject(
   { vehicles: { type: 'array', items: ref('FleetVehicle') }, count: { type: 'integer', minimum: 0 } },
   ['vehicles', 'count'],
   { description: 'Spec 2.12 FleetList (GET /fleet, spec 4.2).' },
 );
 
-export const LocationList: JsonSchema = closedObject(
+export const LocationList = closedObject(
   { locations: { type: 'array', items: ref('Location') }, count: { type: 'integer', minimum: 0 } },
   ['locations', 'count'],
   { description: 'Spec 2.12 LocationList (GET /locations, spec 4.3).' },
 );
 
-export const RateList: JsonSchema = closedObject(
+export const RateList = closedObject(
   { rates: { type: 'array', items: ref('RatePlan') }, count: { type: 'integer', minimum: 0 } },
   ['rates', 'count'],
   { description: 'Spec 2.12 RateList (GET /rates, spec 4.4); empty when no commercial terms are agreed.' },

@@ -1,5 +1,4 @@
 import { LIMITS } from '../limits.ts';
-import { RESERVATION_STATUSES } from '../types.ts';
 import {
   closedObject,
   currency,
@@ -8,11 +7,12 @@ import {
   nullableString,
   PATTERNS,
   quoteId,
+  RESERVATION_STATUSES,
   ref,
   refOrNull,
 } from './building-blocks.ts';
 
-export const Driver: JsonSchema = closedObject(
+export const Driver = closedObject(
   {
     title: { type: 'string', enum: ['mr', 'mrs', 'ms', 'dr'] },
     firstName: { type: 'string', minLength: 1, maxLength: 100 },
@@ -41,13 +41,13 @@ export const Driver: JsonSchema = closedObject(
   { description: 'Spec 2.10 Driver (request object).' },
 );
 
-const partnerReference: JsonSchema = {
+const partnerReference = {
   type: 'string',
   maxLength: LIMITS.partnerReferenceMaxLength,
   description: 'unique per partner; one reference is one rental, permanently (4.7)',
-};
+} as const satisfies JsonSchema;
 
-export const Reservation: JsonSchema = closedObject(
+export const Reservation = closedObject(
   {
     reservationId: { type: 'string' },
     // Echoes the request's partnerReference, so it holds the request's length bound.
@@ -105,7 +105,7 @@ export const Reservation: JsonSchema = closedObject(
   { description: 'Spec 2.11 Reservation: created confirmed, with no online payment.' },
 );
 
-export const ReservationRequest: JsonSchema = closedObject(
+export const ReservationRequest = closedObject(
   {
     quoteId: { ...quoteId, description: 'from an availability offer or a quote; treated as opaque' },
     driver: ref('Driver'),
@@ -117,7 +117,7 @@ export const ReservationRequest: JsonSchema = closedObject(
   { description: 'Spec 2.12 ReservationRequest (POST /reservations, spec 4.7).' },
 );
 
-export const CancelRequest: JsonSchema = closedObject(
+export const CancelRequest = closedObject(
   {
     reason: { type: 'string', minLength: LIMITS.cancelReasonLength.min, maxLength: LIMITS.cancelReasonLength.max },
   },
@@ -125,7 +125,7 @@ export const CancelRequest: JsonSchema = closedObject(
   { description: 'Spec 2.12 CancelRequest (POST /reservations/{reservationId}/cancel, spec 4.11).' },
 );
 
-export const ReservationList: JsonSchema = closedObject(
+export const ReservationList = closedObject(
   {
     reservations: { type: 'array', items: ref('Reservation'), description: 'newest first' },
     count: { type: 'integer', minimum: 0 },
