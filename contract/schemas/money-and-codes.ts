@@ -1,13 +1,12 @@
-import { closedObject, type JsonSchema, PATTERNS } from './building-blocks.ts';
+import { closedObjectAllRequired, type JsonSchema, PATTERNS } from './building-blocks.ts';
 
-export const Money = closedObject(
+export const Money = closedObjectAllRequired(
   {
     currency: { type: 'string', pattern: PATTERNS.currency, description: 'ISO 4217' },
     amount: { type: 'integer', description: 'integer minor units, never decimal or float' },
     exponent: { type: 'integer', minimum: 0, maximum: 4, description: 'decimal places of the minor unit' },
     display: { type: 'string', description: 'rendering for humans only; never parsed as authoritative' },
   },
-  ['currency', 'amount', 'exponent', 'display'],
   { description: 'Spec 2.1 Money: arithmetic uses amount and exponent.' },
 );
 

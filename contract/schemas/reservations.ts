@@ -1,6 +1,7 @@
 import { LIMITS } from '../limits.ts';
 import {
   closedObject,
+  closedObjectAllRequired,
   currency,
   type JsonSchema,
   nullableInteger,
@@ -47,7 +48,7 @@ const partnerReference = {
   description: 'unique per partner; one reference is one rental, permanently (4.7)',
 } as const satisfies JsonSchema;
 
-export const Reservation = closedObject(
+export const Reservation = closedObjectAllRequired(
   {
     reservationId: { type: 'string' },
     // Echoes the request's partnerReference, so it holds the request's length bound.
@@ -71,37 +72,13 @@ export const Reservation = closedObject(
     commission: { ...refOrNull('Money'), description: 'null unless commissionable' },
     securityDeposit: ref('Money'),
     driver: {
-      ...closedObject({ firstName: nullableString, lastName: nullableString, email: nullableString }, [
-        'firstName',
-        'lastName',
-        'email',
-      ]),
+      ...closedObjectAllRequired({ firstName: nullableString, lastName: nullableString, email: nullableString }),
       description: 'no other customer data is returned',
     },
     accountCode: nullableString,
     rateCode: nullableString,
     createdAt: { type: 'string' },
   },
-  [
-    'reservationId',
-    'partnerReference',
-    'rocketBookingCode',
-    'status',
-    'vehicleCode',
-    'pickupLocation',
-    'dropoffLocation',
-    'pickupDateTime',
-    'dropoffDateTime',
-    'rentalDays',
-    'currency',
-    'total',
-    'commission',
-    'securityDeposit',
-    'driver',
-    'accountCode',
-    'rateCode',
-    'createdAt',
-  ],
   { description: 'Spec 2.11 Reservation: created confirmed, with no online payment.' },
 );
 
@@ -117,15 +94,14 @@ export const ReservationRequest = closedObject(
   { description: 'Spec 2.12 ReservationRequest (POST /reservations, spec 4.7).' },
 );
 
-export const CancelRequest = closedObject(
+export const CancelRequest = closedObjectAllRequired(
   {
     reason: { type: 'string', minLength: LIMITS.cancelReasonLength.min, maxLength: LIMITS.cancelReasonLength.max },
   },
-  ['reason'],
   { description: 'Spec 2.12 CancelRequest (POST /reservations/{reservationId}/cancel, spec 4.11).' },
 );
 
-export const ReservationList = closedObject(
+export const ReservationList = closedObjectAllRequired(
   {
     reservations: { type: 'array', items: ref('Reservation'), description: 'newest first' },
     count: { type: 'integer', minimum: 0 },
@@ -135,6 +111,5 @@ export const ReservationList = closedObject(
       maximum: LIMITS.reservationListLimit.max,
     },
   },
-  ['reservations', 'count', 'limit'],
   { description: 'Spec 2.12 ReservationList (GET /reservations, spec 4.8).' },
 );

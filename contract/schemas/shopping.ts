@@ -1,6 +1,7 @@
 import { LIMITS } from '../limits.ts';
 import {
   closedObject,
+  closedObjectAllRequired,
   currency,
   type JsonSchema,
   localDateTime,
@@ -76,7 +77,7 @@ export const QuoteRequest = closedObject(
   { description: 'Spec 2.12 QuoteRequest (POST /quotes, spec 4.6): RentalWindow fields plus vehicleCode and extras.' },
 );
 
-export const AvailabilityOffer = closedObject(
+export const AvailabilityOffer = closedObjectAllRequired(
   {
     quoteId: { ...quoteId, description: 'usable in reservation creation; valid 30 minutes' },
     quoteExpiresAt: { type: 'string', format: 'date-time' },
@@ -86,11 +87,10 @@ export const AvailabilityOffer = closedObject(
     estimatedTotal: ref('Money'),
     currency,
   },
-  ['quoteId', 'quoteExpiresAt', 'vehicle', 'rentalDays', 'dailyRate', 'estimatedTotal', 'currency'],
   { description: 'Spec 2.8 AvailabilityOffer: no hold is placed.' },
 );
 
-export const AvailabilityResponse = closedObject(
+export const AvailabilityResponse = closedObjectAllRequired(
   {
     availabilityModel: { const: 'model_level_on_request', description: 'restated on every response (spec 1.1)' },
     pickupLocation: ref('LocationCode'),
@@ -102,88 +102,55 @@ export const AvailabilityResponse = closedObject(
     rateCode: nullableString,
     offers: { type: 'array', items: ref('AvailabilityOffer'), description: 'an empty array is a valid answer' },
   },
-  [
-    'availabilityModel',
-    'pickupLocation',
-    'dropoffLocation',
-    'pickupDateTime',
-    'dropoffDateTime',
-    'rentalDays',
-    'accountCode',
-    'rateCode',
-    'offers',
-  ],
   { description: 'Spec 2.12 AvailabilityResponse (POST /availability, spec 4.5).' },
 );
 
-export const ExtraLine = closedObject(
+export const ExtraLine = closedObjectAllRequired(
   { code: { type: 'string' }, description: { type: 'string' }, quantity: { type: 'integer' }, total: ref('Money') },
-  ['code', 'description', 'quantity', 'total'],
   { description: 'Spec 2.9 ExtraLine: one priced extra of a quote.' },
 );
 
-export const Quote = closedObject(
+export const Quote = closedObjectAllRequired(
   {
     quoteId,
     expiresAt: { type: 'string', format: 'date-time', description: 'quotes are valid 30 minutes' },
     currency,
     vehicle: ref('FleetVehicle'),
-    rental: closedObject(
-      {
-        pickupLocation: ref('LocationCode'),
-        dropoffLocation: ref('LocationCode'),
-        pickupDateTime: localDateTime,
-        dropoffDateTime: localDateTime,
-        rentalDays: { type: 'integer', minimum: 1 },
-        timezone: { type: 'string' },
+    rental: closedObjectAllRequired({
+      pickupLocation: ref('LocationCode'),
+      dropoffLocation: ref('LocationCode'),
+      pickupDateTime: localDateTime,
+      dropoffDateTime: localDateTime,
+      rentalDays: { type: 'integer', minimum: 1 },
+      timezone: { type: 'string' },
+    }),
+    rate: closedObjectAllRequired({
+      accountCode: nullableString,
+      rateCode: nullableString,
+      rateType: { type: 'string', enum: [...RATE_TYPES] },
+      adjustmentApplied: {
+        type: 'boolean',
+        description: 'an approved partner-specific adjustment moved the price off the public price',
       },
-      ['pickupLocation', 'dropoffLocation', 'pickupDateTime', 'dropoffDateTime', 'rentalDays', 'timezone'],
-    ),
-    rate: closedObject(
-      {
-        accountCode: nullableString,
-        rateCode: nullableString,
-        rateType: { type: 'string', enum: [...RATE_TYPES] },
-        adjustmentApplied: {
-          type: 'boolean',
-          description: 'an approved partner-specific adjustment moved the price off the public price',
-        },
-      },
-      ['accountCode', 'rateCode', 'rateType', 'adjustmentApplied'],
-    ),
-    charges: closedObject(
-      {
-        dailyRate: ref('Money'),
-        baseTotal: { ...ref('Money'), description: 'rental days times the daily rate, before extras and fees' },
-        extras: { type: 'array', items: ref('ExtraLine') },
-        extrasTotal: ref('Money'),
-        oneWayFee: { ...ref('Money'), description: 'charged across branches, zero otherwise' },
-        discount: ref('Money'),
-        total: { ...ref('Money'), description: 'payable for the rental; excludes the security deposit' },
-        commission: { ...refOrNull('Money'), description: 'owed to the partner; null unless commissionable' },
-      },
-      ['dailyRate', 'baseTotal', 'extras', 'extrasTotal', 'oneWayFee', 'discount', 'total', 'commission'],
-    ),
+    }),
+    charges: closedObjectAllRequired({
+      dailyRate: ref('Money'),
+      baseTotal: { ...ref('Money'), description: 'rental days times the daily rate, before extras and fees' },
+      extras: { type: 'array', items: ref('ExtraLine') },
+      extrasTotal: ref('Money'),
+      oneWayFee: { ...ref('Money'), description: 'charged across branches, zero otherwise' },
+      discount: ref('Money'),
+      total: { ...ref('Money'), description: 'payable for the rental; excludes the security deposit' },
+      commission: { ...refOrNull('Money'), description: 'owed to the partner; null unless commissionable' },
+    }),
     securityDeposit: ref('Money'),
-    payment: closedObject(
-      { model: { const: 'settled_with_partner' }, prepaymentRequired: ref('Money'), dueAtPickup: ref('Money') },
-      ['model', 'prepaymentRequired', 'dueAtPickup'],
-    ),
+    payment: closedObjectAllRequired({
+      model: { const: 'settled_with_partner' },
+      prepaymentRequired: ref('Money'),
+      dueAtPickup: ref('Money'),
+    }),
     inclusions: stringArray,
     exclusions: stringArray,
   },
-  [
-    'quoteId',
-    'expiresAt',
-    'currency',
-    'vehicle',
-    'rental',
-    'rate',
-    'charges',
-    'securityDeposit',
-    'payment',
-    'inclusions',
-    'exclusions',
-  ],
   { description: 'Spec 2.9 Quote (POST /quotes, spec 4.6): server-authoritative, with the full charge breakdown.' },
 );
