@@ -1,279 +1,75 @@
 /**
- * TypeScript shapes of the resources of spec section 2 and the request and list shapes of 2.12.
- * The JSON Schemas in `schemas/` are the authority at run time; these types mirror them for code.
+ * TypeScript shapes of the resources of spec section 2, the request and list shapes of 2.12, and 4.1, 7.1, 7.2.
+ *
+ * Derived, never written by hand: each type is `FromSchema` (json-schema-to-ts) of its schema in the bundle, so the
+ * JSON Schemas that judge responses at run time and the types the code is checked against cannot drift. A generated
+ * file (json-schema-to-typescript) was the other way; it was not taken because it needs a generator step and a
+ * staleness test, while FromSchema costs only type-checking time. That holds because the helpers of
+ * schemas/building-blocks.ts keep their literal types. contract/vocabulary.test.ts keeps every name here declared
+ * once, and only as a derived type.
  */
+import type { FromSchema } from 'json-schema-to-ts';
+import type { SCHEMA_BUNDLE, SchemaName } from './schemas/index.ts';
+
+export { RATE_TYPES, RESERVATION_STATUSES } from './schemas/building-blocks.ts';
+
+/** The bundle is the root, so each `#/$defs/<name>` reference inside the schema resolves as Ajv resolves it. */
+type FromBundle<N extends SchemaName> = FromSchema<{
+  readonly $defs: (typeof SCHEMA_BUNDLE)['$defs'];
+  readonly $ref: `#/$defs/${N}`;
+}>;
 
 /** Spec 2.1 */
-export interface Money {
-  currency: string;
-  amount: number;
-  exponent: number;
-  display: string;
-}
-
+export type Money = FromBundle<'Money'>;
 /** Spec 2.3 */
-export interface Extras {
-  cdwInsurance?: boolean;
-  fullProtection?: boolean;
-  additionalDriver?: boolean;
-  roadSideAssistance?: boolean;
-  childSeats?: number;
-}
-
+export type Extras = FromBundle<'Extras'>;
 /** Spec 2.4 */
-export interface RentalWindow {
-  pickupLocation: string;
-  dropoffLocation: string;
-  pickupDate: string;
-  pickupTime: string;
-  dropoffDate: string;
-  dropoffTime: string;
-  accountCode?: string;
-  rateCode?: string;
-}
-
-export type DataQualityStatus = 'incomplete' | 'complete_unverified' | 'verified';
-
+export type RentalWindow = FromBundle<'RentalWindow'>;
 /** Spec 2.5 */
-export interface FleetVehicle {
-  vehicleCode: string;
-  sippCode: string | null;
-  sippDescription?: string | null;
-  make: string;
-  model: string;
-  displayName: string;
-  rocketClass?: string | null;
-  rocketCategory?: string | null;
-  bodyType?: string | null;
-  maxPassengers: number | null;
-  doors: number | null;
-  airConditioning: boolean | null;
-  transmission: 'automatic' | 'manual' | null;
-  driveType?: 'fwd' | 'rwd' | 'awd' | '4wd' | null;
-  fuelType: 'gasoline' | 'diesel' | 'electric' | 'hybrid' | null;
-  baggage?: { large: number | null; small: number | null } | null;
-  minDriverAge?: number | null;
-  securityDeposit: Money;
-  mileagePolicy: { includedKmPerDay: number | null; excessFeePerKm: Money | null };
-  images: string[];
-  locationCodes: string[];
-  status: 'available';
-  dataQuality: { status: DataQualityStatus; missingFields: string[] };
-}
-
+export type FleetVehicle = FromBundle<'FleetVehicle'>;
+export type DataQualityStatus = FleetVehicle['dataQuality']['status'];
 /** Spec 2.6 */
-export interface Location {
-  locationCode: string;
-  name: string;
-  nameLocal?: string | null;
-  locationType: 'city' | 'airport';
-  countryCode: string;
-  city: string;
-  address?: string | null;
-  coordinates?: { latitude: number; longitude: number } | null;
-  timezone: string;
-  iataCode: string | null;
-  capabilities: { pickup: boolean; dropoff: boolean; oneWay: boolean; delivery: boolean };
-  openingHours?: string | null;
-  afterHoursPolicy?: string | null;
-  branchCode: string;
-}
-
-export type RateType = 'retail' | 'net' | 'commissionable' | 'corporate' | 'promotional';
-
+export type Location = FromBundle<'Location'>;
 /** Spec 2.7 */
-export interface RatePlan {
-  accountCode: string;
-  rateCode: string;
-  rateType: RateType;
-  currency: string;
-  validFrom?: string | null;
-  validTo?: string | null;
-  status: 'active';
-}
-
+export type RatePlan = FromBundle<'RatePlan'>;
+export type RateType = RatePlan['rateType'];
 /** Spec 2.8 */
-export interface AvailabilityOffer {
-  quoteId: string;
-  quoteExpiresAt: string;
-  vehicle: FleetVehicle;
-  rentalDays: number;
-  dailyRate: Money;
-  estimatedTotal: Money;
-  currency: string;
-}
-
+export type AvailabilityOffer = FromBundle<'AvailabilityOffer'>;
 /** Spec 2.9 */
-export interface ExtraLine {
-  code: string;
-  description: string;
-  quantity: number;
-  total: Money;
-}
-
+export type ExtraLine = FromBundle<'ExtraLine'>;
 /** Spec 2.9 */
-export interface Quote {
-  quoteId: string;
-  expiresAt: string;
-  currency: string;
-  vehicle: FleetVehicle;
-  rental: {
-    pickupLocation: string;
-    dropoffLocation: string;
-    pickupDateTime: string;
-    dropoffDateTime: string;
-    rentalDays: number;
-    timezone: string;
-  };
-  rate: { accountCode: string | null; rateCode: string | null; rateType: RateType; adjustmentApplied: boolean };
-  charges: {
-    dailyRate: Money;
-    baseTotal: Money;
-    extras: ExtraLine[];
-    extrasTotal: Money;
-    oneWayFee: Money;
-    discount: Money;
-    total: Money;
-    commission: Money | null;
-  };
-  securityDeposit: Money;
-  payment: { model: 'settled_with_partner'; prepaymentRequired: Money; dueAtPickup: Money };
-  inclusions: string[];
-  exclusions: string[];
-}
-
+export type Quote = FromBundle<'Quote'>;
 /** Spec 2.10 */
-export interface Driver {
-  title?: 'mr' | 'mrs' | 'ms' | 'dr';
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  dateOfBirth: string;
-  nationality?: string;
-  idNumber?: string;
-}
-
-export const RESERVATION_STATUSES = [
-  'pending',
-  'confirmed',
-  'in_progress',
-  'completed',
-  'cancelled',
-  'expired',
-  'rejected',
-] as const;
-export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
-
+export type Driver = FromBundle<'Driver'>;
 /** Spec 2.11 */
-export interface Reservation {
-  reservationId: string;
-  partnerReference: string | null;
-  rocketBookingCode: string;
-  status: ReservationStatus;
-  vehicleCode: string | null;
-  pickupLocation: string | null;
-  dropoffLocation: string | null;
-  pickupDateTime: string | null;
-  dropoffDateTime: string | null;
-  rentalDays: number | null;
-  currency: string;
-  total: Money;
-  commission: Money | null;
-  securityDeposit: Money;
-  driver: { firstName: string | null; lastName: string | null; email: string | null };
-  accountCode: string | null;
-  rateCode: string | null;
-  createdAt: string;
-}
-
+export type Reservation = FromBundle<'Reservation'>;
+export type ReservationStatus = Reservation['status'];
 /** Spec 2.12 */
-export interface ReservationRequest {
-  quoteId: string;
-  driver: Driver;
-  partnerReference?: string;
-  remarks?: string;
-  flightNumber?: string;
-}
-
+export type ReservationRequest = FromBundle<'ReservationRequest'>;
 /** Spec 2.12 */
-export interface CancelRequest {
-  reason: string;
-}
-
+export type CancelRequest = FromBundle<'CancelRequest'>;
 /** Spec 2.12 */
-export interface AvailabilityRequest extends RentalWindow {
-  extras?: Extras;
-  vehicleCodes?: string[];
-}
-
+export type AvailabilityRequest = FromBundle<'AvailabilityRequest'>;
 /** Spec 2.12 */
-export interface QuoteRequest extends RentalWindow {
-  vehicleCode: string;
-  extras?: Extras;
-}
-
+export type QuoteRequest = FromBundle<'QuoteRequest'>;
 /** Spec 2.12 */
-export interface AvailabilityResponse {
-  availabilityModel: 'model_level_on_request';
-  pickupLocation: string;
-  dropoffLocation: string;
-  pickupDateTime: string;
-  dropoffDateTime: string;
-  rentalDays: number;
-  accountCode: string | null;
-  rateCode: string | null;
-  offers: AvailabilityOffer[];
-}
-
-export interface FleetList {
-  vehicles: FleetVehicle[];
-  count: number;
-}
-export interface LocationList {
-  locations: Location[];
-  count: number;
-}
-export interface RateList {
-  rates: RatePlan[];
-  count: number;
-}
-export interface ReservationList {
-  reservations: Reservation[];
-  count: number;
-  limit: number;
-}
-
+export type AvailabilityResponse = FromBundle<'AvailabilityResponse'>;
+/** Spec 2.12 */
+export type FleetList = FromBundle<'FleetList'>;
+/** Spec 2.12 */
+export type LocationList = FromBundle<'LocationList'>;
+/** Spec 2.12 */
+export type RateList = FromBundle<'RateList'>;
+/** Spec 2.12 */
+export type ReservationList = FromBundle<'ReservationList'>;
 /** Spec 4.1 */
-export interface TokenResponse {
-  access_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-  scope: string;
-}
-
+export type TokenResponse = FromBundle<'TokenResponse'>;
 /** Spec 7.1 */
-export interface OAuthError {
-  error: string;
-  error_description: string;
-}
-
+export type OAuthError = FromBundle<'OAuthError'>;
 /** Spec 7.2 */
-export interface FieldError {
-  field: string;
-  message: string;
-}
-
+export type ErrorEnvelope = FromBundle<'ErrorEnvelope'>;
 /** Spec 7.2 */
-export interface ErrorEnvelope {
-  error: {
-    code: string;
-    message: string;
-    requestId: string;
-    retryable: boolean;
-    fields?: FieldError[];
-  };
-}
+export type FieldError = NonNullable<ErrorEnvelope['error']['fields']>[number];
 
 /** The JSON-shaped value both representations convert to (spec 4.14). */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };

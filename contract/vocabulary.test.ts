@@ -1,25 +1,72 @@
-/** The shared words are declared once: a second `type Role =` anywhere else would drift from it. */
+/**
+ * The shared words are declared once: a second `type Role =` anywhere else would drift from it. The same holds for
+ * the resource types of spec section 2: contract/types.ts derives each from its JSON Schema, and nothing else may
+ * declare them, so a hand-written copy cannot drift from the schema that judges responses.
+ */
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SCHEMA_NAMES } from './schemas/names.ts';
 import { REPO_ROOT, tsFilesUnder } from './test-support/source-files.ts';
 
 const ROOT = REPO_ROOT;
 const HOME = 'contract/vocabulary.ts';
+const TYPES_HOME = 'contract/types.ts';
+const SCHEMA_VOCABULARY_HOME = 'contract/schemas/building-blocks.ts';
 
 /** A declaration of one of the shared words (exported or not); re-exports and imports do not match. */
 const DECLARATION =
   /^\s*(?:export\s+)?(?:type\s+(Role|Profile|Representation|Level)\s*=|const\s+(ROLES|PROFILES|REPRESENTATIONS)\s*[:=])/m;
 
+/** The schema names, and the types contract/types.ts derives from a part of one schema. */
+const RESOURCE_TYPES = [...SCHEMA_NAMES, 'DataQualityStatus', 'RateType', 'ReservationStatus', 'FieldError'];
+const RESOURCE_TYPE_DECLARATION = new RegExp(
+  `^\\s*(?:export\\s+)?(?:declare\\s+)?(?:type|interface|class|enum)\\s+(${RESOURCE_TYPES.join('|')})\\b`,
+  'gm',
+);
+/** The value lists the schemas' enums are built from. */
+const SCHEMA_VOCABULARY_DECLARATION = /^\s*(?:export\s+)?const\s+(RATE_TYPES|RESERVATION_STATUSES)\s*[:=]/m;
+
+const sources = () =>
+  tsFilesUnder(ROOT).map((path) => ({ path: relative(ROOT, path), text: readFileSync(path, 'utf8') }));
+
 describe('contract/vocabulary.ts', () => {
   it('is the only place that declares Role, Profile, Representation, Level and their lists', () => {
-    const elsewhere = tsFilesUnder(ROOT)
-      .map((path) => relative(ROOT, path))
-      .filter((path) => path !== HOME && DECLARATION.test(readFileSync(join(ROOT, path), 'utf8')));
+    const elsewhere = sources()
+      .filter(({ path, text }) => path !== HOME && DECLARATION.test(text))
+      .map(({ path }) => path);
     expect(elsewhere).toEqual([]);
   });
 
   it('imports nothing from node: (k6 scripts use it too)', () => {
     expect(readFileSync(join(ROOT, HOME), 'utf8')).not.toMatch(/from\s+['"]node:/);
+  });
+});
+
+describe('contract/types.ts', () => {
+  it('is the only place that declares a resource type of the schemas', () => {
+    const elsewhere = sources()
+      .filter(({ path }) => path !== TYPES_HOME)
+      .flatMap(({ path, text }) => [...text.matchAll(RESOURCE_TYPE_DECLARATION)].map((m) => `${path}: ${m[1]}`));
+    expect(elsewhere).toEqual([]);
+  });
+
+  it('derives each schema-named type from its schema, never by hand', () => {
+    const text = readFileSync(join(ROOT, TYPES_HOME), 'utf8');
+    const handWritten = [...text.matchAll(RESOURCE_TYPE_DECLARATION)]
+      .map((m) => m[1] as string)
+      .filter((name) => (SCHEMA_NAMES as readonly string[]).includes(name))
+      .filter((name) => !new RegExp(`^export type ${name} = FromBundle<'${name}'>;$`, 'm').test(text));
+    expect(handWritten).toEqual([]);
+    expect(text, 'no interface: every resource shape comes from a schema').not.toMatch(
+      /^\s*(?:export\s+)?interface\s/m,
+    );
+  });
+
+  it('leaves the schemas the only place that declares the rate types and reservation statuses', () => {
+    const elsewhere = sources()
+      .filter(({ path, text }) => path !== SCHEMA_VOCABULARY_HOME && SCHEMA_VOCABULARY_DECLARATION.test(text))
+      .map(({ path }) => path);
+    expect(elsewhere).toEqual([]);
   });
 });

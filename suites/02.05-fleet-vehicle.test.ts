@@ -3,6 +3,7 @@
  * GET /fleet/{vehicleCode}), and what offers and quotes carry of a vehicle (deposit, dataQuality, specification).
  */
 import { describe, expect } from 'vitest';
+import { SCHEMA_BUNDLE } from '../contract/schemas/index.ts';
 import type { FleetVehicle } from '../contract/types.ts';
 import { check } from '../harness/check/check.ts';
 import { expectValue } from '../harness/check/expect-api.ts';
@@ -36,24 +37,7 @@ describe('2.5 FleetVehicle', () => {
     { ...business, name: 'Every listed vehicle has the required keys and validates as FleetVehicle' },
     (t) =>
       forVehicles(t, (v, label) => {
-        for (const key of [
-          'vehicleCode',
-          'sippCode',
-          'make',
-          'model',
-          'displayName',
-          'maxPassengers',
-          'doors',
-          'airConditioning',
-          'transmission',
-          'fuelType',
-          'securityDeposit',
-          'mileagePolicy',
-          'images',
-          'locationCodes',
-          'status',
-          'dataQuality',
-        ]) {
+        for (const key of SCHEMA_BUNDLE.$defs.FleetVehicle.required) {
           expect(Object.hasOwn(v, key), `${label}: key ${key}`).toBe(true);
         }
         expectValue(v, 'FleetVehicle', label);

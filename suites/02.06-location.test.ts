@@ -3,6 +3,7 @@
  * GET /locations/{locationCode}), branch-scoped one-way fees, and the eight active locations.
  */
 import { describe, expect } from 'vitest';
+import { SCHEMA_BUNDLE } from '../contract/schemas/index.ts';
 import type { LocationList } from '../contract/types.ts';
 import { availabilityRequest, locationPairs } from '../generators/index.ts';
 import { check } from '../harness/check/check.ts';
@@ -27,17 +28,7 @@ describe('2.6 Location', () => {
   // branchCode."
   check('2.6.1')({ ...business, name: 'Every location has the required keys and validates as Location' }, (t) =>
     forLocations(t, (l, label) => {
-      for (const key of [
-        'locationCode',
-        'name',
-        'locationType',
-        'countryCode',
-        'city',
-        'timezone',
-        'iataCode',
-        'capabilities',
-        'branchCode',
-      ]) {
+      for (const key of SCHEMA_BUNDLE.$defs.Location.required) {
         expect(Object.hasOwn(l, key), `${label}: key ${key}`).toBe(true);
       }
       expectValue(l, 'Location', label);

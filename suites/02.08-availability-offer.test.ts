@@ -3,6 +3,7 @@
  * books without a separate quote.
  */
 import { describe, expect } from 'vitest';
+import { SCHEMA_BUNDLE } from '../contract/schemas/index.ts';
 import type { AvailabilityResponse, Reservation } from '../contract/types.ts';
 import { availabilityRequest } from '../generators/index.ts';
 import { check } from '../harness/check/check.ts';
@@ -22,7 +23,7 @@ const shop = { ...business, profile: 'shop' as const };
 const book = { ...business, profile: 'book' as const, bookings: true };
 
 describe('2.8 AvailabilityOffer', () => {
-  const offerKeys = ['quoteId', 'quoteExpiresAt', 'vehicle', 'rentalDays', 'dailyRate', 'estimatedTotal', 'currency'];
+  const offerKeys = SCHEMA_BUNDLE.$defs.AvailabilityOffer.required;
 
   // Spec 2.8.1: "Required: quoteId, quoteExpiresAt, vehicle, rentalDays, dailyRate, estimatedTotal, currency."
   check('2.8.1')({ ...shop, name: 'Every offer has the seven required keys and validates' }, async (t) => {

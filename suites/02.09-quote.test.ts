@@ -3,6 +3,7 @@
  * total, extras lines) and the commission of commissionable plans. Price computation itself is left open.
  */
 import { describe, expect } from 'vitest';
+import { SCHEMA_BUNDLE } from '../contract/schemas/index.ts';
 import type { Money, Quote, QuoteRequest } from '../contract/types.ts';
 import { locationPairs, quoteRequest } from '../generators/index.ts';
 import { check, SKIP } from '../harness/check/check.ts';
@@ -19,29 +20,8 @@ const business = { needs: A, representations: REPRESENTATIONS };
 const shop = { ...business, profile: 'shop' as const };
 
 describe('2.9 Quote', () => {
-  const quoteKeys = [
-    'quoteId',
-    'expiresAt',
-    'currency',
-    'vehicle',
-    'rental',
-    'rate',
-    'charges',
-    'securityDeposit',
-    'payment',
-    'inclusions',
-    'exclusions',
-  ];
-  const chargeKeys = [
-    'baseTotal',
-    'commission',
-    'dailyRate',
-    'discount',
-    'extras',
-    'extrasTotal',
-    'oneWayFee',
-    'total',
-  ];
+  const quoteKeys = SCHEMA_BUNDLE.$defs.Quote.required;
+  const chargeKeys = [...SCHEMA_BUNDLE.$defs.Quote.properties.charges.required].sort();
 
   // Spec 2.9.1: "Required: quoteId, expiresAt, currency, vehicle, rental, rate, charges, securityDeposit, payment,
   // inclusions, exclusions."
@@ -99,14 +79,9 @@ describe('2.9 Quote', () => {
       forQuotes(
         t,
         (request, quote) => {
-          expect(Object.keys(quote.rental).sort()).toEqual([
-            'dropoffDateTime',
-            'dropoffLocation',
-            'pickupDateTime',
-            'pickupLocation',
-            'rentalDays',
-            'timezone',
-          ]);
+          expect(Object.keys(quote.rental).sort()).toEqual(
+            [...SCHEMA_BUNDLE.$defs.Quote.properties.rental.required].sort(),
+          );
           expect(quote.rental.pickupLocation).toBe(request.pickupLocation);
           expect(quote.rental.dropoffLocation).toBe(request.dropoffLocation);
           expectLocalDateTime(

@@ -3,6 +3,7 @@
  * quoted (and kept after a price move), the commission by plan, and no customer data beyond names and email.
  */
 import { describe, expect } from 'vitest';
+import { SCHEMA_BUNDLE } from '../contract/schemas/index.ts';
 import type { Reservation, ReservationList } from '../contract/types.ts';
 import { RESERVATION_STATUSES } from '../contract/types.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
@@ -20,26 +21,7 @@ const business = { needs: A, representations: REPRESENTATIONS };
 const book = { ...business, profile: 'book' as const, bookings: true };
 
 describe('2.11 Reservation', () => {
-  const reservationKeys = [
-    'reservationId',
-    'partnerReference',
-    'rocketBookingCode',
-    'status',
-    'vehicleCode',
-    'pickupLocation',
-    'dropoffLocation',
-    'pickupDateTime',
-    'dropoffDateTime',
-    'rentalDays',
-    'currency',
-    'total',
-    'commission',
-    'securityDeposit',
-    'driver',
-    'accountCode',
-    'rateCode',
-    'createdAt',
-  ];
+  const reservationKeys = SCHEMA_BUNDLE.$defs.Reservation.required;
   const stringOrNull = (value: unknown, what: string) =>
     expect(value === null || typeof value === 'string', `${what}: string or null`).toBe(true);
 

@@ -1,11 +1,11 @@
 import { LIMITS } from '../limits.ts';
-import { closedObject, type JsonSchema } from './building-blocks.ts';
+import { closedObject, closedObjectAllRequired, type JsonSchema } from './building-blocks.ts';
 
 /**
  * Open on purpose: RFC 6749 section 3.2 makes the server ignore unrecognised token request parameters, and
  * grant_type is a plain string so a wrong value reaches the unsupported_grant_type check (5.4), not validation.
  */
-export const TokenRequest: JsonSchema = {
+export const TokenRequest = {
   description:
     'Spec 4.1 TokenRequest: the application/x-www-form-urlencoded fields as an object. grant_type must be client_credentials; client_id and client_secret only for client_secret_post; scope is a space-delimited subset of the grant.',
   type: 'object',
@@ -16,26 +16,24 @@ export const TokenRequest: JsonSchema = {
     scope: { type: 'string' },
   },
   required: ['grant_type'],
-};
+} as const satisfies JsonSchema;
 
-export const TokenResponse: JsonSchema = closedObject(
+export const TokenResponse = closedObjectAllRequired(
   {
     access_token: { type: 'string' },
     token_type: { const: 'Bearer' },
     expires_in: { const: LIMITS.accessTokenLifetimeSeconds, description: 'seconds' },
     scope: { type: 'string', description: 'space-delimited' },
   },
-  ['access_token', 'token_type', 'expires_in', 'scope'],
   { description: 'Spec 4.1 TokenResponse: always JSON; sent with Cache-Control: no-store; no refresh token.' },
 );
 
-export const OAuthError: JsonSchema = closedObject(
+export const OAuthError = closedObjectAllRequired(
   { error: { type: 'string' }, error_description: { type: 'string' } },
-  ['error', 'error_description'],
   { description: 'Spec 7.1 OAuthError: the error shape of the token endpoint only.' },
 );
 
-export const ErrorEnvelope: JsonSchema = closedObject(
+export const ErrorEnvelope = closedObjectAllRequired(
   {
     error: closedObject(
       {
@@ -45,12 +43,11 @@ export const ErrorEnvelope: JsonSchema = closedObject(
         retryable: { type: 'boolean', description: 'true only when retrying the identical request may succeed' },
         fields: {
           type: 'array',
-          items: closedObject({ field: { type: 'string' }, message: { type: 'string' } }, ['field', 'message']),
+          items: closedObjectAllRequired({ field: { type: 'string' }, message: { type: 'string' } }),
         },
       },
       ['code', 'message', 'requestId', 'retryable'],
     ),
   },
-  ['error'],
   { description: 'Spec 7.2 ErrorEnvelope: the error body of every operation but the token endpoint.' },
 );

@@ -1,7 +1,7 @@
 import {
   closedObject,
+  closedObjectAllRequired,
   currency,
-  type JsonSchema,
   nullableInteger,
   nullableString,
   PATTERNS,
@@ -11,7 +11,7 @@ import {
   stringArray,
 } from './building-blocks.ts';
 
-export const FleetVehicle: JsonSchema = closedObject(
+export const FleetVehicle = closedObject(
   {
     vehicleCode: ref('VehicleCode'),
     sippCode: ref('SippCode'),
@@ -39,23 +39,17 @@ export const FleetVehicle: JsonSchema = closedObject(
       ...ref('Money'),
       description: 'refundable, collected at pickup, not part of the rental charge',
     },
-    mileagePolicy: closedObject(
-      {
-        includedKmPerDay: { ...nullableInteger, description: 'per rental day; null means no stored limit' },
-        excessFeePerKm: { ...refOrNull('Money'), description: 'per km beyond the allowance; quoted in VND' },
-      },
-      ['includedKmPerDay', 'excessFeePerKm'],
-    ),
+    mileagePolicy: closedObjectAllRequired({
+      includedKmPerDay: { ...nullableInteger, description: 'per rental day; null means no stored limit' },
+      excessFeePerKm: { ...refOrNull('Money'), description: 'per km beyond the allowance; quoted in VND' },
+    }),
     images: { type: 'array', items: { type: 'string', format: 'uri' } },
     locationCodes: { type: 'array', items: ref('LocationCode'), description: 'where the vehicle is offered' },
     status: { const: 'available' },
-    dataQuality: closedObject(
-      {
-        status: { type: 'string', enum: ['incomplete', 'complete_unverified', 'verified'] },
-        missingFields: stringArray,
-      },
-      ['status', 'missingFields'],
-    ),
+    dataQuality: closedObjectAllRequired({
+      status: { type: 'string', enum: ['incomplete', 'complete_unverified', 'verified'] },
+      missingFields: stringArray,
+    }),
   },
   [
     'vehicleCode',
@@ -78,7 +72,7 @@ export const FleetVehicle: JsonSchema = closedObject(
   { description: 'Spec 2.5 FleetVehicle: a published vehicle with a complete partner specification.' },
 );
 
-export const Location: JsonSchema = closedObject(
+export const Location = closedObject(
   {
     locationCode: ref('LocationCode'),
     name: { type: 'string' },
@@ -99,15 +93,12 @@ export const Location: JsonSchema = closedObject(
       pattern: PATTERNS.iataCode,
       description: 'only on airport locations; a different namespace from locationCode',
     },
-    capabilities: closedObject(
-      {
-        pickup: { type: 'boolean' },
-        dropoff: { type: 'boolean' },
-        oneWay: { type: 'boolean' },
-        delivery: { type: 'boolean' },
-      },
-      ['pickup', 'dropoff', 'oneWay', 'delivery'],
-    ),
+    capabilities: closedObjectAllRequired({
+      pickup: { type: 'boolean' },
+      dropoff: { type: 'boolean' },
+      oneWay: { type: 'boolean' },
+      delivery: { type: 'boolean' },
+    }),
     openingHours: nullableString,
     afterHoursPolicy: nullableString,
     branchCode: { type: 'string', description: 'fleet coverage and one-way fees are branch-scoped' },
@@ -120,7 +111,7 @@ export const Location: JsonSchema = closedObject(
   },
 );
 
-export const RatePlan: JsonSchema = closedObject(
+export const RatePlan = closedObject(
   {
     accountCode: ref('CommercialCode'),
     rateCode: ref('CommercialCode'),
@@ -134,20 +125,17 @@ export const RatePlan: JsonSchema = closedObject(
   { description: "Spec 2.7 rate plan: one of the caller's approved and activated codes." },
 );
 
-export const FleetList: JsonSchema = closedObject(
+export const FleetList = closedObjectAllRequired(
   { vehicles: { type: 'array', items: ref('FleetVehicle') }, count: { type: 'integer', minimum: 0 } },
-  ['vehicles', 'count'],
   { description: 'Spec 2.12 FleetList (GET /fleet, spec 4.2).' },
 );
 
-export const LocationList: JsonSchema = closedObject(
+export const LocationList = closedObjectAllRequired(
   { locations: { type: 'array', items: ref('Location') }, count: { type: 'integer', minimum: 0 } },
-  ['locations', 'count'],
   { description: 'Spec 2.12 LocationList (GET /locations, spec 4.3).' },
 );
 
-export const RateList: JsonSchema = closedObject(
+export const RateList = closedObjectAllRequired(
   { rates: { type: 'array', items: ref('RatePlan') }, count: { type: 'integer', minimum: 0 } },
-  ['rates', 'count'],
   { description: 'Spec 2.12 RateList (GET /rates, spec 4.4); empty when no commercial terms are agreed.' },
 );

@@ -1,18 +1,19 @@
 import { LIMITS } from '../limits.ts';
-import { RESERVATION_STATUSES } from '../types.ts';
 import {
   closedObject,
+  closedObjectAllRequired,
   currency,
   type JsonSchema,
   nullableInteger,
   nullableString,
   PATTERNS,
   quoteId,
+  RESERVATION_STATUSES,
   ref,
   refOrNull,
 } from './building-blocks.ts';
 
-export const Driver: JsonSchema = closedObject(
+export const Driver = closedObject(
   {
     title: { type: 'string', enum: ['mr', 'mrs', 'ms', 'dr'] },
     firstName: { type: 'string', minLength: 1, maxLength: 100 },
@@ -41,13 +42,13 @@ export const Driver: JsonSchema = closedObject(
   { description: 'Spec 2.10 Driver (request object).' },
 );
 
-const partnerReference: JsonSchema = {
+const partnerReference = {
   type: 'string',
   maxLength: LIMITS.partnerReferenceMaxLength,
   description: 'unique per partner; one reference is one rental, permanently (4.7)',
-};
+} as const satisfies JsonSchema;
 
-export const Reservation: JsonSchema = closedObject(
+export const Reservation = closedObjectAllRequired(
   {
     reservationId: { type: 'string' },
     // Echoes the request's partnerReference, so it holds the request's length bound.
@@ -71,41 +72,17 @@ export const Reservation: JsonSchema = closedObject(
     commission: { ...refOrNull('Money'), description: 'null unless commissionable' },
     securityDeposit: ref('Money'),
     driver: {
-      ...closedObject({ firstName: nullableString, lastName: nullableString, email: nullableString }, [
-        'firstName',
-        'lastName',
-        'email',
-      ]),
+      ...closedObjectAllRequired({ firstName: nullableString, lastName: nullableString, email: nullableString }),
       description: 'no other customer data is returned',
     },
     accountCode: nullableString,
     rateCode: nullableString,
     createdAt: { type: 'string' },
   },
-  [
-    'reservationId',
-    'partnerReference',
-    'rocketBookingCode',
-    'status',
-    'vehicleCode',
-    'pickupLocation',
-    'dropoffLocation',
-    'pickupDateTime',
-    'dropoffDateTime',
-    'rentalDays',
-    'currency',
-    'total',
-    'commission',
-    'securityDeposit',
-    'driver',
-    'accountCode',
-    'rateCode',
-    'createdAt',
-  ],
   { description: 'Spec 2.11 Reservation: created confirmed, with no online payment.' },
 );
 
-export const ReservationRequest: JsonSchema = closedObject(
+export const ReservationRequest = closedObject(
   {
     quoteId: { ...quoteId, description: 'from an availability offer or a quote; treated as opaque' },
     driver: ref('Driver'),
@@ -117,15 +94,14 @@ export const ReservationRequest: JsonSchema = closedObject(
   { description: 'Spec 2.12 ReservationRequest (POST /reservations, spec 4.7).' },
 );
 
-export const CancelRequest: JsonSchema = closedObject(
+export const CancelRequest = closedObjectAllRequired(
   {
     reason: { type: 'string', minLength: LIMITS.cancelReasonLength.min, maxLength: LIMITS.cancelReasonLength.max },
   },
-  ['reason'],
   { description: 'Spec 2.12 CancelRequest (POST /reservations/{reservationId}/cancel, spec 4.11).' },
 );
 
-export const ReservationList: JsonSchema = closedObject(
+export const ReservationList = closedObjectAllRequired(
   {
     reservations: { type: 'array', items: ref('Reservation'), description: 'newest first' },
     count: { type: 'integer', minimum: 0 },
@@ -135,6 +111,5 @@ export const ReservationList: JsonSchema = closedObject(
       maximum: LIMITS.reservationListLimit.max,
     },
   },
-  ['reservations', 'count', 'limit'],
   { description: 'Spec 2.12 ReservationList (GET /reservations, spec 4.8).' },
 );

@@ -1,6 +1,7 @@
 import { LIMITS } from '../limits.ts';
 import {
   closedObject,
+  closedObjectAllRequired,
   currency,
   type JsonSchema,
   localDateTime,
@@ -13,7 +14,7 @@ import {
   stringArray,
 } from './building-blocks.ts';
 
-export const Extras: JsonSchema = {
+export const Extras = {
   description:
     'Spec 2.3 Extras: all optional; fullProtection supersedes cdwInsurance, and sending both is a validation error (4.12).',
   type: 'object',
@@ -27,7 +28,7 @@ export const Extras: JsonSchema = {
   additionalProperties: false,
   // The properties are restated inside `not` only to satisfy Ajv's strictRequired; they add no constraint.
   not: { properties: { cdwInsurance: true, fullProtection: true }, required: ['cdwInsurance', 'fullProtection'] },
-};
+} as const satisfies JsonSchema;
 
 const RENTAL_WINDOW_REQUIRED = [
   'pickupLocation',
@@ -39,7 +40,7 @@ const RENTAL_WINDOW_REQUIRED = [
 ] as const;
 
 /** Spec 2.4, restated in each request so each stays a plain closed object (2.12) without composition. */
-const rentalWindowProperties: Record<string, JsonSchema> = {
+const rentalWindowProperties = {
   pickupLocation: ref('LocationCode'),
   dropoffLocation: ref('LocationCode'),
   pickupDate: { type: 'string', format: 'date', description: 'calendar date local to the pickup location' },
@@ -48,14 +49,14 @@ const rentalWindowProperties: Record<string, JsonSchema> = {
   dropoffTime: { type: 'string', pattern: PATTERNS.localTime },
   accountCode: { ...ref('CommercialCode'), description: 'omit for the public rate' },
   rateCode: { ...ref('CommercialCode'), description: 'omit for the public rate' },
-};
+} as const satisfies Record<string, JsonSchema>;
 
-export const RentalWindow: JsonSchema = closedObject(rentalWindowProperties, RENTAL_WINDOW_REQUIRED, {
+export const RentalWindow = closedObject(rentalWindowProperties, RENTAL_WINDOW_REQUIRED, {
   description:
     'Spec 2.4 RentalWindow: shared by availability and quote requests; local dates and times are in the IANA timezone of the location.',
 });
 
-export const AvailabilityRequest: JsonSchema = closedObject(
+export const AvailabilityRequest = closedObject(
   {
     ...rentalWindowProperties,
     extras: ref('Extras'),
@@ -70,13 +71,13 @@ export const AvailabilityRequest: JsonSchema = closedObject(
   { description: 'Spec 2.12 AvailabilityRequest (POST /availability, spec 4.5): RentalWindow fields plus extras.' },
 );
 
-export const QuoteRequest: JsonSchema = closedObject(
+export const QuoteRequest = closedObject(
   { ...rentalWindowProperties, vehicleCode: ref('VehicleCode'), extras: ref('Extras') },
   [...RENTAL_WINDOW_REQUIRED, 'vehicleCode'],
   { description: 'Spec 2.12 QuoteRequest (POST /quotes, spec 4.6): RentalWindow fields plus vehicleCode and extras.' },
 );
 
-export const AvailabilityOffer: JsonSchema = closedObject(
+export const AvailabilityOffer = closedObjectAllRequired(
   {
     quoteId: { ...quoteId, description: 'usable in reservation creation; valid 30 minutes' },
     quoteExpiresAt: { type: 'string', format: 'date-time' },
@@ -86,11 +87,10 @@ export const AvailabilityOffer: JsonSchema = closedObject(
     estimatedTotal: ref('Money'),
     currency,
   },
-  ['quoteId', 'quoteExpiresAt', 'vehicle', 'rentalDays', 'dailyRate', 'estimatedTotal', 'currency'],
   { description: 'Spec 2.8 AvailabilityOffer: no hold is placed.' },
 );
 
-export const AvailabilityResponse: JsonSchema = closedObject(
+export const AvailabilityResponse = closedObjectAllRequired(
   {
     availabilityModel: { const: 'model_level_on_request', description: 'restated on every response (spec 1.1)' },
     pickupLocation: ref('LocationCode'),
@@ -102,88 +102,55 @@ export const AvailabilityResponse: JsonSchema = closedObject(
     rateCode: nullableString,
     offers: { type: 'array', items: ref('AvailabilityOffer'), description: 'an empty array is a valid answer' },
   },
-  [
-    'availabilityModel',
-    'pickupLocation',
-    'dropoffLocation',
-    'pickupDateTime',
-    'dropoffDateTime',
-    'rentalDays',
-    'accountCode',
-    'rateCode',
-    'offers',
-  ],
   { description: 'Spec 2.12 AvailabilityResponse (POST /availability, spec 4.5).' },
 );
 
-export const ExtraLine: JsonSchema = closedObject(
+export const ExtraLine = closedObjectAllRequired(
   { code: { type: 'string' }, description: { type: 'string' }, quantity: { type: 'integer' }, total: ref('Money') },
-  ['code', 'description', 'quantity', 'total'],
   { description: 'Spec 2.9 ExtraLine: one priced extra of a quote.' },
 );
 
-export const Quote: JsonSchema = closedObject(
+export const Quote = closedObjectAllRequired(
   {
     quoteId,
     expiresAt: { type: 'string', format: 'date-time', description: 'quotes are valid 30 minutes' },
     currency,
     vehicle: ref('FleetVehicle'),
-    rental: closedObject(
-      {
-        pickupLocation: ref('LocationCode'),
-        dropoffLocation: ref('LocationCode'),
-        pickupDateTime: localDateTime,
-        dropoffDateTime: localDateTime,
-        rentalDays: { type: 'integer', minimum: 1 },
-        timezone: { type: 'string' },
+    rental: closedObjectAllRequired({
+      pickupLocation: ref('LocationCode'),
+      dropoffLocation: ref('LocationCode'),
+      pickupDateTime: localDateTime,
+      dropoffDateTime: localDateTime,
+      rentalDays: { type: 'integer', minimum: 1 },
+      timezone: { type: 'string' },
+    }),
+    rate: closedObjectAllRequired({
+      accountCode: nullableString,
+      rateCode: nullableString,
+      rateType: { type: 'string', enum: [...RATE_TYPES] },
+      adjustmentApplied: {
+        type: 'boolean',
+        description: 'an approved partner-specific adjustment moved the price off the public price',
       },
-      ['pickupLocation', 'dropoffLocation', 'pickupDateTime', 'dropoffDateTime', 'rentalDays', 'timezone'],
-    ),
-    rate: closedObject(
-      {
-        accountCode: nullableString,
-        rateCode: nullableString,
-        rateType: { type: 'string', enum: [...RATE_TYPES] },
-        adjustmentApplied: {
-          type: 'boolean',
-          description: 'an approved partner-specific adjustment moved the price off the public price',
-        },
-      },
-      ['accountCode', 'rateCode', 'rateType', 'adjustmentApplied'],
-    ),
-    charges: closedObject(
-      {
-        dailyRate: ref('Money'),
-        baseTotal: { ...ref('Money'), description: 'rental days times the daily rate, before extras and fees' },
-        extras: { type: 'array', items: ref('ExtraLine') },
-        extrasTotal: ref('Money'),
-        oneWayFee: { ...ref('Money'), description: 'charged across branches, zero otherwise' },
-        discount: ref('Money'),
-        total: { ...ref('Money'), description: 'payable for the rental; excludes the security deposit' },
-        commission: { ...refOrNull('Money'), description: 'owed to the partner; null unless commissionable' },
-      },
-      ['dailyRate', 'baseTotal', 'extras', 'extrasTotal', 'oneWayFee', 'discount', 'total', 'commission'],
-    ),
+    }),
+    charges: closedObjectAllRequired({
+      dailyRate: ref('Money'),
+      baseTotal: { ...ref('Money'), description: 'rental days times the daily rate, before extras and fees' },
+      extras: { type: 'array', items: ref('ExtraLine') },
+      extrasTotal: ref('Money'),
+      oneWayFee: { ...ref('Money'), description: 'charged across branches, zero otherwise' },
+      discount: ref('Money'),
+      total: { ...ref('Money'), description: 'payable for the rental; excludes the security deposit' },
+      commission: { ...refOrNull('Money'), description: 'owed to the partner; null unless commissionable' },
+    }),
     securityDeposit: ref('Money'),
-    payment: closedObject(
-      { model: { const: 'settled_with_partner' }, prepaymentRequired: ref('Money'), dueAtPickup: ref('Money') },
-      ['model', 'prepaymentRequired', 'dueAtPickup'],
-    ),
+    payment: closedObjectAllRequired({
+      model: { const: 'settled_with_partner' },
+      prepaymentRequired: ref('Money'),
+      dueAtPickup: ref('Money'),
+    }),
     inclusions: stringArray,
     exclusions: stringArray,
   },
-  [
-    'quoteId',
-    'expiresAt',
-    'currency',
-    'vehicle',
-    'rental',
-    'rate',
-    'charges',
-    'securityDeposit',
-    'payment',
-    'inclusions',
-    'exclusions',
-  ],
   { description: 'Spec 2.9 Quote (POST /quotes, spec 4.6): server-authoritative, with the full charge breakdown.' },
 );
