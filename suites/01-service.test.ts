@@ -34,7 +34,7 @@ import { cheapRuns, costlyRuns, sampleOf } from './support/generated.ts';
 import { siblingId, withoutRequestId } from './support/ids.ts';
 import { bareAmounts, isMoneyObject, scaled } from './support/money.ts';
 import { reservationBody } from './support/reservation-requests.ts';
-import { expectSamples, levelOptions, SAMPLE_LEVELS, samplesOf } from './support/samples.ts';
+import { forSamples, levelOptions, SAMPLE_LEVELS } from './support/samples.ts';
 import { invalidSippPositions, SIPP_MANUAL, SIPP_WITH_AIR } from './support/sipp.ts';
 import { xmlRootOf } from './support/xml-root.ts';
 
@@ -253,37 +253,37 @@ describe('1 What the service does', () => {
         ...levelOptions(level),
         name: `No bare amount in any response: every amount is a Money (${level})`,
       },
-      async (t) => {
-        const samples = await samplesOf(t, level);
-        expectSamples(samples);
-        const bare = samples.flatMap((s) => bareAmounts(s.res.body).map((b) => `${s.label}: ${b}`));
-        expect(bare, 'numbers outside Money under money names, or fractional numbers').toEqual([]);
-        const money = samples.flatMap((s) => JSON.stringify(s.res.body).match(/"amount":/g) ?? []);
-        if (money.length === 0) t.notApplicable(`no ${level} response carried an amount`);
-      },
+      (t) =>
+        forSamples(t, level, (samples) => {
+          const bare = samples.flatMap((s) => bareAmounts(s.res.body).map((b) => `${s.label}: ${b}`));
+          expect(bare, 'numbers outside Money under money names, or fractional numbers').toEqual([]);
+          const money = samples.flatMap((s) => JSON.stringify(s.res.body).match(/"amount":/g) ?? []);
+          if (money.length === 0) t.notApplicable(`no ${level} response carried an amount`);
+        }),
     );
   }
 
   // Spec 1.2: "Every money amount is a Money object (see section 2). Bare floating-point amounts do not occur."
-  check('1.2')({ ...shop, name: 'Every priced field of offers and quotes is a Money object' }, async (t) => {
-    const samples = await samplesOf(t, 'shop');
-    expectSamples(samples);
-    for (const s of samples) {
-      if (s.schema === 'AvailabilityResponse') {
-        for (const offer of (s.res.body as AvailabilityResponse).offers) {
-          for (const key of ['dailyRate', 'estimatedTotal'] as const) expect(isMoneyObject(offer[key]), key).toBe(true);
+  check('1.2')({ ...shop, name: 'Every priced field of offers and quotes is a Money object' }, (t) =>
+    forSamples(t, 'shop', (samples) => {
+      for (const s of samples) {
+        if (s.schema === 'AvailabilityResponse') {
+          for (const offer of (s.res.body as AvailabilityResponse).offers) {
+            for (const key of ['dailyRate', 'estimatedTotal'] as const)
+              expect(isMoneyObject(offer[key]), key).toBe(true);
+          }
+        }
+        if (s.schema === 'Quote') {
+          const quote = s.res.body as Quote;
+          for (const [key, value] of Object.entries(quote.charges)) {
+            if (key === 'extras' || value === null) continue;
+            expect(isMoneyObject(value), `charges.${key}`).toBe(true);
+          }
+          expect(isMoneyObject(quote.securityDeposit), 'securityDeposit').toBe(true);
         }
       }
-      if (s.schema === 'Quote') {
-        const quote = s.res.body as Quote;
-        for (const [key, value] of Object.entries(quote.charges)) {
-          if (key === 'extras' || value === null) continue;
-          expect(isMoneyObject(value), `charges.${key}`).toBe(true);
-        }
-        expect(isMoneyObject(quote.securityDeposit), 'securityDeposit').toBe(true);
-      }
-    }
-  });
+    }),
+  );
 
   // Spec 1.3a: "Reservations are created as confirmed with no online payment."
   check('1.3a')({ ...book, name: 'A booking needs no payment data and is created confirmed (201)' }, async (t) => {
@@ -494,19 +494,19 @@ describe('1 What the service does', () => {
   );
 
   // Spec 1.6a: "Vehicle classification uses SIPP (ACRISS) codes."
-  check('1.6a')({ ...shop, name: 'Offered and quoted vehicles carry valid SIPP codes' }, async (t) => {
-    const samples = await samplesOf(t, 'shop');
-    expectSamples(samples);
-    for (const s of samples) {
-      const vehicles =
-        s.schema === 'AvailabilityResponse'
-          ? (s.res.body as AvailabilityResponse).offers.map((o) => o.vehicle)
-          : [(s.res.body as Quote).vehicle];
-      for (const v of vehicles) {
-        expect(invalidSippPositions(v.sippCode ?? ''), `${s.label} ${v.vehicleCode} ${v.sippCode}`).toEqual([]);
+  check('1.6a')({ ...shop, name: 'Offered and quoted vehicles carry valid SIPP codes' }, (t) =>
+    forSamples(t, 'shop', (samples) => {
+      for (const s of samples) {
+        const vehicles =
+          s.schema === 'AvailabilityResponse'
+            ? (s.res.body as AvailabilityResponse).offers.map((o) => o.vehicle)
+            : [(s.res.body as Quote).vehicle];
+        for (const v of vehicles) {
+          expect(invalidSippPositions(v.sippCode ?? ''), `${s.label} ${v.vehicleCode} ${v.sippCode}`).toEqual([]);
+        }
       }
-    }
-  });
+    }),
+  );
 
   // Spec 1.6a: "Vehicle classification uses SIPP (ACRISS) codes."
   check('1.6a')(
@@ -530,29 +530,29 @@ describe('1 What the service does', () => {
   );
 
   // Spec 1.6b: "IATA airport identifiers appear only as an optional field of airport locations."
-  check('1.6b')({ ...business, name: 'An IATA code appears only as iataCode of an airport location' }, async (t) => {
-    const samples = await samplesOf(t, 'catalog');
-    expectSamples(samples);
-    const locations =
-      (samples.find((s) => s.schema === 'LocationList')?.res.body as LocationList | undefined)?.locations ?? [];
-    for (const l of locations) {
-      if (l.locationType !== 'airport') expect(l.iataCode, `${l.locationCode} (${l.locationType})`).toBeNull();
-    }
-    const iataKeys = samples.flatMap((s) =>
-      [...JSON.stringify(s.res.body).matchAll(/"([^"]*iata[^"]*)":/gi)]
-        .map((m) => m[1])
-        .filter((key) => key !== 'iataCode')
-        .map((key) => `${s.label}: ${key}`),
-    );
-    expect(iataKeys, 'IATA fields outside Location.iataCode').toEqual([]);
-  });
+  check('1.6b')({ ...business, name: 'An IATA code appears only as iataCode of an airport location' }, (t) =>
+    forSamples(t, 'catalog', (samples) => {
+      const locations =
+        (samples.find((s) => s.schema === 'LocationList')?.res.body as LocationList | undefined)?.locations ?? [];
+      for (const l of locations) {
+        if (l.locationType !== 'airport') expect(l.iataCode, `${l.locationCode} (${l.locationType})`).toBeNull();
+      }
+      const iataKeys = samples.flatMap((s) =>
+        [...JSON.stringify(s.res.body).matchAll(/"([^"]*iata[^"]*)":/gi)]
+          .map((m) => m[1])
+          .filter((key) => key !== 'iataCode')
+          .map((key) => `${s.label}: ${key}`),
+      );
+      expect(iataKeys, 'IATA fields outside Location.iataCode').toEqual([]);
+    }),
+  );
 
   // Spec 1.6b: "IATA airport identifiers appear only as an optional field of airport locations."
-  check('1.6b')({ ...shop, name: 'Shopping answers carry no IATA field' }, async (t) => {
-    const samples = await samplesOf(t, 'shop');
-    expectSamples(samples);
-    for (const s of samples) expect(JSON.stringify(s.res.body), s.label).not.toMatch(/"[^"]*iata[^"]*":/i);
-  });
+  check('1.6b')({ ...shop, name: 'Shopping answers carry no IATA field' }, (t) =>
+    forSamples(t, 'shop', (samples) => {
+      for (const s of samples) expect(JSON.stringify(s.res.body), s.label).not.toMatch(/"[^"]*iata[^"]*":/i);
+    }),
+  );
 
   // Spec 1.6c: "The operator claims no membership of or certification by those bodies, nor by any travel-messaging
   // standards body."
@@ -567,11 +567,10 @@ describe('1 What the service does', () => {
   // standards body."
   check('1.6c')(
     { ...business, name: 'No response claims membership or certification of ACRISS, IATA or OpenTravel' },
-    async (t) => {
-      const samples = await samplesOf(t, 'catalog');
-      expectSamples(samples);
-      for (const s of samples) expect(s.res.text.match(CLAIM)?.[0] ?? null, s.label).toBeNull();
-    },
+    (t) =>
+      forSamples(t, 'catalog', (samples) => {
+        for (const s of samples) expect(s.res.text.match(CLAIM)?.[0] ?? null, s.label).toBeNull();
+      }),
   );
 
   // Spec 1.6d: "The XML representation is proprietary: it is not SOAP, has no WSDL, and is not OpenTravel-compatible."
@@ -581,31 +580,30 @@ describe('1 What the service does', () => {
       representations: ['xml'],
       name: 'XML answers are the proprietary typed XML: no SOAP, WSDL or OpenTravel',
     },
-    async (t) => {
-      const samples = await samplesOf(t, 'catalog');
-      expectSamples(samples);
-      for (const s of samples) {
-        const root = xmlRootOf(s.res.text);
-        expect(root, `${s.label}: well-formed XML`).toBeDefined();
-        // 1.6d forbids the industry envelopes; the exact root and namespace are 4.14's rules, judged there.
-        expect(
-          ['Envelope', 'definitions', 'description'].includes(root?.local ?? '') || /^OTA_/.test(root?.local ?? ''),
-          `${s.label}: root <${root?.local}> is a SOAP, WSDL or OpenTravel element`,
-        ).toBe(false);
-        claim('4.14.3', root?.local === 'response', `${s.label}: the response root is response`, {
-          expected: 'response',
-          actual: root?.local,
-        });
-        claim('4.14.1', root?.uri === XML_NAMESPACE, `${s.label}: the root is in ${XML_NAMESPACE}`, {
-          expected: XML_NAMESPACE,
-          actual: root?.uri,
-        });
-        expect(
-          root?.namespaces.filter((ns) => FOREIGN_NAMESPACES.includes(ns)),
-          `${s.label}: namespaces`,
-        ).toEqual([]);
-      }
-    },
+    (t) =>
+      forSamples(t, 'catalog', (samples) => {
+        for (const s of samples) {
+          const root = xmlRootOf(s.res.text);
+          expect(root, `${s.label}: well-formed XML`).toBeDefined();
+          // 1.6d forbids the industry envelopes; the exact root and namespace are 4.14's rules, judged there.
+          expect(
+            ['Envelope', 'definitions', 'description'].includes(root?.local ?? '') || /^OTA_/.test(root?.local ?? ''),
+            `${s.label}: root <${root?.local}> is a SOAP, WSDL or OpenTravel element`,
+          ).toBe(false);
+          claim('4.14.3', root?.local === 'response', `${s.label}: the response root is response`, {
+            expected: 'response',
+            actual: root?.local,
+          });
+          claim('4.14.1', root?.uri === XML_NAMESPACE, `${s.label}: the root is in ${XML_NAMESPACE}`, {
+            expected: XML_NAMESPACE,
+            actual: root?.uri,
+          });
+          expect(
+            root?.namespaces.filter((ns) => FOREIGN_NAMESPACES.includes(ns)),
+            `${s.label}: namespaces`,
+          ).toEqual([]);
+        }
+      }),
   );
 
   // Spec 1.6d: "The XML representation is proprietary: it is not SOAP, has no WSDL, and is not OpenTravel-compatible."

@@ -10,11 +10,11 @@ import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { amountLexemes, ISO_CURRENCIES } from './support/money.ts';
 import {
   expectSamples,
+  forSamples,
   levelOptions,
   SAMPLE_LEVELS,
   type Sample,
   type SampleLevel,
-  samplesOf,
 } from './support/samples.ts';
 import { moneyNodes } from './support/schema-walk.ts';
 
@@ -22,34 +22,47 @@ const A: Role[] = ['partnerA'];
 const business = { needs: A, representations: REPRESENTATIONS };
 
 describe('2.1 Money', () => {
-  /** Where Money is: in the catalogue only the fleet (deposits, mileage fees); else the level's samples. */
-  async function moneyOf(t: CheckContext, level: SampleLevel) {
-    const samples: Sample[] =
-      level === 'catalog'
-        ? [{ label: 'GET /fleet', res: await t.client('partnerA').get('/fleet'), status: 200, schema: 'FleetList' }]
-        : await samplesOf(t, level);
-    expectSamples(samples);
-    const money = samples.flatMap((s) =>
-      moneyNodes(s.schema, s.res.body).map((n) => ({ where: `${s.label}: ${n.path}`, value: n.value })),
-    );
-    if (money.length === 0) t.notApplicable(`no ${level} response carried a Money value`);
-    return { samples, money };
+  type MoneyAt = { where: string; value: unknown };
+
+  /**
+   * Judges the Money of a level: in the catalogue only the fleet (deposits, mileage fees), read once; else a
+   * property over the level's samples (forSamples), each case shopping or booking another draw.
+   */
+  async function forMoney(
+    t: CheckContext,
+    level: SampleLevel,
+    judge: (money: MoneyAt[], samples: Sample[]) => void,
+  ): Promise<void> {
+    const judgeSamples = (samples: Sample[]) => {
+      const money = samples.flatMap((s) =>
+        moneyNodes(s.schema, s.res.body).map((n) => ({ where: `${s.label}: ${n.path}`, value: n.value })),
+      );
+      if (money.length === 0) t.notApplicable(`no ${level} response carried a Money value`);
+      judge(money, samples);
+    };
+    if (level !== 'catalog') return forSamples(t, level, judgeSamples);
+    const fleet: Sample[] = [
+      { label: 'GET /fleet', res: await t.client('partnerA').get('/fleet'), status: 200, schema: 'FleetList' },
+    ];
+    expectSamples(fleet);
+    judgeSamples(fleet);
   }
 
   /**
    * Judges with `rule` every Money of the level's samples that carries `field`: a Money without it breaks 2.1.1
    * (all four required), judged there, not by each field's rule.
    */
-  async function eachMoney(
+  function eachMoney(
     t: CheckContext,
     level: SampleLevel,
     field: 'currency' | 'amount' | 'exponent' | 'display',
     rule: (m: Record<string, unknown>, where: string) => void,
   ): Promise<void> {
-    const { money } = await moneyOf(t, level);
-    const judged = money.filter(({ value }) => Object.hasOwn(value as object, field));
-    if (judged.length === 0) t.notApplicable(`no ${level} Money carried ${field}`);
-    for (const { where, value } of judged) rule(value as Record<string, unknown>, where);
+    return forMoney(t, level, (money) => {
+      const judged = money.filter(({ value }) => Object.hasOwn(value as object, field));
+      if (judged.length === 0) t.notApplicable(`no ${level} Money carried ${field}`);
+      for (const { where, value } of judged) rule(value as Record<string, unknown>, where);
+    });
   }
 
   for (const level of SAMPLE_LEVELS) {
@@ -61,7 +74,7 @@ describe('2.1 Money', () => {
         name: `Every Money has exactly currency, amount, exponent and display (${level} responses)`,
       },
       (t) =>
-        moneyOf(t, level).then(({ money }) => {
+        forMoney(t, level, (money) => {
           for (const { where, value } of money) {
             expect(Object.keys(value as object).sort(), where).toEqual(['amount', 'currency', 'display', 'exponent']);
           }
@@ -136,15 +149,15 @@ describe('2.1 Money', () => {
         ...levelOptions(level),
         name: `Amounts are written as integers on the wire, never 1.0 or 1e3 (${level})`,
       },
-      async (t) => {
-        const { samples } = await moneyOf(t, level);
-        const written = samples.flatMap((s) => amountLexemes(s.res).map((lexeme) => `${s.label}: ${lexeme}`));
-        expect(written.length, 'amounts found in the response text').toBeGreaterThan(0);
-        expect(
-          written.filter((w) => !/: -?(0|[1-9][0-9]*)$/.test(w)),
-          'amounts not written as plain integers',
-        ).toEqual([]);
-      },
+      (t) =>
+        forMoney(t, level, (_money, samples) => {
+          const written = samples.flatMap((s) => amountLexemes(s.res).map((lexeme) => `${s.label}: ${lexeme}`));
+          expect(written.length, 'amounts found in the response text').toBeGreaterThan(0);
+          expect(
+            written.filter((w) => !/: -?(0|[1-9][0-9]*)$/.test(w)),
+            'amounts not written as plain integers',
+          ).toEqual([]);
+        }),
     );
   }
 });

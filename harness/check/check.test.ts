@@ -238,6 +238,7 @@ describe('runCheck outcomes', () => {
     });
     expect(none.meta.outcome).toBe('not-applicable');
     expect(none.meta.notApplicable?.kind).toBe('few-cases');
+    expect(none.meta.notApplicable?.detail).toContain('nothing offered');
   });
 
   it('a step blocked inside a property ends it at once, without shrinking', async () => {

@@ -232,15 +232,21 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
     forAll(arbitrary, predicate, opts = {}) {
       // A case that finds nothing to judge (t.notApplicable inside it) is a case not judged, not a failing case:
       // too few judged cases still end the check not-applicable, through FewCasesSignal.
+      let skipped: string | undefined;
       const judgeCase = async (value: Parameters<typeof predicate>[0]) => {
         try {
           return await predicate(value);
         } catch (error) {
-          if (error instanceof NotApplicableSignal) return SKIP;
-          throw error;
+          if (!(error instanceof NotApplicableSignal)) throw error;
+          skipped = error.reason.detail;
+          return SKIP;
         }
       };
-      return forAll(arbitrary, judgeCase, { seed, numRuns: opts.numRuns ?? settings.runs });
+      return forAll(arbitrary, judgeCase, { seed, numRuns: opts.numRuns ?? settings.runs }).catch((error) => {
+        // The report says why the cases could not be judged, not only how many.
+        if (error instanceof FewCasesSignal && skipped) throw new FewCasesSignal(`${error.message} (${skipped})`);
+        throw error;
+      });
     },
   };
 
