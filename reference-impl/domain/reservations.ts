@@ -229,7 +229,7 @@ export class Reservations {
       reservationId: `RSV-${randomUUID()}`,
       partnerReference: body.partnerReference ?? null,
       rocketBookingCode: bookingCode(),
-      status: 'confirmed',
+      status: this.faults.adjust('reservation.initialStatus', 'confirmed' as ReservationStatus, {}),
       vehicleCode: claims.vehicleCode,
       pickupLocation: claims.pickupLocation,
       dropoffLocation: claims.dropoffLocation,

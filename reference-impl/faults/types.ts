@@ -60,6 +60,8 @@ export interface Adjustments {
   body: { value: JsonValue; input: { schema: string } };
   'xml.limits': { value: { maxBytes: number; maxDepth: number; maxNodes: number }; input: Record<string, never> };
   'rateLimit.limit': { value: number; input: { clientId: string } };
+  /** The status a new reservation is stored with (spec 1.3a: confirmed). */
+  'reservation.initialStatus': { value: ReservationStatus; input: Record<string, never> };
   /**
    * How a booking keeps its partnerReference unique (spec 4.7.7): the store's unique index on the insert, and the
    * pause between the domain's own lookup of the reference and that insert.

@@ -52,9 +52,7 @@ export const RESOURCE_FAULTS: Fault[] = [
         const offers = a.offers as Obj[];
         a.offers = offers.filter((offer) => {
           const vehicle = offer.vehicle as Obj;
-          return !booked.has(
-            windowKey(vehicle.vehicleCode, `${a.pickupDateTime}:00`, `${a.dropoffDateTime}:00`, a.pickupLocation),
-          );
+          return !booked.has(windowKey(vehicle.vehicleCode, a.pickupDateTime, a.dropoffDateTime, a.pickupLocation));
         });
       }
     },
@@ -84,10 +82,8 @@ export const RESOURCE_FAULTS: Fault[] = [
     kind: 'fault',
     clause: '1.3a',
     description:
-      'New reservations are pending instead of confirmed: created, replayed, read and listed as pending until cancelled (a server that holds bookings for approval, consistent in every answer).',
-    response: each(isReservation, (o) => {
-      if (o.status === 'confirmed') o.status = 'pending';
-    }),
+      'New reservations are stored pending instead of confirmed (a server holding bookings for approval): created, replayed, read and listed as pending until the operator moves them.',
+    adjust: { 'reservation.initialStatus': () => 'pending' },
   },
   {
     name: 'reservation-list-leaks',
