@@ -55,7 +55,7 @@ const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };
  * Spec 4.7.6 and 8: the idempotency memory is 24 hours. The hook forgets keys at least this old, which stands for
  * "24 hours have passed" for the check's own key while sparing keys other checks are replaying right now.
  */
-const FORGET_OLDER_THAN_SECONDS = 1;
+const FORGET_OLDER_THAN_SECONDS = 0.1;
 
 /** Makes the check's key at least FORGET_OLDER_THAN_SECONDS old, then has the target forget keys that old. */
 async function pastIdempotencyMemory(t: CheckContext): Promise<void> {

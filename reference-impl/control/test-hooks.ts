@@ -60,13 +60,13 @@ export function testHookRoutes(app: FastifyInstance, deps: TestHookDeps) {
           throw invalid('clientId', 'must be a client id');
         const state = await deps.store.getControlState();
         const at = Date.now() + state.clockOffsetMs;
-        // Tokens carry whole-second issue times: everything issued up to this second is expired.
-        const before = (Math.floor(at / 1000) + 1) * 1000;
+        // Tokens carry millisecond issue times: everything issued up to this millisecond is expired.
+        const before = Math.floor(at) + 1;
         await deps.store.updateControlState((s) => ({
           ...s,
           tokensExpiredBefore: { ...s.tokensExpiredBefore, [clientId]: before },
         }));
-        // The contract expires tokens issued *so far*: answer only once the cut-off second is over, so a token
+        // The contract expires tokens issued *so far*: answer only once the cut-off millisecond is over, so a token
         // the client fetches after this answer (e.g. a harness retry) is never caught by it.
         const wait = before - (Date.now() + state.clockOffsetMs);
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));

@@ -39,7 +39,9 @@ export class AccessTokens {
   }
 
   async issue(subject: TokenSubject, nowMs: number): Promise<{ token: string; expiresIn: number }> {
-    const iat = Math.floor(nowMs / 1000);
+    // A NumericDate may be fractional (RFC 7519 section 2): millisecond issue times let the tokens.expire hook cut
+    // at the millisecond instead of waiting for the second to end.
+    const iat = nowMs / 1000;
     const expiresIn = LIMITS.accessTokenLifetimeSeconds;
     const token = await new SignJWT({
       client_id: subject.clientId,
