@@ -1,35 +1,20 @@
 /**
  * Spec 4.5 POST /availability. Requests are generated from what the target lists (generators/); an empty offer
  * list and 409 NO_AVAILABILITY both answer a valid request (docs/ambiguities.md #9). What a quote id looks like
- * and how rentalDays is counted are not shown and never asserted.
+ * and how rentalDays is counted are not shown and never asserted. The checks POST /quotes shares are declared by
+ * support/shopping-endpoints.ts.
  */
-import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { AvailabilityRequest, AvailabilityResponse, Reservation } from '../contract/types.ts';
-import {
-  availabilityRequest as availabilityArbitrary,
-  meetsRejection,
-  schemaFault,
-  type TargetCatalogue,
-} from '../generators/index.ts';
 import { type ApiResult, check, SKIP } from '../harness/check/check.ts';
-import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { freshToken } from './support/auth.ts';
 import { book } from './support/booking.ts';
 import { targetCatalogue } from './support/catalogue.ts';
-import { fewCases, otherScope, shoppingWindow } from './support/draws.ts';
-import {
-  expectSomeError,
-  expectThirtyMinutes,
-  inOwnWindow,
-  isAvailabilityAnswer,
-  MAX_REQUESTS_TO_429,
-  probeCode,
-  sendUntil429,
-} from './support/limits.ts';
+import { expectThirtyMinutes, isAvailabilityAnswer } from './support/limits.ts';
 import { plainRequest } from './support/reservation-requests.ts';
 import { availabilityRequest as plainAvailabilityRequest } from './support/shopping.ts';
+import { SHOPPING, shoppingChecks } from './support/shopping-endpoints.ts';
 
 const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
 
@@ -48,10 +33,7 @@ function expectWindowEcho(body: AvailabilityResponse, req: AvailabilityRequest):
   }
 }
 
-/** Generated valid requests: rentals of up to 30 days, at the public rate or a listed plan. */
-function requests(cat: TargetCatalogue): fc.Arbitrary<AvailabilityRequest> {
-  return availabilityArbitrary(cat, { maxRentalDays: 30 });
-}
+const requests = SHOPPING.availability.requests;
 
 describe('4.5 POST /availability', () => {
   // Spec 4.5.1: "Body: AvailabilityRequest."
@@ -77,22 +59,6 @@ describe('4.5 POST /availability', () => {
       });
       // A target that never offers anything cannot show the rest of 4.5.
       expect(offered, 'offers across all generated requests').toBeGreaterThan(0);
-    },
-  );
-
-  // Spec 4.5.1: "Body: AvailabilityRequest."
-  check('4.5.1')(
-    { ...business, name: 'A body that is not an AvailabilityRequest (one schema fault): 400' },
-    async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
-      await t.forAll(schemaFault('AvailabilityRequest', requests(cat)), async (fault) => {
-        const res = await t.client('partnerA').post('/availability', fault.value);
-        expect(
-          meetsRejection(fault.expect, res.status, errorCodeOf(res)),
-          `${fault.name}: expected ${JSON.stringify(fault.expect.reject)}, got HTTP ${res.status} ${res.text.slice(0, 300)}`,
-        ).toBe(true);
-        expectSomeError(res, t.representation);
-      });
     },
   );
 
@@ -197,73 +163,6 @@ describe('4.5 POST /availability', () => {
     },
   );
 
-  // Spec 4.5.4: "Errors: 400, 401, 403, 409 (e.g. NO_AVAILABILITY), 429."
-  check('4.5.4')({ ...business, name: 'POST /availability without a token: 401' }, async (t) => {
-    await t.forAll(
-      await shoppingWindow(t, 'partnerA'),
-      async (body) => {
-        const res = await t.anonymous.post('/availability', body);
-        expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
-      },
-      { numRuns: fewCases(t) },
-    );
-  });
-
-  // Spec 4.0.10: "POST | /api/partner/v1/availability | availability:read | 200 AvailabilityResponse"
-  check('4.0.10')(
-    { ...business, name: 'POST /availability with a token lacking availability:read: 403 INSUFFICIENT_SCOPE' },
-    async (t) => {
-      await t.forAll(
-        fc.tuple(await shoppingWindow(t, 'partnerA'), otherScope('availability:read')),
-        async ([body, scopes]) => {
-          const res = await t.client('partnerA').post('/availability', body, { scopes });
-          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
-        },
-        { numRuns: fewCases(t) },
-      );
-    },
-  );
-
-  // Spec 4.5.4: "Errors: 400, 401, 403, 409 (e.g. NO_AVAILABILITY), 429."
-  check('4.5.4')(
-    { ...business, name: 'Faulty requests are answered 400 or 409 in the error envelope, never another status' },
-    async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
-      const base = requests(cat);
-      const faulty = fc.oneof(
-        schemaFault('AvailabilityRequest', base).map((f) => f.value as object),
-        base.map((req) => ({ ...req, pickupLocation: probeCode(t, 'LOC') })),
-        base.map((req) => ({ ...req, vehicleCodes: [probeCode(t, 'VEH')] })),
-        base.map((req) => ({ ...req, dropoffDate: req.pickupDate, dropoffTime: req.pickupTime })),
-        base.map((req) => ({ ...req, accountCode: probeCode(t, 'ACC') })),
-      );
-      await t.forAll(faulty, async (body) => {
-        const res = await t.client('partnerA').post('/availability', body);
-        expect([400, 409], `HTTP ${res.status}: ${res.text.slice(0, 300)}`).toContain(res.status);
-        expectSomeError(res, t.representation);
-      });
-    },
-  );
-
-  // Spec 4.5.4: "Errors: 400, 401, 403, 409 (e.g. NO_AVAILABILITY), 429."
-  check('4.5.4')(
-    {
-      ...business,
-      needs: ['rateLimit'],
-      profile: 'full',
-      name: 'POST /availability beyond the rate limit: 429 RATE_LIMITED',
-    },
-    async (t) => {
-      await inOwnWindow(t, async () => {
-        const token = (await freshToken(t, 'rateLimit')).access_token;
-        // The rate limit comes before the body is judged: an empty object keeps every request cheap.
-        const { limited } = await sendUntil429(
-          () => t.client('rateLimit').post('/availability', {}, { token }),
-          MAX_REQUESTS_TO_429,
-        );
-        if (!limited) return t.notApplicable(`no 429 within ${MAX_REQUESTS_TO_429} requests (ceiling not shown, 8.5)`);
-        expectError(limited, 'RATE_LIMITED', { representation: t.representation });
-      });
-    },
-  );
+  // The body fault, no token, no scope, faulty requests and the rate limit, judged alike on POST /quotes.
+  shoppingChecks(SHOPPING.availability);
 });

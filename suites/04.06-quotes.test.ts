@@ -2,39 +2,31 @@
  * Spec 4.6 POST /quotes. Requests are generated from what the target lists (generators/): a vehicle offered at
  * the pickup location. Price computation is not shown: no amount is ever predicted, only the breakdown's shape
  * and the rules 2.9 states (no one-way fee within a branch, no commission off a commissionable plan), and that
- * booking prices again instead of taking the quote on trust.
+ * booking prices again instead of taking the quote on trust. The checks POST /availability shares are declared by
+ * support/shopping-endpoints.ts.
  */
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { Quote, QuoteRequest } from '../contract/types.ts';
-import {
-  meetsRejection,
-  quoteRequest as quoteArbitrary,
-  schemaFault,
-  type TargetCatalogue,
-} from '../generators/index.ts';
 import { type ApiResult, check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { freshToken } from './support/auth.ts';
 import { attemptBooking, book } from './support/booking.ts';
 import { targetCatalogue } from './support/catalogue.ts';
-import { bookingCases, fewCases, otherScope, quoteFor, quoteWindow, slowCases } from './support/draws.ts';
+import { bookingCases, quoteFor, quoteWindow, slowCases } from './support/draws.ts';
 import { alterMiddle } from './support/ids.ts';
-import { expectSomeError, inOwnWindow, MAX_REQUESTS_TO_429, probeCode, sendUntil429 } from './support/limits.ts';
+import { expectSomeError } from './support/limits.ts';
 import { sameMoney } from './support/money.ts';
 import { plainRequest } from './support/reservation-requests.ts';
 import { plainQuoteRequest } from './support/shopping.ts';
+import { SHOPPING, shoppingChecks } from './support/shopping-endpoints.ts';
 
 const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
 
 /** Local date-time without offset (spec 2.9 rental): the date and time asked, seconds optional. */
 const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 
-/** Generated valid quote requests: a vehicle offered at the pickup, rentals of up to 30 days. */
-function requests(cat: TargetCatalogue): fc.Arbitrary<QuoteRequest> {
-  return quoteArbitrary(cat, { maxRentalDays: 30 });
-}
+const requests = SHOPPING.quotes.requests;
 
 /** 201 Quote, or 409 NO_AVAILABILITY (a vehicle class need not be offerable for every window, spec 7.3). */
 function isQuoteAnswer(res: ApiResult): boolean {
@@ -73,19 +65,6 @@ describe('4.6 POST /quotes', () => {
       expect(quoted, 'quotes issued across all generated requests').toBeGreaterThan(0);
     },
   );
-
-  // Spec 4.6.1: "Body: QuoteRequest."
-  check('4.6.1')({ ...business, name: 'A body that is not a QuoteRequest (one schema fault): 400' }, async (t) => {
-    const cat = await targetCatalogue(t, 'partnerA');
-    await t.forAll(schemaFault('QuoteRequest', requests(cat)), async (fault) => {
-      const res = await t.client('partnerA').post('/quotes', fault.value);
-      expect(
-        meetsRejection(fault.expect, res.status, errorCodeOf(res)),
-        `${fault.name}: expected ${JSON.stringify(fault.expect.reject)}, got HTTP ${res.status} ${res.text.slice(0, 300)}`,
-      ).toBe(true);
-      expectSomeError(res, t.representation);
-    });
-  });
 
   // Spec 4.6.2: "Returns a server-authoritative Quote with a full charge breakdown."
   check('4.6.2')(
@@ -217,33 +196,6 @@ describe('4.6 POST /quotes', () => {
   );
 
   // Spec 4.6.4: "Errors: 400, 401, 403, 409, 429."
-  check('4.6.4')({ ...business, name: 'POST /quotes without a token: 401' }, async (t) => {
-    await t.forAll(
-      await quoteWindow(t, 'partnerA'),
-      async (body) => {
-        const res = await t.anonymous.post('/quotes', body);
-        expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
-      },
-      { numRuns: fewCases(t) },
-    );
-  });
-
-  // Spec 4.0.11: "POST | /api/partner/v1/quotes | quotes:write | 201 Quote"
-  check('4.0.11')(
-    { ...business, name: 'POST /quotes with a token lacking quotes:write: 403 INSUFFICIENT_SCOPE' },
-    async (t) => {
-      await t.forAll(
-        fc.tuple(await quoteWindow(t, 'partnerA'), otherScope('quotes:write')),
-        async ([body, scopes]) => {
-          const res = await t.client('partnerA').post('/quotes', body, { scopes });
-          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
-        },
-        { numRuns: fewCases(t) },
-      );
-    },
-  );
-
-  // Spec 4.6.4: "Errors: 400, 401, 403, 409, 429."
   check('4.6.4')(
     { ...business, name: 'A listed vehicle at a location it is not offered at: 400 or 409 in the envelope' },
     async (t) => {
@@ -266,45 +218,6 @@ describe('4.6 POST /quotes', () => {
     },
   );
 
-  // Spec 4.6.4: "Errors: 400, 401, 403, 409, 429."
-  check('4.6.4')(
-    { ...business, name: 'Faulty requests are answered 400 or 409 in the error envelope, never another status' },
-    async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
-      const base = requests(cat);
-      const faulty = fc.oneof(
-        schemaFault('QuoteRequest', base).map((f) => f.value as object),
-        base.map((req) => ({ ...req, dropoffLocation: probeCode(t, 'LOC') })),
-        base.map((req) => ({ ...req, vehicleCode: probeCode(t, 'VEH') })),
-        base.map((req) => ({ ...req, dropoffDate: req.pickupDate, dropoffTime: req.pickupTime })),
-        base.map((req) => ({ ...req, rateCode: probeCode(t, 'RATE') })),
-      );
-      await t.forAll(faulty, async (body) => {
-        const res = await t.client('partnerA').post('/quotes', body);
-        expect([400, 409], `HTTP ${res.status}: ${res.text.slice(0, 300)}`).toContain(res.status);
-        expectSomeError(res, t.representation);
-      });
-    },
-  );
-
-  // Spec 4.6.4: "Errors: 400, 401, 403, 409, 429."
-  check('4.6.4')(
-    {
-      ...business,
-      needs: ['rateLimit'],
-      profile: 'full',
-      name: 'POST /quotes beyond the rate limit: 429 RATE_LIMITED',
-    },
-    async (t) => {
-      await inOwnWindow(t, async () => {
-        const token = (await freshToken(t, 'rateLimit')).access_token;
-        const { limited } = await sendUntil429(
-          () => t.client('rateLimit').post('/quotes', {}, { token }),
-          MAX_REQUESTS_TO_429,
-        );
-        if (!limited) return t.notApplicable(`no 429 within ${MAX_REQUESTS_TO_429} requests (ceiling not shown, 8.5)`);
-        expectError(limited, 'RATE_LIMITED', { representation: t.representation });
-      });
-    },
-  );
+  // The body fault, no token, no scope, faulty requests and the rate limit, judged alike on POST /availability.
+  shoppingChecks(SHOPPING.quotes);
 });

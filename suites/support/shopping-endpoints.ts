@@ -1,0 +1,190 @@
+/**
+ * The two shopping endpoints, POST /availability (spec 4.5) and POST /quotes (4.6), for the checks that judge the
+ * same property of both: a body that is not the request (4.x.1), no token (4.x.4), a token without the scope
+ * (4.0.10, 4.0.11), faulty requests and the rate limit (4.x.4). Each endpoint's suite file calls
+ * `shoppingChecks(SHOPPING.<endpoint>)`, so a check still runs and reports under its own subsection, and each
+ * endpoint declares its checks with its own literal clause ids (the declarers of the table below).
+ */
+import fc from 'fast-check';
+import { expect } from 'vitest';
+import type { Scope } from '../../contract/scopes.ts';
+import type { AvailabilityRequest, QuoteRequest } from '../../contract/types.ts';
+import {
+  availabilityRequest as availabilityArbitrary,
+  meetsRejection,
+  quoteRequest as quoteArbitrary,
+  schemaFault,
+  type TargetCatalogue,
+} from '../../generators/index.ts';
+import { type CheckContext, check, type DeclareCheck } from '../../harness/check/check.ts';
+import { errorCodeOf, expectError } from '../../harness/check/expect-api.ts';
+import { REPRESENTATIONS } from '../../harness/http/representation.ts';
+import { freshToken } from './auth.ts';
+import { targetCatalogue } from './catalogue.ts';
+import { fewCases, otherScope } from './draws.ts';
+import { expectSomeError, inOwnWindow, MAX_REQUESTS_TO_429, probeCode, sendUntil429 } from './limits.ts';
+
+export interface ShoppingEndpoint<R extends object> {
+  path: '/availability' | '/quotes';
+  /** `POST <path>`, as check names say it. */
+  label: string;
+  /** The request's schema (spec 2.12), and how a check names it ("an AvailabilityRequest"). */
+  requestSchema: 'AvailabilityRequest' | 'QuoteRequest';
+  requestName: string;
+  /** The scope the endpoint table (spec 4.0) asks for. */
+  scope: Scope;
+  /** Generated valid requests: rentals of up to 30 days, at the public rate or a listed plan. */
+  requests(cat: TargetCatalogue): fc.Arbitrary<R>;
+  /** Valid requests given one fault the schema cannot see: a code no target holds, an empty rental. */
+  faults(t: CheckContext): ((req: R) => object)[];
+  /** Declares the endpoint's check of a body that is not its request (4.5.1, 4.6.1). */
+  notARequest: DeclareCheck;
+  /** Declares the endpoint's check of a call without a token (4.5.4, 4.6.4). */
+  withoutToken: DeclareCheck;
+  /** Declares the endpoint's check of a token without its scope (4.0.10, 4.0.11). */
+  withoutScope: DeclareCheck;
+  /** Declares the endpoint's check of faulty requests (4.5.4, 4.6.4). */
+  faulty: DeclareCheck;
+  /** Declares the endpoint's check of the rate limit (4.5.4, 4.6.4). */
+  rateLimited: DeclareCheck;
+}
+
+export const SHOPPING: {
+  availability: ShoppingEndpoint<AvailabilityRequest>;
+  quotes: ShoppingEndpoint<QuoteRequest>;
+} = {
+  availability: {
+    path: '/availability',
+    label: 'POST /availability',
+    requestSchema: 'AvailabilityRequest',
+    requestName: 'an AvailabilityRequest',
+    scope: 'availability:read',
+    requests: (cat) => availabilityArbitrary(cat, { maxRentalDays: 30 }),
+    faults: (t) => [
+      (req) => ({ ...req, pickupLocation: probeCode(t, 'LOC') }),
+      (req) => ({ ...req, vehicleCodes: [probeCode(t, 'VEH')] }),
+      (req) => ({ ...req, dropoffDate: req.pickupDate, dropoffTime: req.pickupTime }),
+      (req) => ({ ...req, accountCode: probeCode(t, 'ACC') }),
+    ],
+    // Spec 4.5.1: "Body: AvailabilityRequest."
+    notARequest: check('4.5.1'),
+    // Spec 4.5.4: "Errors: 400, 401, 403, 409 (e.g. NO_AVAILABILITY), 429."
+    withoutToken: check('4.5.4'),
+    // Spec 4.0.10: "POST | /api/partner/v1/availability | availability:read | 200 AvailabilityResponse"
+    withoutScope: check('4.0.10'),
+    // Spec 4.5.4: "Errors: 400, 401, 403, 409 (e.g. NO_AVAILABILITY), 429."
+    faulty: check('4.5.4'),
+    // Spec 4.5.4: "Errors: 400, 401, 403, 409 (e.g. NO_AVAILABILITY), 429."
+    rateLimited: check('4.5.4'),
+  },
+  quotes: {
+    path: '/quotes',
+    label: 'POST /quotes',
+    requestSchema: 'QuoteRequest',
+    requestName: 'a QuoteRequest',
+    scope: 'quotes:write',
+    requests: (cat) => quoteArbitrary(cat, { maxRentalDays: 30 }),
+    faults: (t) => [
+      (req) => ({ ...req, dropoffLocation: probeCode(t, 'LOC') }),
+      (req) => ({ ...req, vehicleCode: probeCode(t, 'VEH') }),
+      (req) => ({ ...req, dropoffDate: req.pickupDate, dropoffTime: req.pickupTime }),
+      (req) => ({ ...req, rateCode: probeCode(t, 'RATE') }),
+    ],
+    // Spec 4.6.1: "Body: QuoteRequest."
+    notARequest: check('4.6.1'),
+    // Spec 4.6.4: "Errors: 400, 401, 403, 409, 429."
+    withoutToken: check('4.6.4'),
+    // Spec 4.0.11: "POST | /api/partner/v1/quotes | quotes:write | 201 Quote"
+    withoutScope: check('4.0.11'),
+    // Spec 4.6.4: "Errors: 400, 401, 403, 409, 429."
+    faulty: check('4.6.4'),
+    // Spec 4.6.4: "Errors: 400, 401, 403, 409, 429."
+    rateLimited: check('4.6.4'),
+  },
+};
+
+const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
+
+/** The endpoint's generated valid requests, from partner A's catalogue. */
+async function validRequests<R extends object>(
+  t: CheckContext,
+  endpoint: ShoppingEndpoint<R>,
+): Promise<fc.Arbitrary<R>> {
+  return endpoint.requests(await targetCatalogue(t, 'partnerA'));
+}
+
+/** Declares the checks both shopping endpoints share, for `endpoint`; called inside its suite's describe. */
+export function shoppingChecks<R extends object>(endpoint: ShoppingEndpoint<R>): void {
+  const { path, label } = endpoint;
+
+  endpoint.notARequest(
+    { ...business, name: `A body that is not ${endpoint.requestName} (one schema fault): 400` },
+    async (t) => {
+      await t.forAll(schemaFault(endpoint.requestSchema, await validRequests(t, endpoint)), async (fault) => {
+        const res = await t.client('partnerA').post(path, fault.value);
+        expect(
+          meetsRejection(fault.expect, res.status, errorCodeOf(res)),
+          `${fault.name}: expected ${JSON.stringify(fault.expect.reject)}, got HTTP ${res.status} ${res.text.slice(0, 300)}`,
+        ).toBe(true);
+        expectSomeError(res, t.representation);
+      });
+    },
+  );
+
+  endpoint.withoutToken({ ...business, name: `${label} without a token: 401` }, async (t) => {
+    await t.forAll(
+      await validRequests(t, endpoint),
+      async (body) => {
+        const res = await t.anonymous.post(path, body);
+        expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+      },
+      { numRuns: fewCases(t) },
+    );
+  });
+
+  endpoint.withoutScope(
+    { ...business, name: `${label} with a token lacking ${endpoint.scope}: 403 INSUFFICIENT_SCOPE` },
+    async (t) => {
+      await t.forAll(
+        fc.tuple(await validRequests(t, endpoint), otherScope(endpoint.scope)),
+        async ([body, scopes]) => {
+          const res = await t.client('partnerA').post(path, body, { scopes });
+          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+        },
+        { numRuns: fewCases(t) },
+      );
+    },
+  );
+
+  endpoint.faulty(
+    { ...business, name: 'Faulty requests are answered 400 or 409 in the error envelope, never another status' },
+    async (t) => {
+      const base = await validRequests(t, endpoint);
+      const faulty = fc.oneof(
+        schemaFault(endpoint.requestSchema, base).map((f) => f.value as object),
+        ...endpoint.faults(t).map((fault) => base.map(fault)),
+      );
+      await t.forAll(faulty, async (body) => {
+        const res = await t.client('partnerA').post(path, body);
+        expect([400, 409], `HTTP ${res.status}: ${res.text.slice(0, 300)}`).toContain(res.status);
+        expectSomeError(res, t.representation);
+      });
+    },
+  );
+
+  endpoint.rateLimited(
+    { ...business, needs: ['rateLimit'], profile: 'full', name: `${label} beyond the rate limit: 429 RATE_LIMITED` },
+    async (t) => {
+      await inOwnWindow(t, async () => {
+        const token = (await freshToken(t, 'rateLimit')).access_token;
+        // The rate limit comes before the body is judged: an empty object keeps every request cheap.
+        const { limited } = await sendUntil429(
+          () => t.client('rateLimit').post(path, {}, { token }),
+          MAX_REQUESTS_TO_429,
+        );
+        if (!limited) return t.notApplicable(`no 429 within ${MAX_REQUESTS_TO_429} requests (ceiling not shown, 8.5)`);
+        expectError(limited, 'RATE_LIMITED', { representation: t.representation });
+      });
+    },
+  );
+}
