@@ -80,6 +80,11 @@ export interface BookOptions {
   key?: string | null;
   /** Extra call options (scopes, token, headers). */
   call?: CallOptions;
+  /**
+   * The clause a refusal is filed under (default 4.7.2, a first booking): booking an availability offer's quoteId
+   * is 4.5.2's promise, so a step that books one names that clause.
+   */
+  stepClause?: string;
 }
 
 export interface Attempt {
@@ -130,8 +135,11 @@ export interface Booked extends Attempt {
 
 /** A booking the check needs: 201 with a reservation, or the check is blocked by 4.7.2 (or 2.11.2). */
 export async function book(t: CheckContext, role: Role, quoteId: string, options: BookOptions = {}): Promise<Booked> {
-  const attempt = await attemptBooking(t, role, quoteId, options);
-  const reservation = requireSuccess(attempt.res, 201, '4.7.2', 'POST /reservations (a first booking)') as Reservation;
+  const { stepClause = '4.7.2', ...attemptOptions } = options;
+  const attempt = await attemptBooking(t, role, quoteId, attemptOptions);
+  const what =
+    stepClause === '4.7.2' ? 'POST /reservations (a first booking)' : "POST /reservations of an offer's quoteId";
+  const reservation = requireSuccess(attempt.res, 201, stepClause, what) as Reservation;
   requireStep('2.11.2', typeof reservation?.reservationId === 'string', 'the reservation carries a reservationId', {
     actual: reservation?.reservationId,
   });
