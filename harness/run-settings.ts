@@ -1,4 +1,4 @@
-import type { Profile } from './check/meta.ts';
+import type { Profile } from './check/outcome-and-evidence.ts';
 import type { TargetConfig } from './config/target-config.ts';
 import type { HookName } from './hooks/adapter.ts';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { SaxesParser } from 'saxes';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildReport } from '../harness/report/build.ts';
-import { renderHtml } from '../harness/report/html.ts';
+import { renderHtml } from '../harness/report/html-report.ts';
 import { renderJson } from '../harness/report/json.ts';
 import { renderJunit } from '../harness/report/junit.ts';
 import { renderMarkdown } from '../harness/report/markdown.ts';

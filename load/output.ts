@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { RENDERERS, REPORT_FORMATS } from '../harness/report/formats.ts';
-import { renderLoadHtml } from '../harness/report/html.ts';
+import { renderLoadHtml } from '../harness/report/html-load-plots.ts';
 import { renderLoadJunit } from '../harness/report/junit.ts';
 import type { LoadScenarioResult, ReportModel } from '../harness/report/model.ts';
 import type { LoadTarget } from './engine-neutral/model.ts';

@@ -2,7 +2,7 @@ import type { Clause } from '../../contract/clauses/index.ts';
 import type { Role, TargetProbes } from '../config/target-config.ts';
 import type { HookName } from '../hooks/adapter.ts';
 import { profileRank, type RunSettings } from '../run-settings.ts';
-import type { NotApplicableReason, Profile } from './meta.ts';
+import type { NotApplicableReason, Profile } from './outcome-and-evidence.ts';
 
 export interface Requirements {
   needs: readonly Role[];

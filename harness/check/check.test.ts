@@ -12,7 +12,7 @@ import { RUN_SETTINGS_KEY, type RunSettings } from '../run-settings.ts';
 import { isSelected } from './applicability.ts';
 import { type CheckFn, type CheckOptions, checkTitle, deriveSeed, runCheck } from './check.ts';
 import { SKIP } from './judge.ts';
-import type { CheckMeta } from './meta.ts';
+import type { CheckMeta } from './outcome-and-evidence.ts';
 import { claim, requireStep, TransientSignal } from './scope.ts';
 
 const SECRET = 'fixture-client-secret-9f8e7d6c';

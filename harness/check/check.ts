@@ -13,7 +13,7 @@ import { isSelected, notApplicableReason } from './applicability.ts';
 import { buildEvidence, isAssertionFailure, scrubError } from './evidence.ts';
 import { type HarnessState, harnessState, readRunSettings } from './harness-state.ts';
 import { FewCasesSignal, forAll, SKIP } from './judge.ts';
-import type { CheckMeta, JudgedBy, Level, NotApplicableReason, Observation, Profile } from './meta.ts';
+import type { CheckMeta, JudgedBy, Level, NotApplicableReason, Observation, Profile } from './outcome-and-evidence.ts';
 import { BlockedSignal, inCheckScope, TransientSignal } from './scope.ts';
 
 export type { ApiResult, CallOptions, PartnerClient, RawRequest } from '../http/partner-client.ts';

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { redactText, redactValue } from '../http/redact.ts';
-import type { Evidence, EvidenceExchange } from './meta.ts';
+import type { Evidence, EvidenceExchange } from './outcome-and-evidence.ts';
 
 const MAX_VALUE_CHARS = 10_000;
 

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { inspect } from 'node:util';
 import { lastRecordedExchange } from '../http/recorder.ts';
 import { redactText, redactValue } from '../http/redact.ts';
-import type { EvidenceExchange, Observation } from './meta.ts';
+import type { EvidenceExchange, Observation } from './outcome-and-evidence.ts';
 
 /**
  * What a running check knows about itself: the clause it judges, and what it saw about other clauses.

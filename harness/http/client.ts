@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
-import type { EvidenceExchange, Profile } from '../check/meta.ts';
+import type { EvidenceExchange, Profile } from '../check/outcome-and-evidence.ts';
 import type { TargetTls } from '../config/target-config.ts';
 import { trustedCertificates } from '../config/trusted-ca.ts';
 import { curlCommand } from './curl.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EvidenceExchange } from '../check/meta.ts';
+import type { EvidenceExchange } from '../check/outcome-and-evidence.ts';
 import { isRecording, MAX_RECORDED_EXCHANGES, RecordedError, record, recording } from './recorder.ts';
 
 const exchange = (n: number): EvidenceExchange => ({

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { EvidenceExchange } from '../check/meta.ts';
+import type { EvidenceExchange } from '../check/outcome-and-evidence.ts';
 
 /** A check keeps its last exchanges only: the failing request is almost always among the last. */
 export const MAX_RECORDED_EXCHANGES = 40;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { RENDERERS, REPORT_FORMATS } from '../report/formats.ts';
-import { renderMutationHtml } from '../report/html.ts';
+import { renderMutationHtml } from '../report/html-mutation.ts';
 import { mdInline } from '../report/markdown.ts';
 import type { ReportModel, ReportMutation, ReportMutationRow } from '../report/model.ts';
 import type { FaultRow, MutationReport } from './matrix.ts';

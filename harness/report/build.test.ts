@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CLAUSES, SECTIONS } from '../../contract/clauses/index.ts';
 import { SPEC_RELEASE } from '../../contract/constants.ts';
-import type { Outcome } from '../check/meta.ts';
+import type { Outcome } from '../check/outcome-and-evidence.ts';
 import { allChecks, buildReport } from './build.ts';
 import type { ReportModel } from './model.ts';
 import { OUTCOMES_WORST_FIRST, worstOutcome } from './outcome.ts';

@@ -1,4 +1,11 @@
-import type { Evidence, JudgedBy, Level, NotApplicableReason, Observation, Outcome } from '../check/meta.ts';
+import type {
+  Evidence,
+  JudgedBy,
+  Level,
+  NotApplicableReason,
+  Observation,
+  Outcome,
+} from '../check/outcome-and-evidence.ts';
 import type { Representation } from '../http/representation.ts';
 import type { ReportHarnessError } from './model.ts';
 

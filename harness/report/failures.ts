@@ -1,4 +1,4 @@
-import type { EvidenceExchange } from '../check/meta.ts';
+import type { EvidenceExchange } from '../check/outcome-and-evidence.ts';
 import type { ReportCheck, ReportClause, ReportModel, ReportObservation, ReportSection } from './model.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { renderHtml } from './html.ts';
+import { renderHtml } from './html-report.ts';
 import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';

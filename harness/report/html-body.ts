@@ -1,4 +1,4 @@
-import type { EvidenceExchange } from '../check/meta.ts';
+import type { EvidenceExchange } from '../check/outcome-and-evidence.ts';
 import { esc } from './html-kit.ts';
 import { headerLines } from './text.ts';
 

@@ -6,7 +6,7 @@ import type {
   NotApplicableReason,
   Outcome,
   Profile,
-} from '../check/meta.ts';
+} from '../check/outcome-and-evidence.ts';
 import type { Representation } from '../http/representation.ts';
 
 /**

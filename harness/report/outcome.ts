@@ -1,4 +1,4 @@
-import type { Outcome } from '../check/meta.ts';
+import type { Outcome } from '../check/outcome-and-evidence.ts';
 import type { ClauseOutcome } from './model.ts';
 
 /** Every outcome, worst first: the order a clause's checks are summarised in (error > fail > warn > pass > n/a). */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Reporter, TestCase, TestModule, TestSpecification } from 'vitest/node';
-import type { Outcome } from '../check/meta.ts';
+import type { Outcome } from '../check/outcome-and-evidence.ts';
 import { emptyCounts, OUTCOMES } from './outcome.ts';
 import { type CollectOptions, checkRecordOf } from './reporter.ts';
 

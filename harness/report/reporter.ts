@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Reporter, TestCase, TestModule, TestSuite } from 'vitest/node';
 import { plainMessage } from '../check/evidence.ts';
-import type { CheckMeta, Evidence, Outcome } from '../check/meta.ts';
+import type { CheckMeta, Evidence, Outcome } from '../check/outcome-and-evidence.ts';
 import type { Representation } from '../http/representation.ts';
 import type { CheckRecord, HarnessError } from './check-record.ts';
 

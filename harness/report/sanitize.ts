@@ -1,5 +1,5 @@
 import { plainMessage } from '../check/evidence.ts';
-import type { Evidence, EvidenceExchange } from '../check/meta.ts';
+import type { Evidence, EvidenceExchange } from '../check/outcome-and-evidence.ts';
 
 /**
  * Defence in depth. Evidence reaches the report already redacted by the harness's HTTP layer; these functions make

@@ -1,4 +1,4 @@
-import type { Evidence, EvidenceExchange, NotApplicableReason } from '../check/meta.ts';
+import type { Evidence, EvidenceExchange, NotApplicableReason } from '../check/outcome-and-evidence.ts';
 import type { ClauseOutcome, ReportCheck, ReportClause, ReportModel, ReportSection } from './model.ts';
 import { safeCommandLine, safeHeaderValue } from './sanitize.ts';
 

@@ -1,5 +1,5 @@
 import { clauseById, compareClauseIds } from '../../contract/clauses/index.ts';
-import type { Outcome } from '../check/meta.ts';
+import type { Outcome } from '../check/outcome-and-evidence.ts';
 import type { ReportWaiver } from './model.ts';
 import { isFailure } from './outcome.ts';
 

@@ -1,5 +1,5 @@
 import { CLAUSES, clauseById, SECTIONS } from '../../contract/clauses/index.ts';
-import type { Profile } from '../check/meta.ts';
+import type { Profile } from '../check/outcome-and-evidence.ts';
 import { REPORT_FORMATS as FORMATS, RENDERERS, type ReportFormat } from '../report/formats.ts';
 import { PROFILES } from '../run-settings.ts';
 import { CertifyError } from './errors.ts';

@@ -5,7 +5,7 @@ import { API_PREFIX, MEDIA_TYPES } from '../../contract/constants.ts';
 import { SCOPES } from '../../contract/scopes.ts';
 import { basicAuthorization } from '../auth/token-cache.ts';
 import { isSelected } from '../check/applicability.ts';
-import type { Profile } from '../check/meta.ts';
+import type { Profile } from '../check/outcome-and-evidence.ts';
 import type { Role, TargetConfig } from '../config/target-config.ts';
 import { CaFileError, trustedCertificates } from '../config/trusted-ca.ts';
 import { discoverHooks, HookError, type HookName } from '../hooks/adapter.ts';

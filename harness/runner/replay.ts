@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Profile } from '../check/meta.ts';
+import type { Profile } from '../check/outcome-and-evidence.ts';
 import type { ReportCheck, ReportModel } from '../report/model.ts';
 import { CertifyError } from './errors.ts';
 

@@ -6,7 +6,7 @@ import { clauseById } from '../../contract/clauses/index.ts';
 import { packageInfo } from '../../contract/package-info.ts';
 import { isSelected } from '../check/applicability.ts';
 import { configureRunHttp } from '../check/harness-state.ts';
-import type { Profile } from '../check/meta.ts';
+import type { Profile } from '../check/outcome-and-evidence.ts';
 import { testHooks } from '../hooks/adapter.ts';
 import { configureHttp, resetReachability } from '../http/client.ts';
 import { isLoopback } from '../http/pacing.ts';

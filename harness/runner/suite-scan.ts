@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import type { Profile } from '../check/meta.ts';
+import type { Profile } from '../check/outcome-and-evidence.ts';
 
 /**
  * What the suite sources say before vitest loads them: each `check('<id>')({ … })` call with the profile it

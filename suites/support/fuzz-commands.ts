@@ -21,7 +21,7 @@ import {
   xmlAttacks,
 } from '../../generators/index.ts';
 import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
-import type { EvidenceExchange } from '../../harness/check/meta.ts';
+import type { EvidenceExchange } from '../../harness/check/outcome-and-evidence.ts';
 import type { Role } from '../../harness/config/target-config.ts';
 import { type HttpRequest, type HttpResponse, send, toEvidence } from '../../harness/http/client.ts';
 import { toApiResult } from '../../harness/http/partner-client.ts';

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import type { CheckMeta } from '../../check/meta.ts';
+import type { CheckMeta } from '../../check/outcome-and-evidence.ts';
 import { failureEvidence } from './sample.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Evidence } from '../../check/meta.ts';
+import type { Evidence } from '../../check/outcome-and-evidence.ts';
 import type { BuildReportInput } from '../build.ts';
 import type { CheckRecord } from '../check-record.ts';
 

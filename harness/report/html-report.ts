@@ -1,8 +1,8 @@
-import type { Evidence, EvidenceExchange } from '../check/meta.ts';
+import type { Evidence, EvidenceExchange } from '../check/outcome-and-evidence.ts';
 import { failingClauses, groupByCause, judgedText, reachText } from './failures.ts';
 import { diffHtml, requestHtml, responseHtml } from './html-body.ts';
 import { anchor, badge, esc, label, page, pre, ROW_OUTCOMES, type RowOutcome } from './html-kit.ts';
-import { loadSectionHtml } from './html-load.ts';
+import { loadSectionHtml } from './html-load-plots.ts';
 import { mutationSectionHtml } from './html-mutation.ts';
 import type { ReportCheck, ReportClause, ReportModel, ReportObservation, ReportSection } from './model.ts';
 import {
@@ -16,10 +16,6 @@ import {
   seedText,
   verdictLabel,
 } from './text.ts';
-
-export { esc } from './html-kit.ts';
-export { loadSectionHtml, renderLoadHtml } from './html-load.ts';
-export { mutationSectionHtml, renderMutationHtml } from './html-mutation.ts';
 
 /** Failing clauses listed in full at the top; the others are in the clause list below. */
 const TOP_FAILURES = 25;
