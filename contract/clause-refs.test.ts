@@ -20,7 +20,7 @@ describe('clause references', () => {
     }
   });
 
-  it('every XML reason and response rule names a clause of the catalogue', () => {
+  it('every XML reason and response rule names a clause of the clause catalogue', () => {
     for (const reason of Object.values(REASONS))
       expect(clauseById(XML_REASON_CLAUSE[reason] ?? ''), reason).toBeDefined();
     for (const clauseId of Object.values(RESPONSE_CLAUSES)) expect(clauseById(clauseId), clauseId).toBeDefined();

@@ -3,7 +3,7 @@ import { REASONS } from './xml/reasons.ts';
 
 /**
  * Where the rules a check meets in passing are stated, so what it sees about them is filed under their clause
- * (docs/design.md "Check model"). Every id here is a clause of the catalogue (clause-refs.test.ts).
+ * (docs/design.md "Check model"). Every id here is a clause of the clause catalogue (clause-refs.test.ts).
  */
 
 /** Spec 7.3: the clause of each row of the code table (status and retryability of that code). */

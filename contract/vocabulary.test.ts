@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_NAMES } from './schemas/names.ts';
-import { REPO_ROOT, tsFilesUnder } from './test-support/source-files.ts';
+import { filesUnder, REPO_ROOT, tsFilesUnder } from './test-support/source-files.ts';
 
 const ROOT = REPO_ROOT;
 const HOME = 'contract/vocabulary.ts';
@@ -26,6 +26,10 @@ const RESOURCE_TYPE_DECLARATION = new RegExp(
 );
 /** The value lists the schemas' enums are built from. */
 const SCHEMA_VOCABULARY_DECLARATION = /^\s*(?:export\s+)?const\s+(RATE_TYPES|RESERVATION_STATUSES)\s*[:=]/m;
+
+/** The spec itself, whose wording is quoted, not ours to rename; and this file, which has to spell the rule out. */
+const SPEC = 'docs/spec/partner-api-v1.md';
+const WORD_RULE_HOME = 'contract/vocabulary.test.ts';
 
 const sources = () =>
   tsFilesUnder(ROOT).map((path) => ({ path: relative(ROOT, path), text: readFileSync(path, 'utf8') }));
@@ -68,5 +72,48 @@ describe('contract/types.ts', () => {
       .filter(({ path, text }) => path !== SCHEMA_VOCABULARY_HOME && SCHEMA_VOCABULARY_DECLARATION.test(text))
       .map(({ path }) => path);
     expect(elsewhere).toEqual([]);
+  });
+});
+
+/**
+ * One meaning per word. "Catalogue" is the clause catalogue (contract/clauses/) and is always written so; "catalog"
+ * is the profile name. What a target lists (fleet, locations, rates) are its listings (suites/support/listings.ts,
+ * generators' TargetListings), the reference's data its operator data, and its named faults the fault registry.
+ * The spec's own phrases with the word ("read live catalogue and pricing data") stay as quoted.
+ */
+function catalogueMisuses(text: string, specPhrases: ReadonlySet<string>): string[] {
+  return [...text.matchAll(/catalog(ue)?/gi)].flatMap((m) => {
+    const at = m.index;
+    const before = text.slice(Math.max(0, at - 40), at).toLowerCase();
+    const ok = m[1]
+      ? /clause[ -]?$/.test(before) || specPhrases.has(`${/(\S+) $/.exec(before)?.[1]} catalogue`)
+      : m[0] === 'catalog' && !/\w/.test(text[at - 1] ?? '') && !/\w/.test(text[at + m[0].length] ?? '');
+    if (ok) return [];
+    const line = text.slice(0, at).split('\n').length;
+    return [`${line}: ${text.slice(Math.max(0, at - 30), at + 20).replace(/\s+/g, ' ')}`];
+  });
+}
+
+describe('the words catalogue and catalog', () => {
+  const spec = readFileSync(join(ROOT, SPEC), 'utf8');
+  const specPhrases = new Set([...spec.matchAll(/(\S+) catalogue\b/gi)].map((m) => `${m[1]} catalogue`.toLowerCase()));
+
+  it('uses "catalogue" only as the clause catalogue or in a phrase of the spec, and "catalog" only as the profile', () => {
+    expect(specPhrases.size, 'the spec still says catalogue somewhere').toBeGreaterThan(0);
+    const misused = filesUnder(ROOT, ['.ts', '.md', '.json'])
+      .map((path) => relative(ROOT, path))
+      .filter((path) => path !== SPEC && path !== WORD_RULE_HOME)
+      .flatMap((path) =>
+        catalogueMisuses(readFileSync(join(ROOT, path), 'utf8'), specPhrases).map((at) => `${path}:${at}`),
+      );
+    expect(misused).toEqual([]);
+  });
+
+  it('finds the product catalogue under either spelling, and lets the clause catalogue, the profile and the spec be', () => {
+    const product = 'const cat: TargetCatalogue = await targetCatalog(t); // the catalogue of the target\n';
+    const allowed =
+      "profile: 'catalog'; the clause catalogue, clauseCatalogue, clause-catalogue order; read live catalogue and pricing\n";
+    expect(catalogueMisuses(product, specPhrases)).toHaveLength(3);
+    expect(catalogueMisuses(allowed, specPhrases)).toEqual([]);
   });
 });

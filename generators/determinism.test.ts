@@ -16,10 +16,10 @@ import {
   reservationRequest,
   tokenForm,
 } from './requests.ts';
-import { TODAY, testCatalogue } from './test-catalogue.testkit.ts';
+import { TODAY, testListings } from './test-listings.testkit.ts';
 import { xmlText } from './text.ts';
 
-const cat = testCatalogue();
+const cat = testListings();
 const ARBITRARIES: [string, fc.Arbitrary<unknown>][] = [
   ['rentalWindow', rentalWindow(cat)],
   ['extras', extras()],

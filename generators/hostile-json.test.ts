@@ -8,9 +8,9 @@ import type { BodyCase } from './cases.ts';
 import { isAcceptance, isRejection } from './expectations.ts';
 import { jsonAttacks } from './hostile-json.ts';
 import { availabilityRequest, cancelRequest, quoteRequest, reservationRequest } from './requests.ts';
-import { TODAY, testCatalogue } from './test-catalogue.testkit.ts';
+import { TODAY, testListings } from './test-listings.testkit.ts';
 
-const cat = testCatalogue();
+const cat = testListings();
 const requests = fc.oneof(
   availabilityRequest(cat),
   quoteRequest(cat),

@@ -10,7 +10,7 @@ import { meetsRejection } from './expectations.ts';
 import { malformedCodes, type SchemaFault, type SchemaFaultKind, schemaFault, schemaFaults } from './hostile-schema.ts';
 import { differences, fieldName } from './json-path.ts';
 import { availabilityRequest, cancelRequest, quoteRequest, reservationRequest } from './requests.ts';
-import { TODAY, testCatalogue } from './test-catalogue.testkit.ts';
+import { TODAY, testListings } from './test-listings.testkit.ts';
 
 const REQUESTS: SchemaName[] = ['AvailabilityRequest', 'QuoteRequest', 'ReservationRequest', 'CancelRequest'];
 
@@ -150,7 +150,7 @@ describe('schemaFaults of the contract examples', () => {
 });
 
 describe('schemaFault over generated values', () => {
-  const cat = testCatalogue();
+  const cat = testListings();
   const cases: [SchemaName, fc.Arbitrary<object>][] = [
     ['AvailabilityRequest', availabilityRequest(cat)],
     ['QuoteRequest', quoteRequest(cat)],

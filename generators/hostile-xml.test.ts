@@ -10,9 +10,9 @@ import { isAcceptance, isRejection } from './expectations.ts';
 import { UNKNOWN_PROPERTY } from './hostile-schema.ts';
 import { elementCount, nodeCountDocument, xmlAttacks } from './hostile-xml.ts';
 import { availabilityRequest, cancelRequest, quoteRequest, reservationRequest } from './requests.ts';
-import { TODAY, testCatalogue } from './test-catalogue.testkit.ts';
+import { TODAY, testListings } from './test-listings.testkit.ts';
 
-const cat = testCatalogue();
+const cat = testListings();
 const requests = fc.oneof(
   availabilityRequest(cat),
   quoteRequest(cat),

@@ -3,15 +3,6 @@
  * hostile ones with the answer the spec expects. Imports contract/ only, so the suite stays an oracle.
  */
 export { type BodyCase, type CodecVerdict, concatBytes, type HeaderCase, INVALID_UTF8, utf8 } from './cases.ts';
-export {
-  dayAfterToday,
-  type LocationPair,
-  locationPairs,
-  MAX_DAYS_AHEAD,
-  type PairOptions,
-  shoppableVehicles,
-  type TargetCatalogue,
-} from './catalogue.ts';
 export { addDays, daysBetween, isIsoDate, yearsBefore } from './dates.ts';
 export { type DriverOptions, driver, emailOfLength } from './driver.ts';
 export {
@@ -50,6 +41,15 @@ export {
 } from './hostile-schema.ts';
 export { elementCount, nodeCountDocument, valueElement, type XmlAttackOptions, xmlAttacks } from './hostile-xml.ts';
 export { differences, fieldName } from './json-path.ts';
+export {
+  dayAfterToday,
+  type LocationPair,
+  locationPairs,
+  MAX_DAYS_AHEAD,
+  type PairOptions,
+  shoppableVehicles,
+  type TargetListings,
+} from './listings.ts';
 export { type RenderedBody, type RenderOptions, type Representation, renderBody, renderForm } from './render.ts';
 export { type RentalWindowOptions, rentalWindow } from './rental-window.ts';
 export {

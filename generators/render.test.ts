@@ -4,9 +4,9 @@ import { MEDIA_TYPES } from '../contract/constants.ts';
 import { parseTypedXml } from '../contract/xml/index.ts';
 import { renderBody, renderForm } from './render.ts';
 import { availabilityRequest, cancelRequest, quoteRequest, reservationRequest, tokenForm } from './requests.ts';
-import { TODAY, testCatalogue } from './test-catalogue.testkit.ts';
+import { TODAY, testListings } from './test-listings.testkit.ts';
 
-const cat = testCatalogue();
+const cat = testListings();
 const bodies = fc.oneof(
   availabilityRequest(cat),
   quoteRequest(cat, { sameBranch: false }),

@@ -1,6 +1,7 @@
-/** Spec 2.4 RentalWindow, valid by construction against the target's catalogue. */
+/** Spec 2.4 RentalWindow, valid by construction against the target's listings. */
 import fc from 'fast-check';
 import type { RatePlan, RentalWindow } from '../contract/types.ts';
+import { timeOfDay } from './dates.ts';
 import {
   type DayRange,
   dayAfterToday,
@@ -8,9 +9,8 @@ import {
   locationPairs,
   MAX_DAYS_AHEAD,
   planDayRange,
-  type TargetCatalogue,
-} from './catalogue.ts';
-import { timeOfDay } from './dates.ts';
+  type TargetListings,
+} from './listings.ts';
 
 export interface RentalWindowOptions {
   /** See PairOptions.sameBranch. Default true: never one-way, so valid on any target. */
@@ -38,10 +38,10 @@ const LAST_MINUTE = 24 * 60 - 1;
  * that allows dropoff, times on the 24-hour pattern (mostly on the quarter hour). With a plan, both dates lie
  * in the plan's validity. accountCode is never sent without rateCode (docs/ambiguities.md #7).
  *
- * Throws when the catalogue offers no window for the options (e.g. sameBranch false on a one-branch target).
+ * Throws when the listings offer no window for the options (e.g. sameBranch false on a one-branch target).
  * Local times are not checked against DST gaps: the operator's zone has none.
  */
-export function rentalWindow(cat: TargetCatalogue, options: RentalWindowOptions = {}): fc.Arbitrary<RentalWindow> {
+export function rentalWindow(cat: TargetListings, options: RentalWindowOptions = {}): fc.Arbitrary<RentalWindow> {
   const maxRentalDays = options.maxRentalDays ?? 30;
   const pairs = locationPairs(cat, {
     sameBranch: options.sameBranch ?? true,
@@ -67,7 +67,7 @@ export function rentalWindow(cat: TargetCatalogue, options: RentalWindowOptions 
   const [first, ...rest] = choices;
   if (!first) {
     throw new Error(
-      `rentalWindow: the catalogue offers no window (sameBranch ${options.sameBranch ?? true}, rate ${rate}, ` +
+      `rentalWindow: the listings offer no window (sameBranch ${options.sameBranch ?? true}, rate ${rate}, ` +
         `${pairs.length} location pairs)`,
     );
   }
@@ -75,7 +75,7 @@ export function rentalWindow(cat: TargetCatalogue, options: RentalWindowOptions 
   return combo.chain((c) => windowOf(cat, c, maxRentalDays));
 }
 
-function windowOf(cat: TargetCatalogue, c: Combo, maxRentalDays: number): fc.Arbitrary<RentalWindow> {
+function windowOf(cat: TargetListings, c: Combo, maxRentalDays: number): fc.Arbitrary<RentalWindow> {
   const pickupDay = fc.integer({ min: c.range.first, max: c.range.last - c.minDays });
   return pickupDay.chain((pickupOffset) => {
     const longest = Math.max(c.minDays, Math.min(maxRentalDays, c.range.last - pickupOffset));

@@ -17,10 +17,10 @@ import {
   reservationRequest,
   tokenForm,
 } from './requests.ts';
-import { TODAY, testCatalogue } from './test-catalogue.testkit.ts';
+import { TODAY, testListings } from './test-listings.testkit.ts';
 
 const RUNS = { numRuns: 100 };
-const cat = testCatalogue();
+const cat = testListings();
 const locationOf = (code: string) => cat.locations.find((l) => l.locationCode === code);
 
 /** Every value validates against its schema and has an XML form (spec 4.14). */
@@ -105,7 +105,7 @@ describe('rentalWindow', () => {
     );
   });
 
-  it('throws when the catalogue offers no such window', () => {
+  it('throws when the listings offer no such window', () => {
     const oneBranch = { ...cat, locations: cat.locations.filter((l) => l.branchCode === 'HCM') };
     expect(() => rentalWindow(oneBranch, { sameBranch: false })).toThrow(/no window/);
     expect(() => rentalWindow({ ...cat, rates: [] }, { rate: 'plan' })).toThrow(/no window/);

@@ -11,8 +11,8 @@ import type {
   QuoteRequest,
   ReservationRequest,
 } from '../contract/types.ts';
-import { locationPairs, shoppableVehicles, type TargetCatalogue } from './catalogue.ts';
 import { type DriverOptions, driver } from './driver.ts';
+import { locationPairs, shoppableVehicles, type TargetListings } from './listings.ts';
 import { type RentalWindowOptions, rentalWindow } from './rental-window.ts';
 import { visibleAsciiChar, xmlText } from './text.ts';
 
@@ -44,7 +44,7 @@ export interface ShoppingOptions extends RentalWindowOptions {}
  * location (at most 50, no repeats).
  */
 export function availabilityRequest(
-  cat: TargetCatalogue,
+  cat: TargetListings,
   options: ShoppingOptions = {},
 ): fc.Arbitrary<AvailabilityRequest> {
   const vehicles = shoppableVehicles(cat);
@@ -67,7 +67,7 @@ export function availabilityRequest(
 }
 
 /** Spec 2.12 QuoteRequest: a vehicle the target offers at the pickup location (its locationCodes hold it). */
-export function quoteRequest(cat: TargetCatalogue, options: ShoppingOptions = {}): fc.Arbitrary<QuoteRequest> {
+export function quoteRequest(cat: TargetListings, options: ShoppingOptions = {}): fc.Arbitrary<QuoteRequest> {
   const sameBranch = options.sameBranch ?? true;
   const eligible = shoppableVehicles(cat).filter((v) => {
     const pickups = options.pickupLocations
@@ -75,7 +75,7 @@ export function quoteRequest(cat: TargetCatalogue, options: ShoppingOptions = {}
       : v.locationCodes;
     return locationPairs(cat, { sameBranch, pickupLocations: pickups }).length > 0;
   });
-  if (eligible.length === 0) throw new Error('quoteRequest: no vehicle of the catalogue is offered at a usable pickup');
+  if (eligible.length === 0) throw new Error('quoteRequest: no listed vehicle is offered at a usable pickup');
   return fc.constantFrom(...eligible).chain((vehicle) => {
     const pickups = vehicle.locationCodes.filter(
       (code) => !options.pickupLocations || options.pickupLocations.includes(code),

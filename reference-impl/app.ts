@@ -7,9 +7,9 @@ import { LIMITS } from '../contract/limits.ts';
 import { controlRoutes } from './control/routes.ts';
 import { testHookRoutes } from './control/test-hooks.ts';
 import type { AccessTokens } from './domain/access-tokens.ts';
-import type { Catalogue } from './domain/catalogue.ts';
 import type { ClientRegistry } from './domain/credentials.ts';
 import { apiError } from './domain/failure.ts';
+import type { OperatorData } from './domain/operator-data.ts';
 import type { Reservations } from './domain/reservations.ts';
 import type { Shopping } from './domain/shopping.ts';
 import type { FaultSwitch } from './faults/switch.ts';
@@ -17,8 +17,8 @@ import { businessGuard } from './http/business-guard.ts';
 import { handleError, handleFrameworkError } from './http/error-handler.ts';
 import { negotiate } from './http/negotiation.ts';
 import type { RateLimiter } from './http/rate-limit/index.ts';
-import { catalogueRoutes } from './http/routes/catalogue.ts';
 import { healthRoutes } from './http/routes/health.ts';
+import { listingRoutes } from './http/routes/listings.ts';
 import { openApiRoute } from './http/routes/openapi.ts';
 import { reservationRoutes } from './http/routes/reservations.ts';
 import { shoppingRoutes } from './http/routes/shopping.ts';
@@ -28,7 +28,7 @@ import type { Store } from './store/types.ts';
 export interface AppDeps {
   store: Store;
   rateLimiter: RateLimiter;
-  catalogue: Catalogue;
+  operatorData: OperatorData;
   clients: ClientRegistry;
   accessTokens: AccessTokens;
   shopping: Shopping;
@@ -105,7 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('faults', deps.faults);
   tokenRoute(app, { ...deps, limits: deps.tokenLimits });
   openApiRoute(app);
-  catalogueRoutes(app, deps.catalogue);
+  listingRoutes(app, deps.operatorData);
   shoppingRoutes(app, deps.shopping);
   reservationRoutes(app, deps.reservations);
   if (deps.controlToken) {

@@ -21,7 +21,7 @@ export function parseCliArgs(args: readonly string[]): CliRequest {
   if (rest.length === 0 && (first === '--version' || first === '-V')) {
     return { kind: 'print', text: `${packageInfo().version}\n` };
   }
-  // The catalogue of named faults (FAULTS=...) as JSON, for the mutation harness.
+  // The registry of named faults (FAULTS=...) as JSON, for the mutation harness.
   if (rest.length === 0 && first === '--list-faults') return { kind: 'list-faults' };
   if (rest.length === 0 && (first === '--help' || first === '-h')) return { kind: 'print', text: USAGE };
   return { kind: 'error', text: `partner-api-reference: unexpected argument "${args.join(' ')}"\n\n${USAGE}` };

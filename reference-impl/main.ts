@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 import { parseCliArgs } from './cli-args.ts';
 import { configFromEnv } from './config.ts';
-import { FAULTS } from './faults/catalogue/index.ts';
+import { FAULTS } from './faults/registry/index.ts';
 import { startServer } from './server.ts';
 
 /** `npm run serve` (the package's partner-api-reference): the reference implementation alone (README "Configuration"). */
 process.setSourceMapsEnabled(true);
 const request = parseCliArgs(process.argv.slice(2));
 if (request.kind === 'list-faults') {
-  // The catalogue of named faults and benign variants as JSON, for the mutation harness.
+  // The registry of named faults and benign variants as JSON, for the mutation harness.
   const list = FAULTS.map(({ name, kind, clause, description }) => ({ name, kind, clause, description }));
   process.stdout.write(`${JSON.stringify(list)}\n`);
   process.exit(0);

@@ -1,17 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { CATALOGUE, loadReferenceTarget } from '../fixtures/index.ts';
+import { loadReferenceTarget, OPERATOR_DATA } from '../fixtures/index.ts';
 import type { ClientFixture } from '../fixtures/types.ts';
 import { buildApp } from './app.ts';
 import type { ServerConfig } from './config.ts';
 import { AccessTokens } from './domain/access-tokens.ts';
-import { Catalogue } from './domain/catalogue.ts';
 import { ClientRegistry } from './domain/credentials.ts';
+import { OperatorData } from './domain/operator-data.ts';
 import { QuoteTokens } from './domain/quote-tokens.ts';
 import { Reservations } from './domain/reservations.ts';
 import { Shopping } from './domain/shopping.ts';
-import { FAULTS } from './faults/catalogue/index.ts';
+import { FAULTS } from './faults/registry/index.ts';
 import { FaultSwitch } from './faults/switch.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './http/rate-limit/index.ts';
 import { openStore } from './store/index.ts';
@@ -51,20 +51,20 @@ export async function startServer(
     rateLimiter = config.redisUrl
       ? await createRedisRateLimiter({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix })
       : createMemoryRateLimiter();
-    const catalogue = new Catalogue(CATALOGUE);
+    const operatorData = new OperatorData(OPERATOR_DATA);
     const faults = new FaultSwitch(FAULTS);
     faults.set(config.faults);
     const [clients, tokenKey, quoteKey] = await Promise.all([
-      ClientRegistry.create(CATALOGUE.clients, secretResolver(env)),
+      ClientRegistry.create(OPERATOR_DATA.clients, secretResolver(env)),
       store.getOrCreateSecret('access-token-key', newKey),
       store.getOrCreateSecret('quote-key', newKey),
     ]);
     const quoteTokens = new QuoteTokens(quoteKey, faults);
-    const shopping = new Shopping(catalogue, quoteTokens, faults);
+    const shopping = new Shopping(operatorData, quoteTokens, faults);
     const app = await buildApp({
       store,
       rateLimiter,
-      catalogue,
+      operatorData,
       clients,
       accessTokens: new AccessTokens(tokenKey),
       shopping,

@@ -28,10 +28,10 @@ import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { freshToken, scopeSet } from './support/auth.ts';
 import { bookReservation, issueQuote, postReservation } from './support/booking.ts';
-import { targetCatalogue } from './support/catalogue.ts';
 import { slowCases } from './support/draws.ts';
 import { cheapRuns, costlyRuns, sampleOf } from './support/generated.ts';
 import { siblingId, withoutRequestId } from './support/ids.ts';
+import { targetListings } from './support/listings.ts';
 import { bareAmounts, isMoneyObject, scaled } from './support/money.ts';
 import { reservationBody } from './support/reservation-requests.ts';
 import { forSamples, levelOptions, SAMPLE_LEVELS } from './support/samples.ts';
@@ -90,7 +90,7 @@ describe('1 What the service does', () => {
   check('1.1a')(
     { ...book, name: 'One quote booked four times over the same window: all 201, availability unchanged' },
     async (t) => {
-      const { quote, request } = await issueQuote(t, 'partnerA', await targetCatalogue(t), { rate: 'public' });
+      const { quote, request } = await issueQuote(t, 'partnerA', await targetListings(t), { rate: 'public' });
       const probe = windowOf(request);
       // Measured before the first booking: an allotment decremented by that one would otherwise go unseen.
       const before = await availability(t, probe);
@@ -109,7 +109,7 @@ describe('1 What the service does', () => {
   check('1.1b')(
     { ...shop, name: 'An offer is the class at the pickup location, for the window, at the offered price' },
     async (t) => {
-      const cat = await targetCatalogue(t);
+      const cat = await targetListings(t);
       let compared = 0;
       await t.forAll(
         availabilityRequest(cat, { rate: 'public' }),
@@ -146,7 +146,7 @@ describe('1 What the service does', () => {
   check('1.1b')(
     { ...shop, level: 'SHOULD', name: "An offer's estimated total is the total of the same quote" },
     async (t) => {
-      const cat = await targetCatalogue(t);
+      const cat = await targetListings(t);
       await t.forAll(
         availabilityRequest(cat, { rate: 'public' }),
         async (request) => {
@@ -169,7 +169,7 @@ describe('1 What the service does', () => {
   check('1.1c')(
     { ...shop, name: 'Shopping and quoting hold nothing: repeated quotes leave the offers unchanged' },
     async (t) => {
-      const cat = await targetCatalogue(t);
+      const cat = await targetListings(t);
       await t.forAll(
         quoteRequest(cat, { rate: 'public' }),
         async (request) => {
@@ -224,7 +224,7 @@ describe('1 What the service does', () => {
   check('1.1d')(
     { ...shop, name: 'Asking for unit-level availability is refused (400); every answer is model-level' },
     async (t) => {
-      const cat = await targetCatalogue(t);
+      const cat = await targetListings(t);
       const request = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
       for (const extra of [{ availabilityModel: 'unit_level' }, { unitLevel: true }]) {
         // 7.3: an unknown field's specific code beyond VALIDATION_ERROR is not shown.
@@ -301,7 +301,7 @@ describe('1 What the service does', () => {
   check('1.3a')(
     { ...shop, level: 'SHOULD', name: 'Quotes ask for no online prepayment (settled with the partner)' },
     async (t) => {
-      const cat = await targetCatalogue(t);
+      const cat = await targetListings(t);
       await t.forAll(
         quoteRequest(cat),
         async (request) => {
@@ -321,7 +321,7 @@ describe('1 What the service does', () => {
   check('1.3b')(
     { ...shop, name: 'Quotes show the security deposit apart from the rental charge, which excludes it' },
     async (t) => {
-      const cat = await targetCatalogue(t);
+      const cat = await targetListings(t);
       await t.forAll(
         quoteRequest(cat),
         async (request) => {
@@ -628,7 +628,7 @@ describe('1 What the service does', () => {
 
   // Spec 1.6d: "The XML representation is proprietary: it is not SOAP, has no WSDL, and is not OpenTravel-compatible."
   check('1.6d')({ ...shop, name: 'A SOAP envelope is not accepted as a request (400 MALFORMED_XML)' }, async (t) => {
-    const cat = await targetCatalogue(t);
+    const cat = await targetListings(t);
     await t.forAll(
       availabilityRequest(cat, { rate: 'public' }),
       async (request) => {
@@ -688,7 +688,7 @@ describe('1 What the service does', () => {
       name: 'Integration credentials read live pricing',
     },
     async (t) => {
-      const cat = await targetCatalogue(t, 'readOnly');
+      const cat = await targetListings(t, 'readOnly');
       await t.forAll(
         quoteRequest(cat, { rate: 'public' }),
         async (request) => {
@@ -717,7 +717,7 @@ describe('1 What the service does', () => {
       name: 'Integration credentials cannot book: 403 INSUFFICIENT_SCOPE',
     },
     async (t) => {
-      const cat = await targetCatalogue(t, 'readOnly');
+      const cat = await targetListings(t, 'readOnly');
       await t.forAll(
         quoteRequest(cat, { rate: 'public' }),
         async (request) => {

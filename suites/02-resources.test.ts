@@ -91,7 +91,7 @@ describe('2 Conventions', () => {
   );
 
   // Spec 2.0.3: "all paths start with `/api/partner/v1`"
-  check('2.0.3')({ ...business, name: 'The token and catalogue endpoints answer under /api/partner/v1' }, async (t) => {
+  check('2.0.3')({ ...business, name: 'The token and listing endpoints answer under /api/partner/v1' }, async (t) => {
     const token = await requestToken(t, 'partnerA');
     expect(token.status, `POST ${API_PREFIX}/oauth/token: ${token.text.slice(0, 200)}`).toBe(200);
     expectSamples(

@@ -1,5 +1,5 @@
 /**
- * Spec 2.1 Money: every Money of every sampled response (catalogue, shopping, a booking's life) has exactly its
+ * Spec 2.1 Money: every Money of every sampled response (listing reads, shopping, a booking's life) has exactly its
  * four fields, an ISO 4217 currency, an integer amount (written as an integer on the wire), an exponent of 0 to 4
  * and a display string.
  */
@@ -25,7 +25,7 @@ describe('2.1 Money', () => {
   type MoneyAt = { where: string; value: unknown };
 
   /**
-   * Judges the Money of a level: in the catalogue only the fleet (deposits, mileage fees), read once; else a
+   * Judges the Money of a level: among the listings only the fleet (deposits, mileage fees), read once; else a
    * property over the level's samples (forSamples), each case shopping or booking another draw.
    */
   async function forMoney(

@@ -10,8 +10,8 @@ import { expectError } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { postReservation, quoteToBook } from './support/booking.ts';
-import { listedLocations, listedRates, listedVehicles, targetCatalogue } from './support/catalogue.ts';
 import { costlyRuns, forAvailability, forOffers, forQuotes } from './support/generated.ts';
+import { listedLocations, listedRates, listedVehicles, targetListings } from './support/listings.ts';
 import { driverFor, freshReference } from './support/reservation-requests.ts';
 
 const A: Role[] = ['partnerA'];
@@ -39,7 +39,7 @@ describe('2.2 Code types', () => {
   check('2.2.1')(
     { ...shop, name: 'A vehicleCode names the same model in offers and quotes as in the fleet list' },
     async (t) => {
-      const cat = await targetCatalogue(t);
+      const cat = await targetListings(t);
       const byCode = new Map(cat.vehicles.map((v) => [v.vehicleCode, `${v.make}|${v.model}`]));
       await forOffers(t, (offer) => {
         expect(byCode.get(offer.vehicle.vehicleCode), `offer of ${offer.vehicle.vehicleCode}`).toBe(
@@ -52,7 +52,7 @@ describe('2.2 Code types', () => {
           expect(quote.vehicle.vehicleCode, 'the quoted vehicle is the requested one').toBe(request.vehicleCode);
           expect(byCode.get(quote.vehicle.vehicleCode)).toBe(`${quote.vehicle.make}|${quote.vehicle.model}`);
         },
-        { catalogue: cat, runs: costlyRuns(t) },
+        { listings: cat, runs: costlyRuns(t) },
       );
     },
   );
@@ -91,7 +91,7 @@ describe('2.2 Code types', () => {
   check('2.2.3')(
     { ...shop, name: 'Commercial codes echoed by availability and quotes match ^[A-Z0-9_-]{1,32}$' },
     async (t) => {
-      const cat = await targetCatalogue(t);
+      const cat = await targetListings(t);
       if (cat.rates.length === 0) t.notApplicable('the partner has no rate codes');
       const pattern = new RegExp(PATTERNS.commercialCode);
       await forAvailability(
@@ -100,7 +100,7 @@ describe('2.2 Code types', () => {
           expect(response.accountCode, 'availability accountCode').toMatch(pattern);
           expect(response.rateCode, 'availability rateCode').toMatch(pattern);
         },
-        { catalogue: cat, rate: 'plan', runs: costlyRuns(t) },
+        { listings: cat, rate: 'plan', runs: costlyRuns(t) },
       );
       await forQuotes(
         t,
@@ -108,7 +108,7 @@ describe('2.2 Code types', () => {
           expect(quote.rate.accountCode, 'quote rate.accountCode').toMatch(pattern);
           expect(quote.rate.rateCode, 'quote rate.rateCode').toMatch(pattern);
         },
-        { catalogue: cat, rate: 'plan', runs: costlyRuns(t) },
+        { listings: cat, rate: 'plan', runs: costlyRuns(t) },
       );
     },
   );

@@ -10,8 +10,8 @@ import { type CheckContext, check } from '../harness/check/check.ts';
 import { expectError } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { targetCatalogue } from './support/catalogue.ts';
 import { cheapRuns, isAvailabilityAnswer, sampleOf } from './support/generated.ts';
+import { targetListings } from './support/listings.ts';
 import { availabilityFaults, quoteFaults } from './support/request-faults.ts';
 
 const A: Role[] = ['partnerA'];
@@ -28,7 +28,7 @@ function booleanAccepted(t: CheckContext, field: string): Promise<void> {
 
 /** Generated availability requests carrying the drawn extras are accepted (200 or 409 NO_AVAILABILITY). */
 async function extrasAccepted(t: CheckContext, extrasArb: fc.Arbitrary<Record<string, unknown>>): Promise<void> {
-  const cat = await targetCatalogue(t);
+  const cat = await targetListings(t);
   await t.forAll(
     fc.tuple(availabilityRequest(cat, { rate: 'public' }), extrasArb),
     async ([request, x]) => {
@@ -85,7 +85,7 @@ describe('2.3 Extras', () => {
   // Spec 2.3.3: "fullProtection | boolean | supersedes cdwInsurance; sending both is a validation error (no double
   // charge)"
   check('2.3.3')({ ...shop, name: 'cdwInsurance and fullProtection both true: 400 VALIDATION_ERROR' }, async (t) => {
-    const cat = await targetCatalogue(t);
+    const cat = await targetListings(t);
     const both = { cdwInsurance: true, fullProtection: true };
     const availability = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
     expectError(
@@ -131,7 +131,7 @@ describe('2.3 Extras', () => {
   check('2.3.6')({ ...shop, name: 'extras.childSeats -1, 4, 1.5 or a string: 400' }, async (t) => {
     await availabilityFaults(t, 'extras.childSeats');
     await quoteFaults(t, 'extras.childSeats', ['range']);
-    const cat = await targetCatalogue(t);
+    const cat = await targetListings(t);
     const request = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
     const res = await t.client('partnerA').post('/availability', { ...request, extras: { childSeats: 1.5 } });
     expectError(res, 'VALIDATION_ERROR', { representation: t.representation });

@@ -7,9 +7,9 @@ import type { AvailabilityRequest } from '../contract/types.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { targetCatalogue } from './support/catalogue.ts';
 import { expectLocalDateTime } from './support/datetime.ts';
 import { costlyRuns, forAvailability, forQuotes } from './support/generated.ts';
+import { targetListings } from './support/listings.ts';
 import { availabilityFaults, quoteFaults } from './support/request-faults.ts';
 
 const A: Role[] = ['partnerA'];
@@ -33,10 +33,10 @@ async function codeOmitted(t: CheckContext, field: 'accountCode' | 'rateCode'): 
 
 /** The code of a listed plan is accepted and restated by availability. */
 async function codeEchoed(t: CheckContext, field: 'accountCode' | 'rateCode'): Promise<void> {
-  const cat = await targetCatalogue(t);
+  const cat = await targetListings(t);
   if (cat.rates.length === 0) t.notApplicable('the partner has no rate codes');
   await forAvailability(t, (request, response) => expect(response[field], field).toBe(request[field]), {
-    catalogue: cat,
+    listings: cat,
     rate: 'plan',
   });
 }
@@ -121,7 +121,7 @@ describe('2.4 RentalWindow', () => {
   check('2.4.9')(
     { ...shop, name: "A quote's rental is in the pickup location's IANA zone, local times unshifted" },
     async (t) => {
-      const cat = await targetCatalogue(t);
+      const cat = await targetListings(t);
       const zones = new Map(cat.locations.map((l) => [l.locationCode, l.timezone]));
       await forQuotes(
         t,
@@ -142,7 +142,7 @@ describe('2.4 RentalWindow', () => {
             'rental.dropoffDateTime',
           );
         },
-        { catalogue: cat },
+        { listings: cat },
       );
     },
   );

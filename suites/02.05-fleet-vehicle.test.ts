@@ -9,8 +9,8 @@ import { check } from '../harness/check/check.ts';
 import { expectValue } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { forListedVehicles, listedLocations, listedVehicles } from './support/catalogue.ts';
 import { costlyRuns, forOffers, forQuotes } from './support/generated.ts';
+import { forListedVehicles, listedLocations, listedVehicles } from './support/listings.ts';
 import { expectMoney, scaled } from './support/money.ts';
 
 const A: Role[] = ['partnerA'];

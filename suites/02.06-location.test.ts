@@ -10,9 +10,9 @@ import { check } from '../harness/check/check.ts';
 import { expectValue } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { forListedLocations, listedLocations, targetCatalogue } from './support/catalogue.ts';
 import { isIanaZone } from './support/datetime.ts';
 import { forQuotes, isAvailabilityAnswer, sampleOf } from './support/generated.ts';
+import { forListedLocations, listedLocations, targetListings } from './support/listings.ts';
 
 const A: Role[] = ['partnerA'];
 const business = { needs: A, representations: REPRESENTATIONS };
@@ -149,7 +149,7 @@ describe('2.6 Location', () => {
   check('2.6.15')(
     { ...shop, name: 'One-way fees are branch-scoped: none between two locations of one branch' },
     async (t) => {
-      const cat = await targetCatalogue(t);
+      const cat = await targetListings(t);
       const pairs = locationPairs(cat, { sameBranch: true }).filter(
         (p) => p.pickup.locationCode !== p.dropoff.locationCode,
       );
@@ -161,7 +161,7 @@ describe('2.6 Location', () => {
           if (request.pickupLocation === request.dropoffLocation) return;
           expect(quote.charges.oneWayFee.amount, `${request.pickupLocation} → ${request.dropoffLocation}`).toBe(0);
         },
-        { catalogue: cat, pickupLocations: pickups, rate: 'public' },
+        { listings: cat, pickupLocations: pickups, rate: 'public' },
       );
     },
   );
@@ -180,7 +180,7 @@ describe('2.6 Location', () => {
   check('2.6.16')(
     { ...shop, name: 'Every listed location is active: shopping there is never INVALID_LOCATION' },
     async (t) => {
-      const cat = await targetCatalogue(t);
+      const cat = await targetListings(t);
       for (const value of cat.locations) {
         if (!value.capabilities.pickup || !value.capabilities.dropoff) continue;
         const request = sampleOf(

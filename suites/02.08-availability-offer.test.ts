@@ -11,9 +11,9 @@ import { expectSchema, expectValue } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { postReservation } from './support/booking.ts';
-import { targetCatalogue } from './support/catalogue.ts';
 import { expectAboutThirtyMinutes } from './support/datetime.ts';
 import { forOffers, isAvailabilityAnswer, sampleOf } from './support/generated.ts';
+import { targetListings } from './support/listings.ts';
 import { asCurrency, expectMoney, ISO_CURRENCIES } from './support/money.ts';
 import { driverFor, freshReference } from './support/reservation-requests.ts';
 
@@ -43,7 +43,7 @@ describe('2.8 AvailabilityOffer', () => {
 
   // Spec 2.8.2: "quoteId | string | usable in reservation creation; valid 30 minutes"
   check('2.8.2')({ ...book, name: "An offer's quoteId books a reservation without calling /quotes" }, async (t) => {
-    const cat = await targetCatalogue(t);
+    const cat = await targetListings(t);
     let bookedOne = false;
     for (let salt = 0; salt < 5 && !bookedOne; salt++) {
       const request = sampleOf(t, availabilityRequest(cat, { rate: 'public' }), salt * 104729);

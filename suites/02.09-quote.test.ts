@@ -10,9 +10,9 @@ import { check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectSchema, expectValue } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { targetCatalogue, withPlans } from './support/catalogue.ts';
 import { expectAboutThirtyMinutes, expectLocalDateTime, isIanaZone } from './support/datetime.ts';
 import { costlyRuns, forQuotes, sampleOf } from './support/generated.ts';
+import { targetListings, withPlans } from './support/listings.ts';
 import { asCurrency, expectMoney, ISO_CURRENCIES, sameAmount, scaled } from './support/money.ts';
 
 const A: Role[] = ['partnerA'];
@@ -175,7 +175,7 @@ describe('2.9 Quote', () => {
 
   // Spec 2.9.8d: "total (Money; payable for the rental, excludes the security deposit)"
   check('2.9.8d')({ ...shop, name: 'total excludes the security deposit' }, async (t) => {
-    const cat = await targetCatalogue(t);
+    const cat = await targetListings(t);
     await t.forAll(
       quoteRequest(cat),
       async (request) => {
@@ -270,7 +270,7 @@ describe('2.9 Quote', () => {
   // Spec 2.9.7: "rate | object | required accountCode (string or null), rateCode (string or null), rateType (string),
   // adjustmentApplied (boolean: an approved partner-specific adjustment moved the price off the public price)"
   check('2.9.7')({ ...shop, name: "With a plan, rateType is the listed plan's" }, async (t) => {
-    const cat = await targetCatalogue(t);
+    const cat = await targetListings(t);
     if (cat.rates.length === 0) t.notApplicable('the partner has no rate codes');
     const types = new Map(cat.rates.map((p) => [`${p.accountCode}/${p.rateCode}`, p.rateType]));
     await forQuotes(
@@ -280,7 +280,7 @@ describe('2.9 Quote', () => {
           types.get(`${request.accountCode}/${request.rateCode}`),
         );
       },
-      { catalogue: cat, rate: 'plan', runs: costlyRuns(t) },
+      { listings: cat, rate: 'plan', runs: costlyRuns(t) },
     );
   });
 
@@ -289,7 +289,7 @@ describe('2.9 Quote', () => {
   check('2.9.7')(
     { ...shop, level: 'SHOULD', name: 'adjustmentApplied is true exactly when the total is off the public price' },
     async (t) => {
-      const cat = await targetCatalogue(t);
+      const cat = await targetListings(t);
       if (cat.rates.length === 0) t.notApplicable('the partner has no rate codes');
       await forQuotes(
         t,
@@ -303,7 +303,7 @@ describe('2.9 Quote', () => {
             `${request.rateCode}: total ${quote.charges.total.display} vs public ${publicTotal.display}`,
           ).toBe(!sameAmount(quote.charges.total, publicTotal));
         },
-        { catalogue: cat, rate: 'plan', runs: costlyRuns(t) },
+        { listings: cat, rate: 'plan', runs: costlyRuns(t) },
       );
     },
   );
@@ -312,7 +312,7 @@ describe('2.9 Quote', () => {
   check('2.9.8c')(
     { ...shop, level: 'SHOULD', name: 'A one-way rental between branches is charged a one-way fee' },
     async (t) => {
-      const cat = await targetCatalogue(t);
+      const cat = await targetListings(t);
       const pairs = locationPairs(cat, { sameBranch: false });
       for (const { pickup, dropoff } of pairs) {
         const vehicle = cat.vehicles.find((v) => v.locationCodes.includes(pickup.locationCode));
@@ -357,7 +357,7 @@ describe('2.9 Quote', () => {
 
   // Spec 2.9.8e: "commission (Money or null; owed to partner out of total; null unless the plan is commissionable)"
   check('2.9.8e')({ ...shop, name: 'commission is null unless the plan is commissionable' }, async (t) => {
-    const cat = await targetCatalogue(t);
+    const cat = await targetListings(t);
     await forQuotes(
       t,
       (request, quote) => {
@@ -369,13 +369,13 @@ describe('2.9 Quote', () => {
           ).toBeNull();
         }
       },
-      { catalogue: cat, runs: costlyRuns(t) },
+      { listings: cat, runs: costlyRuns(t) },
     );
   });
 
   // Spec 2.9.8e: "commission (Money or null; owed to partner out of total; null unless the plan is commissionable)"
   check('2.9.8e')({ ...shop, name: 'A commissionable plan owes its commission out of the total' }, async (t) => {
-    const cat = await targetCatalogue(t);
+    const cat = await targetListings(t);
     const commissionable = cat.rates.filter((p) => p.rateType === 'commissionable');
     if (commissionable.length === 0) t.notApplicable('the partner has no commissionable plan');
     await forQuotes(
@@ -389,7 +389,7 @@ describe('2.9 Quote', () => {
         expect(scaled(commission, e), 'commission is out of total').toBeLessThanOrEqual(scaled(quote.charges.total, e));
         expect(commission.amount, 'commission').toBeGreaterThanOrEqual(0);
       },
-      { catalogue: withPlans(cat, commissionable), rate: 'plan', runs: costlyRuns(t) },
+      { listings: withPlans(cat, commissionable), rate: 'plan', runs: costlyRuns(t) },
     );
   });
 
@@ -407,7 +407,7 @@ describe('2.9 Quote', () => {
   check('2.9.12')(
     { ...shop, level: 'SHOULD', name: 'Requested extras are itemised as ExtraLines adding up to extrasTotal' },
     async (t) => {
-      const cat = await targetCatalogue(t);
+      const cat = await targetListings(t);
       const withExtras = quoteRequest(cat, { rate: 'public' }).map(
         (r): QuoteRequest => ({ ...r, extras: { cdwInsurance: true, childSeats: 1, additionalDriver: true } }),
       );

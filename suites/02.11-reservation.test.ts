@@ -12,7 +12,7 @@ import { requireStep } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { booked, forBookings, postReservation, type QuotedBooking, quoteToBook } from './support/booking.ts';
-import { targetCatalogue, withPlans } from './support/catalogue.ts';
+import { targetListings, withPlans } from './support/listings.ts';
 import { expectMoney, ISO_CURRENCIES } from './support/money.ts';
 import { driverFor, freshReference, plainRequest } from './support/reservation-requests.ts';
 
@@ -219,9 +219,9 @@ describe('2.11 Reservation', () => {
   // Spec 2.11.9c: "equals the quote booked from (may differ from the operator's internal gross under a net or markup
   // plan)"
   check('2.11.9c')({ ...book, name: 'Booked under a plan, the total is the plan quote total' }, async (t) => {
-    const cat = await targetCatalogue(t);
+    const cat = await targetListings(t);
     if (cat.rates.length === 0) t.notApplicable('the partner has no rate codes');
-    const { reservation, quote } = await booked(t, { catalogue: cat, rate: 'plan' });
+    const { reservation, quote } = await booked(t, { listings: cat, rate: 'plan' });
     expect(reservation.total).toEqual(quote.charges.total);
     expect(reservation.accountCode, 'accountCode (2.11.13)').toBe(quote.rate.accountCode);
     expect(reservation.rateCode, 'rateCode (2.11.13)').toBe(quote.rate.rateCode);
@@ -229,10 +229,10 @@ describe('2.11 Reservation', () => {
 
   // Spec 2.11.10: "commission | Money or null | null unless commissionable"
   check('2.11.10')({ ...book, name: 'Under a commissionable plan the commission is Money, as quoted' }, async (t) => {
-    const cat = await targetCatalogue(t);
+    const cat = await targetListings(t);
     const commissionable = cat.rates.filter((p) => p.rateType === 'commissionable');
     if (commissionable.length === 0) t.notApplicable('the partner has no commissionable plan');
-    const { reservation, quote } = await booked(t, { catalogue: withPlans(cat, commissionable), rate: 'plan' });
+    const { reservation, quote } = await booked(t, { listings: withPlans(cat, commissionable), rate: 'plan' });
     expect(reservation.commission, 'commission under a commissionable plan').not.toBeNull();
     expectMoney(reservation.commission, 'commission');
     expect(reservation.commission).toEqual(quote.charges.commission);
@@ -240,10 +240,10 @@ describe('2.11 Reservation', () => {
 
   // Spec 2.11.10: "commission | Money or null | null unless commissionable"
   check('2.11.10')({ ...book, name: 'Under a plan that is not commissionable the commission is null' }, async (t) => {
-    const cat = await targetCatalogue(t);
+    const cat = await targetListings(t);
     const others = cat.rates.filter((p) => p.rateType !== 'commissionable');
     if (others.length === 0) t.notApplicable('the partner has no plan that is not commissionable');
-    const { reservation } = await booked(t, { catalogue: withPlans(cat, others), rate: 'plan' });
+    const { reservation } = await booked(t, { listings: withPlans(cat, others), rate: 'plan' });
     expect(reservation.commission).toBeNull();
   });
 

@@ -11,8 +11,8 @@ import { expectError, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { booked, postReservation, quoteToBook } from './support/booking.ts';
-import { targetCatalogue } from './support/catalogue.ts';
 import { forAvailability, forQuotes, isAvailabilityAnswer, sampleOf } from './support/generated.ts';
+import { targetListings } from './support/listings.ts';
 import { availabilityFaults, faultsOf, quoteFaults, reservationFaults, unmetFaults } from './support/request-faults.ts';
 import { driverFor, freshReference, reservationBody } from './support/reservation-requests.ts';
 
@@ -21,7 +21,7 @@ const business = { needs: A, representations: REPRESENTATIONS };
 const shop = { ...business, profile: 'shop' as const };
 const book = { ...business, profile: 'book' as const, bookings: true };
 
-/** GET of a catalogue list: exactly the list key (an array) and count (an integer), count the number listed. */
+/** GET of a listing: exactly the list key (an array) and count (an integer), count the number listed. */
 async function listShape(
   t: CheckContext,
   path: string,
@@ -181,7 +181,7 @@ describe('2.12 Request and list shapes', () => {
   check('2.12.5')(
     { ...shop, name: 'An empty offer list is a valid answer (a vehicle filter matching nothing)' },
     async (t) => {
-      const cat = await targetCatalogue(t);
+      const cat = await targetListings(t);
       const request = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
       const elsewhere = cat.vehicles.find((v) => !v.locationCodes.includes(request.pickupLocation));
       if (!elsewhere) return t.notApplicable('every vehicle is offered at every location');

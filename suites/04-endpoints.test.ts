@@ -17,8 +17,8 @@ import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { requestToken } from './support/auth.ts';
 import { book, cancelPath, IDEMPOTENCY_HEADER, quote, recordIfCreated } from './support/booking.ts';
-import { fleetOf, locationsOf } from './support/catalogue.ts';
 import { ENDPOINT_PROFILES, type EndpointProfile, endpointsOf } from './support/endpoints.ts';
+import { fleetOf, locationsOf } from './support/listings.ts';
 import { freshKey, plainRequest } from './support/reservation-requests.ts';
 import { plainQuoteRequest } from './support/shopping.ts';
 
@@ -40,7 +40,7 @@ function pathOf(endpoint: Endpoint, values: PathValues): string {
     .replace(/\{(\w+)\}/g, (_, name: keyof PathValues) => encodeURIComponent(values[name]));
 }
 
-async function catalogueValues(t: CheckContext): Promise<Omit<PathValues, 'reservationId'>> {
+async function listedValues(t: CheckContext): Promise<Omit<PathValues, 'reservationId'>> {
   const vehicleCode = (await fleetOf(t, partnerA)).vehicles[0]?.vehicleCode;
   const locationCode = (await locationsOf(t, partnerA)).locations[0]?.locationCode;
   if (!vehicleCode || !locationCode) return t.notApplicable('the target lists no vehicle or no location');
@@ -58,7 +58,7 @@ interface Answer {
  */
 async function validCalls(t: CheckContext, level: EndpointProfile): Promise<Answer[]> {
   const client = t.client(partnerA);
-  const values: PathValues = { ...(await catalogueValues(t)), reservationId: '' };
+  const values: PathValues = { ...(await listedValues(t)), reservationId: '' };
   const answers: Answer[] = [];
   for (const endpoint of endpointsOf(level)) {
     let res: ApiResult;
@@ -97,7 +97,7 @@ async function validCalls(t: CheckContext, level: EndpointProfile): Promise<Answ
  * read or written without a token. Parameters are real codes and a made-up reservation id.
  */
 async function unauthenticatedCalls(t: CheckContext, level: EndpointProfile): Promise<Answer[]> {
-  const values: PathValues = { ...(await catalogueValues(t)), reservationId: 'CERT-NO-SUCH-RESERVATION' };
+  const values: PathValues = { ...(await listedValues(t)), reservationId: 'CERT-NO-SUCH-RESERVATION' };
   const answers: Answer[] = [];
   for (const endpoint of endpointsOf(level)) {
     const path = pathOf(endpoint, values);

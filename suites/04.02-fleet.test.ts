@@ -6,8 +6,8 @@ import type { AvailabilityResponse, FleetList, FleetVehicle } from '../contract/
 import { check } from '../harness/check/check.ts';
 import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { fleetOf, locationsOf } from './support/catalogue.ts';
 import { fewCases, listedVehicle, otherScope, unknownCodes } from './support/draws.ts';
+import { fleetOf, locationsOf } from './support/listings.ts';
 import { availabilityRequest } from './support/shopping.ts';
 
 const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };

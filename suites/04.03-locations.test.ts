@@ -6,8 +6,8 @@ import type { Location, LocationList } from '../contract/types.ts';
 import { check } from '../harness/check/check.ts';
 import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { locationsOf } from './support/catalogue.ts';
 import { fewCases, listedLocation, otherScope, unknownCodes } from './support/draws.ts';
+import { locationsOf } from './support/listings.ts';
 
 const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
 

@@ -10,8 +10,8 @@ import { type ApiResult, check, SKIP } from '../harness/check/check.ts';
 import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { attemptBooking, book, quote } from './support/booking.ts';
-import { targetCatalogue } from './support/catalogue.ts';
 import { expectThirtyMinutes, isAvailabilityAnswer } from './support/limits.ts';
+import { targetListings } from './support/listings.ts';
 import { plainRequest } from './support/reservation-requests.ts';
 import { availabilityRequest as plainAvailabilityRequest } from './support/shopping.ts';
 import { SHOPPING, shoppingChecks } from './support/shopping-endpoints.ts';
@@ -40,7 +40,7 @@ describe('4.5 POST /availability', () => {
   check('4.5.1')(
     { ...business, name: 'Generated AvailabilityRequests: 200 AvailabilityResponse for the window asked' },
     async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       let offered = 0;
       await t.forAll(requests(cat), async (req) => {
         const res = await t.client('partnerA').post('/availability', req);
@@ -69,7 +69,7 @@ describe('4.5 POST /availability', () => {
   check('4.5.2')(
     { ...business, name: 'Every offer carries a quoteId and a quoteExpiresAt (30 minutes, judged under 2.8.2)' },
     async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       let seen = 0;
       await t.forAll(
         requests(cat),
@@ -139,7 +139,7 @@ describe('4.5 POST /availability', () => {
 
   // Spec 4.5.3: "No hold is placed."
   check('4.5.3')({ ...business, name: 'Asking again offers the same vehicles: nothing was held' }, async (t) => {
-    const cat = await targetCatalogue(t, 'partnerA');
+    const cat = await targetListings(t, 'partnerA');
     const vehiclesOf = (res: ApiResult) =>
       res.status === 200 ? (res.body as AvailabilityResponse).offers.map((o) => o.vehicle.vehicleCode).sort() : [];
     await t.forAll(

@@ -12,10 +12,10 @@ import { type ApiResult, check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { attemptBooking, book } from './support/booking.ts';
-import { targetCatalogue } from './support/catalogue.ts';
 import { bookingCases, quoteFor, quoteWindow, slowCases } from './support/draws.ts';
 import { alterMiddle } from './support/ids.ts';
 import { expectSomeError } from './support/limits.ts';
+import { targetListings } from './support/listings.ts';
 import { sameMoney } from './support/money.ts';
 import { plainRequest } from './support/reservation-requests.ts';
 import { plainQuoteRequest } from './support/shopping.ts';
@@ -51,7 +51,7 @@ describe('4.6 POST /quotes', () => {
   check('4.6.1')(
     { ...business, name: 'Generated QuoteRequests: 201 Quote for the vehicle and window asked' },
     async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       let quoted = 0;
       await t.forAll(requests(cat), async (req) => {
         const res = await t.client('partnerA').post('/quotes', req);
@@ -70,7 +70,7 @@ describe('4.6 POST /quotes', () => {
   check('4.6.2')(
     { ...business, name: 'The quote carries the full breakdown of 2.9 and its stated rules' },
     async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       const branchOf = new Map(cat.locations.map((l) => [l.locationCode, l.branchCode]));
       const plans = new Map(cat.rates.map((p) => [`${p.accountCode}/${p.rateCode}`, p]));
       await t.forAll(
@@ -199,7 +199,7 @@ describe('4.6 POST /quotes', () => {
   check('4.6.4')(
     { ...business, name: 'A listed vehicle at a location it is not offered at: 400 or 409 in the envelope' },
     async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       const base = await plainQuoteRequest(t, 'partnerA');
       const pairs = cat.locations
         .filter((l) => l.capabilities.pickup && l.capabilities.dropoff)

@@ -33,10 +33,10 @@ import {
   recordIfCreated,
   withReference,
 } from './support/booking.ts';
-import { fleetOf, targetCatalogue } from './support/catalogue.ts';
 import { bookingCases, fewCases, quoteFor, quoteWindow } from './support/draws.ts';
 import { observeReplayHeader } from './support/idempotency.ts';
 import { alterMiddle } from './support/ids.ts';
+import { fleetOf, targetListings } from './support/listings.ts';
 import { sameMoney } from './support/money.ts';
 import {
   freshen,
@@ -819,7 +819,7 @@ describe('4.7 POST /reservations', () => {
       name: 'Generated ReservationRequests (drivers, remarks, flight numbers, references) on generated quotes: 201',
     },
     async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       await t.forAll(
         quoteRequest(cat).chain((qr) =>
           fc.tuple(

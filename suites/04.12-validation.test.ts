@@ -9,12 +9,12 @@ import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { ErrorCode } from '../contract/errors.ts';
 import type { Location, QuoteRequest, RatePlan, RentalWindow } from '../contract/types.ts';
-import { addDays, daysBetween, quoteRequest as quoteArbitrary, type TargetCatalogue } from '../generators/index.ts';
+import { addDays, daysBetween, quoteRequest as quoteArbitrary, type TargetListings } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { errorCodeOf, expectError } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { targetCatalogue } from './support/catalogue.ts';
 import { probeCodesOf } from './support/limits.ts';
+import { targetListings } from './support/listings.ts';
 
 const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
 
@@ -39,7 +39,7 @@ function onBoth(name: string, req: QuoteRequest, change: Partial<QuoteRequest>):
   return { name, availability: { ...availability, ...change }, quote: { ...quote, ...change } };
 }
 
-function requests(cat: TargetCatalogue): fc.Arbitrary<QuoteRequest> {
+function requests(cat: TargetListings): fc.Arbitrary<QuoteRequest> {
   return quoteArbitrary(cat, { maxRentalDays: 14 });
 }
 
@@ -68,7 +68,7 @@ async function property(t: CheckContext, faults: fc.Arbitrary<Fault>, codes: Err
 }
 
 /** A window of 2 to 10 days (so dropoff is after pickup across any two timezones) between two locations. */
-function windowBetween(cat: TargetCatalogue, pickup: Location, dropoff: Location): fc.Arbitrary<RentalWindow> {
+function windowBetween(cat: TargetListings, pickup: Location, dropoff: Location): fc.Arbitrary<RentalWindow> {
   return fc
     .record({ offset: fc.integer({ min: 2, max: 120 }), days: fc.integer({ min: 2, max: 10 }), quarter: fc.nat(95) })
     .map(({ offset, days, quarter }) => {
@@ -85,7 +85,7 @@ function windowBetween(cat: TargetCatalogue, pickup: Location, dropoff: Location
 }
 
 /** Pickup/dropoff pairs in different branches, split by whether both ends declare the oneWay capability. */
-function crossBranchPairs(cat: TargetCatalogue) {
+function crossBranchPairs(cat: TargetListings) {
   const pairs: { pickup: Location; dropoff: Location; oneWay: boolean }[] = [];
   for (const pickup of cat.locations) {
     if (!pickup.capabilities.pickup) continue;
@@ -98,7 +98,7 @@ function crossBranchPairs(cat: TargetCatalogue) {
 }
 
 /** Faults of a cross-branch window: availability always, the quote when a listed vehicle is offered at pickup. */
-function crossBranchFault(cat: TargetCatalogue, pair: { pickup: Location; dropoff: Location }): fc.Arbitrary<Fault> {
+function crossBranchFault(cat: TargetListings, pair: { pickup: Location; dropoff: Location }): fc.Arbitrary<Fault> {
   const vehicles = cat.vehicles.filter((v) => v.locationCodes.includes(pair.pickup.locationCode));
   const name = `${pair.pickup.locationCode} (${pair.pickup.branchCode}) to ${pair.dropoff.locationCode} (${pair.dropoff.branchCode})`;
   return fc
@@ -124,7 +124,7 @@ function minuteBefore(time: string): string | undefined {
 const MAX_VALIDITY_PROBE_DAYS = 3650;
 
 /** Windows wholly outside a listed plan's validity (before validFrom or after validTo), from tomorrow on. */
-function outsideValidity(cat: TargetCatalogue, plan: RatePlan): { pickupDate: string; dropoffDate: string }[] {
+function outsideValidity(cat: TargetListings, plan: RatePlan): { pickupDate: string; dropoffDate: string }[] {
   const out: { pickupDate: string; dropoffDate: string }[] = [];
   if (plan.validTo) {
     const after = Math.max(1, daysBetween(cat.today, plan.validTo) + 1);
@@ -142,7 +142,7 @@ function outsideValidity(cat: TargetCatalogue, plan: RatePlan): { pickupDate: st
 describe('4.12 Validation behaviours tied to endpoints', () => {
   // Spec 4.12.1a: "Unknown or inactive location: 400 INVALID_LOCATION."
   check('4.12.1a')({ ...business, name: 'Unknown pickup or dropoff location: 400 INVALID_LOCATION' }, async (t) => {
-    const cat = await targetCatalogue(t, 'partnerA');
+    const cat = await targetListings(t, 'partnerA');
     const faults = fc
       .tuple(requests(cat), fc.constantFrom('pickupLocation', 'dropoffLocation', 'both'), unknownCode)
       .map(([req, which, code]) => {
@@ -164,7 +164,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     async (t) => {
       const inactive = probeCodesOf(t, 'partnerA').inactiveLocations ?? [];
       if (inactive.length === 0) return t.notApplicable('the target config names no inactive location');
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       const faults = fc
         .tuple(requests(cat), fc.constantFrom(...inactive), fc.boolean())
         .map(([req, code, asPickup]) =>
@@ -182,7 +182,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
   check('4.12.1b')(
     { ...business, name: 'Different branches with one-way unavailable at an end: 400 LOCATION_NOT_ONE_WAY' },
     async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       // capabilities.oneWay false (spec 2.6): that location takes no one-way rental, so a window to or from another
       // branch there is one where "one-way is not available".
       const pairs = crossBranchPairs(cat).filter((p) => !p.oneWay);
@@ -199,7 +199,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
   check('4.12.1b')(
     { ...business, name: 'Different branches, both one-way capable: offered, or 400 LOCATION_NOT_ONE_WAY' },
     async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       const pairs = crossBranchPairs(cat).filter((p) => p.oneWay);
       if (pairs.length === 0) return t.notApplicable('no two one-way capable locations in different branches');
       await t.forAll(
@@ -231,7 +231,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
 
   // Spec 4.12.2: "Dropoff not after pickup, or times not valid local times: 400 INVALID_RENTAL_WINDOW."
   check('4.12.2')({ ...business, name: 'Dropoff equal to or before pickup: 400 INVALID_RENTAL_WINDOW' }, async (t) => {
-    const cat = await targetCatalogue(t, 'partnerA');
+    const cat = await targetListings(t, 'partnerA');
     const zone = new Map(cat.locations.map((l) => [l.locationCode, l.timezone]));
     const faults = fc
       .tuple(
@@ -255,7 +255,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
   check('4.12.2')(
     { ...business, name: 'Dates and times that are no local time: 400 INVALID_RENTAL_WINDOW or VALIDATION_ERROR' },
     async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       const faults = fc
         .tuple(
           requests(cat),
@@ -280,7 +280,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
 
   // Spec 4.12.3a: "Unknown or unpublished vehicle: 400 INVALID_VEHICLE"
   check('4.12.3a')({ ...business, name: 'Unknown vehicle code: 400 INVALID_VEHICLE' }, async (t) => {
-    const cat = await targetCatalogue(t, 'partnerA');
+    const cat = await targetListings(t, 'partnerA');
     const faults = fc.tuple(requests(cat), unknownCode, fc.nat()).map(([req, code, at]): Fault => {
       const { availability, quote } = bodiesOf(req);
       // In a vehicleCodes filter among vehicles the target lists, or alone; as the quote's vehicle.
@@ -305,7 +305,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     async (t) => {
       const unpublished = probeCodesOf(t, 'partnerA').unpublishedVehicles ?? [];
       if (unpublished.length === 0) return t.notApplicable('the target config names no unpublished vehicle');
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       const faults = fc.tuple(requests(cat), fc.constantFrom(...unpublished)).map(([req, code]): Fault => {
         const { availability, quote } = bodiesOf(req);
         return {
@@ -328,7 +328,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     async (t) => {
       const incomplete = probeCodesOf(t, 'partnerA').incompleteVehicles ?? [];
       if (incomplete.length === 0) return t.notApplicable('the target config names no incomplete vehicle');
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       const faults = fc.tuple(requests(cat), fc.constantFrom(...incomplete)).map(([req, code]): Fault => {
         const { availability, quote } = bodiesOf(req);
         return {
@@ -349,7 +349,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
       name: 'A listed vehicle (complete specification) is never refused with FLEET_PROFILE_INCOMPLETE',
     },
     async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       await t.forAll(
         requests(cat),
         async (req) => {
@@ -370,7 +370,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
 
   // Spec 4.12.4a: "Unknown or not enabled accountCode: 400 INVALID_ACCOUNT_CODE"
   check('4.12.4a')({ ...business, name: 'Unknown accountCode: 400 INVALID_ACCOUNT_CODE' }, async (t) => {
-    const cat = await targetCatalogue(t, 'partnerA');
+    const cat = await targetListings(t, 'partnerA');
     const base = quoteArbitrary(cat, { maxRentalDays: 14, rate: 'public' });
     await property(
       t,
@@ -394,9 +394,9 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
   check('4.12.4a')(
     { ...business, needs: ['partnerA', 'partnerB'], name: "Another partner's accountCode: 400 INVALID_ACCOUNT_CODE" },
     async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       const own = new Set(cat.rates.map((p) => p.accountCode));
-      const foreign = (await targetCatalogue(t, 'partnerB')).rates.filter((p) => !own.has(p.accountCode));
+      const foreign = (await targetListings(t, 'partnerB')).rates.filter((p) => !own.has(p.accountCode));
       if (foreign.length === 0) return t.notApplicable('partner B lists no account code partner A lacks');
       const faults = fc
         .tuple(quoteArbitrary(cat, { maxRentalDays: 14, rate: 'public' }), fc.constantFrom(...foreign))
@@ -409,7 +409,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
 
   // Spec 4.12.4b: "rateCode unknown, not enabled or outside validity: 400 INVALID_RATE_CODE"
   check('4.12.4b')({ ...business, name: 'Unknown rateCode: 400 INVALID_RATE_CODE' }, async (t) => {
-    const cat = await targetCatalogue(t, 'partnerA');
+    const cat = await targetListings(t, 'partnerA');
     const base = quoteArbitrary(cat, { maxRentalDays: 14, rate: 'public' });
     const accounts = [...new Set(cat.rates.map((p) => p.accountCode))];
     const faults = fc
@@ -434,10 +434,10 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
       name: "Another partner's rateCode under an own account: 400 INVALID_RATE_CODE",
     },
     async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       const ownRates = new Set(cat.rates.map((p) => p.rateCode));
       const accounts = [...new Set(cat.rates.map((p) => p.accountCode))];
-      const foreign = (await targetCatalogue(t, 'partnerB')).rates.filter((p) => !ownRates.has(p.rateCode));
+      const foreign = (await targetListings(t, 'partnerB')).rates.filter((p) => !ownRates.has(p.rateCode));
       if (accounts.length === 0 || foreign.length === 0) {
         return t.notApplicable('partner A lists no account, or partner B no rate code partner A lacks');
       }
@@ -462,7 +462,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
   check('4.12.4b')(
     { ...business, name: 'A listed plan for a window wholly outside its validity: 400 INVALID_RATE_CODE' },
     async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       const cases = cat.rates.flatMap((plan) => outsideValidity(cat, plan).map((dates) => ({ plan, ...dates })));
       if (cases.length === 0) return t.notApplicable('no listed plan has a validity end or start to step outside of');
       const faults = fc
@@ -493,7 +493,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     async (t) => {
       const pending = probeCodesOf(t, 'partnerA').pendingRatePlans ?? [];
       if (pending.length === 0) return t.notApplicable('the target config names no plan awaiting approval');
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       const faults = fc
         .tuple(quoteArbitrary(cat, { maxRentalDays: 14, rate: 'public' }), fc.constantFrom(...pending))
         .map(([req, plan]) => onBoth(`pending ${plan.accountCode}/${plan.rateCode}`, req, plan));
@@ -509,7 +509,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
       name: 'A listed (approved) plan within its validity is never refused with RATE_NOT_APPROVED',
     },
     async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       if (cat.rates.length === 0) return t.notApplicable('the partner lists no rate plan');
       await t.forAll(
         quoteArbitrary(cat, { maxRentalDays: 14, rate: 'plan' }),
@@ -535,7 +535,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
   check('4.12.5')(
     { ...business, name: 'Extras with cdwInsurance and fullProtection both true: 400 VALIDATION_ERROR' },
     async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       const faults = requests(cat).map((req) =>
         onBoth('cdwInsurance and fullProtection both true', req, {
           extras: { ...(req.extras ?? {}), cdwInsurance: true, fullProtection: true },

@@ -20,7 +20,7 @@ import {
   isRejection,
   meetsRejection,
   schemaFault,
-  type TargetCatalogue,
+  type TargetListings,
   valueElement,
   xmlAttacks,
 } from '../generators/index.ts';
@@ -28,7 +28,6 @@ import { type ApiResult, type CheckContext, check, type DeclareCheck, SKIP } fro
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
 import { book } from './support/booking.ts';
-import { someCodes, targetCatalogue, unknownCode } from './support/catalogue.ts';
 import { bookingCases, quoteFor, quoteWindow } from './support/draws.ts';
 import {
   answerOf,
@@ -38,6 +37,7 @@ import {
   postBytes,
   xmlRequest,
 } from './support/limits.ts';
+import { someCodes, targetListings, unknownCode } from './support/listings.ts';
 import { plainRequest } from './support/reservation-requests.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -252,7 +252,7 @@ function objectWith(value: object, raw: Record<string, string>, extra = ''): str
   return `<object>${extra}${properties}${inner}`;
 }
 
-function requests(cat: TargetCatalogue): fc.Arbitrary<AvailabilityRequest> {
+function requests(cat: TargetListings): fc.Arbitrary<AvailabilityRequest> {
   return availabilityArbitrary(cat, { maxRentalDays: 14 });
 }
 
@@ -305,7 +305,7 @@ async function judge(t: CheckContext, attack: BodyCase, plain: ApiResult): Promi
 
 /** The named attacks `select` picks, on generated requests; fails when the selection is empty. */
 async function attacks(t: CheckContext, select: (attack: BodyCase) => boolean, level: 'MUST' | 'SHOULD' = 'MUST') {
-  const cat = await targetCatalogue(t, 'partnerA');
+  const cat = await targetListings(t, 'partnerA');
   await t.forAll(
     requests(cat),
     async (req) => {
@@ -325,10 +325,10 @@ async function attacks(t: CheckContext, select: (attack: BodyCase) => boolean, l
 /** Faulty documents built from a generated request: each must be refused with one of `codes`. */
 async function faults(
   t: CheckContext,
-  build: (req: AvailabilityRequest, cat: TargetCatalogue) => [name: string, doc: string][],
+  build: (req: AvailabilityRequest, cat: TargetListings) => [name: string, doc: string][],
   codes: readonly ErrorCode[] = ['MALFORMED_XML'],
 ) {
-  const cat = await targetCatalogue(t, 'partnerA');
+  const cat = await targetListings(t, 'partnerA');
   await t.forAll(
     requests(cat),
     async (req) => {
@@ -341,9 +341,9 @@ async function faults(
 /** Documents that stand for a JSON value: each must get the JSON answer to that value. */
 async function equivalents(
   t: CheckContext,
-  build: (req: AvailabilityRequest, cat: TargetCatalogue) => [name: string, doc: string, value: object][],
+  build: (req: AvailabilityRequest, cat: TargetListings) => [name: string, doc: string, value: object][],
 ) {
-  const cat = await targetCatalogue(t, 'partnerA');
+  const cat = await targetListings(t, 'partnerA');
   await t.forAll(
     requests(cat),
     async (req) => {
@@ -354,7 +354,7 @@ async function equivalents(
 }
 
 /** A vehicle listed at the request's pickup, for a vehicleCodes filter of one. */
-function listedAt(cat: TargetCatalogue, req: AvailabilityRequest): string {
+function listedAt(cat: TargetListings, req: AvailabilityRequest): string {
   return cat.vehicles.find((v) => v.locationCodes.includes(req.pickupLocation))?.vehicleCode ?? 'ZZ-CERT-NONE';
 }
 
@@ -372,7 +372,7 @@ interface ResponsePair {
   json: ApiResult;
 }
 
-/** Successes and errors of the catalogue reads, each in both representations. */
+/** Successes and errors of the listing reads, each in both representations. */
 async function responsePairs(t: CheckContext): Promise<ResponsePair[]> {
   const { vehicleCode, locationCode } = await someCodes(t, 'partnerA');
   const client = t.client('partnerA');
@@ -763,7 +763,7 @@ describe('4.14 XML representation', () => {
   check('4.14.13')(
     { ...shop, name: 'A missing property and a property set to null get different answers' },
     async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       await t.forAll(
         availabilityArbitrary(cat, { maxRentalDays: 14, rate: 'public' }),
         async (req) => {
@@ -953,7 +953,7 @@ describe('4.14 XML representation', () => {
 
   // Spec 4.14.17c: "a body over 32,000 bytes gets status 413."
   check('4.14.17c')({ ...shop, name: 'A body of 100 KB: 413 REQUEST_TOO_LARGE' }, async (t) => {
-    const req = (await targetCatalogue(t, 'partnerA')).locations[0]?.locationCode ?? 'ZZ-CERT';
+    const req = (await targetListings(t, 'partnerA')).locations[0]?.locationCode ?? 'ZZ-CERT';
     const padding = ' '.repeat(100_000);
     const res = await sendXml(
       t,
@@ -986,7 +986,7 @@ describe('4.14 XML representation', () => {
   check('4.14.18a')(
     { ...shop, name: 'Generated requests in XML get the JSON answer, by the same schemas' },
     async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       await t.forAll(
         fc.oneof(
           requests(cat).map((value) => ({ name: 'valid request', value: value as object })),
@@ -1026,7 +1026,7 @@ describe('4.14 XML representation', () => {
 
   // Spec 4.14.18b: "Errors are returned in the same envelope, with the same fields and HTTP status, in XML."
   check('4.14.18b')({ ...shop, name: 'Validation errors in XML carry the same fields as in JSON' }, async (t) => {
-    const cat = await targetCatalogue(t, 'partnerA');
+    const cat = await targetListings(t, 'partnerA');
     await t.forAll(schemaFault('AvailabilityRequest', requests(cat)), async (fault) => {
       const xml = await sendXml(t, xmlRequest(fault.value as object));
       const json = await sendJson(t, fault.value as object);

@@ -12,8 +12,8 @@ import { expectError, expectOAuthError, expectOAuthStatus, expectSchema } from '
 import { ACCEPT_OF } from '../harness/http/partner-client.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { credentialsOf, freshToken, jsonTokenRequest, requestToken, scopeSet } from './support/auth.ts';
-import { someCodes } from './support/catalogue.ts';
 import { fewCases, otherGrantTypes, otherScope, slowCases, unknownScopes, wrongSecrets } from './support/draws.ts';
+import { someCodes } from './support/listings.ts';
 import { canOffer, handshake, legacyOffer, plainHttpStatus, tlsEndpoint } from './support/transport.ts';
 
 describe('5 Authentication', () => {
@@ -56,7 +56,7 @@ describe('5 Authentication', () => {
   // Spec 5.3a: "The token is sent as `Authorization: Bearer <ACCESS_TOKEN>` on every other call."
   check('5.3a')(
     {
-      name: 'Authorization: Bearer <token> authenticates every catalogue read',
+      name: 'Authorization: Bearer <token> authenticates every listing read',
       needs: ['partnerA'],
       representations: REPRESENTATIONS,
     },
@@ -485,7 +485,7 @@ describe('5 Authentication', () => {
   // Spec 5.6b: "valid token lacking the scope gives 403 INSUFFICIENT_SCOPE"
   check('5.6b')(
     {
-      name: 'Valid token lacking the scope: 403 INSUFFICIENT_SCOPE on each catalogue read',
+      name: 'Valid token lacking the scope: 403 INSUFFICIENT_SCOPE on each listing read',
       needs: ['partnerA'],
       representations: REPRESENTATIONS,
     },

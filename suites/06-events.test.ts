@@ -18,8 +18,8 @@ import { expectError, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { bookReservation } from './support/booking.ts';
-import { targetCatalogue } from './support/catalogue.ts';
 import { fewCases, slowCases } from './support/draws.ts';
+import { targetListings } from './support/listings.ts';
 import { expectEnvelopeOnUnknownPath, expectNotServed } from './support/unknown-path.ts';
 
 const A: Role[] = ['partnerA'];
@@ -119,7 +119,7 @@ describe('6 Events', () => {
   check('6.1')(
     { ...business, profile: 'shop', name: 'A request cannot register a callback: such a property is refused (400)' },
     async (t) => {
-      const cat = await targetCatalogue(t);
+      const cat = await targetListings(t);
       // A callback-like property of any usual name, with a URL, on a generated request.
       const keys = fc.constantFrom('callbackUrl', 'webhookUrl', 'callback', 'notifyUrl', 'webhook', 'statusCallback');
       const urls = callbackUrls;

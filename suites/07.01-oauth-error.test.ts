@@ -14,8 +14,8 @@ import { claim } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { credentialsOf, jsonTokenRequest, requestToken, type TokenCall } from './support/auth.ts';
-import { fleetOf, locationsOf } from './support/catalogue.ts';
 import { ENDPOINT_PROFILES, endpointsOf } from './support/endpoints.ts';
+import { fleetOf, locationsOf } from './support/listings.ts';
 
 const A: Role = 'partnerA';
 

@@ -1,6 +1,6 @@
 /**
  * Spec 7.2 The error envelope of every operation but the token endpoint, judged on a spread of errors the
- * suite can provoke without side effects: catalogue reads (catalog profile) and request bodies (shop profile).
+ * suite can provoke without side effects: listing reads (catalog profile) and request bodies (shop profile).
  */
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
@@ -12,8 +12,8 @@ import { errorCodeOf, expectSchema } from '../harness/check/expect-api.ts';
 import { requireStep } from '../harness/check/scope.ts';
 import { REPRESENTATIONS, type Representation } from '../harness/http/representation.ts';
 import { postReservation, quoteToBook } from './support/booking.ts';
-import { unknownCode } from './support/catalogue.ts';
 import { otherScope, shoppingWindow, slowCases, unknownCodes } from './support/draws.ts';
+import { unknownCode } from './support/listings.ts';
 import { plainRequest } from './support/reservation-requests.ts';
 import { availabilityRequest } from './support/shopping.ts';
 
@@ -45,8 +45,8 @@ async function errorInputs(t: CheckContext, withWindow: boolean): Promise<fc.Arb
   );
 }
 
-/** Errors of catalogue reads: authentication, scope, not found, not acceptable. */
-async function catalogueErrors(t: CheckContext, input: ErrorInputs): Promise<Provoked[]> {
+/** Errors of listing reads: authentication, scope, not found, not acceptable. */
+async function listingReadErrors(t: CheckContext, input: ErrorInputs): Promise<Provoked[]> {
   const client = t.client('partnerA');
   return [
     { name: 'no token', res: await t.anonymous.get('/locations') },
@@ -88,7 +88,7 @@ async function bodyErrors(t: CheckContext, input: ErrorInputs): Promise<Provoked
 }
 
 const SOURCES = [
-  { profile: 'catalog' as const, label: 'catalogue-read errors', provoke: catalogueErrors, withWindow: false },
+  { profile: 'catalog' as const, label: 'listing-read errors', provoke: listingReadErrors, withWindow: false },
   { profile: 'shop' as const, label: 'request-body errors', provoke: bodyErrors, withWindow: true },
 ];
 
@@ -106,7 +106,7 @@ async function eachCase(
 const describeError = ({ name, res }: Provoked) => `${name}: HTTP ${res.status} ${res.text.slice(0, 300)}`;
 
 const MEANING_SOURCES = [
-  { profile: 'catalog' as const, label: 'catalogue-read errors', provoke: catalogueErrorsIn },
+  { profile: 'catalog' as const, label: 'listing-read errors', provoke: listingReadErrorsIn },
   { profile: 'shop' as const, label: 'request-body errors', provoke: bodyErrorsIn },
 ];
 
@@ -283,8 +283,8 @@ describe('7.2 Error envelope', () => {
   );
 });
 
-/** Catalogue-read errors in a given representation (7.2.7 compares them across representations). */
-async function catalogueErrorsIn(t: CheckContext, representation: Representation): Promise<Provoked[]> {
+/** Listing-read errors in a given representation (7.2.7 compares them across representations). */
+async function listingReadErrorsIn(t: CheckContext, representation: Representation): Promise<Provoked[]> {
   const client = t.client('partnerA');
   const opts = { representation };
   return [

@@ -20,7 +20,6 @@ import type { HookName, TestHooks } from '../harness/hooks/adapter.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { credentialsOf, requestToken } from './support/auth.ts';
 import { attemptBooking, book, cancel, quote } from './support/booking.ts';
-import { fleetOf, locationsOf, targetCatalogue } from './support/catalogue.ts';
 import {
   bookingCases,
   fewCases,
@@ -35,6 +34,7 @@ import {
 import { observeReplayHeader } from './support/idempotency.ts';
 import { alterMiddle } from './support/ids.ts';
 import { inOwnWindow, MAX_REQUESTS_TO_429, observeRetryAfter, sendUntil429 } from './support/limits.ts';
+import { fleetOf, locationsOf, targetListings } from './support/listings.ts';
 import { freshKey, plainRequest } from './support/reservation-requests.ts';
 import { plainQuoteRequest, shoppingDate } from './support/shopping.ts';
 
@@ -130,7 +130,7 @@ describe('7.3 Error code table', () => {
       // UNAUTHORIZED for client credentials in HTTP Basic; INVALID_CLIENT, when used, must keep its row
       // (docs/ambiguities.md, E: INVALID_CLIENT).
       const { clientId, clientSecret } = credentialsOf(t, A);
-      // The client's own secret or a wrong one, on any catalogue read.
+      // The client's own secret or a wrong one, on any listing read.
       await t.forAll(
         fc.tuple(
           fc.oneof(fc.constant(clientSecret), wrongSecrets(t, A)),
@@ -173,7 +173,7 @@ describe('7.3 Error code table', () => {
 
   // Spec 7.3.4: "INSUFFICIENT_SCOPE | 403 | no | token lacks the operation's scope"
   check('7.3.4')(
-    { ...business, name: `${row('INSUFFICIENT_SCOPE')}: catalogue reads with another scope's token` },
+    { ...business, name: `${row('INSUFFICIENT_SCOPE')}: listing reads with another scope's token` },
     async (t) => {
       const reads = fc.constantFrom<[path: string, needed: Scope]>(
         ['/fleet', 'fleet:read'],
@@ -237,7 +237,7 @@ describe('7.3 Error code table', () => {
   check('7.3.6')(
     { ...business, name: `${row('VALIDATION_ERROR')}: generated schema faults of a quote request` },
     async (t) => {
-      const cat = await targetCatalogue(t, A);
+      const cat = await targetListings(t, A);
       // Only faults whose one answer is VALIDATION_ERROR: a field 4.12 gives its own code may get that code.
       const faults = schemaFault('QuoteRequest', quoteRequest(cat, { rate: 'public' })).filter((f) =>
         f.expect.reject.every((a) => a.codes.length === 1 && a.codes[0] === 'VALIDATION_ERROR' && !a.otherCodes),

@@ -22,7 +22,6 @@ import { errorCodeOf, expectError, expectOAuthError, expectSchema } from '../har
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { credentialsOf, freshToken, requestToken } from './support/auth.ts';
 import { attemptBooking, book, cancelPath, listReservations, quote } from './support/booking.ts';
-import { targetCatalogue } from './support/catalogue.ts';
 import { bookingCases, fewCases, quoteFor, quoteWindow } from './support/draws.ts';
 import { observeReplayHeader } from './support/idempotency.ts';
 import {
@@ -39,6 +38,7 @@ import {
   windowReset,
   xmlRequest,
 } from './support/limits.ts';
+import { targetListings } from './support/listings.ts';
 import { freshKey, freshReference, plainRequest } from './support/reservation-requests.ts';
 import { availabilityRequest as plainAvailabilityRequest, plainQuoteRequest } from './support/shopping.ts';
 
@@ -116,7 +116,7 @@ describe('8 Limits', () => {
   check('8.2')(
     { ...business, profile: 'shop', name: 'Offers and quotes expire 30 minutes after they are issued' },
     async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       await t.forAll(
         quoteArbitrary(cat, { maxRentalDays: 14 }),
         async (req) => {
@@ -329,7 +329,7 @@ describe('8 Limits', () => {
   check('8.6')(
     { ...business, profile: 'shop', name: 'vehicleCodes of 50 items are answered; 51 items: 400' },
     async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       const window = await plainAvailabilityRequest(t, 'partnerA');
       const listed = cat.vehicles.map((v) => v.vehicleCode);
       if (listed.length === 0) return t.notApplicable('the fleet list is empty');
@@ -356,7 +356,7 @@ describe('8 Limits', () => {
   check('8.7')(
     { ...business, profile: 'shop', name: 'childSeats 0 to 3 are priced; -1 and 4: 400 VALIDATION_ERROR' },
     async (t) => {
-      const cat = await targetCatalogue(t, 'partnerA');
+      const cat = await targetListings(t, 'partnerA');
       const { min, max } = LIMITS.childSeats;
       await t.forAll(
         fc.tuple(
@@ -522,7 +522,7 @@ describe('8 Limits', () => {
   // `X-RateLimit-Remaining` (requests left in the current one-minute window) and `X-RateLimit-Reset` (an ISO 8601
   // timestamp, not epoch seconds)."
   check('8.14')(
-    { ...business, name: 'Catalogue reads, successes and errors, carry X-RateLimit-* with an ISO 8601 Reset' },
+    { ...business, name: 'Listing reads, successes and errors, carry X-RateLimit-* with an ISO 8601 Reset' },
     async (t) => {
       const client = t.client('partnerA');
       const calls: [string, () => Promise<ApiResult>][] = [

@@ -25,8 +25,8 @@ import { errorCodeOf, expectError } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { bookReservation } from './support/booking.ts';
-import { targetCatalogue, unknownCode } from './support/catalogue.ts';
 import { fewCases, otherScope, slowCases, unknownCodes } from './support/draws.ts';
+import { targetListings, unknownCode } from './support/listings.ts';
 import { forSamples, levelOptions, SAMPLE_LEVELS } from './support/samples.ts';
 import { unknownKeys } from './support/schema-walk.ts';
 import { expectEnvelopeOnUnknownPath } from './support/unknown-path.ts';
@@ -129,7 +129,7 @@ describe('9 Versioning', () => {
   // Spec 9.1: "The major version is in the path prefix `/api/partner/v1`."
   check('9.1')({ ...business, name: 'Another major version in the path is not v1: no success' }, async (t) => {
     const token = await t.client('partnerA').token();
-    // Other majors, a minor, none at all: on each catalogue resource.
+    // Other majors, a minor, none at all: on each listing resource.
     const versions = fc.oneof(
       fc.constantFrom('v2', 'v0', 'v1.4', ''),
       fc.integer({ min: 2, max: 99 }).map((n) => `v${n}`),
@@ -218,7 +218,7 @@ describe('9 Versioning', () => {
 
   // Spec 9.3a: "Error codes do not change meaning within v1."
   check('9.3a')(
-    { ...business, name: 'Provoked errors carry table codes with their 7.3 status and retryable (catalogue reads)' },
+    { ...business, name: 'Provoked errors carry table codes with their 7.3 status and retryable (listing reads)' },
     async (t) => {
       await t.forAll(errorInputs, async (input) => expectTableCodes(await provokedErrors(t, input), t), {
         numRuns: slowCases(t),
@@ -234,7 +234,7 @@ describe('9 Versioning', () => {
       name: 'Provoked errors carry table codes with their 7.3 status and retryable (request bodies)',
     },
     async (t) => {
-      const cat = await targetCatalogue(t);
+      const cat = await targetListings(t);
       await t.forAll(
         fc.tuple(availabilityRequest(cat, { rate: 'public' }), unknownCodes),
         async ([valid, code]) => expectTableCodes(await shoppingErrors(t, valid, code), t),
@@ -321,7 +321,7 @@ describe('9 Versioning', () => {
       name: 'A request in another version\'s namespace or with version="2" is refused (400 MALFORMED_XML)',
     },
     async (t) => {
-      const cat = await targetCatalogue(t);
+      const cat = await targetListings(t);
       await t.forAll(
         availabilityRequest(cat, { rate: 'public' }),
         async (valid) => {

@@ -13,8 +13,8 @@ import { bearerAttacks, foreignKey, type HeaderCase } from '../generators/index.
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { claim } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
-import { targetCatalogue } from './support/catalogue.ts';
 import { FuzzFailure, type FuzzModel, type FuzzReal, fuzzCommands } from './support/fuzz-commands.ts';
+import { targetListings } from './support/listings.ts';
 
 /** Steps per generated sequence: long enough for book → replay → conflict → cancel → cancel → read. */
 const MAX_STEPS = 25;
@@ -45,7 +45,7 @@ describe('fuzz campaign', () => {
       const real: FuzzReal = {
         t,
         roles,
-        cat: await targetCatalogue(t, 'partnerA'),
+        cat: await targetListings(t, 'partnerA'),
         secrets: Object.values(t.settings.target.clients).map((c) => c.clientSecret),
         known: new Set(),
         counts: { requests: 0, violations: 0 },

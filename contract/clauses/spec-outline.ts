@@ -1,6 +1,6 @@
 /**
  * A structural reading of the spec's markdown: its sections, and in each the numbered items, bullets and
- * table rows. The catalogue tests use it to prove every list item and table row of the spec has a clause.
+ * table rows. The clause-catalogue tests use it to prove every list item and table row of the spec has a clause.
  */
 
 export interface OutlineSection {

@@ -2,7 +2,7 @@
  * The clause catalogue: every normative statement of spec/partner-api-v1.md, once, with a stable id.
  * Checks and report lines are keyed by `Clause.id`.
  *
- * Id scheme (tested exactly in catalogue.test.ts):
+ * Id scheme (tested exactly in clause-catalogue.test.ts):
  *   id = <section> "." <item> [<part>]
  *   - <section> is the spec section the statement sits in: "1".."9" or "2.1".."4.14", "7.1".."7.3".
  *   - <item> numbers the statements of that section in spec order, from 1.
@@ -65,7 +65,7 @@ export interface OpenPoint {
 
 /**
  * A normative statement that binds the client or the commercial relationship rather than the service,
- * so no check can judge a server on it. Kept so the catalogue accounts for every statement.
+ * so no check can judge a server on it. Kept so the clause catalogue accounts for every statement.
  */
 export interface NonServiceStatement {
   section: string;

@@ -18,7 +18,7 @@ describe('the test-hooks contract', () => {
     expect(readFileSync(COMMITTED, 'utf8')).toBe(renderHooksOpenApi());
   });
 
-  it('has one operation per hook, and each names clauses of the catalogue', () => {
+  it('has one operation per hook, and each names clauses of the clause catalogue', () => {
     const paths = buildHooksOpenApi().paths as Record<string, Record<string, unknown>>;
     for (const name of HOOK_NAMES) {
       const route = HOOK_ROUTES[name];

@@ -260,7 +260,7 @@ const OBSERVED_BEYOND_SPEC: Record<string, Record<number, string>> = {
 
 const TAGS = [
   { name: 'Authentication', description: 'OAuth 2.0 client credentials (spec 5).' },
-  { name: 'Catalogue', description: 'Fleet, locations and rate codes (spec 4.2 to 4.4).' },
+  { name: 'Listings', description: 'Fleet, locations and rate codes (spec 4.2 to 4.4).' },
   { name: 'Shopping', description: 'Availability and quotes (spec 4.5, 4.6).' },
   {
     name: 'Reservations',
@@ -270,9 +270,9 @@ const TAGS = [
 
 const TAG_BY_SECTION: Record<string, (typeof TAGS)[number]['name']> = {
   '4.1': 'Authentication',
-  '4.2': 'Catalogue',
-  '4.3': 'Catalogue',
-  '4.4': 'Catalogue',
+  '4.2': 'Listings',
+  '4.3': 'Listings',
+  '4.4': 'Listings',
   '4.5': 'Shopping',
   '4.6': 'Shopping',
   '4.7': 'Reservations',

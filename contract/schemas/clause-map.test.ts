@@ -32,7 +32,7 @@ function clauseOf(path: string): string | undefined {
 }
 
 describe('schema clause map', () => {
-  it('names only clauses of the catalogue', () => {
+  it('names only clauses of the clause catalogue', () => {
     for (const [key, clauseId] of Object.entries(SCHEMA_CLAUSES)) expect(clauseById(clauseId), key).toBeDefined();
     expect(clauseById(CLOSED_OBJECTS_CLAUSE)).toBeDefined();
   });

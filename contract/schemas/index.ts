@@ -1,6 +1,6 @@
 import { ErrorEnvelope, OAuthError, TokenRequest, TokenResponse } from './auth-and-errors.ts';
 import type { JsonSchema } from './building-blocks.ts';
-import { FleetList, FleetVehicle, Location, LocationList, RateList, RatePlan } from './catalogue.ts';
+import { FleetList, FleetVehicle, Location, LocationList, RateList, RatePlan } from './listings.ts';
 import { CommercialCode, LocationCode, Money, SippCode, VehicleCode } from './money-and-codes.ts';
 import type { SchemaName } from './names.ts';
 import { CancelRequest, Driver, Reservation, ReservationList, ReservationRequest } from './reservations.ts';

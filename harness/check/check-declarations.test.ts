@@ -37,7 +37,7 @@ describe('check declarations in suites/', () => {
     expect(sources.reduce((n, s) => n + s.calls.length, 0)).toBeGreaterThan(500);
   });
 
-  it("declares every check as check('<id>') with a literal id of the catalogue, one per line", () => {
+  it("declares every check as check('<id>') with a literal id of the clause catalogue, one per line", () => {
     const wrong: string[] = [];
     for (const { where, calls } of sources) {
       const perLine = new Map<number, number>();
@@ -47,7 +47,7 @@ describe('check declarations in suites/', () => {
         if (call.clauseId === undefined || call.node.arguments.length !== 1) {
           wrong.push(`${at}: check(${call.argumentsText.slice(0, 60)}) is not check('<id>')`);
         } else if (!clauseById(call.clauseId)) {
-          wrong.push(`${at}: check('${call.clauseId}') names no clause of the catalogue`);
+          wrong.push(`${at}: check('${call.clauseId}') names no clause of the clause catalogue`);
         }
       }
       for (const [line, n] of perLine) if (n > 1) wrong.push(`${where}:${line + 1}: ${n} check() calls on one line`);
@@ -60,7 +60,7 @@ describe('check declarations in suites/', () => {
     expect(aliases).toEqual([]);
   });
 
-  it("finds every clause of the catalogue by grep for check('<id>', as often as the calls name it", () => {
+  it("finds every clause of the clause catalogue by grep for check('<id>', as often as the calls name it", () => {
     const declared = new Map<string, number>();
     for (const { calls } of sources) {
       for (const { clauseId } of calls) if (clauseId) declared.set(clauseId, (declared.get(clauseId) ?? 0) + 1);
@@ -70,7 +70,7 @@ describe('check declarations in suites/', () => {
     expect(Object.fromEntries(grepped())).toEqual(Object.fromEntries(declared));
   });
 
-  it('quotes above each check the spec sentence of its clause, exactly as the catalogue has it', () => {
+  it('quotes above each check the spec sentence of its clause, exactly as the clause catalogue has it', () => {
     const wrong: string[] = [];
     for (const { where, lines, calls } of sources) {
       for (const { line, clauseId } of calls) {

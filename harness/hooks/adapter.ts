@@ -18,7 +18,7 @@ export interface TestHooks {
   expireTokens(clientId: string): Promise<void>;
   /** Spec 4.7.6: idempotency keys first used at least this long ago are forgotten (0: all done keys). */
   forgetIdempotencyKeys(olderThanSeconds: number): Promise<void>;
-  /** Spec 4.7.9b: moves the public daily rate of a vehicle by a percentage (0: back to the catalogue price). */
+  /** Spec 4.7.9b: moves the public daily rate of a vehicle by a percentage (0: back to the listed price). */
   movePrice(vehicleCode: string, percent: number): Promise<void>;
   /** Spec 3, 4.7.10: the next `count` bookings are declined (422 RESERVATION_REJECTED). */
   declineNextBookings(count: number): Promise<void>;

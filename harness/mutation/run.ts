@@ -17,7 +17,7 @@ import {
 import { renderMutationMarkdown, renderMutationPage } from './render.ts';
 
 export interface MutationOptions {
-  /** Which faults and variants to run (default: all of the reference's catalogue). */
+  /** Which faults and variants to run (default: all of the reference's fault registry). */
   select?: (fault: ReferenceFault) => boolean;
   seed: number;
   /** fast-check runs per property in each certification (default: the runner's). */
@@ -115,8 +115,8 @@ export function sectionOf(clauseId: string): string {
 /** Certifies the plain reference, then each selected fault and variant; writes mutation.json, .md and .html. */
 export async function runMutation(options: MutationOptions): Promise<MutationReport> {
   const startedAt = new Date();
-  const catalogue = listReferenceFaults();
-  const selected = catalogue.filter(options.select ?? (() => true));
+  const registry = listReferenceFaults();
+  const selected = registry.filter(options.select ?? (() => true));
   const common = {
     seed: options.seed,
     ...(options.runs ? { runs: options.runs } : {}),

@@ -13,8 +13,8 @@ function clause(model: ReportModel, id: string) {
   return found;
 }
 
-describe('buildReport: catalogue', () => {
-  it('lists every catalogue clause once, in catalogue order, under its section in spec order', () => {
+describe('buildReport: clause catalogue', () => {
+  it('lists every clause of the clause catalogue once, in its order, under its section in spec order', () => {
     const model = buildReport(sampleInput());
     const ids = model.sections.flatMap((section) => section.clauses.map((item) => item.id));
     expect(ids).toEqual(CLAUSES.map((item) => item.id));
@@ -105,7 +105,7 @@ describe('buildReport: counts, coverage and verdict', () => {
     });
   });
 
-  it('covers the clauses judged on this target (a check passed, failed or warned), over the whole catalogue', () => {
+  it('covers the clauses judged on this target (a check passed, failed or warned), over the whole clause catalogue', () => {
     const model = buildReport(sampleInput());
     // 4.2.1, 4.2.2, 4.7.3, 5.7b were judged; 4.7.4 only errored and 4.3.1 was only not-applicable.
     expect(model.coverage.clausesJudged).toBe(4);

@@ -47,7 +47,7 @@ export function buildReport(input: BuildReportInput): ReportModel {
       harnessErrors.push({
         file: record.file,
         test: record.name,
-        message: `check names clause ${record.clauseId}, which the catalogue does not hold; it is not reported`,
+        message: `check names clause ${record.clauseId}, which the clause catalogue does not hold; it is not reported`,
       });
       continue;
     }

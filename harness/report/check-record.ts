@@ -10,7 +10,7 @@ import type { Representation } from '../http/representation.ts';
 import type { ReportHarnessError } from './model.ts';
 
 /**
- * One finished check as the reporter collected it from vitest, before it meets the catalogue. buildReport turns a
+ * One finished check as the reporter collected it from vitest, before it meets the clause catalogue. buildReport turns a
  * list of these into the ReportModel; tests and --replay can build them by hand.
  */
 export interface CheckRecord {

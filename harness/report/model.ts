@@ -11,7 +11,7 @@ import type { Representation } from '../http/representation.ts';
 
 /**
  * The one report model every renderer reads (JSON, JUnit XML, Markdown, HTML). Stable and diffable: arrays are
- * in catalogue order, no timestamps inside results, and secrets never enter it.
+ * in clause-catalogue order, no timestamps inside results, and secrets never enter it.
  */
 export interface ReportModel {
   /** Version of this model's shape (its JSON Schema is report-model.schema.json). */
@@ -83,7 +83,7 @@ export interface ReportModel {
   mutation?: ReportMutation;
 }
 
-/** Clause ids by how they moved since the baseline report (each list in catalogue order). */
+/** Clause ids by how they moved since the baseline report (each list in clause-catalogue order). */
 export interface ReportBaseline {
   /** The earlier report: when it ran, with which seed and tool version. */
   from: { startedAt: string; seed: number; toolVersion: string };
@@ -162,7 +162,7 @@ export interface ReportClause {
   level: Level;
   /**
    * Worst outcome of its checks and of what other checks saw of it (a failed observation is a fail, a warn on a
-   * SHOULD clause), or 'not-checked' when the catalogue clause has no check.
+   * SHOULD clause), or 'not-checked' when the clause has no check.
    */
   outcome: ClauseOutcome;
   /**

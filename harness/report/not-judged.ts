@@ -16,12 +16,12 @@ function sectionList(sections: Iterable<string>): string {
  * for partnerB in the target config", "no check judges 9.4 yet". Reads the selected clauses' not-applicable reasons.
  */
 export function notJudgedSummary(clauses: readonly ReportClause[], only: readonly string[], profile: string): string {
-  const catalogue = new Map(CLAUSES.map((clause) => [clause.id, clause]));
+  const clauseCatalogue = new Map(CLAUSES.map((clause) => [clause.id, clause]));
   const selected = clauses.filter((clause) => {
-    const entry = catalogue.get(clause.id);
+    const entry = clauseCatalogue.get(clause.id);
     return entry !== undefined && isSelected(entry, only);
   });
-  const sectionOf = (clause: ReportClause) => catalogue.get(clause.id)?.section ?? clause.id;
+  const sectionOf = (clause: ReportClause) => clauseCatalogue.get(clause.id)?.section ?? clause.id;
   // Per section, the lowest profile above the run's that would let one of its checks run.
   const needsProfile = new Map<string, string>();
   const otherReasons = new Map<string, string[]>();

@@ -26,7 +26,7 @@ export function isIsoDate(value: string): boolean {
 }
 
 /**
- * Validates the parsed content of an expected-failures file. A waiver naming a clause the catalogue does not hold is
+ * Validates the parsed content of an expected-failures file. A waiver naming a clause the clause catalogue does not hold is
  * refused: a typo would otherwise never match and the failure it meant to cover would go unnoticed as "unused".
  */
 export function parseWaivers(value: unknown): Waiver[] {
@@ -40,7 +40,8 @@ export function parseWaivers(value: unknown): Waiver[] {
     const extra = Object.keys(rest);
     if (extra.length > 0) throw new WaiverFileError(`${where}: unknown field(s) ${extra.join(', ')}`);
     if (typeof clause !== 'string' || clause === '') throw new WaiverFileError(`${where}.clause: a clause id string`);
-    if (!clauseById(clause)) throw new WaiverFileError(`${where}.clause: ${clause} is not a clause of the catalogue`);
+    if (!clauseById(clause))
+      throw new WaiverFileError(`${where}.clause: ${clause} is not a clause of the clause catalogue`);
     if (typeof reason !== 'string' || reason.trim() === '') {
       throw new WaiverFileError(`${where}.reason: a non-empty string`);
     }
@@ -59,7 +60,7 @@ export function isLive(waiver: Waiver, today: string): boolean {
 export interface ResolvedWaivers {
   /** Per clause id, the waiver that covers its failed and errored checks. */
   covering: Map<string, Waiver>;
-  /** Every input waiver with its status, in catalogue order of its clause. */
+  /** Every input waiver with its status, in clause-catalogue order of its clause. */
   statuses: ReportWaiver[];
 }
 

@@ -28,7 +28,7 @@ describe('certify against the embedded reference implementation', () => {
     expect(result.report.profile).toBe('full');
     expect(result.report.options.seed).toBe(20260101);
     expect(result.report.verdict.passed).toBe(true);
-    // Every clause of the catalogue (contract/clauses/) has a check that ran, and the run cancelled what it booked.
+    // Every clause of the clause catalogue (contract/clauses/) has a check that ran, and the run cancelled what it booked.
     expect(result.report.coverage.clausesJudged).toBe(result.report.coverage.clausesTotal);
     expect(result.report.leftovers).toEqual([]);
     expect(result.report.verdict.counts.pass).toBeGreaterThan(0);

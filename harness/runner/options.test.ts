@@ -54,7 +54,7 @@ describe('option parsing', () => {
     expect(message(() => parseMaxRps('10001'))).toMatch(/--max-rps/);
   });
 
-  test('--format: known formats in catalogue order, aliases accepted', () => {
+  test('--format: known formats in their listed order, aliases accepted', () => {
     expect(parseFormats('md,json')).toEqual(['json', 'md']);
     expect(parseFormats('markdown, JUNIT')).toEqual(['junit', 'md']);
     expect(message(() => parseFormats('json,pdf'))).toMatch(/--format: unknown format "pdf"/);

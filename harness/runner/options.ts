@@ -29,7 +29,7 @@ export function parseProfile(value: string): Profile {
 }
 
 /**
- * --only: comma-separated clause ids (4.7.3) or section prefixes (4.7, 5). Each must exist in the catalogue, so a
+ * --only: comma-separated clause ids (4.7.3) or section prefixes (4.7, 5). Each must exist in the clause catalogue, so a
  * typo never silently runs nothing. A split item's parent (4.7.9 for 4.7.9a–c) counts as a prefix.
  */
 export function parseOnly(value: string | readonly string[]): string[] {
@@ -103,7 +103,7 @@ export function parseFormats(value: string | readonly string[]): ReportFormat[] 
       `--format: unknown format ${unknown.map((u) => `"${u}"`).join(', ')} (expected ${REPORT_FORMATS.join(', ')})`,
     );
   }
-  // Catalogue order, so the written files and the printed list do not depend on how the user spelled the option.
+  // REPORT_FORMATS order, so the written files and the printed list do not depend on how the user spelled the option.
   return REPORT_FORMATS.filter((format) => items.includes(format));
 }
 

@@ -69,7 +69,7 @@ export function scopesNeeded(profile: Profile, allowBookings: boolean): string[]
 
 /**
  * --only asks for clauses the profile cannot reach: "4.7 needs profile book". A clause is reachable from the lowest
- * profile any of its checks declares (`declared`, from the suite sources), or its catalogue minimum.
+ * profile any of its checks declares (`declared`, from the suite sources), or its clause-catalogue minimum.
  */
 export function selectionProblem(
   only: readonly string[],

@@ -5,7 +5,7 @@ import type { Profile } from '../check/outcome-and-evidence.ts';
 /**
  * What the suite sources say before vitest loads them: each `check('<id>')({ … })` call with the profile it
  * declares and whether it runs in both representations. Read for the progress estimate and for pre-flight's "no
- * check could run" (a check may declare a lower profile than its clause's catalogue minimum).
+ * check could run" (a check may declare a lower profile than its clause's clause-catalogue minimum).
  */
 export interface ScannedCheck {
   clauseId: string;

@@ -150,7 +150,7 @@ export interface ReferenceFault {
   description: string;
 }
 
-/** The reference implementation's catalogue of faults, asked of its entry point (never imported). */
+/** The reference implementation's registry of faults, asked of its entry point (never imported). */
 export function listReferenceFaults(): ReferenceFault[] {
   const result = spawnSync(process.execPath, [...NODE_ARGS, '--list-faults'], {
     cwd: REPO,

@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RESERVATION_STATUSES, type ReservationStatus } from '../../contract/types.ts';
-import type { Catalogue } from '../domain/catalogue.ts';
 import type { ClientRegistry } from '../domain/credentials.ts';
 import { apiError } from '../domain/failure.ts';
+import type { OperatorData } from '../domain/operator-data.ts';
 import { type FaultSwitch, UnknownFaultError } from '../faults/switch.ts';
 import type { Store } from '../store/types.ts';
 
@@ -11,7 +11,7 @@ export const CONTROL_PREFIX = '/control/v1';
 
 export interface ControlDeps {
   store: Store;
-  catalogue: Catalogue;
+  operatorData: OperatorData;
   clients: ClientRegistry;
   controlToken: string;
   faults: FaultSwitch;
@@ -92,7 +92,7 @@ export function controlRoutes(app: FastifyInstance, deps: ControlDeps) {
 
       control.put<{ Params: { partnerId: string } }>('/partners/:partnerId', async (request) => {
         const { partnerId } = request.params;
-        if (!deps.catalogue.partners.has(partnerId)) throw apiError('NOT_FOUND', 'No such partner.');
+        if (!deps.operatorData.partners.has(partnerId)) throw apiError('NOT_FOUND', 'No such partner.');
         const { enabled } = jsonBody(request);
         if (typeof enabled !== 'boolean') throw invalid('enabled', 'must be a boolean');
         const state = await deps.store.updateControlState((s) => {
@@ -104,7 +104,7 @@ export function controlRoutes(app: FastifyInstance, deps: ControlDeps) {
 
       control.put<{ Params: { vehicleCode: string } }>('/prices/:vehicleCode', async (request) => {
         const { vehicleCode } = request.params;
-        if (deps.catalogue.standing(vehicleCode) === 'unknown') throw apiError('NOT_FOUND', 'No such vehicle.');
+        if (deps.operatorData.standing(vehicleCode) === 'unknown') throw apiError('NOT_FOUND', 'No such vehicle.');
         const { movePercent } = jsonBody(request);
         if (
           typeof movePercent !== 'number' ||
@@ -137,7 +137,7 @@ export function controlRoutes(app: FastifyInstance, deps: ControlDeps) {
         return {
           ...state.faults,
           enabled: deps.faults.enabled(),
-          catalogue: deps.faults.catalogue.map(({ name, kind, clause, description }) => ({
+          registry: deps.faults.registry.map(({ name, kind, clause, description }) => ({
             name,
             kind,
             clause,

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { HOOK_NAMES, HOOKS_CONTRACT, HOOKS_CONTRACT_VERSION } from '../../contract/hooks/names.ts';
 import { RESERVATION_STATUSES, type ReservationStatus } from '../../contract/types.ts';
-import type { Catalogue } from '../domain/catalogue.ts';
 import type { ClientRegistry } from '../domain/credentials.ts';
 import { apiError } from '../domain/failure.ts';
+import type { OperatorData } from '../domain/operator-data.ts';
 import { quoteDigest } from '../domain/quote-tokens.ts';
 import type { FaultSwitch } from '../faults/switch.ts';
 import type { Store } from '../store/types.ts';
@@ -17,7 +17,7 @@ const MAX_EXPIRED_QUOTES = 2_000;
 
 export interface TestHookDeps {
   store: Store;
-  catalogue: Catalogue;
+  operatorData: OperatorData;
   clients: ClientRegistry;
   controlToken: string;
   faults: FaultSwitch;
@@ -87,7 +87,7 @@ export function testHookRoutes(app: FastifyInstance, deps: TestHookDeps) {
 
       hooks.put<{ Params: { vehicleCode: string } }>('/prices/:vehicleCode', async (request) => {
         const { vehicleCode } = request.params;
-        if (deps.catalogue.standing(vehicleCode) === 'unknown') throw apiError('NOT_FOUND', 'No such vehicle.');
+        if (deps.operatorData.standing(vehicleCode) === 'unknown') throw apiError('NOT_FOUND', 'No such vehicle.');
         const { movePercent } = jsonBody(request);
         if (!finiteNumber(movePercent, -99, 1000)) throw invalid('movePercent', 'must be a number from -99 to 1000');
         const state = await deps.store.updateControlState((s) => {

@@ -91,7 +91,7 @@ export class AccessTokens {
 
   /**
    * The subject a token claims, its signature and expiry unchecked: only for the fault that accepts forged tokens
-   * (faults/catalogue, 5.6a), never on the normal path.
+   * (faults/registry, 5.6a), never on the normal path.
    */
   claimedSubject(token: string): VerifiedToken | null {
     try {

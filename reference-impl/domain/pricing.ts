@@ -31,7 +31,7 @@ interface ExtraRequest {
   quantity: number;
 }
 
-/** Extras asked for, as catalogue lines. fullProtection supersedes cdwInsurance (spec 2.3). */
+/** Extras asked for, as price-list lines. fullProtection supersedes cdwInsurance (spec 2.3). */
 function requestedExtras(extras: Extras): ExtraRequest[] {
   const lines: ExtraRequest[] = [];
   if (extras.fullProtection) lines.push({ code: 'FULL_PROTECTION', quantity: 1 });
@@ -48,7 +48,7 @@ function requestedExtras(extras: Extras): ExtraRequest[] {
  */
 export function priceRental(
   input: PriceInput,
-  extrasCatalogue: ReadonlyMap<string, { description: string; pricePerDayVnd: number; maxPerRentalVnd: number | null }>,
+  extrasPriceList: ReadonlyMap<string, { description: string; pricePerDayVnd: number; maxPerRentalVnd: number | null }>,
 ): PriceBreakdown {
   const { vehicle, rentalDays, plan } = input;
   const publicDaily = vehicle.dailyRateVnd + percentOf(vehicle.dailyRateVnd, input.priceMovePercent);
@@ -57,8 +57,8 @@ export function priceRental(
   const baseTotal = daily * rentalDays;
 
   const extraLines: ExtraLine[] = requestedExtras(input.extras).map(({ code, quantity }) => {
-    const item = extrasCatalogue.get(code);
-    if (!item) throw new Error(`extra ${code} missing from the catalogue`);
+    const item = extrasPriceList.get(code);
+    if (!item) throw new Error(`extra ${code} missing from the price list`);
     const perUnit = item.pricePerDayVnd * rentalDays;
     const capped = item.maxPerRentalVnd === null ? perUnit : Math.min(perUnit, item.maxPerRentalVnd);
     return { code, description: item.description, quantity, total: vnd(capped * quantity) };

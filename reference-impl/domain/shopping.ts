@@ -10,10 +10,10 @@ import type {
 import type { LocationFixture, RatePlanFixture, VehicleFixture } from '../../fixtures/types.ts';
 import type { FaultSwitch } from '../faults/switch.ts';
 import type { ControlState } from '../store/types.ts';
-import { type Catalogue, withinValidity } from './catalogue.ts';
 import { apiError } from './failure.ts';
 import { localDateOf, localDateTime, localToEpochMs, rentalDaysBetween } from './local-time.ts';
 import { vnd } from './money.ts';
+import { type OperatorData, withinValidity } from './operator-data.ts';
 import { type PriceBreakdown, priceRental } from './pricing.ts';
 import type { QuoteClaims, QuoteTokens } from './quote-tokens.ts';
 
@@ -52,13 +52,13 @@ const EXCLUSIONS = [
 
 /** Spec 4.12 checks of a rental window, in the order a partner fixes them: locations, one-way, times. */
 export function resolveWindow(
-  catalogue: Catalogue,
+  operatorData: OperatorData,
   w: RentalWindow,
   nowMs: number,
   faults: FaultSwitch,
 ): ResolvedWindow {
   const activeOnly = faults.enforce('location.active');
-  const locate = (code: string) => (activeOnly ? catalogue.activeLocation(code) : catalogue.anyLocation(code));
+  const locate = (code: string) => (activeOnly ? operatorData.activeLocation(code) : operatorData.anyLocation(code));
   const pickup = locate(w.pickupLocation);
   if (!pickup?.capabilities.pickup) {
     throw apiError('INVALID_LOCATION', 'The pickup location is unknown or not active.', {
@@ -72,7 +72,7 @@ export function resolveWindow(
     });
   }
   const crossesBranches = pickup.branchCode !== dropoff.branchCode;
-  const fee = catalogue.oneWayFee(pickup.branchCode, dropoff.branchCode);
+  const fee = operatorData.oneWayFee(pickup.branchCode, dropoff.branchCode);
   const oneWayOk = fee !== null && (!crossesBranches || (pickup.capabilities.oneWay && dropoff.capabilities.oneWay));
   if (!oneWayOk && faults.enforce('location.oneWay')) {
     throw apiError('LOCATION_NOT_ONE_WAY', 'One-way rental is not available between these locations.');
@@ -98,12 +98,12 @@ export function resolveWindow(
 
 /** Spec 4.12: account and rate codes of the calling partner only; another partner's codes are unknown. */
 export function resolveRate(
-  catalogue: Catalogue,
+  operatorData: OperatorData,
   partnerId: string,
   w: RentalWindow,
   faults: FaultSwitch,
 ): ResolvedRate {
-  const plans = catalogue.plansOf(partnerId);
+  const plans = operatorData.plansOf(partnerId);
   const accountCode = w.accountCode ?? null;
   if (
     accountCode !== null &&
@@ -128,8 +128,13 @@ export function resolveRate(
 }
 
 /** Spec 4.12: unknown or unpublished is INVALID_VEHICLE; published without a full specification is 409. */
-export function resolveVehicle(catalogue: Catalogue, code: string, field: string, faults: FaultSwitch): VehicleFixture {
-  const standing = catalogue.standing(code);
+export function resolveVehicle(
+  operatorData: OperatorData,
+  code: string,
+  field: string,
+  faults: FaultSwitch,
+): VehicleFixture {
+  const standing = operatorData.standing(code);
   if (standing === 'unknown' || (standing === 'unpublished' && faults.enforce('vehicle.published'))) {
     throw apiError('INVALID_VEHICLE', 'The vehicle code is unknown or not published to partners.', {
       fields: [{ field, message: 'unknown or not published' }],
@@ -138,14 +143,14 @@ export function resolveVehicle(catalogue: Catalogue, code: string, field: string
   if (standing === 'incomplete' && faults.enforce('vehicle.complete')) {
     throw apiError('FLEET_PROFILE_INCOMPLETE', 'The vehicle lacks a complete partner specification.');
   }
-  const vehicle = catalogue.vehicle(code);
+  const vehicle = operatorData.vehicle(code);
   if (!vehicle) throw new Error('standing and lookup disagree');
   return vehicle;
 }
 
 export class Shopping {
   constructor(
-    private readonly catalogue: Catalogue,
+    private readonly operatorData: OperatorData,
     private readonly quotes: QuoteTokens,
     private readonly faults: FaultSwitch,
   ) {}
@@ -160,7 +165,7 @@ export class Shopping {
         oneWayFeeVnd: window.oneWayFeeVnd,
         priceMovePercent: ctx.control.priceMovesPercent[vehicle.vehicleCode] ?? 0,
       },
-      this.catalogue.extras,
+      this.operatorData.extras,
     );
   }
 
@@ -194,16 +199,16 @@ export class Shopping {
 
   /** Spec 4.5: model-level offers; every offer carries its own quote id. */
   async availability(ctx: CallContext, req: AvailabilityRequest): Promise<AvailabilityResponse> {
-    const window = resolveWindow(this.catalogue, req, ctx.nowMs, this.faults);
+    const window = resolveWindow(this.operatorData, req, ctx.nowMs, this.faults);
     const filter = req.vehicleCodes ? new Set(req.vehicleCodes) : null;
     for (const [i, code] of (req.vehicleCodes ?? []).entries()) {
-      resolveVehicle(this.catalogue, code, `vehicleCodes[${i}]`, this.faults);
+      resolveVehicle(this.operatorData, code, `vehicleCodes[${i}]`, this.faults);
     }
-    const rate = resolveRate(this.catalogue, ctx.partnerId, req, this.faults);
+    const rate = resolveRate(this.operatorData, ctx.partnerId, req, this.faults);
     const extras = req.extras ?? {};
-    const offered = this.catalogue.data.vehicles.filter(
+    const offered = this.operatorData.data.vehicles.filter(
       (v) =>
-        this.catalogue.standing(v.vehicleCode) === 'listed' &&
+        this.operatorData.standing(v.vehicleCode) === 'listed' &&
         v.locationCodes.includes(window.pickup.locationCode) &&
         (filter === null || filter.has(v.vehicleCode)),
     );
@@ -218,7 +223,7 @@ export class Shopping {
       offers.push({
         quoteId: quote.quoteId,
         quoteExpiresAt: expiry.text,
-        vehicle: this.catalogue.fleetVehicle(vehicle.vehicleCode),
+        vehicle: this.operatorData.fleetVehicle(vehicle.vehicleCode),
         rentalDays: window.rentalDays,
         dailyRate: price.dailyRate,
         estimatedTotal: price.total,
@@ -241,9 +246,9 @@ export class Shopping {
 
   /** Prices a quote request: shared by POST /quotes and by booking, which re-prices (spec 4.6). */
   priceRequest(ctx: CallContext, req: QuoteRequest) {
-    const window = resolveWindow(this.catalogue, req, ctx.nowMs, this.faults);
-    const vehicle = resolveVehicle(this.catalogue, req.vehicleCode, 'vehicleCode', this.faults);
-    const rate = resolveRate(this.catalogue, ctx.partnerId, req, this.faults);
+    const window = resolveWindow(this.operatorData, req, ctx.nowMs, this.faults);
+    const vehicle = resolveVehicle(this.operatorData, req.vehicleCode, 'vehicleCode', this.faults);
+    const rate = resolveRate(this.operatorData, ctx.partnerId, req, this.faults);
     if (!vehicle.locationCodes.includes(window.pickup.locationCode)) {
       throw apiError('NO_AVAILABILITY', 'The vehicle is not offered at the pickup location.');
     }
@@ -259,7 +264,7 @@ export class Shopping {
       quoteId: issued.quoteId,
       expiresAt: new Date(issued.expiresAtMs).toISOString(),
       currency: price.total.currency,
-      vehicle: this.catalogue.fleetVehicle(vehicle.vehicleCode),
+      vehicle: this.operatorData.fleetVehicle(vehicle.vehicleCode),
       rental: {
         pickupLocation: req.pickupLocation,
         dropoffLocation: req.dropoffLocation,

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clauseById } from '../../contract/clauses/index.ts';
 import { parseXmlResponse } from '../testing/http-helpers.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
-import { FAULTS } from './catalogue/index.ts';
+import { FAULTS } from './registry/index.ts';
 import { FaultSwitch, UnknownFaultError } from './switch.ts';
 
-describe('the fault catalogue', () => {
+describe('the fault registry', () => {
   const faults = FAULTS.filter((f) => f.kind === 'fault');
   const benign = FAULTS.filter((f) => f.kind === 'benign');
 
@@ -16,7 +16,7 @@ describe('the fault catalogue', () => {
     expect([...sections].sort()).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9']);
   });
 
-  it('names each once, in lower-case words, with a description; each fault breaks one clause of the catalogue', () => {
+  it('names each once, in lower-case words, with a description; each fault breaks one clause of the clause catalogue', () => {
     expect(new Set(FAULTS.map((f) => f.name)).size).toBe(FAULTS.length);
     for (const fault of FAULTS) {
       expect(fault.name, fault.name).toMatch(/^[a-z0-9][A-Za-z0-9-]{1,80}$/);
@@ -63,10 +63,10 @@ describe('faults on a running server (FAULTS at start, PUT /control/v1/faults at
     expect(value.vehicles[0]?.securityDeposit.currency).toBe('vnd');
   });
 
-  it('lists the catalogue and switches faults by name', async () => {
+  it('lists the registry and switches faults by name', async () => {
     const listed = await server.control('GET', '/faults');
     expect(listed.json.enabled).toEqual(['money-currency-lowercase']);
-    expect(listed.json.catalogue.length).toBe(FAULTS.length);
+    expect(listed.json.registry.length).toBe(FAULTS.length);
     expect((await server.control('PUT', '/faults', { enabled: ['no-such-fault'] })).status).toBe(400);
     expect((await server.control('PUT', '/faults', { enabled: [] })).json.enabled).toEqual([]);
     const token = await server.token('partnerA');

@@ -3,7 +3,7 @@ import { ERROR_CODES, type ErrorCode } from '../../contract/errors.ts';
 import type { FieldError } from '../../contract/types.ts';
 import type { FaultResponse } from './types.ts';
 
-/** Small tools the fault catalogue shares: find the resources inside a response body, build an error body. */
+/** Small tools the fault registry shares: find the resources inside a response body, build an error body. */
 
 type Obj = Record<string, unknown>;
 

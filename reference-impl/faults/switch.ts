@@ -29,8 +29,8 @@ export class FaultSwitch {
   private readonly byName: ReadonlyMap<string, Fault>;
   private readonly current = new AsyncLocalStorage<{ request?: FastifyRequest }>();
 
-  constructor(readonly catalogue: readonly Fault[]) {
-    this.byName = new Map(catalogue.map((fault) => [fault.name, fault]));
+  constructor(readonly registry: readonly Fault[]) {
+    this.byName = new Map(registry.map((fault) => [fault.name, fault]));
   }
 
   /** Switches on exactly these faults (unknown names are refused, nothing changes). */

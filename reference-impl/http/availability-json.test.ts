@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { AvailabilityResponse } from '../../contract/types.ts';
-import { CATALOGUE } from '../../fixtures/index.ts';
-import { Catalogue } from '../domain/catalogue.ts';
+import { OPERATOR_DATA } from '../../fixtures/index.ts';
 import { vnd } from '../domain/money.ts';
+import { OperatorData } from '../domain/operator-data.ts';
 import { availabilityJson } from './availability-json.ts';
 
-const catalogue = new Catalogue(CATALOGUE);
+const operatorData = new OperatorData(OPERATOR_DATA);
 
 function response(): AvailabilityResponse {
   return {
@@ -17,7 +17,7 @@ function response(): AvailabilityResponse {
     rentalDays: 3,
     accountCode: null,
     rateCode: 'PA-"quoted"\u2028',
-    offers: catalogue.listVehicles().map((vehicle, i) => ({
+    offers: operatorData.listVehicles().map((vehicle, i) => ({
       quoteId: `q.${i}.\u00e9"\\`,
       quoteExpiresAt: '2027-01-24T10:30:00.000Z',
       vehicle,

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessTokens } from '../domain/access-tokens.ts';
-import type { Catalogue } from '../domain/catalogue.ts';
 import type { ClientRegistry } from '../domain/credentials.ts';
 import { apiError } from '../domain/failure.ts';
+import type { OperatorData } from '../domain/operator-data.ts';
 import type { FaultSwitch } from '../faults/switch.ts';
 import { negotiate } from './negotiation.ts';
 import { bucketOf, type RateLimiter, rateLimitHeaders, retryAfterHeaders } from './rate-limit/index.ts';
@@ -10,7 +10,7 @@ import { bucketOf, type RateLimiter, rateLimitHeaders, retryAfterHeaders } from 
 export interface GuardDeps {
   accessTokens: AccessTokens;
   clients: ClientRegistry;
-  catalogue: Catalogue;
+  operatorData: OperatorData;
   rateLimiter: RateLimiter;
   apiDisabledAtStart: boolean;
   faults: FaultSwitch;
@@ -74,7 +74,7 @@ export function businessGuard(deps: GuardDeps) {
       throw apiError('RATE_LIMITED', undefined, { headers: retryAfterHeaders(decision) });
     }
 
-    const partner = deps.catalogue.partners.get(subject.partnerId);
+    const partner = deps.operatorData.partners.get(subject.partnerId);
     if (
       (!partner?.active || !client.active || ctx.control.disabledPartnerIds.includes(subject.partnerId)) &&
       deps.faults.enforce('partner.active')

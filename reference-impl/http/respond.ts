@@ -25,7 +25,7 @@ export function sendRepresentation(
 }
 
 /**
- * A body that never changes for the life of the process (the catalogue's lists and items): serialized once per
+ * A body that never changes for the life of the process (the fleet, location and rate lists and items): serialized once per
  * representation, on first use (no per-request work that can be done once; load/README.md "Profile findings").
  */
 export class ConstantBody {

@@ -174,8 +174,8 @@ export function migrateSqlite(db: BetterSqlite3.Database, migrations: readonly M
 
 /**
  * Applies pending steps in one transaction holding a transaction-scoped advisory lock, taken before
- * anything else (even CREATE TABLE IF NOT EXISTS races on the catalog without it). A second instance
- * waits for the lock, then sees every step recorded. Returns the versions applied by this call.
+ * anything else (even CREATE TABLE IF NOT EXISTS races on PostgreSQL's system tables without it). A second
+ * instance waits for the lock, then sees every step recorded. Returns the versions applied by this call.
  */
 export async function migratePostgres(pool: Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
   const client = await pool.connect();

@@ -7,7 +7,7 @@ import { type ApiResponse, toApiResponse } from './test-server.ts';
 
 /**
  * Quote-then-book helpers for the HTTP tests of reservations: one client per server URL (in-process or
- * spawned), fixture tokens, the control API, and bodies valid for the fixture catalogue.
+ * spawned), fixture tokens, the control API, and bodies valid for the fixture operator data.
  */
 
 import type { Role } from '../../contract/vocabulary.ts';
@@ -50,7 +50,7 @@ export function birthDateTurning(age: number, date: string): string {
   return `${String(y - age).padStart(4, '0')}-${md}`;
 }
 
-/** A valid quote request for the fixture catalogue, its pickup well after any clock advance of the tests. */
+/** A valid quote request for the fixture operator data, its pickup well after any clock advance of the tests. */
 export function quoteRequest(overrides: Partial<QuoteRequest> = {}): QuoteRequest {
   const pickupDate = addDays(localDateIn(Date.now()), 60);
   return {

@@ -7,13 +7,13 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Quote, QuoteRequest, Reservation, ReservationList, ReservationRequest } from '../../contract/types.ts';
-import { quoteRequest, type ShoppingOptions, type TargetCatalogue } from '../../generators/index.ts';
+import { quoteRequest, type ShoppingOptions, type TargetListings } from '../../generators/index.ts';
 import { type ApiResult, type CallOptions, type CheckContext, SKIP } from '../../harness/check/check.ts';
 import { errorCodeOf, expectSchema, requireSuccess } from '../../harness/check/expect-api.ts';
 import { requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
-import { targetCatalogue } from './catalogue.ts';
 import { costlyRuns, sampleOf } from './generated.ts';
+import { targetListings } from './listings.ts';
 import { driverFor, freshKey, plainRequest, reservationBody } from './reservation-requests.ts';
 import { plainQuoteRequest } from './shopping.ts';
 
@@ -46,7 +46,7 @@ export interface IssuedQuote {
 export async function issueQuote(
   t: CheckContext,
   role: Role,
-  cat: TargetCatalogue,
+  cat: TargetListings,
   options: ShoppingOptions = {},
   /** Another draw of the check's seed (the samples properties pass each case's). */
   salt = 0,
@@ -67,7 +67,7 @@ export async function issueQuote(
 
 /** A quote at the public rate to book from, reused by every booking of a check (a quote is not single-use, spec 3). */
 export async function quoteToBook(t: CheckContext): Promise<IssuedQuote> {
-  return issueQuote(t, 'partnerA', await targetCatalogue(t), { rate: 'public' });
+  return issueQuote(t, 'partnerA', await targetListings(t), { rate: 'public' });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -163,10 +163,10 @@ export interface QuotedBooking extends Booked {
 export async function bookReservation(
   t: CheckContext,
   role: Role = 'partnerA',
-  options: ShoppingOptions & { catalogue?: TargetCatalogue; salt?: number } = {},
+  options: ShoppingOptions & { listings?: TargetListings; salt?: number } = {},
 ): Promise<QuotedBooking> {
-  const { catalogue, salt = 0, ...shopping } = options;
-  const cat = catalogue ?? (await targetCatalogue(t, role));
+  const { listings, salt = 0, ...shopping } = options;
+  const cat = listings ?? (await targetListings(t, role));
   const issued = await issueQuote(t, role, cat, shopping, salt);
   const body = {
     ...reservationBody(t, issued.quote.quoteId, issued.quote.vehicle),
@@ -179,7 +179,7 @@ export async function bookReservation(
 /** bookReservation as partner A, and the created reservation validates (spec 2.11). */
 export async function booked(
   t: CheckContext,
-  options: ShoppingOptions & { catalogue?: TargetCatalogue } = {},
+  options: ShoppingOptions & { listings?: TargetListings } = {},
 ): Promise<QuotedBooking> {
   const result = await bookReservation(t, 'partnerA', options);
   expectSchema(result.res, 'Reservation');
@@ -194,10 +194,10 @@ export async function booked(
 export async function forBookings(
   t: CheckContext,
   rule: (booking: QuotedBooking) => unknown,
-  options: ShoppingOptions & { catalogue?: TargetCatalogue; runs?: number } = {},
+  options: ShoppingOptions & { listings?: TargetListings; runs?: number } = {},
 ): Promise<void> {
-  const { catalogue, runs, ...shopping } = options;
-  const cat = catalogue ?? (await targetCatalogue(t, 'partnerA'));
+  const { listings, runs, ...shopping } = options;
+  const cat = listings ?? (await targetListings(t, 'partnerA'));
   await t.forAll(
     fc.tuple(quoteRequest(cat, { rate: 'public', ...shopping }), fc.nat({ max: 1_000_000 })),
     async ([request, driverSalt]) => {

@@ -15,7 +15,7 @@ import type { CheckContext } from '../../harness/check/check.ts';
 import { errorCodeOf, requireSuccess } from '../../harness/check/expect-api.ts';
 import { requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
-import { fleetOf, locationsOf, targetCatalogue } from './catalogue.ts';
+import { fleetOf, locationsOf, targetListings } from './listings.ts';
 
 /**
  * Runs of a property whose case is a request or two: --runs, at most 3. The suite has hundreds of such checks and
@@ -56,22 +56,22 @@ export async function listedLocation(
   return fc.constantFrom(...locations);
 }
 
-/** A valid AvailabilityRequest built from the role's catalogue (windows across months, years and timezones). */
+/** A valid AvailabilityRequest built from the role's listings (windows across months, years and timezones). */
 export async function shoppingWindow(
   t: CheckContext,
   role: Role = 'partnerA',
   options: ShoppingOptions = { maxRentalDays: 30 },
 ): Promise<fc.Arbitrary<AvailabilityRequest>> {
-  return availabilityArbitrary(await targetCatalogue(t, role), options);
+  return availabilityArbitrary(await targetListings(t, role), options);
 }
 
-/** A valid QuoteRequest built from the role's catalogue. */
+/** A valid QuoteRequest built from the role's listings. */
 export async function quoteWindow(
   t: CheckContext,
   role: Role = 'partnerA',
   options: ShoppingOptions = { maxRentalDays: 30 },
 ): Promise<fc.Arbitrary<QuoteRequest>> {
-  return quoteArbitrary(await targetCatalogue(t, role), options);
+  return quoteArbitrary(await targetListings(t, role), options);
 }
 
 /** A vehicle or location code of the spec's pattern that no target should hold. */

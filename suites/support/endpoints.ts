@@ -23,7 +23,7 @@ const PROFILE_OF: Record<string, EndpointProfile> = {
 /** Every endpoint of the table but the token endpoint: the business endpoints of spec 4. */
 export const BUSINESS_ENDPOINTS = ENDPOINTS.filter((e) => e.scope !== null);
 
-/** The business endpoints a run of exactly this profile adds (catalog: the GETs of the catalogue, and so on). */
+/** The business endpoints a run of exactly this profile adds (catalog: the GETs of the listings, and so on). */
 export function endpointsOf(profile: EndpointProfile): Endpoint[] {
   const unknown = BUSINESS_ENDPOINTS.filter((e) => PROFILE_OF[e.operationId] === undefined);
   // The contract grew an endpoint the suites do not know the profile of: a suite fault, not the target's.

@@ -17,7 +17,7 @@ import {
   quoteRequest,
   renderBody,
   reservationRequest,
-  type TargetCatalogue,
+  type TargetListings,
   xmlAttacks,
 } from '../../generators/index.ts';
 import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
@@ -30,7 +30,7 @@ import { judgeAnswer, type Violation } from './fuzz-rules.ts';
 
 /**
  * The steps of a fuzz campaign (README "Fuzz campaigns"), as fast-check commands: stateful sequences across two
- * partners (quote, book, replay, conflict, cancel twice, read, list, PATCH) between valid and hostile catalogue reads
+ * partners (quote, book, replay, conflict, cancel twice, read, list, PATCH) between valid and hostile listing reads
  * and shopping. fast-check draws sequences and, when a step meets a new kind of violation, shrinks the sequence to a
  * minimal one.
  */
@@ -50,7 +50,7 @@ export class FuzzFailure extends Error {
 export interface FuzzReal {
   t: CheckContext;
   roles: Role[];
-  cat: TargetCatalogue;
+  cat: TargetListings;
   /** Secrets no answer may echo. */
   secrets: string[];
   /** Signatures of failures already recorded (not shrunk again). */
@@ -178,8 +178,8 @@ function step(name: string, when: (m: FuzzModel) => boolean, run: (m: FuzzModel,
 
 const roleOf = (real: FuzzReal, i: number) => real.roles[i % real.roles.length] as Role;
 
-/** GET of the catalogue, with any Accept of the negotiation cases. */
-function catalogueReads(cat: TargetCatalogue): fc.Arbitrary<Step> {
+/** GET of the listings, with any Accept of the negotiation cases. */
+function listingReads(cat: TargetListings): fc.Arbitrary<Step> {
   const paths: [string, string][] = [
     ['/fleet', '/fleet'],
     ['/locations', '/locations'],
@@ -211,7 +211,7 @@ function catalogueReads(cat: TargetCatalogue): fc.Arbitrary<Step> {
 }
 
 /** POST /availability and /quotes: generated valid bodies in JSON or XML, and every hostile body of the generators. */
-function shopping(cat: TargetCatalogue): fc.Arbitrary<Step> {
+function shopping(cat: TargetListings): fc.Arbitrary<Step> {
   const shop = (kind: 'availability' | 'quotes', value: object, hostile: boolean) => {
     const cases: BodyCase[] = hostile ? [...jsonAttacks(value), ...xmlAttacks(value), ...contentTypeCases(value)] : [];
     return fc
@@ -332,7 +332,7 @@ function bookings(t: CheckContext): fc.Arbitrary<Step> {
  * Hostile Authorization values (forged, unsigned, expired, truncated, look-alikes of a genuine token) on every
  * authenticated operation the profile allows; each must be refused with 401 (spec 5.6a).
  */
-function hostileAuth(cat: TargetCatalogue, cases: HeaderCase[], rank: number): fc.Arbitrary<Step> {
+function hostileAuth(cat: TargetListings, cases: HeaderCase[], rank: number): fc.Arbitrary<Step> {
   const vehicle = cat.vehicles[0]?.vehicleCode ?? 'ZZ-FUZZ-UNKNOWN';
   const targets: { method: string; path: string; template: string; body?: () => fc.Arbitrary<object> }[] = [
     { method: 'GET', path: '/fleet', template: '/fleet' },
@@ -501,7 +501,7 @@ function tokenRequests(): fc.Arbitrary<Step> {
 export function fuzzCommands(t: CheckContext, real: FuzzReal): fc.Arbitrary<Step>[] {
   const { cat } = real;
   const rank = profileRank(t.settings.profile);
-  const commands = [catalogueReads(cat), tokenRequests()];
+  const commands = [listingReads(cat), tokenRequests()];
   if (real.bearerCases.length > 0) commands.push(hostileAuth(cat, real.bearerCases, rank));
   if (rank >= profileRank('shop')) commands.push(shopping(cat));
   if (rank >= profileRank('book') && t.settings.allowBookings) commands.push(bookings(t), reservationOps());

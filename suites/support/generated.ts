@@ -10,11 +10,11 @@ import {
   availabilityRequest,
   quoteRequest,
   type ShoppingOptions,
-  type TargetCatalogue,
+  type TargetListings,
 } from '../../generators/index.ts';
 import { type ApiResult, type CheckContext, SKIP } from '../../harness/check/check.ts';
 import { errorCodeOf, expectSchema } from '../../harness/check/expect-api.ts';
-import { targetCatalogue } from './catalogue.ts';
+import { targetListings } from './listings.ts';
 
 /** One value of an arbitrary, reproducible from the check's seed (`salt` tells several draws apart). */
 export function sampleOf<T>(t: CheckContext, arbitrary: fc.Arbitrary<T>, salt = 0): T {
@@ -41,8 +41,8 @@ export function isAvailabilityAnswer(res: ApiResult): boolean {
   return res.status === 200 || (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY');
 }
 
-/** Options of the properties: the generators' shopping options, a catalogue already read, the number of runs. */
-export type PropertyOptions = ShoppingOptions & { catalogue?: TargetCatalogue; runs?: number };
+/** Options of the properties: the generators' shopping options, listings already read, the number of runs. */
+export type PropertyOptions = ShoppingOptions & { listings?: TargetListings; runs?: number };
 
 /**
  * A property over generated availability requests (partner A): each answered 200 (409 NO_AVAILABILITY is left
@@ -53,7 +53,7 @@ export async function forAvailability(
   rule: (request: AvailabilityRequest, response: AvailabilityResponse, res: ApiResult) => void,
   options: PropertyOptions = {},
 ): Promise<void> {
-  const cat = options.catalogue ?? (await targetCatalogue(t));
+  const cat = options.listings ?? (await targetListings(t));
   await t.forAll(
     availabilityRequest(cat, options),
     async (request) => {
@@ -96,7 +96,7 @@ export async function forQuotes(
   rule: (request: QuoteRequest, quote: Quote, res: ApiResult) => void | Promise<void>,
   options: PropertyOptions = {},
 ): Promise<void> {
-  const cat = options.catalogue ?? (await targetCatalogue(t));
+  const cat = options.listings ?? (await targetListings(t));
   await t.forAll(
     quoteRequest(cat, options),
     async (request) => {

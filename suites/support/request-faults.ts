@@ -19,7 +19,7 @@ import {
 import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
 import { errorCodeOf, expectValue } from '../../harness/check/expect-api.ts';
 import { postReservation, quoteToBook } from './booking.ts';
-import { targetCatalogue } from './catalogue.ts';
+import { targetListings } from './listings.ts';
 import { driverFor, freshReference } from './reservation-requests.ts';
 
 /** Every one-fault variant of `valid` under `schema` that `keep` selects. */
@@ -104,7 +104,7 @@ async function faultsRefused<T>(
 
 /** POST /availability for each fault of `path` in generated AvailabilityRequests (extras forced present). */
 export async function availabilityFaults(t: CheckContext, path: string, kinds?: SchemaFault['kind'][]): Promise<void> {
-  const cat = await targetCatalogue(t);
+  const cat = await targetListings(t);
   // Faults inside extras start from empty extras: a fault of cdwInsurance beside fullProtection would be two.
   const valid = fc
     .tuple(availabilityRequest(cat, { rate: 'public' }), extras())
@@ -116,7 +116,7 @@ export async function availabilityFaults(t: CheckContext, path: string, kinds?: 
 
 /** POST /quotes for each fault of `path` in generated QuoteRequests. */
 export async function quoteFaults(t: CheckContext, path: string, kinds?: SchemaFault['kind'][]): Promise<void> {
-  const cat = await targetCatalogue(t);
+  const cat = await targetListings(t);
   await faultsRefused(t, 'QuoteRequest', path, kinds, quoteRequest(cat, { rate: 'public' }), (body) =>
     t.client('partnerA').post('/quotes', body),
   );

@@ -1,5 +1,5 @@
 /**
- * Samples of every response of every endpoint (spec 2, 4), one set per profile level: the catalogue reads, the
+ * Samples of every response of every endpoint (spec 2, 4), one set per profile level: the listing reads, the
  * shopping answers (availability, quotes at the public rate and under a plan), and a booking's life (create, read,
  * list, cancel). The spec 1, 2 and 9 conventions are judged on each.
  */
@@ -12,8 +12,8 @@ import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
 import { expectSchema } from '../../harness/check/expect-api.ts';
 import type { Role } from '../../harness/config/target-config.ts';
 import { bookReservation, issueQuote } from './booking.ts';
-import { targetCatalogue } from './catalogue.ts';
 import { sampleOf } from './generated.ts';
+import { targetListings } from './listings.ts';
 
 /** One response and what it must be: its status and the contract's schema of its body. */
 export interface Sample {
@@ -37,7 +37,7 @@ function oneOf<T>(list: readonly T[], salt: number): T[] {
 }
 
 /** GET /fleet, a vehicle by code, GET /locations, a location by code, GET /rates. */
-export async function catalogueSamples(t: CheckContext, role: Role = 'partnerA', salt = 0): Promise<Sample[]> {
+export async function listingSamples(t: CheckContext, role: Role = 'partnerA', salt = 0): Promise<Sample[]> {
   const client = t.client(role);
   const fleet = await client.get('/fleet');
   const out: Sample[] = [{ label: 'GET /fleet', res: fleet, status: 200, schema: 'FleetList' }];
@@ -58,7 +58,7 @@ export async function catalogueSamples(t: CheckContext, role: Role = 'partnerA',
 
 /** POST /availability and POST /quotes (public rate and, when the partner has plans, a plan), generated. */
 export async function shoppingSamples(t: CheckContext, role: Role = 'partnerA', salt = 0): Promise<Sample[]> {
-  const cat = await targetCatalogue(t, role);
+  const cat = await targetListings(t, role);
   const client = t.client(role);
   const availability = sampleOf(t, availabilityRequest(cat, { rate: 'public' }), salt);
   const out: Sample[] = [
@@ -104,9 +104,9 @@ export type SampleLevel = 'catalog' | 'shop' | 'book';
 
 export const SAMPLE_LEVELS: readonly SampleLevel[] = ['catalog', 'shop', 'book'];
 
-/** The samples of one profile level (catalogue reads; shopping; a booking's life); `salt` picks another draw. */
+/** The samples of one profile level (listing reads; shopping; a booking's life); `salt` picks another draw. */
 export function samplesOf(t: CheckContext, level: SampleLevel, role: Role = 'partnerA', salt = 0): Promise<Sample[]> {
-  if (level === 'catalog') return catalogueSamples(t, role, salt);
+  if (level === 'catalog') return listingSamples(t, role, salt);
   if (level === 'shop') return shoppingSamples(t, role, salt);
   return bookingSamples(t, role, salt);
 }

@@ -14,15 +14,15 @@ import {
   meetsRejection,
   quoteRequest as quoteArbitrary,
   schemaFault,
-  type TargetCatalogue,
+  type TargetListings,
 } from '../../generators/index.ts';
 import { type CheckContext, check, type DeclareCheck } from '../../harness/check/check.ts';
 import { errorCodeOf, expectError } from '../../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../../harness/http/representation.ts';
 import { freshToken } from './auth.ts';
-import { targetCatalogue } from './catalogue.ts';
 import { fewCases, otherScope } from './draws.ts';
 import { expectSomeError, inOwnWindow, MAX_REQUESTS_TO_429, probeCode, sendUntil429 } from './limits.ts';
+import { targetListings } from './listings.ts';
 
 export interface ShoppingEndpoint<R extends object> {
   path: '/availability' | '/quotes';
@@ -34,7 +34,7 @@ export interface ShoppingEndpoint<R extends object> {
   /** The scope the endpoint table (spec 4.0) asks for. */
   scope: Scope;
   /** Generated valid requests: rentals of up to 30 days, at the public rate or a listed plan. */
-  requests(cat: TargetCatalogue): fc.Arbitrary<R>;
+  requests(cat: TargetListings): fc.Arbitrary<R>;
   /** Valid requests given one fault the schema cannot see: a code no target holds, an empty rental. */
   faults(t: CheckContext): ((req: R) => object)[];
   /** Declares the endpoint's check of a body that is not its request (4.5.1, 4.6.1). */
@@ -105,12 +105,12 @@ export const SHOPPING: {
 
 const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
 
-/** The endpoint's generated valid requests, from partner A's catalogue. */
+/** The endpoint's generated valid requests, from partner A's listings. */
 async function validRequests<R extends object>(
   t: CheckContext,
   endpoint: ShoppingEndpoint<R>,
 ): Promise<fc.Arbitrary<R>> {
-  return endpoint.requests(await targetCatalogue(t, 'partnerA'));
+  return endpoint.requests(await targetListings(t, 'partnerA'));
 }
 
 /** Declares the checks both shopping endpoints share, for `endpoint`; called inside its suite's describe. */

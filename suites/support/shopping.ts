@@ -5,7 +5,7 @@
 import type { AvailabilityRequest, Location, QuoteRequest } from '../../contract/types.ts';
 import type { CheckContext } from '../../harness/check/check.ts';
 import type { Role } from '../../harness/config/target-config.ts';
-import { fleetOf, locationsOf } from './catalogue.ts';
+import { fleetOf, locationsOf } from './listings.ts';
 
 /** YYYY-MM-DD plus whole days (calendar arithmetic in UTC: no timezone shifts a date). */
 export function addDays(date: string, days: number): string {

@@ -69,7 +69,7 @@ export function checkAliases(file: ts.SourceFile): number[] {
   return lines;
 }
 
-/** The sentence a check judges, as quoted above it: `Spec 4.7.1: "<the catalogue's text>"`. */
+/** The sentence a check judges, as quoted above it: `Spec 4.7.1: "<the clause catalogue's text>"`. */
 export function specSentence(clause: Pick<Clause, 'id' | 'text'>): string {
   return `Spec ${clause.id}: "${clause.text}"`;
 }

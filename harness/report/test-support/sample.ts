@@ -2,7 +2,7 @@ import type { Evidence } from '../../check/outcome-and-evidence.ts';
 import type { BuildReportInput } from '../build.ts';
 import type { CheckRecord } from '../check-record.ts';
 
-/** Test data for the report module's tests: synthetic check records over real catalogue clauses. */
+/** Test data for the report module's tests: synthetic check records over real clauses of the clause catalogue. */
 
 export const XSS_PROBE = '</script><img src=x onerror=alert(1)>';
 

@@ -3,15 +3,15 @@ import { API_PREFIX } from '../../../contract/constants.ts';
 import { OAUTH_ERRORS, type OAuthErrorCode } from '../../../contract/errors.ts';
 import { isScope, type Scope } from '../../../contract/scopes.ts';
 import type { AccessTokens } from '../../domain/access-tokens.ts';
-import type { Catalogue } from '../../domain/catalogue.ts';
 import type { ClientRegistry } from '../../domain/credentials.ts';
+import type { OperatorData } from '../../domain/operator-data.ts';
 import type { FaultSwitch } from '../../faults/switch.ts';
 import { bucketOf, type RateLimiter, retryAfterHeaders } from '../rate-limit/index.ts';
 
 export interface TokenRouteDeps {
   accessTokens: AccessTokens;
   clients: ClientRegistry;
-  catalogue: Catalogue;
+  operatorData: OperatorData;
   rateLimiter: RateLimiter;
   apiDisabledAtStart: boolean;
   limits: { perClientPerMinute: number; perAddressPerMinute: number };
@@ -138,7 +138,7 @@ export function tokenRoute(app: FastifyInstance, deps: TokenRouteDeps) {
         );
         if (!byClient.allowed) throw slowDown(retryAfterHeaders(byClient));
       }
-      const partner = client ? deps.catalogue.partners.get(client.partnerId) : undefined;
+      const partner = client ? deps.operatorData.partners.get(client.partnerId) : undefined;
       const partnerActive =
         partner?.active && !ctx.control.disabledPartnerIds.includes(partner.partnerId)
           ? true

@@ -1,4 +1,4 @@
-import { CATALOGUE } from '../../../fixtures/index.ts';
+import { OPERATOR_DATA } from '../../../fixtures/index.ts';
 import {
   dropFields,
   each,
@@ -465,7 +465,7 @@ export const RESOURCE_FAULTS: Fault[] = [
     description: 'GET /locations also lists the inactive ninth station.',
     response(r) {
       if (r.operation !== 'listLocations' || r.status !== 200) return;
-      const inactive = CATALOGUE.locations.find((l) => !l.active);
+      const inactive = OPERATOR_DATA.locations.find((l) => !l.active);
       const list = r.value as Obj;
       const locations = list.locations as Obj[];
       const template = locations[0];
@@ -515,7 +515,9 @@ export const RESOURCE_FAULTS: Fault[] = [
     response(r) {
       if (r.operation !== 'listRates' || r.status !== 200) return;
       const own = partnerOf(r.request);
-      const foreign = CATALOGUE.ratePlans.find((p) => p.partnerId !== own && p.enabled && p.approval === 'approved');
+      const foreign = OPERATOR_DATA.ratePlans.find(
+        (p) => p.partnerId !== own && p.enabled && p.approval === 'approved',
+      );
       if (!foreign) return;
       const list = r.value as Obj;
       (list.rates as Obj[]).push({

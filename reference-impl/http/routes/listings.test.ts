@@ -16,7 +16,7 @@ const LISTED = vehicles
   .map((v) => v.vehicleCode)
   .sort();
 
-describe('catalogue reads over HTTP (spec 4.2 to 4.4)', () => {
+describe('listing reads over HTTP (spec 4.2 to 4.4)', () => {
   let server: TestServer;
   let token: string;
 

@@ -5,7 +5,7 @@
 import type { FleetVehicle, Location, RatePlan } from '../contract/types.ts';
 import { addDays, daysBetween } from './dates.ts';
 
-export interface TargetCatalogue {
+export interface TargetListings {
   locations: Location[];
   vehicles: FleetVehicle[];
   rates: RatePlan[];
@@ -33,8 +33,8 @@ export interface PairOptions {
   pickupLocations?: readonly string[];
 }
 
-/** Every pickup/dropoff pair the options allow, in catalogue order. */
-export function locationPairs(cat: TargetCatalogue, options: PairOptions): LocationPair[] {
+/** Every pickup/dropoff pair the options allow, in listing order. */
+export function locationPairs(cat: TargetListings, options: PairOptions): LocationPair[] {
   const allowed = options.pickupLocations ? new Set(options.pickupLocations) : undefined;
   const pairs: LocationPair[] = [];
   for (const pickup of cat.locations) {
@@ -51,7 +51,7 @@ export function locationPairs(cat: TargetCatalogue, options: PairOptions): Locat
 }
 
 /** Vehicles a partner can shop: listed, and with a complete specification (spec 2.5). */
-export function shoppableVehicles(cat: TargetCatalogue): FleetVehicle[] {
+export function shoppableVehicles(cat: TargetListings): FleetVehicle[] {
   return cat.vehicles.filter((v) => v.sippCode !== null && v.dataQuality.status !== 'incomplete');
 }
 
@@ -66,7 +66,7 @@ export interface DayRange {
  * it: the spec does not say which date validity is judged on (docs/ambiguities.md #6), so a generated window
  * satisfies every reading.
  */
-export function planDayRange(cat: TargetCatalogue, plan: RatePlan): DayRange | undefined {
+export function planDayRange(cat: TargetListings, plan: RatePlan): DayRange | undefined {
   let first = 1;
   let last = MAX_DAYS_AHEAD;
   if (plan.validFrom) first = Math.max(first, daysBetween(cat.today, plan.validFrom));
@@ -74,7 +74,7 @@ export function planDayRange(cat: TargetCatalogue, plan: RatePlan): DayRange | u
   return first <= last ? { first, last } : undefined;
 }
 
-/** The date `offset` days after the catalogue's today. */
-export function dayAfterToday(cat: TargetCatalogue, offset: number): string {
+/** The date `offset` days after the listings' `today`. */
+export function dayAfterToday(cat: TargetListings, offset: number): string {
   return addDays(cat.today, offset);
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../../../contract/constants.ts';
-import type { Catalogue } from '../../domain/catalogue.ts';
 import { apiError } from '../../domain/failure.ts';
+import type { OperatorData } from '../../domain/operator-data.ts';
 import { Shopping } from '../../domain/shopping.ts';
 import { requireCaller } from '../request-context.ts';
 import { ConstantBodies, ConstantBody, sendRepresentation } from '../respond.ts';
@@ -9,23 +9,23 @@ import { ConstantBodies, ConstantBody, sendRepresentation } from '../respond.ts'
 const CODE = /^[A-Z0-9-]{2,32}$/;
 
 /** Spec 4.2 to 4.4: fleet, locations and the caller's rate codes. */
-export function catalogueRoutes(app: FastifyInstance, catalogue: Catalogue) {
+export function listingRoutes(app: FastifyInstance, operatorData: OperatorData) {
   const business = { business: true };
-  // The catalogue is read-only: each of these bodies is serialized once per representation.
+  // The listings are read-only: each of these bodies is serialized once per representation.
   const fleet = new ConstantBody(
     (() => {
-      const vehicles = catalogue.listVehicles();
+      const vehicles = operatorData.listVehicles();
       return { vehicles, count: vehicles.length };
     })(),
   );
   const locations = new ConstantBody(
     (() => {
-      const list = catalogue.listLocations();
+      const list = operatorData.listLocations();
       return { locations: list, count: list.length };
     })(),
   );
-  const vehicles = new ConstantBodies((code: string) => catalogue.fleetVehicle(code));
-  const locationBodies = new ConstantBodies((code: string) => catalogue.publicLocation(code));
+  const vehicles = new ConstantBodies((code: string) => operatorData.fleetVehicle(code));
+  const locationBodies = new ConstantBodies((code: string) => operatorData.publicLocation(code));
 
   app.get(`${API_PREFIX}/fleet`, { config: { ...business, scope: 'fleet:read' } }, async (request, reply) => {
     return fleet.send(reply, 200, request.ctx.representation);
@@ -36,7 +36,7 @@ export function catalogueRoutes(app: FastifyInstance, catalogue: Catalogue) {
     { config: { ...business, scope: 'fleet:read' } },
     async (request, reply) => {
       const code = request.params.vehicleCode;
-      const standing = CODE.test(code) ? catalogue.standing(code) : 'unknown';
+      const standing = CODE.test(code) ? operatorData.standing(code) : 'unknown';
       if (standing === 'unknown' || standing === 'unpublished') throw apiError('NOT_FOUND', 'No such vehicle.');
       if (standing === 'incomplete') {
         throw apiError('FLEET_PROFILE_INCOMPLETE', 'The vehicle lacks a complete partner specification.');
@@ -54,14 +54,14 @@ export function catalogueRoutes(app: FastifyInstance, catalogue: Catalogue) {
     { config: { ...business, scope: 'locations:read' } },
     async (request, reply) => {
       const code = request.params.locationCode;
-      if (!catalogue.publicLocation(code)) throw apiError('NOT_FOUND', 'No such location.');
+      if (!operatorData.publicLocation(code)) throw apiError('NOT_FOUND', 'No such location.');
       return locationBodies.get(code).send(reply, 200, request.ctx.representation);
     },
   );
 
   app.get(`${API_PREFIX}/rates`, { config: { ...business, scope: 'rates:read' } }, async (request, reply) => {
     const caller = requireCaller(request.ctx);
-    const rates = catalogue.listedRatePlans(caller.partnerId, Shopping.today(request.ctx.nowMs));
+    const rates = operatorData.listedRatePlans(caller.partnerId, Shopping.today(request.ctx.nowMs));
     return sendRepresentation(reply, 200, { rates, count: rates.length }, request.ctx.representation);
   });
 }

@@ -155,7 +155,7 @@ export const BEHAVIOUR_FAULTS: Fault[] = [
       if (code !== undefined && !/^[A-Z0-9-]{2,32}$/.test(code)) answerError(r, 'INTERNAL_ERROR');
     },
   },
-  // --- 4.2 to 4.4: catalogue reads ---
+  // --- 4.2 to 4.4: listing reads ---
   {
     name: 'fleet-list-incomplete',
     kind: 'fault',

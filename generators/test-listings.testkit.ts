@@ -1,11 +1,11 @@
 /**
- * For this folder's tests: a small catalogue as a target might expose it (literal data, never fixtures/):
+ * For this folder's tests: small listings as a target might expose them (literal data, never fixtures/):
  * three branches, one of them without one-way service, a location closed to pickup, a vehicle offered at one
  * airport only, an incomplete vehicle, and rate plans with and without validity windows.
  */
 import { validExample } from '../contract/schemas/examples.ts';
 import type { FleetVehicle, Location, RatePlan } from '../contract/types.ts';
-import type { TargetCatalogue } from './catalogue.ts';
+import type { TargetListings } from './listings.ts';
 
 function location(code: string, branchCode: string, changes: Partial<Location> = {}): Location {
   return {
@@ -31,7 +31,7 @@ export const TODAY = '2030-01-15';
 
 const oneWay = { pickup: true, dropoff: true, oneWay: true, delivery: false };
 
-export function testCatalogue(): TargetCatalogue {
+export function testListings(): TargetListings {
   return {
     today: TODAY,
     locations: [

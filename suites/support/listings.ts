@@ -1,12 +1,12 @@
 /**
  * What the target lists (GET /fleet, /locations, /rates): read in JSON as a step other checks need (a failure is
  * filed under the endpoint's 4.0.x row and blocks the check), or read in the check's representation as what a
- * spec 2 check judges (a failure fails the check), and the generators' TargetCatalogue built from it.
+ * spec 2 check judges (a failure fails the check), and the generators' TargetListings built from it.
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { FleetList, FleetVehicle, Location, LocationList, RateList, RatePlan } from '../../contract/types.ts';
-import type { TargetCatalogue } from '../../generators/index.ts';
+import type { TargetListings } from '../../generators/index.ts';
 import type { CheckContext } from '../../harness/check/check.ts';
 import { expectSchema, requireSuccess } from '../../harness/check/expect-api.ts';
 import type { Role } from '../../harness/config/target-config.ts';
@@ -39,7 +39,7 @@ export async function ratesOf(t: CheckContext, role: Role): Promise<RatePlan[]> 
  * The role's locations, fleet and rate plans, anchored on the run's date: what the generators draw requests
  * from. Each list is a step (blocked by its 4.0.x row when it cannot be read).
  */
-export async function targetCatalogue(t: CheckContext, role: Role = 'partnerA'): Promise<TargetCatalogue> {
+export async function targetListings(t: CheckContext, role: Role = 'partnerA'): Promise<TargetListings> {
   return {
     locations: (await locationsOf(t, role)).locations,
     vehicles: (await fleetOf(t, role)).vehicles,
@@ -48,8 +48,8 @@ export async function targetCatalogue(t: CheckContext, role: Role = 'partnerA'):
   };
 }
 
-/** The same catalogue with only these plans, so generated windows use one of them (or the public rate). */
-export function withPlans(cat: TargetCatalogue, plans: RatePlan[]): TargetCatalogue {
+/** The same listings with only these plans, so generated windows use one of them (or the public rate). */
+export function withPlans(cat: TargetListings, plans: RatePlan[]): TargetListings {
   return { ...cat, rates: plans };
 }
 

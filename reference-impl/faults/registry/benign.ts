@@ -1,6 +1,6 @@
 import { MEDIA_TYPES } from '../../../contract/constants.ts';
 import { parseTypedXml, serializeTypedXml } from '../../../contract/xml/index.ts';
-import { CATALOGUE } from '../../../fixtures/index.ts';
+import { OPERATOR_DATA } from '../../../fixtures/index.ts';
 import type { RateLimitDecision } from '../../http/rate-limit/types.ts';
 import { answerError, each, eachObject, envelopeError, isLocation, isQuote, isReservation } from '../shapes.ts';
 import type { Fault, FaultResponse } from '../types.ts';
@@ -357,7 +357,7 @@ export const BENIGN_VARIANTS: Fault[] = [
       if (r.operation !== 'createReservation' || r.status !== 201) return;
       const dob = birthDates.get(r.request);
       const age = dob ? (Date.now() - Date.parse(dob)) / (365.25 * 86_400_000) : 99;
-      const vehicle = CATALOGUE.vehicles.find((v) => v.vehicleCode === (r.value as Obj).vehicleCode);
+      const vehicle = OPERATOR_DATA.vehicles.find((v) => v.vehicleCode === (r.value as Obj).vehicleCode);
       if (age < (vehicle?.minDriverAge ?? 18)) {
         answerError(r, 'VALIDATION_ERROR', {
           message: 'The driver is younger than the vehicle allows.',
@@ -399,8 +399,8 @@ export const BENIGN_VARIANTS: Fault[] = [
       // Only another partner's code: an unknown code or one outside its validity stays INVALID_RATE_CODE (4.12.4b).
       const caller = r.request.ctx?.caller?.partnerId;
       const body = Buffer.isBuffer(r.request.body) ? r.request.body.toString('utf8') : JSON.stringify(r.request.body);
-      const own = new Set(CATALOGUE.ratePlans.filter((p) => p.partnerId === caller).map((p) => p.rateCode));
-      const foreign = CATALOGUE.ratePlans.some(
+      const own = new Set(OPERATOR_DATA.ratePlans.filter((p) => p.partnerId === caller).map((p) => p.rateCode));
+      const foreign = OPERATOR_DATA.ratePlans.some(
         (p) => p.partnerId !== caller && !own.has(p.rateCode) && new RegExp(`[">]${p.rateCode}["<]`).test(body ?? ''),
       );
       if (foreign) answerError(r, 'RATE_NOT_APPROVED');

@@ -11,7 +11,7 @@ import type {
 } from '../../fixtures/types.ts';
 import { vnd } from './money.ts';
 
-export interface CatalogueData {
+export interface OperatorRecords {
   branches: readonly BranchFixture[];
   oneWayFees: readonly OneWayFeeFixture[];
   locations: readonly LocationFixture[];
@@ -34,8 +34,8 @@ const PARTNER_SPEC_FIELDS = [
 
 export type VehicleStanding = 'unknown' | 'unpublished' | 'incomplete' | 'listed';
 
-/** The operator's catalogue, read-only, with the public shapes of spec 2.5 to 2.7 derived once. */
-export class Catalogue {
+/** The operator data, read-only, with the public shapes of spec 2.5 to 2.7 derived once. */
+export class OperatorData {
   private readonly locationsByCode = new Map<string, LocationFixture>();
   private readonly vehiclesByCode = new Map<string, VehicleFixture>();
   private readonly publicVehicles = new Map<string, FleetVehicle>();
@@ -44,7 +44,7 @@ export class Catalogue {
   readonly extras: ReadonlyMap<string, ExtraFixture>;
   readonly partners: ReadonlyMap<string, PartnerFixture>;
 
-  constructor(readonly data: CatalogueData) {
+  constructor(readonly data: OperatorRecords) {
     for (const l of data.locations) this.locationsByCode.set(l.locationCode, l);
     for (const v of data.vehicles) this.vehiclesByCode.set(v.vehicleCode, v);
     for (const f of data.oneWayFees) this.fees.set(`${f.fromBranch}>${f.toBranch}`, f.amountVnd);
@@ -61,7 +61,7 @@ export class Catalogue {
     return l?.active ? l : undefined;
   }
 
-  /** Any location of the catalogue, inactive ones included (for a fault that forgets the difference). */
+  /** Any location of the operator, inactive ones included (for a fault that forgets the difference). */
   anyLocation(code: string): LocationFixture | undefined {
     return this.locationsByCode.get(code);
   }
