@@ -90,7 +90,7 @@ function catalogueMisuses(text: string, specPhrases: ReadonlySet<string>): strin
     const at = m.index;
     const before = text.slice(Math.max(0, at - 40), at).toLowerCase();
     const ok = m[1]
-      ? /clause[ -]?$/.test(before) || specPhrases.has(`${/(\S+) $/.exec(before)?.[1]} catalogue`)
+      ? /clause[\s-]?$/.test(before) || specPhrases.has(`${/(\S+)\s+$/.exec(before)?.[1]} catalogue`)
       : m[0] === 'catalog' && !/\w/.test(text[at - 1] ?? '') && !/\w/.test(text[at + m[0].length] ?? '');
     if (ok) return [];
     const line = text.slice(0, at).split('\n').length;
