@@ -35,6 +35,7 @@ import { observeReplayHeader } from './support/idempotency.ts';
 import { alterMiddle } from './support/ids.ts';
 import { inOwnWindow, MAX_REQUESTS_TO_429, observeRetryAfter, sendUntil429 } from './support/limits.ts';
 import { fleetOf, locationsOf, targetListings } from './support/listings.ts';
+import { requireFaultRefused } from './support/request-faults.ts';
 import { freshKey, plainRequest } from './support/reservation-requests.ts';
 import { plainQuoteRequest, shoppingDate } from './support/shopping.ts';
 
@@ -246,6 +247,7 @@ describe('7.3 Error code table', () => {
         faults,
         async (fault) => {
           const res = await t.client(A).post('/quotes', fault.value);
+          requireFaultRefused('QuoteRequest', fault, res);
           expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
         },
         { numRuns: runs(t) },

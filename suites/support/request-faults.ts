@@ -5,8 +5,10 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
+import { CLOSED_OBJECTS_CLAUSE } from '../../contract/schemas/clause-map.ts';
 import type { SchemaName } from '../../contract/schemas/index.ts';
 import type { AvailabilityRequest, JsonValue } from '../../contract/types.ts';
+import { schemaViolations } from '../../contract/validation.ts';
 import {
   availabilityRequest,
   extras,
@@ -18,6 +20,7 @@ import {
 } from '../../generators/index.ts';
 import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
 import { errorCodeOf, expectValue } from '../../harness/check/expect-api.ts';
+import { requireStep } from '../../harness/check/scope.ts';
 import { postReservation, quoteToBook } from './booking.ts';
 import { targetListings } from './listings.ts';
 import { driverFor, freshReference } from './reservation-requests.ts';
@@ -25,6 +28,20 @@ import { driverFor, freshReference } from './reservation-requests.ts';
 /** Every one-fault variant of `valid` under `schema` that `keep` selects. */
 export function faultsOf(schema: SchemaName, valid: unknown, keep: (fault: SchemaFault) => boolean): SchemaFault[] {
   return schemaFaults(schema, valid as JsonValue).filter(keep);
+}
+
+/**
+ * A one-field schema fault the target accepted (a 2xx) breaks the rule of that field, filed under the field's clause
+ * (contract/schemas/clause-map.ts); the check that sent it, judging how refusals look (a status, a code, the XML
+ * twin), is blocked by it instead of failing as well. A refusal of another shape stays the sending check's to judge.
+ */
+export function requireFaultRefused(schema: SchemaName, fault: SchemaFault, res: ApiResult): void {
+  if (res.status >= 300) return;
+  const clauseId = schemaViolations(schema, fault.value)[0]?.clauseId ?? CLOSED_OBJECTS_CLAUSE;
+  requireStep(clauseId, false, `${schema} with ${fault.name} is refused (it got HTTP ${res.status})`, {
+    expected: fault.expect.reject.map((a) => `${a.status} ${a.codes.join('|')}`).join(' or '),
+    actual: `${res.status} ${res.text.slice(0, 200)}`,
+  });
 }
 
 /** A fault the target did not refuse as the spec wants (status, code, closed envelope). */

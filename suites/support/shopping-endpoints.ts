@@ -23,6 +23,7 @@ import { freshToken } from './auth.ts';
 import { fewCases, otherScope } from './draws.ts';
 import { expectSomeError, inOwnWindow, MAX_REQUESTS_TO_429, probeCode, sendUntil429 } from './limits.ts';
 import { targetListings } from './listings.ts';
+import { requireFaultRefused } from './request-faults.ts';
 
 export interface ShoppingEndpoint<R extends object> {
   path: '/availability' | '/quotes';
@@ -122,6 +123,7 @@ export function shoppingChecks<R extends object>(endpoint: ShoppingEndpoint<R>):
     async (t) => {
       await t.forAll(schemaFault(endpoint.requestSchema, await validRequests(t, endpoint)), async (fault) => {
         const res = await t.client('partnerA').post(path, fault.value);
+        requireFaultRefused(endpoint.requestSchema, fault, res);
         expect(
           meetsRejection(fault.expect, res.status, errorCodeOf(res)),
           `${fault.name}: expected ${JSON.stringify(fault.expect.reject)}, got HTTP ${res.status} ${res.text.slice(0, 300)}`,
