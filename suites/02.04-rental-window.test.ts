@@ -7,7 +7,7 @@ import type { AvailabilityRequest } from '../contract/types.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { expectLocalDateTime } from './support/datetime.ts';
+import { expectLocalDateTime, expectRentalWindow } from './support/datetime.ts';
 import { costlyRuns, forAvailability, forQuotes } from './support/generated.ts';
 import { targetListings } from './support/listings.ts';
 import { availabilityFaults, quoteFaults } from './support/request-faults.ts';
@@ -129,18 +129,7 @@ describe('2.4 RentalWindow', () => {
           expect(quote.rental.timezone, 'rental.timezone is the pickup location timezone').toBe(
             zones.get(request.pickupLocation),
           );
-          expectLocalDateTime(
-            quote.rental.pickupDateTime,
-            request.pickupDate,
-            request.pickupTime,
-            'rental.pickupDateTime',
-          );
-          expectLocalDateTime(
-            quote.rental.dropoffDateTime,
-            request.dropoffDate,
-            request.dropoffTime,
-            'rental.dropoffDateTime',
-          );
+          expectRentalWindow(quote.rental, request);
         },
         { listings: cat },
       );

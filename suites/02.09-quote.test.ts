@@ -10,7 +10,7 @@ import { check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectSchema, expectValue } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { expectAboutThirtyMinutes, expectLocalDateTime, isIanaZone } from './support/datetime.ts';
+import { expectAboutThirtyMinutes, expectRentalWindow, isIanaZone } from './support/datetime.ts';
 import { costlyRuns, forQuotes, sampleOf } from './support/generated.ts';
 import { targetListings, withPlans } from './support/listings.ts';
 import { asCurrency, expectMoney, ISO_CURRENCIES, sameAmount, scaled } from './support/money.ts';
@@ -84,18 +84,7 @@ describe('2.9 Quote', () => {
           );
           expect(quote.rental.pickupLocation).toBe(request.pickupLocation);
           expect(quote.rental.dropoffLocation).toBe(request.dropoffLocation);
-          expectLocalDateTime(
-            quote.rental.pickupDateTime,
-            request.pickupDate,
-            request.pickupTime,
-            'rental.pickupDateTime',
-          );
-          expectLocalDateTime(
-            quote.rental.dropoffDateTime,
-            request.dropoffDate,
-            request.dropoffTime,
-            'rental.dropoffDateTime',
-          );
+          expectRentalWindow(quote.rental, request);
           expect(Number.isInteger(quote.rental.rentalDays) && quote.rental.rentalDays >= 1, 'rentalDays >= 1').toBe(
             true,
           );

@@ -30,6 +30,15 @@ export function expectLocalDateTime(actual: string, date: string, time: string, 
   expect([`${date}T${time}`, `${date}T${time}:00`], `${what} (local date-time without offset)`).toContain(actual);
 }
 
+/** A quote's rental restates the requested window as local date-times without offset (spec 2.4.9, 2.9.6). */
+export function expectRentalWindow(
+  rental: { pickupDateTime: string; dropoffDateTime: string },
+  request: { pickupDate: string; pickupTime: string; dropoffDate: string; dropoffTime: string },
+): void {
+  expectLocalDateTime(rental.pickupDateTime, request.pickupDate, request.pickupTime, 'rental.pickupDateTime');
+  expectLocalDateTime(rental.dropoffDateTime, request.dropoffDate, request.dropoffTime, 'rental.dropoffDateTime');
+}
+
 /** A zone name of the IANA database (as the runtime knows it, or Area/Location shaped and accepted by Intl). */
 export function isIanaZone(zone: string): boolean {
   if (Intl.supportedValuesOf('timeZone').includes(zone) || zone === 'UTC') return true;
