@@ -116,6 +116,14 @@ async function unauthenticatedCalls(t: CheckContext, level: EndpointProfile): Pr
 
 const label = ({ endpoint, res }: Answer) => `${endpoint.method} ${endpoint.path} (HTTP ${res.status})`;
 
+/**
+ * A header present and not blank. An absent header fails the assertion (toMatch would throw a TypeError on it,
+ * reported as a harness error instead of the target's failure).
+ */
+function expectHeader(value: string | null | undefined, what: string): void {
+  expect(value, what).toEqual(expect.stringMatching(/\S/));
+}
+
 const LEVELS = ENDPOINT_PROFILES;
 
 /** A reservation of partnerA made for a row check: quoted and booked with the run's prefix, recorded. */
@@ -167,7 +175,7 @@ describe('4 Endpoints', () => {
       { ...business, ...options, name: `X-Request-Id on the success of every ${level}-profile endpoint` },
       async (t) => {
         for (const answer of await validCalls(t, level)) {
-          expect(answer.res.requestId, `${label(answer)}: X-Request-Id`).toMatch(/\S/);
+          expectHeader(answer.res.requestId, `${label(answer)}: X-Request-Id`);
         }
       },
     );
@@ -180,7 +188,7 @@ describe('4 Endpoints', () => {
       { ...business, profile: level, name: `X-Request-Id on the 401 of every ${level}-profile endpoint` },
       async (t) => {
         for (const answer of await unauthenticatedCalls(t, level)) {
-          expect(answer.res.requestId, `${label(answer)}: X-Request-Id`).toMatch(/\S/);
+          expectHeader(answer.res.requestId, `${label(answer)}: X-Request-Id`);
         }
       },
     );
@@ -201,7 +209,7 @@ describe('4 Endpoints', () => {
         ];
         for (const res of answers) {
           expect(res.status, `POST ${path}: ${res.text.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
-          expect(res.requestId, `POST ${path} (HTTP ${res.status}): X-Request-Id`).toMatch(/\S/);
+          expectHeader(res.requestId, `POST ${path} (HTTP ${res.status}): X-Request-Id`);
         }
       }
     },
@@ -220,7 +228,7 @@ describe('4 Endpoints', () => {
           // docs/ambiguities.md #33: 4.10 lists no 429 for PATCH, so its headers are not asserted.
           if (!answer.endpoint.rateLimited || answer.endpoint.method === 'PATCH') continue;
           for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
-            expect(answer.res.headers[name], `${label(answer)}: ${name}`).toMatch(/\S/);
+            expectHeader(answer.res.headers[name], `${label(answer)}: ${name}`);
           }
         }
       },
