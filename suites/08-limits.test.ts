@@ -725,7 +725,9 @@ describe('8 Limits', () => {
     },
     async (t) => {
       await inOwnWindow(t, async () => {
-        const { limited } = await sendUntil429(() => requestToken(t, 'rateLimit'), MAX_TOKEN_REQUESTS);
+        const { limited } = await sendUntil429(() => requestToken(t, 'rateLimit'), MAX_TOKEN_REQUESTS, {
+          tokenEndpoint: true,
+        });
         if (!limited) return t.notApplicable(`no 429 within ${MAX_TOKEN_REQUESTS} token requests of one client`);
         expectOAuthError(limited, 'slow_down');
         observeRetryAfter(limited, 'Retry-After of the slow_down');
@@ -754,6 +756,7 @@ describe('8 Limits', () => {
         const { limited } = await sendUntil429(
           () => requestToken(t, 'partnerA', { auth: 'none' }),
           MAX_ADDRESS_REQUESTS,
+          { tokenEndpoint: true },
         );
         if (!limited) return t.notApplicable(`no 429 within ${MAX_ADDRESS_REQUESTS} token requests from one address`);
         try {
@@ -792,7 +795,9 @@ describe('8 Limits', () => {
     },
     async (t) => {
       await inOwnWindow(t, async () => {
-        const { limited } = await sendUntil429(() => requestToken(t, 'rateLimit'), MAX_TOKEN_REQUESTS);
+        const { limited } = await sendUntil429(() => requestToken(t, 'rateLimit'), MAX_TOKEN_REQUESTS, {
+          tokenEndpoint: true,
+        });
         if (!limited) return t.notApplicable(`no 429 within ${MAX_TOKEN_REQUESTS} token requests of one client`);
         expectOAuthError(limited, 'slow_down');
         observeRetryAfter(limited, 'Retry-After');

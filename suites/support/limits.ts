@@ -157,9 +157,14 @@ const ONE_MINUTE_MS = 60_000;
  * - more than N answers (not 429) carry one and the same X-RateLimit-Reset, so one window served them all; or
  * - more than 2N answers within less than a minute, which no window can serve (fixed windows: two of them at most;
  *   sliding windows and token buckets of N a minute: fewer), whatever its Reset says.
- * Answers without the headers prove nothing (the token endpoint sends none, 8.16b).
+ * Answers without the headers prove nothing. Token requests (`tokenEndpoint`) are not judged so: that endpoint
+ * has limits of its own and sends no X-RateLimit-* (8.16), so any it sends are 8.16b's deviation, not a limit.
  */
-export async function sendUntil429(send: () => Promise<ApiResult>, max: number): Promise<Exhaustion> {
+export async function sendUntil429(
+  send: () => Promise<ApiResult>,
+  max: number,
+  { tokenEndpoint = false }: { tokenEndpoint?: boolean } = {},
+): Promise<Exhaustion> {
   const before: ApiResult[] = [];
   const windows = new Map<string, { served: number; limit: number }>();
   let highestLimit: number | undefined;
@@ -168,7 +173,7 @@ export async function sendUntil429(send: () => Promise<ApiResult>, max: number):
     const res = await send();
     if (res.status === 429) return { before, limited: res };
     before.push(res);
-    const reading = rateLimitReadingOf(res);
+    const reading = tokenEndpoint ? undefined : rateLimitReadingOf(res);
     if (!reading) continue;
     const window = windows.get(reading.reset) ?? { served: 0, limit: reading.limit };
     window.served += 1;
