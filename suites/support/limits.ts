@@ -40,10 +40,7 @@ const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-rat
  * is blocked rather than failed; on a 429 their presence is 8.14's own ("success or 429").
  */
 export function expectRateLimitHeaders(res: ApiResult, what: string): number {
-  const missing = RATE_LIMIT_HEADERS.filter((name) => res.headers[name] === undefined);
-  requireStep(res.status === 429 ? '8.14' : '4.0.3', missing.length === 0, `${what}: ${missing.join(', ')} absent`, {
-    actual: rateLimitHeadersOf(res),
-  });
+  requireRateLimitHeaders(res, what);
   const h = rateLimitHeadersOf(res);
   expect(h.limit, `${what}: X-RateLimit-Limit`).toMatch(/^\d+$/);
   expect(h.remaining, `${what}: X-RateLimit-Remaining`).toMatch(/^\d+$/);
@@ -56,6 +53,14 @@ export function expectRateLimitHeaders(res: ApiResult, what: string): number {
   return reset;
 }
 
+/** All three X-RateLimit-* present: else filed under 4.0.3 (under 8.14 on a 429, "success or 429") and blocked. */
+function requireRateLimitHeaders(res: ApiResult, what: string): void {
+  const missing = RATE_LIMIT_HEADERS.filter((name) => res.headers[name] === undefined);
+  requireStep(res.status === 429 ? '8.14' : '4.0.3', missing.length === 0, `${what}: ${missing.join(', ')} absent`, {
+    actual: rateLimitHeadersOf(res),
+  });
+}
+
 /** The answer carries the three X-RateLimit-* headers (whatever their values). */
 export function carriesRateLimitHeaders(res: ApiResult): boolean {
   return RATE_LIMIT_HEADERS.every((name) => res.headers[name] !== undefined);
@@ -66,30 +71,25 @@ export function carriesRateLimitHeaders(res: ApiResult): boolean {
  * filed under 4.0.3 (8.14 on a 429), an unreadable one under 8.14, and the check is blocked.
  */
 export function requireRateLimitReading(res: ApiResult, what: string): RateLimitReading {
-  const missing = RATE_LIMIT_HEADERS.filter((name) => res.headers[name] === undefined);
-  requireStep(res.status === 429 ? '8.14' : '4.0.3', missing.length === 0, `${what}: ${missing.join(', ')} absent`, {
-    actual: rateLimitHeadersOf(res),
-  });
+  requireRateLimitHeaders(res, what);
   const reading = rateLimitReadingOf(res);
   requireStep('8.14', reading !== undefined, `${what}: X-RateLimit-* unreadable`, { actual: rateLimitHeadersOf(res) });
   return reading as RateLimitReading;
 }
 
-/** X-RateLimit-Limit and -Remaining as numbers, -Reset as sent and in epoch ms. */
+/** X-RateLimit-Limit and -Remaining as numbers, -Reset as sent (a window's name when fixed). */
 export interface RateLimitReading {
   limit: number;
   remaining: number;
   reset: string;
-  resetMs: number;
 }
 
 /** An answer's X-RateLimit-* as numbers (Reset as sent), or undefined when one is absent or unreadable. */
 export function rateLimitReadingOf(res: ApiResult): RateLimitReading | undefined {
   const h = rateLimitHeadersOf(res);
   if (!h.reset || !/^\d+$/.test(h.limit ?? '') || !/^\d+$/.test(h.remaining ?? '')) return undefined;
-  const resetMs = Date.parse(h.reset);
-  if (Number.isNaN(resetMs)) return undefined;
-  return { limit: Number(h.limit), remaining: Number(h.remaining), reset: h.reset, resetMs };
+  if (Number.isNaN(Date.parse(h.reset))) return undefined;
+  return { limit: Number(h.limit), remaining: Number(h.remaining), reset: h.reset };
 }
 
 /** The response's Date header in epoch ms (the server's clock), or undefined. */
