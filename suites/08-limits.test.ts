@@ -1,10 +1,12 @@
 /**
  * Spec 8 Limits: every fixed limit at its boundary, inside and one past, and the rate-limit rules. Ceilings of
  * the rate limits are not shown (8.5): only the `rateLimit` role is driven to its 429, at profile `full`, within a
- * bound of requests (not-applicable when no 429 comes). With the rateLimits.reset test hook, a check that exhausts a
- * bucket starts from and leaves empty windows (support/limits.ts inOwnWindow), so no other check waits for a
- * window to pass. Out-of-range values may get VALIDATION_ERROR or the code 4.12 gives the field
- * (hostile-schema's expectations); out-of-range list limits and Idempotency-Keys are ambiguities #31 and #32.
+ * bound of requests (not-applicable when no 429 comes, unless the target's own X-RateLimit-* show requests served
+ * past the limit they state: then 8.14 fails, support/limits.ts sendUntil429). 8.13 is also judged from those
+ * headers: another partner's requests must not count against a client's Remaining. With the rateLimits.reset test
+ * hook, a check that exhausts a bucket starts from and leaves empty windows (support/limits.ts inOwnWindow), so no
+ * other check waits for a window to pass. Out-of-range values may get VALIDATION_ERROR or the code 4.12 gives the
+ * field (hostile-schema's expectations); out-of-range list limits and Idempotency-Keys are ambiguities #31 and #32.
  */
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
