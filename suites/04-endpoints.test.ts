@@ -90,7 +90,10 @@ async function validCalls(t: CheckContext, level: EndpointProfile): Promise<Answ
     const answered =
       res.status === endpoint.successStatus ||
       (endpoint.successStatus >= 400 && errorStatusAmong(res, [endpoint.successStatus]));
-    expect(answered, `${endpoint.method} ${endpoint.path}: HTTP ${endpoint.successStatus} (${res.status} ${res.text.slice(0, 300)})`).toBe(true);
+    expect(
+      answered,
+      `${endpoint.method} ${endpoint.path}: HTTP ${endpoint.successStatus} (${res.status} ${res.text.slice(0, 300)})`,
+    ).toBe(true);
     answers.push({ endpoint, res });
   }
   return answers;

@@ -86,7 +86,7 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
       const { reservation } = await quoteAndBook(t, 'partnerA');
       const id = reservation.reservationId;
       const before = reservation.status;
-      for (const [what, reason] of [
+      for (const [_what, reason] of [
         ['0', ''],
         ['501', 'r'.repeat(501)],
       ]) {

@@ -24,7 +24,14 @@ import {
   xmlAttacks,
 } from '../generators/index.ts';
 import { type ApiResult, type CheckContext, check, type DeclareCheck, SKIP } from '../harness/check/check.ts';
-import { errorCodeOf, errorStatusAmong, expectError, expectMediaType, expectSchema, refusalMeets } from '../harness/check/expect-api.ts';
+import {
+  errorCodeOf,
+  errorStatusAmong,
+  expectError,
+  expectMediaType,
+  expectSchema,
+  refusalMeets,
+} from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
 import { book } from './support/booking.ts';
 import { bookingCases, quoteFor, quoteWindow } from './support/draws.ts';
@@ -774,7 +781,10 @@ describe('4.14 XML representation', () => {
           for (const key of ['accountCode', 'rateCode', 'vehicleCodes', 'extras']) {
             const nulled = await sendXml(t, documentOf(objectWith(req, { [key]: '<null/>' })));
             // Null is no valid value of these optional keys (spec 2.4, 2.12): refused, where leaving them out was not.
-            expect(errorStatusAmong(nulled, [400]), `${key} set to null: HTTP 400 (${nulled.status} ${nulled.text.slice(0, 300)})`).toBe(true);
+            expect(
+              errorStatusAmong(nulled, [400]),
+              `${key} set to null: HTTP 400 (${nulled.status} ${nulled.text.slice(0, 300)})`,
+            ).toBe(true);
             expectSomeError(nulled, 'xml');
             await expectSameAsJson(t, nulled, { ...req, [key]: null }, `${key} set to null`);
           }

@@ -209,7 +209,9 @@ export function refusalMeets(answers: readonly RefusalAnswer[], result: ApiResul
 }
 
 /** Spec 7.3: a refusal for a request body that failed validation, VALIDATION_ERROR or a 400 code of the server's own. */
-export const VALIDATION_REFUSAL: readonly RefusalAnswer[] = [{ status: 400, codes: ['VALIDATION_ERROR'], otherCodes: true }];
+export const VALIDATION_REFUSAL: readonly RefusalAnswer[] = [
+  { status: 400, codes: ['VALIDATION_ERROR'], otherCodes: true },
+];
 
 /**
  * Whether an error answer has one of the statuses a clause lists (4.5.4's "Errors: 400, 401, 403, 409, 429", a
@@ -227,6 +229,26 @@ export function errorStatusAmong(result: ApiResult, statuses: readonly number[])
     actual: { status: result.status, code: raw },
   });
   return true;
+}
+
+/**
+ * `error.code` of an error answer when it is a string; otherwise the deviation is filed under 7.2.2 (or 7.2.1 when
+ * the body is no envelope) and the result is undefined: the check has no code to judge.
+ */
+export function stringErrorCode(result: ApiResult): string | undefined {
+  const raw = rawErrorCode(result);
+  if (typeof raw === 'string') return raw;
+  fileUnreadableCode(result, raw);
+  return undefined;
+}
+
+/** Spec 7.3: the status of a table code is its row's, judged under that row's clause (ERROR_CODE_CLAUSE). */
+export function expectRowStatus(result: ApiResult, code: ErrorCode): boolean {
+  const row = ERROR_CODES[code].status;
+  return claim(ERROR_CODE_CLAUSE[code], result.status === row, `HTTP status of ${code} is ${row}`, {
+    expected: row,
+    actual: { status: result.status, code },
+  });
 }
 
 /** An error whose error.code is not a string: filed under 7.2.2, or 7.2.1 when the body is no envelope at all. */

@@ -167,7 +167,9 @@ export function shoppingChecks<R extends object>(endpoint: ShoppingEndpoint<R>):
       );
       await t.forAll(faulty, async (body) => {
         const res = await t.client('partnerA').post(path, body);
-        expect(errorStatusAmong(res, [400, 409]), `HTTP 400 or 409: ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
+        expect(errorStatusAmong(res, [400, 409]), `HTTP 400 or 409: ${res.status} ${res.text.slice(0, 300)}`).toBe(
+          true,
+        );
         expectSomeError(res, t.representation);
       });
     },
