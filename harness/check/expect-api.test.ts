@@ -1,7 +1,7 @@
 /** expectError judges the check's own clause and files what belongs to other clauses under them. */
 import { describe, expect, it } from 'vitest';
 import type { ApiResult } from '../http/partner-client.ts';
-import { expectError, refusalMeets } from './expect-api.ts';
+import { errorStatusAmong, expectError, expectMediaType, refusalMeets, requireRepresentation } from './expect-api.ts';
 import { inCheckScope } from './scope.ts';
 
 function errorAnswer(status: number, code: string): ApiResult {
@@ -117,5 +117,34 @@ describe('refusalMeets', () => {
     });
     expect(scoped.error).toBeUndefined();
     expect(scoped.observations.map((o) => o.clauseId).sort()).toEqual(['7.2.2', '7.3.6']);
+  });
+});
+
+describe('served calls and representations are their own clauses’', () => {
+  it('servedBreaks: a 7.3 row check whose condition is served is blocked, filed under the condition’s clause', async () => {
+    const scoped = await inCheckScope('7.3.9', async () => {
+      expectError(errorAnswer(200, 'x'), 'NOT_ACCEPTABLE', { servedBreaks: '4.13.1c' });
+    });
+    expect(String((scoped.error as Error).name)).toBe('BlockedSignal');
+    expect(scoped.observations.map((o) => o.clauseId)).toEqual(['4.13.1c']);
+  });
+
+  it('a JSON answer to an XML Accept is 4.13.1a’s, not 4.13.4’s; requireRepresentation blocks on it', async () => {
+    const json = errorAnswer(404, 'NOT_FOUND');
+    const scoped = await inCheckScope('4.14.1', async () => {
+      expectMediaType(json, 'xml');
+      requireRepresentation(json, 'xml', 'GET /locations/X');
+    });
+    expect(String((scoped.error as Error).name)).toBe('BlockedSignal');
+    expect(new Set(scoped.observations.map((o) => o.clauseId))).toEqual(new Set(['4.13.1a']));
+  });
+
+  it('errorStatusAmong: a listed code’s row status sent as another status is that row’s', async () => {
+    const scoped = await inCheckScope('4.5.4', async () => {
+      expect(errorStatusAmong(errorAnswer(422, 'VALIDATION_ERROR'), [400, 409])).toBe(true);
+      expect(errorStatusAmong(errorAnswer(422, 'RESERVATION_REJECTED'), [400, 409])).toBe(false);
+      expect(errorStatusAmong(errorAnswer(200, 'VALIDATION_ERROR'), [400, 409])).toBe(false);
+    });
+    expect(scoped.observations.map((o) => o.clauseId)).toEqual(['7.3.6']);
   });
 });

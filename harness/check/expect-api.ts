@@ -58,17 +58,35 @@ export function readableBody(result: ApiResult, what = 'the response body', erro
 
 /**
  * Spec 4.13: the response's Content-Type is the representation's media type (or exactly `expected` when it is a
- * media type). Filed under 4.13.1a for JSON and 4.13.4 for XML unless the check judges another clause about it.
+ * media type). Filed under 4.13.1a (the type follows Accept) unless the check judges another clause about it; an XML
+ * answer with another XML media type than the selected one is 4.13.4's.
  */
 export function expectMediaType(result: ApiResult, expected: Representation | string, clauseId?: string): void {
   const mediaType = expected === 'json' || expected === 'xml' ? MEDIA_TYPE_OF[expected] : expected;
   const acceptable = expected === 'xml' ? XML_TYPES.has(result.mediaType ?? '') : result.mediaType === mediaType;
-  const clause =
-    clauseId ?? (XML_TYPES.has(mediaType) ? RESPONSE_CLAUSES.xmlMediaType : RESPONSE_CLAUSES.jsonMediaType);
+  const xmlAnswer = XML_TYPES.has(mediaType) && XML_TYPES.has(result.mediaType ?? '');
+  const clause = clauseId ?? (xmlAnswer ? RESPONSE_CLAUSES.xmlMediaType : RESPONSE_CLAUSES.jsonMediaType);
   claim(clause, acceptable, `Content-Type of the HTTP ${result.status} response is ${mediaType}`, {
     expected: mediaType,
     actual: result.mediaType,
   });
+}
+
+/**
+ * Spec 4.13.1a: an answer asked for in `representation` comes in it. One that does not (JSON to an XML Accept) is
+ * filed under 4.13.1a, and the check, judging rules of that representation, is blocked: nothing of them to judge.
+ */
+export function requireRepresentation(result: ApiResult, representation: Representation, what: string): void {
+  const ok = representation === 'xml' ? XML_TYPES.has(result.mediaType ?? '') : result.mediaType === MEDIA_TYPES.json;
+  requireStep(
+    RESPONSE_CLAUSES.jsonMediaType,
+    ok,
+    `${what}: the answer to an Accept of ${representation} is ${representation}`,
+    {
+      expected: MEDIA_TYPE_OF[representation],
+      actual: result.mediaType,
+    },
+  );
 }
 
 /**
@@ -278,8 +296,19 @@ export function expectError(
     status?: number;
     /** A code of the server's own (not in the 7.3 table) at an allowed status passes too (7.3: "not shown"). */
     otherCodes?: boolean;
+    /**
+     * The clause a call served instead of refused (HTTP 1xx-3xx) breaks, when it is not the check's: a 7.3 row's
+     * check provoking its condition (an Accept the API cannot serve, 4.13.1c) has no refusal to judge, and is blocked.
+     */
+    servedBreaks?: string;
   } = {},
 ): void {
+  if (options.servedBreaks !== undefined && options.servedBreaks !== own()) {
+    requireStep(options.servedBreaks, result.status >= 400, 'the call is refused (an error status), not served', {
+      expected: [codes].flat().join(' or '),
+      actual: { status: result.status, body: result.text.slice(0, 300) },
+    });
+  }
   const allowed = (typeof codes === 'string' ? [codes] : [...codes]).map((code) => ({
     status: options.status ?? ERROR_CODES[code].status,
     code,
