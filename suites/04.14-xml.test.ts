@@ -681,6 +681,7 @@ describe('4.14 XML representation', () => {
           const body = plainRequest(t, q.quoteId);
           body.driver = { ...body.driver, firstName: `Lan "Q" & <Mai>`, lastName: `O'Brien & Nguyễn <Trần>` };
           const booked = await book(t, 'partnerA', q.quoteId, { body });
+          requireRepresentation(booked.res, 'xml', 'the XML reservation');
           const reading = readTypedResponse(booked.res.text);
           judgeReading(reading.violations, 'the XML reservation');
           const driver = (reading.value as unknown as Reservation).driver;
