@@ -12,7 +12,7 @@ import type { Scope } from '../contract/scopes.ts';
 import type { Reservation, ReservationList } from '../contract/types.ts';
 import { malformedCodes } from '../generators/index.ts';
 import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
-import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import { errorStatusAmong, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { requestToken } from './support/auth.ts';
@@ -86,7 +86,14 @@ async function validCalls(t: CheckContext, level: EndpointProfile): Promise<Answ
       default:
         res = await client.get(pathOf(endpoint, values));
     }
-    expect(res.status, `${endpoint.method} ${endpoint.path}: ${res.text.slice(0, 300)}`).toBe(endpoint.successStatus);
+    // PATCH's answer is an error (501 MODIFICATION_NOT_SUPPORTED): that code with another status is 7.3.32's.
+    const answered =
+      res.status === endpoint.successStatus ||
+      (endpoint.successStatus >= 400 && errorStatusAmong(res, [endpoint.successStatus]));
+    expect(
+      answered,
+      `${endpoint.method} ${endpoint.path}: HTTP ${endpoint.successStatus} (${res.status} ${res.text.slice(0, 300)})`,
+    ).toBe(true);
     answers.push({ endpoint, res });
   }
   return answers;
@@ -108,7 +115,11 @@ async function unauthenticatedCalls(t: CheckContext, level: EndpointProfile): Pr
         : endpoint.method === 'PATCH'
           ? await t.anonymous.patch(path, body)
           : await t.anonymous.post(path, body);
-    expect(res.status, `${endpoint.method} ${endpoint.path} without a token: ${res.text.slice(0, 300)}`).toBe(401);
+    // UNAUTHORIZED or INVALID_TOKEN (5.6a): one sent with another status is its 7.3 row's deviation, filed there.
+    expect(
+      errorStatusAmong(res, [401]),
+      `${endpoint.method} ${endpoint.path} without a token: HTTP 401 (${res.status} ${res.text.slice(0, 300)})`,
+    ).toBe(true);
     answers.push({ endpoint, res });
   }
   return answers;

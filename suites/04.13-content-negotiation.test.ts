@@ -28,6 +28,7 @@ import {
   expectMediaType,
   expectOAuthStatus,
   expectSchema,
+  requireRepresentation,
 } from '../harness/check/expect-api.ts';
 import { ACCEPT_OF } from '../harness/http/partner-client.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
@@ -215,6 +216,8 @@ describe('4.13 Content negotiation', () => {
         for (const accept of XML_TYPES) {
           for (const path of ['/locations', `/locations/${code}`]) {
             const res = await t.client('partnerA').raw({ method: 'GET', path, headers: { ...bearer(token), accept } });
+            // An answer that is not XML at all does not follow Accept (4.13.1a's): no XML response to judge here.
+            requireRepresentation(res, 'xml', `GET ${path} as ${accept}`);
             expectMediaType(res, accept);
             const charset = /;\s*charset="?([^";]+)"?/i.exec(res.headers['content-type'] ?? '')?.[1];
             if (charset !== undefined) expect(charset.toLowerCase(), 'charset parameter').toBe('utf-8');

@@ -100,8 +100,10 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     };
     let res = await send(build(token), role ? { role } : {});
     // A cached token the service no longer accepts (expired during a long run, or a moved clock): fetch a
-    // new one once and repeat, so token lifetime never decides a check.
-    if (!explicitToken && role !== null && token !== null && res.status === 401 && isInvalidToken(res)) {
+    // new one once and repeat, so token lifetime never decides a check. Any 401 counts, whatever its error.code:
+    // a code that is not INVALID_TOKEN (or not a string) is 5.6a's or 7.2.2's to judge, not a reason to keep
+    // sending a dead token to every later check.
+    if (!explicitToken && role !== null && token !== null && res.status === 401) {
       tokens.invalidate(role, opts.scopes, token);
       token = await tokens.token(role, opts.scopes);
       res = await send(build(token), { role });
@@ -142,15 +144,6 @@ export function mergeHeaders(base: Record<string, string>, extra: Record<string,
     out[name] = value;
   }
   return out;
-}
-
-function isInvalidToken(res: HttpResponse): boolean {
-  try {
-    const parsed = parseBody(res.body, mediaTypeOf(res.headers));
-    return (parsed.value as { error?: { code?: unknown } })?.error?.code === 'INVALID_TOKEN';
-  } catch {
-    return false;
-  }
 }
 
 function mediaTypeOf(headers: Record<string, string>): string | null {

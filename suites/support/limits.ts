@@ -249,14 +249,14 @@ export function xmlRequest(value: object): string {
  */
 export function expectSomeError(res: ApiResult, representation: Representation): string {
   const code = errorCodeOf(res);
-  expect(code, `error.code of HTTP ${res.status}: ${res.text.slice(0, 300)}`).toEqual(expect.any(String));
-  if (Object.hasOwn(ERROR_CODES, code as string)) {
+  if (code !== undefined && Object.hasOwn(ERROR_CODES, code)) {
     expectError(res, code as ErrorCode, { representation });
   } else {
+    // A code of the server's own, or none readable (filed under 7.2.2 by expectError): judged by the status.
     const status = res.status >= 400 && res.status < 500 ? res.status : 400;
     expectError(res, 'VALIDATION_ERROR', { representation, status, otherCodes: true });
   }
-  return code as string;
+  return code ?? '';
 }
 
 /** Status and error code: what "the same answer" compares for errors. */
