@@ -6,15 +6,15 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import {
-  type Quote,
-  type QuoteRequest,
-  RESERVATION_STATUSES,
-  type Reservation,
-  type ReservationList,
-  type ReservationRequest,
-  type ReservationStatus,
+import type {
+  Quote,
+  QuoteRequest,
+  Reservation,
+  ReservationList,
+  ReservationRequest,
+  ReservationStatus,
 } from '../../contract/types.ts';
+import { RESERVATION_STATUSES } from '../../contract/types.ts';
 import { quoteRequest, type ShoppingOptions, type TargetListings } from '../../generators/index.ts';
 import { type ApiResult, type CallOptions, type CheckContext, SKIP } from '../../harness/check/check.ts';
 import { errorCodeOf, expectSchema, requireSuccess } from '../../harness/check/expect-api.ts';

@@ -134,12 +134,11 @@ const PLAN_REFUSALS = new Set(['INVALID_ACCOUNT_CODE', 'INVALID_RATE_CODE', 'RAT
  * One availability request per listed round-trip location and per listed plan (inside its validity), in JSON:
  * which of them the target refuses for the code itself (INVALID_LOCATION; a code error of 4.12 for a plan). The
  * spec lists only active locations (2.6.16) and only the caller's active, approved plans (2.7.7, 4.4.1): a listed
- * code refused is those clauses' deviation, judged by their own checks on the lists as listed. Undefined when an
- * answer was neither a refusal nor a valid answer (rate limited, unavailable): nothing is learnt, nothing kept.
+ * code refused is those clauses' deviation, judged by their own checks on the lists as listed. Any other answer
+ * (rate limited, unavailable, another error) refuses nothing: the code is shopped with as listed.
  */
-async function refusedCodes(t: CheckContext, role: Role, listed: TargetListings): Promise<Refused | undefined> {
+async function refusedCodes(t: CheckContext, role: Role, listed: TargetListings): Promise<Refused> {
   const refused: Refused = { locations: new Set(), plans: new Set() };
-  let decided = true;
   const pickupDate = addDays(t.settings.date, 14);
   const window = (code: string, from = pickupDate) => ({
     pickupLocation: code,
@@ -151,10 +150,7 @@ async function refusedCodes(t: CheckContext, role: Role, listed: TargetListings)
   });
   const shop = async (body: object) => {
     const res = await t.client(role).post('/availability', body, { representation: 'json' });
-    const valid = res.status === 200 || (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY');
-    const code = valid ? undefined : errorCodeOf(res);
-    if (!valid && code === undefined) decided = false;
-    return code;
+    return res.status >= 400 && res.status < 500 ? errorCodeOf(res) : undefined;
   };
   const roundTrips = listed.locations.filter((l) => l.capabilities.pickup && l.capabilities.dropoff);
   for (const location of roundTrips) {
@@ -175,12 +171,12 @@ async function refusedCodes(t: CheckContext, role: Role, listed: TargetListings)
       if (code !== undefined && PLAN_REFUSALS.has(code)) refused.plans.add(planKey(plan));
     }
   }
-  return decided ? refused : undefined;
+  return refused;
 }
 
 /**
  * The role's listings the suite can shop with: as listed, less the locations and plans the target itself refuses
- * to shop with (found once per run by refusedCodes, when the run's profile allows shopping). A check that shops
+ * to shop with (found once per run and role by refusedCodes, when the run's profile allows shopping). A check that shops
  * plans with these, so a listing that offers what it should not (an inactive location, another partner's plan,
  * one awaiting approval) fails the clauses of the lists (2.6.16, 2.7.7, 4.4.1), not every check that shops.
  */
@@ -191,9 +187,8 @@ export async function usableListings(t: CheckContext, role: Role = 'partnerA'): 
   let refused = refusedByTarget.get(key);
   if (!refused) {
     refused = await refusedCodes(t, role, listed);
-    if (refused) refusedByTarget.set(key, refused);
+    refusedByTarget.set(key, refused);
   }
-  if (!refused) return listed;
   const { locations, plans } = refused;
   return {
     ...listed,
