@@ -20,6 +20,7 @@ import {
   quote,
   quoteAndBook,
   readReservation,
+  stateOf,
   withReference,
 } from './support/booking.ts';
 import { bookingCases, quoteFor, quoteWindow } from './support/draws.ts';
@@ -96,8 +97,8 @@ describe('3 States and transitions', () => {
       // The Reservation schema is closed: no payment, hold or unit field can ride along.
       expectSchema(attempt.res, 'Reservation');
       const reservation = attempt.res.body as Reservation;
-      expect(reservation.status).toBe('confirmed');
-      expect((await readReservation(t, 'partnerA', reservation.reservationId)).status).toBe('confirmed');
+      expect(stateOf(reservation)).toBe('confirmed');
+      expect(stateOf(await readReservation(t, 'partnerA', reservation.reservationId))).toBe('confirmed');
     },
   );
 

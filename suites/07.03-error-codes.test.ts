@@ -34,7 +34,7 @@ import {
 import { observeReplayHeader } from './support/idempotency.ts';
 import { alterMiddle } from './support/ids.ts';
 import { inOwnWindow, MAX_REQUESTS_TO_429, observeRetryAfter, sendUntil429 } from './support/limits.ts';
-import { fleetOf, locationsOf, targetListings } from './support/listings.ts';
+import { targetListings } from './support/listings.ts';
 import { requireFaultRefused } from './support/request-faults.ts';
 import { freshKey, plainRequest } from './support/reservation-requests.ts';
 import { plainQuoteRequest, shoppingDate } from './support/shopping.ts';
@@ -587,10 +587,10 @@ describe('7.3 Error code table', () => {
   check('7.3.21')(
     { ...business, name: `${row('NO_AVAILABILITY')}: a quote for a vehicle not offered at the pickup location` },
     async (t) => {
-      const vehicles = (await fleetOf(t, A)).vehicles;
-      const locations = (await locationsOf(t, A)).locations.filter(
-        (l) => l.capabilities?.pickup && l.capabilities?.dropoff,
-      );
+      // Listings the target lets partner A shop: a listed location it refuses would answer INVALID_LOCATION (2.6.16).
+      const listings = await targetListings(t, A);
+      const vehicles = listings.vehicles;
+      const locations = listings.locations.filter((l) => l.capabilities?.pickup && l.capabilities?.dropoff);
       const pairs = vehicles.flatMap((v) =>
         locations.filter((l) => !v.locationCodes.includes(l.locationCode)).map((l) => ({ v, l })),
       );
@@ -964,7 +964,7 @@ async function ownPlans(t: CheckContext, role: Role) {
 async function noOneWayPair(t: CheckContext): Promise<{ pickupLocation: string; dropoffLocation: string }> {
   const probe = t.settings.target.probes?.noOneWayPair;
   if (probe) return probe;
-  const locations = (await locationsOf(t, A)).locations;
+  const locations = (await targetListings(t, A)).locations;
   const pickup = locations.find((l) => l.capabilities?.pickup && l.capabilities.oneWay === false);
   const dropoff =
     pickup && locations.find((l: Location) => l.capabilities?.dropoff && l.branchCode !== pickup.branchCode);

@@ -6,7 +6,15 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import type { Quote, QuoteRequest, Reservation, ReservationList, ReservationRequest } from '../../contract/types.ts';
+import type {
+  Quote,
+  QuoteRequest,
+  Reservation,
+  ReservationList,
+  ReservationRequest,
+  ReservationStatus,
+} from '../../contract/types.ts';
+import { RESERVATION_STATUSES } from '../../contract/types.ts';
 import { quoteRequest, type ShoppingOptions, type TargetListings } from '../../generators/index.ts';
 import { type ApiResult, type CallOptions, type CheckContext, SKIP } from '../../harness/check/check.ts';
 import { errorCodeOf, expectSchema, requireSuccess } from '../../harness/check/expect-api.ts';
@@ -143,7 +151,24 @@ export async function book(t: CheckContext, role: Role, quoteId: string, options
   requireStep('2.11.2', typeof reservation?.reservationId === 'string', 'the reservation carries a reservationId', {
     actual: reservation?.reservationId,
   });
+  // The checks that follow a booking read its state: a status spelled otherwise is 2.11.5's, filed once there.
+  stateOf(reservation);
   return { ...attempt, key: attempt.key ?? '', reservation };
+}
+
+/**
+ * The state of a reservation a check judges (spec 3): its status, one of the seven values of 2.11.5. A status
+ * spelled otherwise ("CONFIRMED") is 2.11.5's deviation, filed there, and blocks the check: its state is unread.
+ */
+export function stateOf(reservation: Reservation | undefined): ReservationStatus {
+  const status = reservation?.status;
+  requireStep(
+    '2.11.5',
+    (RESERVATION_STATUSES as readonly unknown[]).includes(status),
+    `the reservation's status is one of ${RESERVATION_STATUSES.join(', ')}`,
+    { actual: status },
+  );
+  return status as ReservationStatus;
 }
 
 /** A quote at the public rate, then a booking of it that must succeed. */
