@@ -7,6 +7,7 @@
  * for duplicate and reserved property names); the 4,096-node limit cannot be reached inside 32,000 bytes, so
  * a 4,098-node body may get 400 or 413 (#25). These checks are about the XML representation: XML only.
  */
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { describe, expect } from 'vitest';
@@ -301,6 +302,36 @@ async function expectSameAsJson(t: CheckContext, xml: ApiResult, value: object, 
     offersWithoutQuotes(json),
   );
   return json;
+}
+
+/** The value without its properties set to null, at any depth of objects (array items stay). */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, withoutNulls(v)]),
+  );
+}
+
+/**
+ * Whether the XML answer to a value holding nulls differs from the JSON answer to it and is the JSON answer to the
+ * value without them: the XML reading took a property set to null for a missing one, which is 4.14.13's deviation,
+ * filed there (the conversion to the same value is otherwise met).
+ */
+async function nullsReadAsMissing(t: CheckContext, value: object, xml: ApiResult, what: string): Promise<boolean> {
+  const dropped = withoutNulls(value) as object;
+  if (isDeepStrictEqual(dropped, value)) return false;
+  const json = await sendJson(t, value);
+  if (isDeepStrictEqual(offersWithoutQuotes(xml), offersWithoutQuotes(json))) return false;
+  const missing = await sendJson(t, dropped);
+  if (!isDeepStrictEqual(offersWithoutQuotes(xml), offersWithoutQuotes(missing))) return false;
+  claim('4.14.13', false, `${what}: the XML answer is the JSON answer to the value without its null properties`, {
+    expected: answerOf(json),
+    actual: answerOf(xml),
+  });
+  return true;
 }
 
 /**
@@ -1052,6 +1083,7 @@ describe('4.14 XML representation', () => {
         ),
         async ({ name, value }) => {
           const xml = await sendXml(t, xmlRequest(value));
+          if (await nullsReadAsMissing(t, value, xml, name)) return;
           const json = await expectSameAsJson(t, xml, value, name);
           if (json.status === 200) expectSchema(xml, 'AvailabilityResponse');
         },
