@@ -759,11 +759,11 @@ describe('4.14 XML representation', () => {
           const booked = await book(t, 'partnerA', q.quoteId, { body });
           const reading = readTypedResponse(booked.res.text);
           judgeReading(reading.violations, 'the XML reservation');
-          const driver = (reading.value as unknown as Reservation).driver;
-          expect(driver, 'driver names of the XML reservation').toMatchObject({
-            firstName: body.driver.firstName,
-            lastName: body.driver.lastName,
-          });
+          // The names' text is 4.14.9's; the field names they come under are 4.14.18a's (judged there).
+          const driver = (reading.value as unknown as Reservation | undefined)?.driver;
+          expect(Object.values(driver ?? {}), 'driver names of the XML reservation').toEqual(
+            expect.arrayContaining([body.driver.firstName, body.driver.lastName]),
+          );
         },
         { numRuns: bookingCases(t) },
       );
