@@ -62,13 +62,20 @@ export function readableBody(result: ApiResult, what = 'the response body', erro
 
 /**
  * Spec 4.13: the response's Content-Type is the representation's media type (or exactly `expected` when it is a
- * media type). Filed under 4.13.1a for JSON and 4.13.4 for XML unless the check judges another clause about it.
+ * media type). Filed under 4.13.1a for JSON and 4.13.4 for XML unless the check judges another clause about it; an
+ * error to an XML call answered in no XML type at all under 4.14.18b ("errors are returned … in XML").
  */
 export function expectMediaType(result: ApiResult, expected: Representation | string, clauseId?: string): void {
   const mediaType = expected === 'json' || expected === 'xml' ? MEDIA_TYPE_OF[expected] : expected;
   const acceptable = expected === 'xml' ? XML_TYPES.has(result.mediaType ?? '') : result.mediaType === mediaType;
+  const errorNotInXml = result.status >= 400 && !XML_TYPES.has(result.mediaType ?? '');
   const clause =
-    clauseId ?? (XML_TYPES.has(mediaType) ? RESPONSE_CLAUSES.xmlMediaType : RESPONSE_CLAUSES.jsonMediaType);
+    clauseId ??
+    (XML_TYPES.has(mediaType)
+      ? errorNotInXml
+        ? XML_ERRORS_CLAUSE
+        : RESPONSE_CLAUSES.xmlMediaType
+      : RESPONSE_CLAUSES.jsonMediaType);
   claim(clause, acceptable, `Content-Type of the HTTP ${result.status} response is ${mediaType}`, {
     expected: mediaType,
     actual: result.mediaType,
@@ -233,9 +240,7 @@ export function expectError(
     expected: allowed,
     actual: { status: result.status, code: errorCodeOf(result) ?? null, body: result.text.slice(0, 300) },
   });
-  // An error to an XML call answered in another media type breaks 4.14.18b (errors are returned in XML) first.
-  if (options.representation)
-    expectMediaType(result, options.representation, options.representation === 'xml' ? XML_ERRORS_CLAUSE : undefined);
+  if (options.representation) expectMediaType(result, options.representation);
   expectSchema(result, 'ErrorEnvelope', `the HTTP ${result.status} error body`);
   const code = errorCodeOf(result);
   requireStep(RESPONSE_CLAUSES.envelope, code !== undefined, 'the error body carries error.code', {
