@@ -643,6 +643,7 @@ describe('1 What the service does', () => {
           const res = await t.client('partnerA').post('/availability', new TextEncoder().encode(envelope), {
             headers: { 'content-type': contentType, soapaction: '"Availability"' },
           });
+          // Refused is 1.6d's; MALFORMED_XML's status is its row's (7.3.8).
           expectError(res, 'MALFORMED_XML', { representation: t.representation });
         }
       },

@@ -487,6 +487,7 @@ describe('8 Limits', () => {
       );
       expectError(deep, 'VALIDATION_ERROR', { representation: 'xml', otherCodes: true });
       expectError(await send(attack(`${maxBytes + 1} bytes`)), 'REQUEST_TOO_LARGE', { representation: 'xml' });
+      // The table states the limits; the refusal's status is its code's row's (7.3.8, 7.3.10).
       expectError(await send(attack(`an element at level ${maxDepth + 1}`)), 'MALFORMED_XML', {
         representation: 'xml',
       });

@@ -301,7 +301,10 @@ describe('9 Versioning', () => {
     );
   }
 
-  /** The root of an XML body: `response` in the v1 namespace with version="1". */
+  /**
+   * The root of an XML body: `response` in the v1 namespace with version="1". A body not in XML at all has no root
+   * to judge: it breaks 4.13.4 (or 4.14.18b, for an error), filed there.
+   */
   function expectVersionedRoot(label: string, res: ApiResult): void {
     // A JSON answer to an XML Accept is 4.13.1a's (filed there): no XML root to judge.
     requireRepresentation(res, 'xml', label);
@@ -350,6 +353,7 @@ describe('9 Versioning', () => {
             const res = await t.client('partnerA').post('/availability', c.bytes, {
               headers: { 'content-type': c.contentType ?? MEDIA_TYPES.xml },
             });
+            // Refused is 9.4's; MALFORMED_XML's status is its row's (7.3.8).
             expectError(res, 'MALFORMED_XML', { representation: t.representation });
           }
         },
