@@ -34,6 +34,7 @@ import {
   issueQuote,
   postReservation,
   quote as quoteStep,
+  requireUnscopedBookingRefused,
 } from './support/booking.ts';
 import { slowCases } from './support/draws.ts';
 import { cheapRuns, costlyRuns, sampleOf } from './support/generated.ts';
@@ -746,6 +747,8 @@ describe('1 What the service does', () => {
           const quote = quoted.body as Quote;
           // A refused booking creates nothing; the id is recorded anyway should the target accept it.
           const res = await postReservation(t, 'readOnly', reservationBody(t, quote.quoteId, quote.vehicle));
+          // Served without the scope in the grant: the endpoint's scope check (4.0.12) failed, not this clause.
+          await requireUnscopedBookingRefused(t, 'readOnly', res);
           expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
         },
         { numRuns: slowCases(t) },

@@ -35,6 +35,7 @@ import {
   quoteAndBook,
   readReservation,
   recordIfCreated,
+  requireUnscopedBookingRefused,
   withReference,
 } from './support/booking.ts';
 import { bookingCases, fewCases, otherScope, quoteFor, quoteWindow } from './support/draws.ts';
@@ -995,6 +996,8 @@ describe('4.7 POST /reservations', () => {
           if (shopped.status !== 201) return SKIP;
           const q = shopped.body as Quote;
           const attempt = await attemptBooking(t, 'readOnly', q.quoteId);
+          // Served: a booking scope in the grant is 1.7's, a token lacking it served 4.0.12's (filed there).
+          await requireUnscopedBookingRefused(t, 'readOnly', attempt.res);
           expectError(attempt.res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
         },
         { numRuns: fewCases(t) },

@@ -12,6 +12,7 @@ import { type ApiResult, type CallOptions, type CheckContext, SKIP } from '../..
 import { errorCodeOf, expectSchema, readableBody, requireSuccess } from '../../harness/check/expect-api.ts';
 import { claim, currentClauseId, requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
+import { freshToken, scopeSet } from './auth.ts';
 import { costlyRuns, sampleOf } from './generated.ts';
 import { targetListings } from './listings.ts';
 import { sameMoney, scaled } from './money.ts';
@@ -199,6 +200,22 @@ export function expectTotalAsQuoted(reservation: Reservation, q: Quote, what = '
   claim('2.11.9c', sameMoney(reservation.total, q.charges.total), `${what}: total equals the quote's total`, {
     expected: q.charges.total,
     actual: reservation.total,
+  });
+}
+
+/**
+ * A booking a role's client made without holding reservations:write, when served (2xx): whose deviation that is. When
+ * the role's grant holds the scope, its credentials carry a booking scope (1.7's rule for integration credentials);
+ * when it does not, the endpoint served a token lacking its scope (4.0.12's row). Filed there, and the check is
+ * blocked; a refusal goes on to be judged.
+ */
+export async function requireUnscopedBookingRefused(t: CheckContext, role: Role, res: ApiResult): Promise<void> {
+  if (res.status < 200 || res.status >= 300) return;
+  const granted = scopeSet((await freshToken(t, role)).scope);
+  const clause = granted.includes('reservations:write') ? '1.7' : '4.0.12';
+  requireStep(clause, false, `a booking by ${role} without reservations:write is refused (it got HTTP ${res.status})`, {
+    expected: '403 INSUFFICIENT_SCOPE',
+    actual: { granted, status: res.status, body: res.text.slice(0, 300) },
   });
 }
 
