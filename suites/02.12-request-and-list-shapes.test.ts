@@ -8,6 +8,7 @@ import type { AvailabilityResponse, CancelRequest, Reservation, ReservationList 
 import { availabilityRequest } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { expectError, expectSchema } from '../harness/check/expect-api.ts';
+import { claim } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { booked, expectBooked, postReservation, quoteToBook } from './support/booking.ts';
@@ -144,7 +145,13 @@ describe('2.12 Request and list shapes', () => {
 
   // Spec 2.12.4: "QuoteRequest: RentalWindow fields plus vehicleCode (VehicleCode, required) and extras; closed."
   check('2.12.4')({ ...shop, name: 'Generated quote requests (with or without extras) are accepted' }, async (t) => {
-    await forQuotes(t, (request, quote) => expect(quote.vehicle.vehicleCode).toBe(request.vehicleCode));
+    // Accepted (forQuotes); whether the quote describes the vehicle asked for is 2.9.5's, filed there.
+    await forQuotes(t, (request, quote) => {
+      claim('2.9.5', quote.vehicle.vehicleCode === request.vehicleCode, 'the quoted vehicle is the requested one', {
+        expected: request.vehicleCode,
+        actual: quote.vehicle.vehicleCode,
+      });
+    });
   });
 
   // Spec 2.12.4: "QuoteRequest: RentalWindow fields plus vehicleCode (VehicleCode, required) and extras; closed."

@@ -10,6 +10,7 @@ import { describe, expect } from 'vitest';
 import type { Quote, QuoteRequest } from '../contract/types.ts';
 import { type ApiResult, check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import { claim } from '../harness/check/scope.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { attemptBooking, book, expectTotalAsQuoted } from './support/booking.ts';
 import { bookingCases, quoteFor, quoteWindow, slowCases } from './support/draws.ts';
@@ -33,7 +34,11 @@ function isQuoteAnswer(res: ApiResult): boolean {
 }
 
 function expectRentalEcho(q: Quote, req: QuoteRequest): void {
-  expect(q.vehicle.vehicleCode, 'vehicle.vehicleCode').toBe(req.vehicleCode);
+  // Whether the quote describes the vehicle asked for is 2.9.5's ("vehicle | FleetVehicle"), filed there.
+  claim('2.9.5', q.vehicle?.vehicleCode === req.vehicleCode, 'vehicle.vehicleCode is the one asked for', {
+    expected: req.vehicleCode,
+    actual: q.vehicle?.vehicleCode,
+  });
   expect(q.rental.pickupLocation, 'rental.pickupLocation').toBe(req.pickupLocation);
   expect(q.rental.dropoffLocation, 'rental.dropoffLocation').toBe(req.dropoffLocation);
   for (const [field, value, date, time] of [

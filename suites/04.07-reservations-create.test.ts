@@ -674,13 +674,14 @@ describe('4.7 POST /reservations', () => {
         async ([request, percent]) => {
           const q = await quoteFor(t, 'partnerA', request);
           if (!q) return SKIP;
+          // The vehicle asked for: whether the quote describes it is 2.9.5's, not this clause's.
           try {
-            await control.movePrice(q.vehicle.vehicleCode, percent);
+            await control.movePrice(request.vehicleCode, percent);
             const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
             expectError(attempt.res, 'QUOTE_STALE', { representation: t.representation });
             await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
           } finally {
-            await control.movePrice(q.vehicle.vehicleCode, 0);
+            await control.movePrice(request.vehicleCode, 0);
           }
         },
         { numRuns: bookingCases(t) },
