@@ -201,12 +201,13 @@ describe('1 What the service does', () => {
   check('1.1c')(
     { ...book, name: 'A reservation holds no unit: the class stays offered and a second booking succeeds' },
     async (t) => {
-      const { quote, request } = await bookReservation(t, 'partnerA', { rate: 'public' });
+      // The vehicle asked for (whether the quote describes it is 2.9.5's).
+      const { request } = await bookReservation(t, 'partnerA', { rate: 'public' });
       const after = await availability(t, windowOf(request));
       expect(
         after.offers.map((o) => o.vehicle.vehicleCode),
         'the booked class is still offered for the booked window',
-      ).toContain(quote.vehicle.vehicleCode);
+      ).toContain(request.vehicleCode);
       // A new quote of the same request: booking the first again is 3.10's matter, not this clause's.
       const second = await quoteStep(t, 'partnerA', request);
       const again = await postReservation(t, 'partnerA', reservationBody(t, second.quoteId, second.vehicle));
