@@ -144,7 +144,15 @@ export async function book(t: CheckContext, role: Role, quoteId: string, options
   const attempt = await attemptBooking(t, role, quoteId, attemptOptions);
   const what =
     stepClause === '4.7.2' ? 'POST /reservations (a first booking)' : "POST /reservations of an offer's quoteId";
-  const reservation = requireSuccess(attempt.res, 201, stepClause, what) as Reservation;
+  const { status } = attempt.res;
+  // A refusal is the step clause's; a success answered with another status than 201 is 4.7.2's either way.
+  if (stepClause !== '4.7.2' && status !== 429 && status !== 503) {
+    requireStep(stepClause, status >= 200 && status < 300, `${what} is accepted (2xx)`, {
+      expected: 201,
+      actual: { status, body: attempt.res.text.slice(0, 300) },
+    });
+  }
+  const reservation = requireSuccess(attempt.res, 201, '4.7.2', what) as Reservation;
   requireStep('2.11.2', typeof reservation?.reservationId === 'string', 'the reservation carries a reservationId', {
     actual: reservation?.reservationId,
   });
