@@ -15,6 +15,7 @@ import { serializeTypedXml } from '../contract/xml/index.ts';
 import { addDays, quoteRequest, schemaFault } from '../generators/index.ts';
 import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectOAuthError } from '../harness/check/expect-api.ts';
+import { claim } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import type { HookName, TestHooks } from '../harness/hooks/adapter.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
@@ -674,7 +675,8 @@ describe('7.3 Error code table', () => {
         async ([request, percent]) => {
           const q = await quoteFor(t, A, request);
           if (!q) return SKIP;
-          const vehicleCode = q.vehicle.vehicleCode;
+          // The vehicle asked for: whether the quote describes it is 2.9.5's, not this row's.
+          const vehicleCode = request.vehicleCode;
           try {
             await control.movePrice(vehicleCode, percent);
             const { res } = await attemptBooking(t, A, q.quoteId);
@@ -748,8 +750,19 @@ describe('7.3 Error code table', () => {
         expectError(inFlight.res, 'IDEMPOTENT_REPLAY_IN_FLIGHT', { representation: t.representation });
         // Retryable: the identical request, once the first is done, gets the original answer (4.7.3).
         const retry = await attemptBooking(t, A, q.quoteId, { body, key });
-        expect(retry.res.status, `the retry: ${retry.res.text.slice(0, 300)}`).toBe(200);
-        observeReplayHeader(retry.res, true, 'the retry is a replay');
+        // Retryable: once the first is done, the retry is no longer in flight. How it is then answered (200, the
+        // original response, the header) is 4.7.3's rule, filed there.
+        expect(errorCodeOf(retry.res), `the retry, once the first is done: ${retry.res.text.slice(0, 300)}`).not.toBe(
+          'IDEMPOTENT_REPLAY_IN_FLIGHT',
+        );
+        if (
+          claim('4.7.3', retry.res.status === 200, 'the retry is the 200 replay', {
+            expected: 200,
+            actual: retry.res.status,
+          })
+        ) {
+          observeReplayHeader(retry.res, true, 'the retry is a replay');
+        }
         return;
       }
       t.notApplicable(
