@@ -550,8 +550,6 @@ describe('8 Limits', () => {
     {
       ...business,
       needs: ['partnerA', 'partnerB'],
-      // A few reads, nothing exhausted: safe on any target, at any profile.
-      profile: 'catalog',
       name: "Partner B's requests from the same address leave partner A's X-RateLimit-Remaining untouched",
     },
     async (t) => {
