@@ -1,7 +1,7 @@
 import { API_PREFIX, MEDIA_TYPES } from '../../contract/constants.ts';
 import type { JsonValue } from '../../contract/types.ts';
 import { FRAME_REASONS, parseTypedXml, serializeTypedXml } from '../../contract/xml/index.ts';
-import type { TokenCache } from '../auth/token-cache.ts';
+import type { ClientAuthentication, TokenCache } from '../auth/token-cache.ts';
 import type { Role } from '../config/target-config.ts';
 import type { HttpRequest, HttpResponse, SendOptions } from './client.ts';
 import type { Representation } from './representation.ts';
@@ -59,6 +59,8 @@ export interface PartnerClient {
   patch(path: string, body: unknown, opts?: CallOptions): Promise<ApiResult>;
   raw(req: RawRequest): Promise<ApiResult>;
   token(scopes?: string[]): Promise<string>;
+  /** How the role's client authenticates at the token endpoint (the token cache's finding, spec 5.2). */
+  clientAuthentication(): Promise<ClientAuthentication>;
 }
 
 type SendFn = (req: HttpRequest, options?: SendOptions) => Promise<HttpResponse>;
@@ -100,8 +102,10 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     };
     let res = await send(build(token), role ? { role } : {});
     // A cached token the service no longer accepts (expired during a long run, or a moved clock): fetch a
-    // new one once and repeat, so token lifetime never decides a check.
-    if (!explicitToken && role !== null && token !== null && res.status === 401 && isInvalidToken(res)) {
+    // new one once and repeat, so token lifetime never decides a check. Any 401 counts, whatever its error.code:
+    // a code that is not INVALID_TOKEN (or not a string) is 5.6a's or 7.2.2's to judge, not a reason to keep
+    // sending a dead token to every later check.
+    if (!explicitToken && role !== null && token !== null && res.status === 401) {
       tokens.invalidate(role, opts.scopes, token);
       token = await tokens.token(role, opts.scopes);
       res = await send(build(token), { role });
@@ -124,6 +128,10 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       if (role === null) throw new Error('the anonymous client has no token');
       return tokens.token(role, scopes);
     },
+    clientAuthentication() {
+      if (role === null) throw new Error('the anonymous client has no client authentication');
+      return tokens.clientAuthentication(role);
+    },
   };
 }
 
@@ -142,15 +150,6 @@ export function mergeHeaders(base: Record<string, string>, extra: Record<string,
     out[name] = value;
   }
   return out;
-}
-
-function isInvalidToken(res: HttpResponse): boolean {
-  try {
-    const parsed = parseBody(res.body, mediaTypeOf(res.headers));
-    return (parsed.value as { error?: { code?: unknown } })?.error?.code === 'INVALID_TOKEN';
-  } catch {
-    return false;
-  }
 }
 
 function mediaTypeOf(headers: Record<string, string>): string | null {
