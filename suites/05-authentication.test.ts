@@ -11,7 +11,14 @@ import { type CheckContext, check } from '../harness/check/check.ts';
 import { expectError, expectOAuthError, expectOAuthStatus, expectSchema } from '../harness/check/expect-api.ts';
 import { ACCEPT_OF } from '../harness/http/partner-client.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { credentialsOf, freshToken, refusedJsonTokenRequest, requestToken, scopeSet } from './support/auth.ts';
+import {
+  credentialsOf,
+  freshToken,
+  grantedScopes,
+  refusedJsonTokenRequest,
+  requestToken,
+  scopeSet,
+} from './support/auth.ts';
 import { fewCases, otherGrantTypes, otherScope, slowCases, unknownScopes, wrongSecrets } from './support/draws.ts';
 import { someCodes } from './support/listings.ts';
 import { canOffer, handshake, legacyOffer, plainHttpStatus, tlsEndpoint } from './support/transport.ts';
@@ -164,7 +171,7 @@ describe('5 Authentication', () => {
   check('5.4a')(
     { name: 'Booking scope requested by a client without it: 400 invalid_scope', needs: ['readOnly'] },
     async (t) => {
-      const held = scopeSet((await freshToken(t, 'readOnly')).scope);
+      const held = grantedScopes((await freshToken(t, 'readOnly')).scope);
       const missing = SCOPES.filter((s) => !held.includes(s));
       if (missing.length === 0) return t.notApplicable('the readOnly client holds every scope');
       expectOAuthError(await requestToken(t, 'readOnly', { scope: missing.join(' ') }), 'invalid_scope');
@@ -280,7 +287,7 @@ describe('5 Authentication', () => {
     },
     async (t) => {
       const token = await freshToken(t, 'partnerA', 'fleet:read');
-      expect(scopeSet(token.scope)).toEqual(['fleet:read']);
+      expect(grantedScopes(token.scope)).toEqual(['fleet:read']);
       const fleet = await t.client('partnerA').get('/fleet', { token: token.access_token });
       expect(fleet.status, fleet.text.slice(0, 300)).toBe(200);
       const locations = await t.client('partnerA').get('/locations', { token: token.access_token });
@@ -298,7 +305,7 @@ describe('5 Authentication', () => {
     },
     async (t) => {
       const token = await freshToken(t, 'readOnly');
-      const held = scopeSet(token.scope);
+      const held = grantedScopes(token.scope);
       if (held.includes('reservations:read')) return t.notApplicable('the readOnly client holds reservations:read');
       const res = await t.client('readOnly').get('/reservations', { token: token.access_token });
       expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
@@ -315,7 +322,7 @@ describe('5 Authentication', () => {
     async (t) => {
       // The role's client holds every scope and its partner account no reservation scope (the target config
       // says so): "omitted means everything held" is then the read and shop scopes at most.
-      const held = scopeSet((await freshToken(t, 'narrowPartner')).scope);
+      const held = grantedScopes((await freshToken(t, 'narrowPartner')).scope);
       expect(
         held.filter((s) => (BOOKING_SCOPES as readonly string[]).includes(s)),
         `reservation scopes of a token requested without scope (carries ${held.join(' ') || 'nothing'})`,
@@ -328,7 +335,7 @@ describe('5 Authentication', () => {
         if (res.status !== 200) return expectOAuthError(res, 'invalid_scope');
         expectSchema(res, 'TokenResponse');
         expect(
-          scopeSet((res.body as { scope?: unknown }).scope),
+          grantedScopes((res.body as { scope?: unknown }).scope),
           `scope of a token requested with "${scopes.join(' ')}": those both hold among the requested`,
         ).toEqual(held.filter((s) => scopes.includes(s)));
       };

@@ -1,5 +1,6 @@
 import { RESPONSE_CLAUSES } from '../../contract/clause-refs.ts';
 import { MEDIA_TYPES } from '../../contract/constants.ts';
+import { SCOPES } from '../../contract/scopes.ts';
 import { basicAuthorization } from '../../harness/auth/token-cache.ts';
 import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
 import { expectMediaType, expectSchema, requireSuccess } from '../../harness/check/expect-api.ts';
@@ -141,4 +142,19 @@ export function expectTokenRequestRefused(res: ApiResult, what: string): void {
   });
   expectMediaType(res, 'json', RESPONSE_CLAUSES.tokenJson);
   expectSchema(res, 'OAuthError', 'the token endpoint error body');
+}
+
+/**
+ * The scope names of a token response, for a check that compares scope sets (4.1.4, 5.5b). Names other than the
+ * eight of the endpoint table are 5.5a's deviation ("Scopes: fleet:read, …"): filed there once, the check blocked,
+ * since no set of such names can equal the one asked for.
+ */
+export function grantedScopes(scope: unknown, what = 'the token response'): string[] {
+  const names = scopeSet(scope);
+  const unknown = names.filter((name) => !(SCOPES as readonly string[]).includes(name));
+  requireStep('5.5a', unknown.length === 0, `${what} names scopes outside the eight of spec 5.5`, {
+    expected: SCOPES,
+    actual: scope,
+  });
+  return names;
 }
