@@ -86,6 +86,8 @@ export const RESPONSE_CLAUSES = {
   xmlMediaType: '4.13.4',
   /** 7.2: every error but the token endpoint's is the closed envelope (a body that is not one at all). */
   envelope: '7.2.1',
+  /** 7.2: error.code is a string (clients switch on it). */
+  envelopeCode: '7.2.2',
   /** 7.2: error.requestId equals the X-Request-Id header. */
   envelopeRequestId: '7.2.4',
   /** 7.1: the token endpoint's error shape. */

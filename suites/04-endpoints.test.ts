@@ -12,7 +12,7 @@ import type { Scope } from '../contract/scopes.ts';
 import type { Reservation, ReservationList } from '../contract/types.ts';
 import { malformedCodes } from '../generators/index.ts';
 import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
-import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import { errorStatusAmong, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { requestToken } from './support/auth.ts';
@@ -86,7 +86,14 @@ async function validCalls(t: CheckContext, level: EndpointProfile): Promise<Answ
       default:
         res = await client.get(pathOf(endpoint, values));
     }
-    expect(res.status, `${endpoint.method} ${endpoint.path}: ${res.text.slice(0, 300)}`).toBe(endpoint.successStatus);
+    // PATCH's answer is an error (501 MODIFICATION_NOT_SUPPORTED): that code with another status is 7.3.32's.
+    const answered =
+      res.status === endpoint.successStatus ||
+      (endpoint.successStatus >= 400 && errorStatusAmong(res, [endpoint.successStatus]));
+    expect(
+      answered,
+      `${endpoint.method} ${endpoint.path}: HTTP ${endpoint.successStatus} (${res.status} ${res.text.slice(0, 300)})`,
+    ).toBe(true);
     answers.push({ endpoint, res });
   }
   return answers;
@@ -108,13 +115,25 @@ async function unauthenticatedCalls(t: CheckContext, level: EndpointProfile): Pr
         : endpoint.method === 'PATCH'
           ? await t.anonymous.patch(path, body)
           : await t.anonymous.post(path, body);
-    expect(res.status, `${endpoint.method} ${endpoint.path} without a token: ${res.text.slice(0, 300)}`).toBe(401);
+    // UNAUTHORIZED or INVALID_TOKEN (5.6a): one sent with another status is its 7.3 row's deviation, filed there.
+    expect(
+      errorStatusAmong(res, [401]),
+      `${endpoint.method} ${endpoint.path} without a token: HTTP 401 (${res.status} ${res.text.slice(0, 300)})`,
+    ).toBe(true);
     answers.push({ endpoint, res });
   }
   return answers;
 }
 
 const label = ({ endpoint, res }: Answer) => `${endpoint.method} ${endpoint.path} (HTTP ${res.status})`;
+
+/**
+ * A header present and not blank. An absent header fails the assertion (toMatch would throw a TypeError on it,
+ * reported as a harness error instead of the target's failure).
+ */
+function expectHeader(value: string | null | undefined, what: string): void {
+  expect(value, what).toEqual(expect.stringMatching(/\S/));
+}
 
 const LEVELS = ENDPOINT_PROFILES;
 
@@ -167,7 +186,7 @@ describe('4 Endpoints', () => {
       { ...business, ...options, name: `X-Request-Id on the success of every ${level}-profile endpoint` },
       async (t) => {
         for (const answer of await validCalls(t, level)) {
-          expect(answer.res.requestId, `${label(answer)}: X-Request-Id`).toMatch(/\S/);
+          expectHeader(answer.res.requestId, `${label(answer)}: X-Request-Id`);
         }
       },
     );
@@ -180,7 +199,7 @@ describe('4 Endpoints', () => {
       { ...business, profile: level, name: `X-Request-Id on the 401 of every ${level}-profile endpoint` },
       async (t) => {
         for (const answer of await unauthenticatedCalls(t, level)) {
-          expect(answer.res.requestId, `${label(answer)}: X-Request-Id`).toMatch(/\S/);
+          expectHeader(answer.res.requestId, `${label(answer)}: X-Request-Id`);
         }
       },
     );
@@ -201,7 +220,7 @@ describe('4 Endpoints', () => {
         ];
         for (const res of answers) {
           expect(res.status, `POST ${path}: ${res.text.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
-          expect(res.requestId, `POST ${path} (HTTP ${res.status}): X-Request-Id`).toMatch(/\S/);
+          expectHeader(res.requestId, `POST ${path} (HTTP ${res.status}): X-Request-Id`);
         }
       }
     },
@@ -220,7 +239,7 @@ describe('4 Endpoints', () => {
           // docs/ambiguities.md #33: 4.10 lists no 429 for PATCH, so its headers are not asserted.
           if (!answer.endpoint.rateLimited || answer.endpoint.method === 'PATCH') continue;
           for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
-            expect(answer.res.headers[name], `${label(answer)}: ${name}`).toMatch(/\S/);
+            expectHeader(answer.res.headers[name], `${label(answer)}: ${name}`);
           }
         }
       },

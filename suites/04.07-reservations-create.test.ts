@@ -10,13 +10,12 @@ import {
   badIdempotencyKey,
   idempotencyKey,
   idempotencyKeyCases,
-  meetsRejection,
   quoteRequest,
   schemaFault,
   xmlText,
 } from '../generators/index.ts';
 import { type CheckContext, check, SKIP } from '../harness/check/check.ts';
-import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import { expectError, expectMediaType, expectSchema, refusalMeets } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
@@ -797,7 +796,7 @@ describe('4.7 POST /reservations', () => {
         if (key === null || key === undefined || c.expect === 'unspecified' || !('reject' in c.expect)) continue;
         const attempt = await attemptBooking(t, 'partnerA', q.quoteId, { key });
         expect(
-          meetsRejection(c.expect, attempt.res.status, errorCodeOf(attempt.res)),
+          refusalMeets(c.expect.reject, attempt.res),
           `${c.name}: HTTP ${attempt.res.status} ${attempt.res.text.slice(0, 200)} (${c.expect.basis})`,
         ).toBe(true);
         expectSchema(attempt.res, 'ErrorEnvelope');
@@ -854,7 +853,7 @@ describe('4.7 POST /reservations', () => {
           body: fault.value as unknown as ReservationRequest,
         });
         expect(
-          meetsRejection(fault.expect, attempt.res.status, errorCodeOf(attempt.res)),
+          refusalMeets(fault.expect.reject, attempt.res),
           `${fault.name}: HTTP ${attempt.res.status} ${attempt.res.text.slice(0, 200)} (${fault.expect.basis})`,
         ).toBe(true);
         expectSchema(attempt.res, 'ErrorEnvelope');

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { Reservation } from '../contract/types.ts';
-import { cancelRequest, meetsRejection, schemaFault } from '../generators/index.ts';
+import { cancelRequest, schemaFault } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
-import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import { expectError, expectMediaType, expectSchema, refusalMeets } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { book, cancelPath, quote, quoteAndBook, readReservation } from './support/booking.ts';
@@ -86,18 +86,17 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
       const { reservation } = await quoteAndBook(t, 'partnerA');
       const id = reservation.reservationId;
       const before = reservation.status;
-      for (const [what, reason] of [
+      for (const [_what, reason] of [
         ['0', ''],
         ['501', 'r'.repeat(501)],
       ]) {
         const res = await t.client('partnerA').post(cancelPath(id), { reason });
-        expect(res.status, `a reason of ${what} characters: ${res.text.slice(0, 300)}`).toBe(400);
         expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
       }
       await t.forAll(schemaFault('CancelRequest', cancelRequest()), async (fault) => {
         const res = await t.client('partnerA').post(cancelPath(id), fault.value);
         expect(
-          meetsRejection(fault.expect, res.status, errorCodeOf(res)),
+          refusalMeets(fault.expect.reject, res),
           `${fault.name}: HTTP ${res.status} ${res.text.slice(0, 200)} (${fault.expect.basis})`,
         ).toBe(true);
         expectSchema(res, 'ErrorEnvelope');

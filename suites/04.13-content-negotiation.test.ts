@@ -21,7 +21,13 @@ import {
   utf8,
 } from '../generators/index.ts';
 import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
-import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import {
+  errorCodeOf,
+  expectError,
+  expectMediaType,
+  expectSchema,
+  requireRepresentation,
+} from '../harness/check/expect-api.ts';
 import { ACCEPT_OF } from '../harness/http/partner-client.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import {
@@ -215,6 +221,8 @@ describe('4.13 Content negotiation', () => {
         for (const accept of XML_TYPES) {
           for (const path of ['/locations', `/locations/${code}`]) {
             const res = await t.client('partnerA').raw({ method: 'GET', path, headers: { ...bearer(token), accept } });
+            // An answer that is not XML at all does not follow Accept (4.13.1a's): no XML response to judge here.
+            requireRepresentation(res, 'xml', `GET ${path} as ${accept}`);
             expectMediaType(res, accept);
             const charset = /;\s*charset="?([^";]+)"?/i.exec(res.headers['content-type'] ?? '')?.[1];
             if (charset !== undefined) expect(charset.toLowerCase(), 'charset parameter').toBe('utf-8');

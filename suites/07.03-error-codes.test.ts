@@ -176,16 +176,19 @@ describe('7.3 Error code table', () => {
   check('7.3.4')(
     { ...business, name: `${row('INSUFFICIENT_SCOPE')}: listing reads with another scope's token` },
     async (t) => {
-      const reads = fc.constantFrom<[path: string, needed: Scope]>(
-        ['/fleet', 'fleet:read'],
-        ['/locations', 'locations:read'],
-        ['/rates', 'rates:read'],
+      // A read served without its scope breaks the endpoint's row of the table (4.0.5, 4.0.7, 4.0.9): filed there.
+      const reads = fc.constantFrom<[path: string, needed: Scope, row: string]>(
+        ['/fleet', 'fleet:read', '4.0.5'],
+        ['/locations', 'locations:read', '4.0.7'],
+        ['/rates', 'rates:read', '4.0.9'],
       );
       await t.forAll(
-        reads.chain(([path, needed]) => otherScope(needed).map((scopes) => ({ path, scopes }))),
-        async ({ path, scopes }) => {
+        reads.chain(([path, needed, endpointRow]) =>
+          otherScope(needed).map((scopes) => ({ path, scopes, endpointRow })),
+        ),
+        async ({ path, scopes, endpointRow }) => {
           const res = await t.client(A).get(path, { scopes });
-          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation, servedBreaks: endpointRow });
         },
         { numRuns: fewCases(t) },
       );
@@ -200,7 +203,7 @@ describe('7.3 Error code table', () => {
         fc.tuple(await quoteWindow(t, A), otherScope('quotes:write')),
         async ([request, scopes]) => {
           const res = await t.client(A).post('/quotes', request, { scopes });
-          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation, servedBreaks: '4.0.11' });
         },
         { numRuns: fewCases(t) },
       );
@@ -315,8 +318,8 @@ describe('7.3 Error code table', () => {
         unacceptable,
         async (accept) => {
           const res = await t.client(A).get('/locations', { headers: { accept } });
-          // 4.13: the 406 body is JSON whatever was asked for.
-          expectError(res, 'NOT_ACCEPTABLE', { representation: 'json' });
+          // 4.13: the 406 body is JSON whatever was asked for. Served anyway: 4.13.1c's (filed there).
+          expectError(res, 'NOT_ACCEPTABLE', { representation: 'json', servedBreaks: '4.13.1c' });
         },
         { numRuns: Math.min(runs(t), 6) },
       );
@@ -366,7 +369,8 @@ describe('7.3 Error code table', () => {
         types,
         async (contentType) => {
           const res = await t.client(A).post('/quotes', bytes, { headers: { 'content-type': contentType } });
-          expectError(res, 'UNSUPPORTED_MEDIA_TYPE', { representation: t.representation });
+          // Read anyway (served): 4.13.2's (filed there).
+          expectError(res, 'UNSUPPORTED_MEDIA_TYPE', { representation: t.representation, servedBreaks: '4.13.2' });
         },
         { numRuns: Math.min(runs(t), 5) },
       );
@@ -459,7 +463,7 @@ describe('7.3 Error code table', () => {
             ...(side !== 'pickupLocation' ? { dropoffLocation: code } : {}),
           };
           const res = await t.client(A).post('/availability', body);
-          expectError(res, 'INVALID_LOCATION', { representation: t.representation });
+          expectError(res, 'INVALID_LOCATION', { representation: t.representation, servedBreaks: '4.12.1a' });
         },
         { numRuns: runs(t) },
       );
@@ -508,7 +512,8 @@ describe('7.3 Error code table', () => {
       backwards,
       async (times) => {
         const res = await t.client(A).post('/availability', { ...window, ...times });
-        expectError(res, 'INVALID_RENTAL_WINDOW', { representation: t.representation });
+        // A backwards window served: 4.12.2's (filed there).
+        expectError(res, 'INVALID_RENTAL_WINDOW', { representation: t.representation, servedBreaks: '4.12.2' });
       },
       { numRuns: runs(t) },
     );

@@ -1,7 +1,7 @@
 /** expectError judges the check's own clause and files what belongs to other clauses under them. */
 import { describe, expect, it } from 'vitest';
 import type { ApiResult } from '../http/partner-client.ts';
-import { expectError } from './expect-api.ts';
+import { errorStatusAmong, expectError, expectMediaType, refusalMeets, requireRepresentation } from './expect-api.ts';
 import { inCheckScope } from './scope.ts';
 
 function errorAnswer(status: number, code: string): ApiResult {
@@ -49,5 +49,102 @@ describe('expectError and the owner of a code', () => {
       expectError(errorAnswer(400, 'VALIDATION_ERROR'), 'DUPLICATE_PARTNER_REFERENCE');
     });
     expect(String(scoped.error)).toMatch(/HTTP status is 409/);
+  });
+});
+
+describe('expectError: the status of a code is its 7.3 row’s, a code that is not a string is 7.2.2’s', () => {
+  it('the expected code with another status passes the check and is filed under the code’s row', async () => {
+    const scoped = await inCheckScope('4.12.2', async () => {
+      expectError(errorAnswer(422, 'VALIDATION_ERROR'), ['INVALID_RENTAL_WINDOW', 'VALIDATION_ERROR']);
+    });
+    expect(scoped.error).toBeUndefined();
+    expect(scoped.observations.map((o) => o.clauseId)).toEqual(['7.3.6']);
+  });
+
+  it('the row itself fails on that status', async () => {
+    const scoped = await inCheckScope('7.3.6', async () => {
+      expectError(errorAnswer(422, 'VALIDATION_ERROR'), 'VALIDATION_ERROR');
+    });
+    expect(String(scoped.error)).toMatch(/HTTP status of VALIDATION_ERROR is 400/);
+  });
+
+  it('a status a section states (not the row’s) stays the check’s own', async () => {
+    const scoped = await inCheckScope('4.2.3', async () => {
+      expectError(errorAnswer(400, 'INVALID_VEHICLE'), 'INVALID_VEHICLE', { status: 404 });
+    });
+    expect(String(scoped.error)).toMatch(/HTTP status is 404/);
+  });
+
+  it('another code at the row’s status still fails the check', async () => {
+    const scoped = await inCheckScope('4.12.2', async () => {
+      expectError(errorAnswer(400, 'INVALID_LOCATION'), 'INVALID_RENTAL_WINDOW');
+    });
+    expect(String(scoped.error)).toMatch(/error code is INVALID_RENTAL_WINDOW/);
+  });
+
+  it('a numeric error.code is filed under 7.2.2 and the refusal judged by its status', async () => {
+    const numeric = errorAnswer(400, 'VALIDATION_ERROR');
+    (numeric.body as { error: { code: unknown } }).error.code = 400;
+    const passed = await inCheckScope('4.12.2', async () => {
+      expectError(numeric, 'VALIDATION_ERROR');
+    });
+    expect(passed.error).toBeUndefined();
+    expect(new Set(passed.observations.map((o) => o.clauseId))).toEqual(new Set(['7.2.2']));
+    const failed = await inCheckScope('4.12.2', async () => {
+      expectError({ ...numeric, status: 409 }, 'VALIDATION_ERROR');
+    });
+    expect(String(failed.error)).toMatch(/HTTP status is 400/);
+  });
+});
+
+describe('refusalMeets', () => {
+  const answers = [{ status: 400, codes: ['VALIDATION_ERROR'], otherCodes: true }];
+
+  it('meets an expected answer, or a code of the server’s own at the status', () => {
+    expect(refusalMeets(answers, errorAnswer(400, 'VALIDATION_ERROR'))).toBe(true);
+    expect(refusalMeets(answers, errorAnswer(400, 'DRIVER_TOO_YOUNG'))).toBe(true);
+    expect(refusalMeets(answers, errorAnswer(409, 'DRIVER_TOO_YOUNG'))).toBe(false);
+    expect(refusalMeets(answers, errorAnswer(200, 'VALIDATION_ERROR'))).toBe(false);
+    expect(refusalMeets(answers, errorAnswer(400, 'INVALID_LOCATION'))).toBe(false);
+  });
+
+  it('files a row’s status and a numeric code under their clauses', async () => {
+    const scoped = await inCheckScope('2.10.1', async () => {
+      expect(refusalMeets(answers, errorAnswer(422, 'VALIDATION_ERROR'))).toBe(true);
+      const numeric = errorAnswer(400, 'x');
+      (numeric.body as { error: { code: unknown } }).error.code = 400;
+      expect(refusalMeets(answers, numeric)).toBe(true);
+    });
+    expect(scoped.error).toBeUndefined();
+    expect(scoped.observations.map((o) => o.clauseId).sort()).toEqual(['7.2.2', '7.3.6']);
+  });
+});
+
+describe('served calls and representations are their own clauses’', () => {
+  it('servedBreaks: a 7.3 row check whose condition is served is blocked, filed under the condition’s clause', async () => {
+    const scoped = await inCheckScope('7.3.9', async () => {
+      expectError(errorAnswer(200, 'x'), 'NOT_ACCEPTABLE', { servedBreaks: '4.13.1c' });
+    });
+    expect(String((scoped.error as Error).name)).toBe('BlockedSignal');
+    expect(scoped.observations.map((o) => o.clauseId)).toEqual(['4.13.1c']);
+  });
+
+  it('a JSON answer to an XML Accept is 4.13.1a’s, not 4.13.4’s; requireRepresentation blocks on it', async () => {
+    const json = errorAnswer(404, 'NOT_FOUND');
+    const scoped = await inCheckScope('4.14.1', async () => {
+      expectMediaType(json, 'xml');
+      requireRepresentation(json, 'xml', 'GET /locations/X');
+    });
+    expect(String((scoped.error as Error).name)).toBe('BlockedSignal');
+    expect(new Set(scoped.observations.map((o) => o.clauseId))).toEqual(new Set(['4.13.1a']));
+  });
+
+  it('errorStatusAmong: a listed code’s row status sent as another status is that row’s', async () => {
+    const scoped = await inCheckScope('4.5.4', async () => {
+      expect(errorStatusAmong(errorAnswer(422, 'VALIDATION_ERROR'), [400, 409])).toBe(true);
+      expect(errorStatusAmong(errorAnswer(422, 'RESERVATION_REJECTED'), [400, 409])).toBe(false);
+      expect(errorStatusAmong(errorAnswer(200, 'VALIDATION_ERROR'), [400, 409])).toBe(false);
+    });
+    expect(scoped.observations.map((o) => o.clauseId)).toEqual(['7.3.6']);
   });
 });

@@ -1,6 +1,6 @@
 import { CODE_OWNER_CLAUSE, ERROR_CODE_CLAUSE, RESPONSE_CLAUSES, xmlReasonClause } from '../../contract/clause-refs.ts';
 import { MEDIA_TYPES } from '../../contract/constants.ts';
-import { ERROR_CODES, type ErrorCode, OAUTH_ERRORS, type OAuthErrorCode } from '../../contract/errors.ts';
+import { ERROR_CODES, type ErrorCode, isErrorCode, OAUTH_ERRORS, type OAuthErrorCode } from '../../contract/errors.ts';
 import type { SchemaName } from '../../contract/schemas/index.ts';
 import { schemaViolations } from '../../contract/validation.ts';
 import type { ApiResult } from '../http/partner-client.ts';
@@ -58,17 +58,35 @@ export function readableBody(result: ApiResult, what = 'the response body', erro
 
 /**
  * Spec 4.13: the response's Content-Type is the representation's media type (or exactly `expected` when it is a
- * media type). Filed under 4.13.1a for JSON and 4.13.4 for XML unless the check judges another clause about it.
+ * media type). Filed under 4.13.1a (the type follows Accept) unless the check judges another clause about it; an XML
+ * answer with another XML media type than the selected one is 4.13.4's.
  */
 export function expectMediaType(result: ApiResult, expected: Representation | string, clauseId?: string): void {
   const mediaType = expected === 'json' || expected === 'xml' ? MEDIA_TYPE_OF[expected] : expected;
   const acceptable = expected === 'xml' ? XML_TYPES.has(result.mediaType ?? '') : result.mediaType === mediaType;
-  const clause =
-    clauseId ?? (XML_TYPES.has(mediaType) ? RESPONSE_CLAUSES.xmlMediaType : RESPONSE_CLAUSES.jsonMediaType);
+  const xmlAnswer = XML_TYPES.has(mediaType) && XML_TYPES.has(result.mediaType ?? '');
+  const clause = clauseId ?? (xmlAnswer ? RESPONSE_CLAUSES.xmlMediaType : RESPONSE_CLAUSES.jsonMediaType);
   claim(clause, acceptable, `Content-Type of the HTTP ${result.status} response is ${mediaType}`, {
     expected: mediaType,
     actual: result.mediaType,
   });
+}
+
+/**
+ * Spec 4.13.1a: an answer asked for in `representation` comes in it. One that does not (JSON to an XML Accept) is
+ * filed under 4.13.1a, and the check, judging rules of that representation, is blocked: nothing of them to judge.
+ */
+export function requireRepresentation(result: ApiResult, representation: Representation, what: string): void {
+  const ok = representation === 'xml' ? XML_TYPES.has(result.mediaType ?? '') : result.mediaType === MEDIA_TYPES.json;
+  requireStep(
+    RESPONSE_CLAUSES.jsonMediaType,
+    ok,
+    `${what}: the answer to an Accept of ${representation} is ${representation}`,
+    {
+      expected: MEDIA_TYPE_OF[representation],
+      actual: result.mediaType,
+    },
+  );
 }
 
 /**
@@ -150,11 +168,125 @@ function codeJudge(codes: readonly ErrorCode[]): string {
   return owner;
 }
 
+/** `error.code` of an envelope body as sent, whatever its type (undefined when there is none). */
+function rawErrorCode(result: ApiResult): unknown {
+  const error = (result.body as { error?: unknown } | undefined)?.error;
+  return error !== null && typeof error === 'object' ? (error as { code?: unknown }).code : undefined;
+}
+
+/** One answer a check accepts for a refusal: the status and the codes (or a code of the server's own). */
+export interface RefusalAnswer {
+  status: number;
+  codes: readonly string[];
+  /** A code of the server's own (not in the 7.3 table) at this status passes too (7.3: "not shown"). */
+  otherCodes?: boolean;
+}
+
 /**
- * Spec 7.2 and 7.3: the check's own requirement is the status and code (any of `codes` when the spec allows
- * several); `status` replaces the table's where a section states another (4.2's "404 INVALID_VEHICLE-type"). The
- * envelope's shape, retryable as in the code table, the request id and the media type are filed under their own
- * clauses.
+ * The table code of an answer whose only deviation is its HTTP status: the code is one the check accepts at the
+ * status of its 7.3 row, and the target sent it with another error status. That status is the row's clause to judge
+ * (ERROR_CODE_CLAUSE), not the check's: the check asked for that refusal and got it.
+ */
+function rowStatusOnly(answers: readonly RefusalAnswer[], status: number, code: string): ErrorCode | undefined {
+  if (!isErrorCode(code) || status < 400) return undefined;
+  // A clause that states the code and its status for every endpoint (5.6b) judges that status itself.
+  if (CODE_OWNER_CLAUSE[code] !== undefined && CODE_OWNER_CLAUSE[code] === currentClauseId()) return undefined;
+  const row = ERROR_CODES[code].status;
+  return answers.some((a) => a.status === row && a.codes.includes(code)) ? code : undefined;
+}
+
+/**
+ * Spec 7.2 and 7.3: whether a response is a refusal with one of `answers`, judged on what the check's own clause
+ * asks (the code that says why the call was refused). What belongs to other clauses is filed under them and does
+ * not make the refusal unmet:
+ * - a code the check accepts sent with another error status than its 7.3 row's: filed under that row;
+ * - an error.code that is not a string (7.2.2) or no envelope at all (7.2.1): filed there, and the refusal is judged
+ *   by its status alone, the only thing left to judge it by.
+ * A response that is not an error, or another code, is unmet (false).
+ */
+export function refusalMeets(answers: readonly RefusalAnswer[], result: ApiResult): boolean {
+  const raw = rawErrorCode(result);
+  if (typeof raw === 'string') {
+    const met = answers.some(
+      (a) =>
+        a.status === result.status &&
+        (a.codes.includes(raw) || (a.otherCodes === true && !Object.hasOwn(ERROR_CODES, raw))),
+    );
+    if (met) return true;
+    const code = rowStatusOnly(answers, result.status, raw);
+    if (code === undefined) return false;
+    claim(ERROR_CODE_CLAUSE[code], false, `HTTP status of ${code} is ${ERROR_CODES[code].status}`, {
+      expected: ERROR_CODES[code].status,
+      actual: { status: result.status, code },
+    });
+    return true;
+  }
+  if (result.status < 400) return false;
+  fileUnreadableCode(result, raw);
+  return answers.some((a) => a.status === result.status);
+}
+
+/** Spec 7.3: a refusal for a request body that failed validation, VALIDATION_ERROR or a 400 code of the server's own. */
+export const VALIDATION_REFUSAL: readonly RefusalAnswer[] = [
+  { status: 400, codes: ['VALIDATION_ERROR'], otherCodes: true },
+];
+
+/**
+ * Whether an error answer has one of the statuses a clause lists (4.5.4's "Errors: 400, 401, 403, 409, 429", a
+ * "400" whose code is open). A table code whose 7.3 row gives a listed status, sent with another error status, counts
+ * as listed: that status is the row's deviation, filed under it.
+ */
+export function errorStatusAmong(result: ApiResult, statuses: readonly number[]): boolean {
+  if (statuses.includes(result.status)) return true;
+  const raw = rawErrorCode(result);
+  if (typeof raw !== 'string' || !isErrorCode(raw) || result.status < 400) return false;
+  const row = ERROR_CODES[raw].status;
+  if (!statuses.includes(row)) return false;
+  claim(ERROR_CODE_CLAUSE[raw], false, `HTTP status of ${raw} is ${row}`, {
+    expected: row,
+    actual: { status: result.status, code: raw },
+  });
+  return true;
+}
+
+/**
+ * `error.code` of an error answer when it is a string; otherwise the deviation is filed under 7.2.2 (or 7.2.1 when
+ * the body is no envelope) and the result is undefined: the check has no code to judge.
+ */
+export function stringErrorCode(result: ApiResult): string | undefined {
+  const raw = rawErrorCode(result);
+  if (typeof raw === 'string') return raw;
+  fileUnreadableCode(result, raw);
+  return undefined;
+}
+
+/** Spec 7.3: the status of a table code is its row's, judged under that row's clause (ERROR_CODE_CLAUSE). */
+export function expectRowStatus(result: ApiResult, code: ErrorCode): boolean {
+  const row = ERROR_CODES[code].status;
+  return claim(ERROR_CODE_CLAUSE[code], result.status === row, `HTTP status of ${code} is ${row}`, {
+    expected: row,
+    actual: { status: result.status, code },
+  });
+}
+
+/** An error whose error.code is not a string: filed under 7.2.2, or 7.2.1 when the body is no envelope at all. */
+function fileUnreadableCode(result: ApiResult, raw: unknown): void {
+  const enveloped = (result.body as { error?: unknown } | undefined)?.error !== undefined;
+  claim(
+    enveloped ? RESPONSE_CLAUSES.envelopeCode : RESPONSE_CLAUSES.envelope,
+    false,
+    enveloped ? 'error.code is a string' : 'the error body is an envelope carrying error.code',
+    { actual: enveloped ? raw : result.text.slice(0, 300) },
+  );
+}
+
+/**
+ * Spec 7.2 and 7.3: the check's own requirement is the refusal with its code (any of `codes` when the spec allows
+ * several), at the status of the code's 7.3 row; `status` replaces the table's where a section states another
+ * (4.2's "404 INVALID_VEHICLE-type"), and is then the check's own too. Filed under their own clauses instead: an
+ * accepted code sent with another status than its 7.3 row's (that row), an error.code that is not a string (7.2.2:
+ * the refusal is then judged by its status), the envelope's shape, retryable as in the code table, the request id
+ * and the media type.
  */
 export function expectError(
   result: ApiResult,
@@ -164,40 +296,64 @@ export function expectError(
     status?: number;
     /** A code of the server's own (not in the 7.3 table) at an allowed status passes too (7.3: "not shown"). */
     otherCodes?: boolean;
+    /**
+     * The clause a call served instead of refused (HTTP 1xx-3xx) breaks, when it is not the check's: a 7.3 row's
+     * check provoking its condition (an Accept the API cannot serve, 4.13.1c) has no refusal to judge, and is blocked.
+     */
+    servedBreaks?: string;
   } = {},
 ): void {
+  if (options.servedBreaks !== undefined && options.servedBreaks !== own()) {
+    requireStep(options.servedBreaks, result.status >= 400, 'the call is refused (an error status), not served', {
+      expected: [codes].flat().join(' or '),
+      actual: { status: result.status, body: result.text.slice(0, 300) },
+    });
+  }
   const allowed = (typeof codes === 'string' ? [codes] : [...codes]).map((code) => ({
     status: options.status ?? ERROR_CODES[code].status,
     code,
   }));
-  const codeAllowed = (status: number, code: string | undefined) =>
-    allowed.some(
-      (a) =>
-        a.status === status &&
-        (a.code === code || (options.otherCodes === true && code !== undefined && !Object.hasOwn(ERROR_CODES, code))),
-    );
+  const answers: RefusalAnswer[] = allowed.map((a) => ({
+    status: a.status,
+    codes: [a.code],
+    otherCodes: options.otherCodes === true,
+  }));
   const judge = codeJudge(allowed.map((a) => a.code));
+  const raw = rawErrorCode(result);
+  const actual = () => ({ status: result.status, code: raw ?? null, body: result.text.slice(0, 300) });
   if (judge !== own()) {
     // The check's own clause asks for a refusal; the exact status and code are the owner clause's (CODE_OWNER_CLAUSE).
     claim(own(), result.status >= 400 && result.status < 500, 'the call is refused (HTTP 4xx), not served', {
       expected: allowed,
-      actual: { status: result.status, code: errorCodeOf(result) ?? null, body: result.text.slice(0, 300) },
+      actual: actual(),
     });
   }
-  const statusAllowed = allowed.some((a) => a.status === result.status);
-  claim(judge, statusAllowed, `HTTP status is ${[...new Set(allowed.map((a) => a.status))].join(' or ')}`, {
-    expected: allowed,
-    actual: { status: result.status, code: errorCodeOf(result) ?? null, body: result.text.slice(0, 300) },
-  });
+  const rowOnly = typeof raw === 'string' ? rowStatusOnly(answers, result.status, raw) : undefined;
+  if (rowOnly !== undefined && !allowed.some((a) => a.status === result.status && a.code === rowOnly)) {
+    // The refusal the check asked for, with another status than its 7.3 row's: that row's deviation.
+    claim(ERROR_CODE_CLAUSE[rowOnly], false, `HTTP status of ${rowOnly} is ${ERROR_CODES[rowOnly].status}`, {
+      expected: ERROR_CODES[rowOnly].status,
+      actual: actual(),
+    });
+  } else {
+    const statusAllowed = allowed.some((a) => a.status === result.status);
+    claim(judge, statusAllowed, `HTTP status is ${[...new Set(allowed.map((a) => a.status))].join(' or ')}`, {
+      expected: allowed,
+      actual: actual(),
+    });
+  }
   if (options.representation) expectMediaType(result, options.representation);
   expectSchema(result, 'ErrorEnvelope', `the HTTP ${result.status} error body`);
   const code = errorCodeOf(result);
-  requireStep(RESPONSE_CLAUSES.envelope, code !== undefined, 'the error body carries error.code', {
-    actual: result.text.slice(0, 300),
-  });
+  if (code === undefined) {
+    // No code to judge: the refusal was judged by its status above; the envelope's deviation is 7.2's.
+    fileUnreadableCode(result, raw);
+    observeRequestId(result);
+    return;
+  }
   claim(
     judge,
-    codeAllowed(result.status, code),
+    rowOnly !== undefined || refusalMeets(answers, result),
     `error code is ${allowed.map((a) => a.code).join(' or ')}${options.otherCodes ? ' or a code of the server’s own' : ''}`,
     { expected: allowed, actual: { status: result.status, code } },
   );

@@ -41,7 +41,9 @@ beforeAll(async () => {
       }
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
       if (!token || rejectedTokens.has(token)) {
-        const envelope = { error: { code: 'INVALID_TOKEN', message: 'no', requestId: 'r', retryable: false } };
+        // A numeric code (a target breaking 7.2.2) must not keep a dead token cached.
+        const code = req.headers['x-numeric-code'] ? 401 : 'INVALID_TOKEN';
+        const envelope = { error: { code, message: 'no', requestId: 'r', retryable: false } };
         return req.headers.accept === 'application/xml'
           ? reply(res, 401, 'application/xml', serializeTypedXml(envelope, 'response'))
           : reply(res, 401, 'application/json', JSON.stringify(envelope));
@@ -106,6 +108,19 @@ describe('PartnerClient', () => {
     const first = await tokens.token('partnerA');
     rejectedTokens.add(first);
     const res = await c.get('/fleet');
+    expect(res.status).toBe(200);
+    const business = seen.filter((s) => s.url === '/api/partner/v1/fleet');
+    expect(business.map((s) => s.headers.authorization)).toEqual([
+      `Bearer ${first}`,
+      expect.not.stringContaining(first),
+    ]);
+  });
+
+  it('refetches the token on any 401 to a cached token, whatever its error.code', async () => {
+    const { client: c, tokens } = client('json');
+    const first = await tokens.token('partnerA');
+    rejectedTokens.add(first);
+    const res = await c.get('/fleet', { headers: { 'x-numeric-code': '1' } });
     expect(res.status).toBe(200);
     const business = seen.filter((s) => s.url === '/api/partner/v1/fleet');
     expect(business.map((s) => s.headers.authorization)).toEqual([

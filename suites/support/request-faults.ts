@@ -12,14 +12,13 @@ import { schemaViolations } from '../../contract/validation.ts';
 import {
   availabilityRequest,
   extras,
-  meetsRejection,
   quoteRequest,
   type SchemaFault,
   schemaFaults,
   UNKNOWN_PROPERTY,
 } from '../../generators/index.ts';
 import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
-import { errorCodeOf, expectValue } from '../../harness/check/expect-api.ts';
+import { errorCodeOf, expectValue, refusalMeets } from '../../harness/check/expect-api.ts';
 import { requireStep } from '../../harness/check/scope.ts';
 import { postReservation, quoteToBook } from './booking.ts';
 import { targetListings } from './listings.ts';
@@ -65,7 +64,7 @@ export async function unmetFaults(
     const code = errorCodeOf(res);
     // The envelope's shape is 7.2's: judged under its clauses, so one envelope deviation fails 7.2, not every field.
     if (res.status >= 400) expectValue(res.body, 'ErrorEnvelope', `the HTTP ${res.status} answer to ${fault.name}`);
-    if (!meetsRejection(fault.expect, res.status, code)) {
+    if (!refusalMeets(fault.expect.reject, res)) {
       out.push({
         fault: fault.name,
         expected: fault.expect.reject.map((a) => `${a.status} ${a.codes.join('|')}`).join(' or '),

@@ -11,13 +11,13 @@ import type { Scope } from '../../contract/scopes.ts';
 import type { AvailabilityRequest, QuoteRequest } from '../../contract/types.ts';
 import {
   availabilityRequest as availabilityArbitrary,
-  meetsRejection,
   quoteRequest as quoteArbitrary,
   schemaFault,
   type TargetListings,
 } from '../../generators/index.ts';
-import { type CheckContext, check, type DeclareCheck } from '../../harness/check/check.ts';
-import { errorCodeOf, expectError } from '../../harness/check/expect-api.ts';
+import { type ApiResult, type CheckContext, check, type DeclareCheck } from '../../harness/check/check.ts';
+import { errorStatusAmong, expectError, refusalMeets } from '../../harness/check/expect-api.ts';
+import { requireStep } from '../../harness/check/scope.ts';
 import { REPRESENTATIONS } from '../../harness/http/representation.ts';
 import { freshToken } from './auth.ts';
 import { fewCases, otherScope } from './draws.ts';
@@ -36,8 +36,11 @@ export interface ShoppingEndpoint<R extends object> {
   scope: Scope;
   /** Generated valid requests: rentals of up to 30 days, at the public rate or a listed plan. */
   requests(cat: TargetListings): fc.Arbitrary<R>;
-  /** Valid requests given one fault the schema cannot see: a code no target holds, an empty rental. */
-  faults(t: CheckContext): ((req: R) => object)[];
+  /**
+   * Valid requests given one fault the schema cannot see (a code no target holds, an empty rental), each with the
+   * 4.12 clause that says it is refused.
+   */
+  faults(t: CheckContext): [clauseId: string, fault: (req: R) => object][];
   /** Declares the endpoint's check of a body that is not its request (4.5.1, 4.6.1). */
   notARequest: DeclareCheck;
   /** Declares the endpoint's check of a call without a token (4.5.4, 4.6.4). */
@@ -62,10 +65,10 @@ export const SHOPPING: {
     scope: 'availability:read',
     requests: (cat) => availabilityArbitrary(cat, { maxRentalDays: 30 }),
     faults: (t) => [
-      (req) => ({ ...req, pickupLocation: probeCode(t, 'LOC') }),
-      (req) => ({ ...req, vehicleCodes: [probeCode(t, 'VEH')] }),
-      (req) => ({ ...req, dropoffDate: req.pickupDate, dropoffTime: req.pickupTime }),
-      (req) => ({ ...req, accountCode: probeCode(t, 'ACC') }),
+      ['4.12.1a', (req) => ({ ...req, pickupLocation: probeCode(t, 'LOC') })],
+      ['4.12.3a', (req) => ({ ...req, vehicleCodes: [probeCode(t, 'VEH')] })],
+      ['4.12.2', (req) => ({ ...req, dropoffDate: req.pickupDate, dropoffTime: req.pickupTime })],
+      ['4.12.4a', (req) => ({ ...req, accountCode: probeCode(t, 'ACC') })],
     ],
     // Spec 4.5.1: "Body: AvailabilityRequest."
     notARequest: check('4.5.1'),
@@ -86,10 +89,10 @@ export const SHOPPING: {
     scope: 'quotes:write',
     requests: (cat) => quoteArbitrary(cat, { maxRentalDays: 30 }),
     faults: (t) => [
-      (req) => ({ ...req, dropoffLocation: probeCode(t, 'LOC') }),
-      (req) => ({ ...req, vehicleCode: probeCode(t, 'VEH') }),
-      (req) => ({ ...req, dropoffDate: req.pickupDate, dropoffTime: req.pickupTime }),
-      (req) => ({ ...req, rateCode: probeCode(t, 'RATE') }),
+      ['4.12.1a', (req) => ({ ...req, dropoffLocation: probeCode(t, 'LOC') })],
+      ['4.12.3a', (req) => ({ ...req, vehicleCode: probeCode(t, 'VEH') })],
+      ['4.12.2', (req) => ({ ...req, dropoffDate: req.pickupDate, dropoffTime: req.pickupTime })],
+      ['4.12.4b', (req) => ({ ...req, rateCode: probeCode(t, 'RATE') })],
     ],
     // Spec 4.6.1: "Body: QuoteRequest."
     notARequest: check('4.6.1'),
@@ -125,7 +128,7 @@ export function shoppingChecks<R extends object>(endpoint: ShoppingEndpoint<R>):
         const res = await t.client('partnerA').post(path, fault.value);
         requireFaultRefused(endpoint.requestSchema, fault, res);
         expect(
-          meetsRejection(fault.expect, res.status, errorCodeOf(res)),
+          refusalMeets(fault.expect.reject, res),
           `${fault.name}: expected ${JSON.stringify(fault.expect.reject)}, got HTTP ${res.status} ${res.text.slice(0, 300)}`,
         ).toBe(true);
         expectSomeError(res, t.representation);
@@ -162,13 +165,29 @@ export function shoppingChecks<R extends object>(endpoint: ShoppingEndpoint<R>):
     { ...business, name: 'Faulty requests are answered 400 or 409 in the error envelope, never another status' },
     async (t) => {
       const base = await validRequests(t, endpoint);
+      // A fault served instead of refused breaks the rule of its field or its 4.12 clause (filed there), not this
+      // check, which judges how refusals look.
       const faulty = fc.oneof(
-        schemaFault(endpoint.requestSchema, base).map((f) => f.value as object),
-        ...endpoint.faults(t).map((fault) => base.map(fault)),
+        schemaFault(endpoint.requestSchema, base).map((f) => ({
+          body: f.value as object,
+          refused: (res: ApiResult) => requireFaultRefused(endpoint.requestSchema, f, res),
+        })),
+        ...endpoint.faults(t).map(([clauseId, fault]) =>
+          base.map((req) => ({
+            body: fault(req),
+            refused: (res: ApiResult) =>
+              requireStep(clauseId, res.status >= 300, `the faulty request is refused (HTTP ${res.status})`, {
+                actual: res.text.slice(0, 300),
+              }),
+          })),
+        ),
       );
-      await t.forAll(faulty, async (body) => {
+      await t.forAll(faulty, async ({ body, refused }) => {
         const res = await t.client('partnerA').post(path, body);
-        expect([400, 409], `HTTP ${res.status}: ${res.text.slice(0, 300)}`).toContain(res.status);
+        refused(res);
+        expect(errorStatusAmong(res, [400, 409]), `HTTP 400 or 409: ${res.status} ${res.text.slice(0, 300)}`).toBe(
+          true,
+        );
         expectSomeError(res, t.representation);
       });
     },
