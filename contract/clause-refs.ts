@@ -106,7 +106,9 @@ export const XML_REASON_CLAUSE: Readonly<Record<string, string>> = {
   [REASONS.notWellFormed]: '4.14.9',
   [REASONS.invalidCharacter]: '4.14.9',
   [REASONS.cdataEnd]: '4.14.9',
-  [REASONS.entity]: '4.14.15',
+  // In a response, a & that starts no predefined or numeric reference is a string's special character left
+  // unescaped (4.14.9); 4.14.15 is about the references a server accepts.
+  [REASONS.entity]: '4.14.9',
   [REASONS.charRef]: '4.14.15',
   [REASONS.doctype]: '4.14.14c',
   [REASONS.comment]: '4.14.14d',

@@ -278,6 +278,16 @@ function expectationFor(path: Segment[], kind: SchemaFaultKind): Rejection {
       'VALIDATION_ERROR',
     );
   }
+  // 7.3: "The specific code returned for violations such as a driver under 18 … is not shown": a server checking the
+  // driver's age may answer its own code (DRIVER_TOO_YOUNG) for whatever is wrong with dateOfBirth
+  // (docs/ambiguities.md RS19; proven by the benign variant benign-driver-too-young-code).
+  if (field === 'dateOfBirth') {
+    return rejectWithAnyCodeOf(
+      'MUST',
+      `${basis}; any 400 code: 7.3 leaves the code of an under-age driver's dateOfBirth open`,
+      'VALIDATION_ERROR',
+    );
+  }
   return specific
     ? rejectWith('MUST', basis, 'VALIDATION_ERROR', specific)
     : rejectWith('MUST', basis, 'VALIDATION_ERROR');

@@ -47,6 +47,7 @@ export {
   locationPairs,
   MAX_DAYS_AHEAD,
   type PairOptions,
+  planDayRange,
   shoppableVehicles,
   type TargetListings,
 } from './listings.ts';

@@ -9,7 +9,10 @@ export type { Representation };
 export interface RenderOptions {
   /** XML only: a namespace prefix ('p' gives `<p:request xmlns:p=…>`); default: the default namespace. */
   prefix?: string;
-  /** XML only: write the XML declaration first (default true). */
+  /**
+   * XML only: write the XML declaration first (default false: the declaration is optional, spec 4.14.16, and only
+   * its own checks send one, so a target refusing it fails that clause alone).
+   */
   declaration?: boolean;
   /** XML only: the media type to declare (default application/xml). */
   xmlMediaType?: typeof MEDIA_TYPES.xml | typeof MEDIA_TYPES.textXml;
@@ -32,7 +35,7 @@ export function renderBody(value: object, representation: Representation, option
   }
   const xml = serializeTypedXml(value as JsonValue, 'request', {
     prefix: options.prefix,
-    declaration: options.declaration,
+    declaration: options.declaration ?? false,
   });
   return { contentType: options.xmlMediaType ?? MEDIA_TYPES.xml, bytes: encoder.encode(xml) };
 }

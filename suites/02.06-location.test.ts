@@ -8,11 +8,12 @@ import type { LocationList } from '../contract/types.ts';
 import { availabilityRequest, locationPairs } from '../generators/index.ts';
 import { check } from '../harness/check/check.ts';
 import { expectValue } from '../harness/check/expect-api.ts';
+import { requireStep } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { isIanaZone } from './support/datetime.ts';
 import { forQuotes, isAvailabilityAnswer, sampleOf } from './support/generated.ts';
-import { forListedLocations, listedLocations, targetListings } from './support/listings.ts';
+import { forListedLocations, listedLocations, listingsAsListed, targetListings } from './support/listings.ts';
 
 const A: Role[] = ['partnerA'];
 const business = { needs: A, representations: REPRESENTATIONS };
@@ -173,14 +174,25 @@ describe('2.6 Location', () => {
     const list = res.body as LocationList;
     expect(list.locations.length, 'locations listed').toBe(8);
     expect(list.count, 'count').toBe(8);
-    expect(new Set(list.locations.map((l) => l.locationCode)).size, 'distinct location codes').toBe(8);
+    const codes = list.locations.map((l) => l?.locationCode);
+    // Which locations are listed is told by their codes: a location without one is 2.6.1's (a required key).
+    requireStep(
+      '2.6.1',
+      codes.every((c) => typeof c === 'string'),
+      'every listed location has its locationCode',
+      {
+        actual: codes,
+      },
+    );
+    expect(new Set(codes).size, 'distinct location codes').toBe(8);
   });
 
   // Spec 2.6.16: "The location list holds the eight active locations."
   check('2.6.16')(
     { ...shop, name: 'Every listed location is active: shopping there is never INVALID_LOCATION' },
     async (t) => {
-      const cat = await targetListings(t);
+      // The list as listed: a listed location the target refuses is what this check judges.
+      const cat = await listingsAsListed(t);
       for (const value of cat.locations) {
         if (!value.capabilities.pickup || !value.capabilities.dropoff) continue;
         const request = sampleOf(

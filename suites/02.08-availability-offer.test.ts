@@ -10,7 +10,7 @@ import { check } from '../harness/check/check.ts';
 import { expectSchema, expectValue } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { postReservation } from './support/booking.ts';
+import { expectBooked, postReservation } from './support/booking.ts';
 import { expectAboutThirtyMinutes } from './support/datetime.ts';
 import { forOffers, isAvailabilityAnswer, sampleOf } from './support/generated.ts';
 import { targetListings } from './support/listings.ts';
@@ -56,7 +56,7 @@ describe('2.8 AvailabilityOffer', () => {
         partnerReference: freshReference(t),
         driver: driverFor(t, offer.vehicle),
       });
-      expect(created.status, `booking from an offer: ${created.text.slice(0, 300)}`).toBe(201);
+      expectBooked(created, 'booking from an offer');
       expectSchema(created, 'Reservation');
       expect((created.body as Reservation).vehicleCode, 'vehicle of the offer').toBe(offer.vehicle.vehicleCode);
       bookedOne = true;

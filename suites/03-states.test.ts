@@ -9,6 +9,7 @@ import { describe, expect } from 'vitest';
 import { RESERVATION_STATUSES, type Reservation, type ReservationStatus } from '../contract/types.ts';
 import { type CheckContext, check, SKIP } from '../harness/check/check.ts';
 import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import { claim } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import type { TestHooks } from '../harness/hooks/adapter.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
@@ -16,10 +17,15 @@ import {
   attemptBooking,
   book,
   cancel,
+  cancelStep,
+  currentStatus,
+  expectBooked,
+  expectNewState,
   listReservations,
   quote,
   quoteAndBook,
   readReservation,
+  stateOf,
   withReference,
 } from './support/booking.ts';
 import { bookingCases, quoteFor, quoteWindow } from './support/draws.ts';
@@ -40,8 +46,11 @@ async function release(t: CheckContext, id: string) {
   expect(res.status, `cancel after the check: ${res.text.slice(0, 300)}`).toBe(200);
 }
 
-/** The reservation's status as GET /reservations/{id} and GET /reservations show it (spec 6: polling). */
-async function polledStatus(t: CheckContext, id: string): Promise<{ single: string; listed: string | undefined }> {
+/**
+ * The reservation's status as GET /reservations/{id} and GET /reservations show it (spec 6: polling), both answers
+ * validated. Reads that disagree are 6.3's (filed there by currentStatus): the status set is taken when either shows it.
+ */
+async function polledStatus(t: CheckContext, id: string, set: string): Promise<string> {
   const single = await t.client('partnerA').get(`/reservations/${encodeURIComponent(id)}`);
   expect(single.status, `GET /reservations/${id}: ${single.text.slice(0, 300)}`).toBe(200);
   expectSchema(single, 'Reservation');
@@ -49,7 +58,8 @@ async function polledStatus(t: CheckContext, id: string): Promise<{ single: stri
   expect(list.status, `GET /reservations: ${list.text.slice(0, 300)}`).toBe(200);
   expectSchema(list, 'ReservationList');
   const listed = (list.body as { reservations: Reservation[] }).reservations.find((r) => r.reservationId === id);
-  return { single: (single.body as Reservation).status, listed: listed?.status };
+  expect(listed, `${id} is among the newest reservations listed`).toBeDefined();
+  return currentStatus(t, 'partnerA', id, set);
 }
 
 describe('3 States and transitions', () => {
@@ -76,8 +86,8 @@ describe('3 States and transitions', () => {
       try {
         for (const status of RESERVATION_STATUSES) {
           await control.setReservationStatus(reservation.reservationId, status);
-          const seen = await polledStatus(t, reservation.reservationId);
-          expect(seen, `after the operator set ${status}`).toEqual({ single: status, listed: status });
+          const seen = await polledStatus(t, reservation.reservationId, status);
+          expect(seen, `status read after the operator set ${status}`).toBe(status);
         }
       } finally {
         await release(t, reservation.reservationId);
@@ -91,13 +101,14 @@ describe('3 States and transitions', () => {
     async (t) => {
       const q = await quote(t, 'partnerA');
       const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
-      expect(attempt.res.status, attempt.res.text.slice(0, 300)).toBe(201);
+      // Accepted; the exact 201 is 4.7.2's ("First success: 201"), filed there.
+      expectBooked(attempt.res, 'a valid booking');
       expectMediaType(attempt.res, t.representation);
       // The Reservation schema is closed: no payment, hold or unit field can ride along.
       expectSchema(attempt.res, 'Reservation');
       const reservation = attempt.res.body as Reservation;
-      expect(reservation.status).toBe('confirmed');
-      expect((await readReservation(t, 'partnerA', reservation.reservationId)).status).toBe('confirmed');
+      expect(stateOf(reservation)).toBe('confirmed');
+      expect(stateOf(await readReservation(t, 'partnerA', reservation.reservationId))).toBe('confirmed');
     },
   );
 
@@ -131,11 +142,13 @@ describe('3 States and transitions', () => {
     { ...booking, name: 'Cancelling a confirmed reservation without money: 200, status cancelled' },
     async (t) => {
       const { reservation } = await quoteAndBook(t, 'partnerA');
-      const res = await cancel(t, 'partnerA', reservation.reservationId);
+      const id = reservation.reservationId;
+      const res = await cancel(t, 'partnerA', id);
       expect(res.status, res.text.slice(0, 300)).toBe(200);
       expectSchema(res, 'Reservation');
-      expect((res.body as Reservation).status).toBe('cancelled');
-      expect((await readReservation(t, 'partnerA', reservation.reservationId)).status).toBe('cancelled');
+      // The state the answer shows is 4.11.2's, reads that disagree 6.3's (filed there); this clause is the transition.
+      expectNewState(res.body as Reservation, 'the cancel answer');
+      expect(await currentStatus(t, 'partnerA', id, 'cancelled'), 'status read after the cancel').toBe('cancelled');
     },
   );
 
@@ -172,15 +185,21 @@ describe('3 States and transitions', () => {
     { ...booking, name: 'Cancelling an already cancelled reservation again: 200 with the current state' },
     async (t) => {
       const { reservation } = await quoteAndBook(t, 'partnerA');
-      const first = await cancel(t, 'partnerA', reservation.reservationId);
-      expect(first.status, first.text.slice(0, 300)).toBe(200);
+      // The first cancel is 3.4's step; whether its answer shows the new state is 4.11.2's.
+      const first = await cancelStep(t, 'partnerA', reservation.reservationId);
+      // A target whose every cancel answer shows the old state breaks 4.11.2 once: the repeats' answers are then
+      // filed there too; one that answers only the repeats wrongly breaks this clause.
+      const stateClause = first.reservation.status === 'cancelled' ? '3.6' : '4.11.2';
       for (let i = 0; i < 2; i++) {
         const again = await cancel(t, 'partnerA', reservation.reservationId, `repeat ${i + 1}`);
         expect(again.status, `repeat ${i + 1}: ${again.text.slice(0, 300)}`).toBe(200);
         expectSchema(again, 'Reservation');
         const body = again.body as Reservation;
         expect(body.reservationId).toBe(reservation.reservationId);
-        expect(body.status).toBe('cancelled');
+        claim(stateClause, body.status === 'cancelled', `repeat ${i + 1} answers the current state, cancelled`, {
+          expected: 'cancelled',
+          actual: body.status,
+        });
       }
     },
   );
@@ -199,7 +218,8 @@ describe('3 States and transitions', () => {
         const res = await cancel(t, 'partnerA', reservation.reservationId);
         // Which states are cancellable is not shown (3, docs/ambiguities.md #14): a completed rental may be.
         if (res.status === 200) {
-          expect((await readReservation(t, 'partnerA', reservation.reservationId)).status).toBe('cancelled');
+          const now = await currentStatus(t, 'partnerA', reservation.reservationId, 'cancelled');
+          expect(now, 'status after a cancel of the completed rental answered 200').toBe('cancelled');
           return t.notApplicable('completed reservations are cancellable on this target (spec 3 allows it)');
         }
         expectError(res, 'INVALID_STATE_TRANSITION', { representation: t.representation });
@@ -226,13 +246,12 @@ describe('3 States and transitions', () => {
         for (const status of states) {
           await control.setReservationStatus(id, status);
           const res = await cancel(t, 'partnerA', id);
-          const now = (await readReservation(t, 'partnerA', id)).status;
+          const now = await currentStatus(t, 'partnerA', id, res.status === 200 ? 'cancelled' : status);
           if (res.status === 200) {
             expectSchema(res, 'Reservation');
-            expect({ answered: (res.body as Reservation).status, now }, `cancel from ${status}`).toEqual({
-              answered: 'cancelled',
-              now: 'cancelled',
-            });
+            // The state the answer shows is 4.11.2's (filed there); the transition is this clause's.
+            expectNewState(res.body as Reservation, `the cancel answer from ${status}`);
+            expect(now, `status after a cancel from ${status} answered 200`).toBe('cancelled');
           } else {
             expectError(res, 'INVALID_STATE_TRANSITION', { representation: t.representation });
             expect(now, `cancel refused from ${status}: status unchanged`).toBe(status);
@@ -258,8 +277,9 @@ describe('3 States and transitions', () => {
             driver: { ...body.driver, firstName: 'Changed' },
           });
           expectError(res, 'MODIFICATION_NOT_SUPPORTED', { representation: t.representation });
+          // Reads that disagree are 6.3's (filed there): the status set is taken when either read shows it.
+          expect(await currentStatus(t, 'partnerA', id, status), `status after PATCH in ${status}`).toBe(status);
           const now = await readReservation(t, 'partnerA', id);
-          expect(now.status, `status after PATCH in ${status}`).toBe(status);
           expect(now.driver.firstName, 'driver unchanged').not.toBe('Changed');
         }
       } finally {
@@ -279,6 +299,22 @@ describe('3 States and transitions', () => {
       });
       expectError(res, 'MODIFICATION_NOT_SUPPORTED', { representation: t.representation });
       expect(await readReservation(t, 'partnerA', reservation.reservationId)).toEqual(before);
+    },
+  );
+
+  // Spec 3.8: "any | PATCH | | unchanged | 501 MODIFICATION_NOT_SUPPORTED"
+  check('3.8')(
+    { ...booking, name: 'PATCH on a reservation cancelled through the API: 501, still cancelled' },
+    async (t) => {
+      const { reservation, body } = await quoteAndBook(t, 'partnerA');
+      const id = reservation.reservationId;
+      // The cancel is 3.4's step (its answer's state 4.11.2's); a state reached through the API, not a hook.
+      await cancelStep(t, 'partnerA', id);
+      const res = await t.client('partnerA').patch(`/reservations/${encodeURIComponent(id)}`, {
+        driver: { ...body.driver, firstName: 'Changed' },
+      });
+      expectError(res, 'MODIFICATION_NOT_SUPPORTED', { representation: t.representation });
+      expect(await currentStatus(t, 'partnerA', id, 'cancelled'), 'status after the PATCH').toBe('cancelled');
     },
   );
 
@@ -311,8 +347,12 @@ describe('3 States and transitions', () => {
   // Spec 3.10: "A quote is not single-use."
   check('3.10')({ ...booking, name: 'One quote books several reservations (not single-use)' }, async (t) => {
     const q = await quote(t, 'partnerA');
-    const ids = new Set<string>();
-    for (let i = 0; i < 3; i++) ids.add((await book(t, 'partnerA', q.quoteId)).reservation.reservationId);
+    // The first booking is 4.7.2's step; booking the same quote again is what this clause judges.
+    const ids = new Set<string>([(await book(t, 'partnerA', q.quoteId)).reservation.reservationId]);
+    for (let i = 1; i < 3; i++) {
+      const again = await attemptBooking(t, 'partnerA', q.quoteId);
+      ids.add(expectBooked(again.res, `booking ${i + 1} of the same quote under a new key`).reservationId);
+    }
     expect(ids.size, 'three distinct reservations from one quote').toBe(3);
     const listed = new Set((await listReservations(t, 'partnerA')).map((r) => r.reservationId));
     for (const id of ids) expect(listed.has(id), `${id} is listed`).toBe(true);

@@ -4,20 +4,14 @@
  */
 import { describe, expect } from 'vitest';
 import type { RateList, RatePlan } from '../contract/types.ts';
-import { type CheckContext, check } from '../harness/check/check.ts';
+import { check } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
-import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { fewCases, otherScope } from './support/draws.ts';
+import { ratesOf } from './support/listings.ts';
 import { addDays, availabilityRequest, shoppingDate } from './support/shopping.ts';
 
 const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
-
-async function ratesOf(t: CheckContext, role: Role): Promise<RatePlan[]> {
-  const res = await t.client(role).get('/rates', { representation: 'json' });
-  expect(res.status, `GET /rates: ${res.text.slice(0, 300)}`).toBe(200);
-  return (res.body as RateList).rates;
-}
 
 /** A one-day window inside the plan's validity, from `anchor` on; undefined when there is none. */
 function dateWithin(plan: RatePlan, anchor: string): string | undefined {

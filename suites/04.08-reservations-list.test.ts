@@ -18,12 +18,13 @@ const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };
 
 const DEFAULT_LIMIT = 25;
 
-/** At least `count` reservations of the role exist (booked from one quote: a quote is not single-use). */
+/**
+ * At least `count` reservations of the role exist, each booked from a quote of its own (a quote is not single-use, but
+ * that is 3.10's rule, judged there).
+ */
 async function ensureReservations(t: CheckContext, role: Role, count: number) {
   const existing = (await listReservations(t, role)).length;
-  if (existing >= count) return;
-  const q = await quote(t, role);
-  for (let i = existing; i < count; i++) await book(t, role, q.quoteId);
+  for (let i = existing; i < count; i++) await book(t, role, (await quote(t, role)).quoteId);
 }
 
 /** A 200 ReservationList in the check's representation, valid; count the page length or the total (ambiguity #34). */
@@ -120,10 +121,13 @@ describe('4.8 GET /reservations', () => {
       await t.forAll(
         await quoteWindow(t, 'partnerA'),
         async (request) => {
-          const q = await quoteFor(t, 'partnerA', request);
-          if (!q) return SKIP;
+          // A quote of the request per booking: booking one quote again is 3.10's matter.
           const ids: string[] = [];
-          for (let i = 0; i < 3; i++) ids.push((await book(t, 'partnerA', q.quoteId)).reservation.reservationId);
+          for (let i = 0; i < 3; i++) {
+            const q = await quoteFor(t, 'partnerA', request);
+            if (!q) return SKIP;
+            ids.push((await book(t, 'partnerA', q.quoteId)).reservation.reservationId);
+          }
           const list = expectList(t, await t.client('partnerA').get('/reservations?limit=100'));
           const positions = ids.map((id) => list.reservations.findIndex((r) => r.reservationId === id));
           expect(

@@ -18,6 +18,19 @@ describe('4.14 typed XML: documents that are accepted', () => {
     expect(parse(doc('<string>hi</string>'))).toBe('hi');
   });
 
+  it('reads booleans written 1 or 0 only when asked (lenientBoolean, for a client judging content)', () => {
+    const digit = bytes(doc('<boolean> 1 </boolean>'));
+    expect(parseTypedXml(digit, 'request')).toMatchObject({
+      ok: false,
+      reason: 'boolean is not exactly true or false',
+    });
+    expect(parseTypedXml(digit, 'request', LIMITS.xml, { lenientBoolean: true })).toEqual({ ok: true, value: true });
+    const zero = bytes(doc('<boolean>0</boolean>'));
+    expect(parseTypedXml(zero, 'request', LIMITS.xml, { lenientBoolean: true })).toEqual({ ok: true, value: false });
+    const yes = bytes(doc('<boolean>yes</boolean>'));
+    expect(parseTypedXml(yes, 'request', LIMITS.xml, { lenientBoolean: true })).toMatchObject({ ok: false });
+  });
+
   it('reads a prefixed request and response', () => {
     expect(parse(doc('<p:number>42</p:number>', { prefix: 'p' }))).toBe(42);
     expect(parse(doc('<ns0:boolean>true</ns0:boolean>', { prefix: 'ns0', root: 'response' }), 'response')).toBe(true);

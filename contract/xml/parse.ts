@@ -21,6 +21,12 @@ export type XmlParseResult =
  */
 export interface XmlReadOptions {
   readonly lenientFrame?: boolean;
+  /**
+   * Reads a boolean written in XML Schema's other lexical forms, `1` and `0` (whitespace around allowed), as the
+   * boolean, where 4.14 asks for exactly `true` or `false`: a client can then judge the content while the lexical
+   * deviation is judged under its own clause. Servers parse requests strictly.
+   */
+  readonly lenientBoolean?: boolean;
 }
 
 /** The reasons lenientFrame reads past (the document's frame, not its content). */
@@ -75,7 +81,7 @@ export function parseTypedXml(
     return malformed(REASONS.invalidUtf8);
   }
   try {
-    return { ok: true, value: parseText(text, expectedRoot, limits, options.lenientFrame === true) };
+    return { ok: true, value: parseText(text, expectedRoot, limits, options) };
   } catch (err) {
     if (err instanceof XmlRejection) return malformed(err.reason);
     return malformed(err instanceof Error ? reasonForSaxesError(err.message) : REASONS.notWellFormed);
@@ -90,7 +96,8 @@ function reject(reason: string): never {
   throw new XmlRejection(reason);
 }
 
-function parseText(text: string, expectedRoot: XmlRoot, limits: XmlLimits, lenientFrame: boolean): JsonValue {
+function parseText(text: string, expectedRoot: XmlRoot, limits: XmlLimits, options: XmlReadOptions): JsonValue {
+  const lenientFrame = options.lenientFrame === true;
   // No error handler is registered, so saxes throws at its first well-formedness error instead of
   // reporting it and parsing on. Our own handlers throw XmlRejection for the same reason.
   const parser = new SaxesParser({ xmlns: true, position: false, defaultXMLVersion: '1.0', forceXMLVersion: true });
@@ -195,10 +202,12 @@ function parseText(text: string, expectedRoot: XmlRoot, limits: XmlLimits, lenie
         value = n;
         break;
       }
-      case 'boolean':
-        if (frame.text !== 'true' && frame.text !== 'false') return reject(REASONS.invalidBoolean);
-        value = frame.text === 'true';
+      case 'boolean': {
+        const text = options.lenientBoolean ? LENIENT_BOOLEAN[frame.text.trim()] : frame.text;
+        if (text !== 'true' && text !== 'false') return reject(REASONS.invalidBoolean);
+        value = text === 'true';
         break;
+      }
       case 'null':
         if (!isXmlWhitespace(frame.text)) return reject(REASONS.invalidNull);
         value = null;
@@ -221,6 +230,9 @@ function parseText(text: string, expectedRoot: XmlRoot, limits: XmlLimits, lenie
   if (result === undefined) return reject(REASONS.notWellFormed);
   return result.value;
 }
+
+/** XML Schema's boolean lexical forms (the spec allows only the first two). */
+const LENIENT_BOOLEAN: Readonly<Record<string, string>> = { true: 'true', false: 'false', '1': 'true', '0': 'false' };
 
 function isKnownElement(local: string): boolean {
   return (

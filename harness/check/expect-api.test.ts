@@ -130,13 +130,22 @@ describe('served calls and representations are their own clauses’', () => {
   });
 
   it('a JSON answer to an XML Accept is 4.13.1a’s, not 4.13.4’s; requireRepresentation blocks on it', async () => {
-    const json = errorAnswer(404, 'NOT_FOUND');
+    const json = { ...errorAnswer(200, 'NONE'), body: { items: [] }, text: '{"items":[]}' };
     const scoped = await inCheckScope('4.14.1', async () => {
       expectMediaType(json, 'xml');
-      requireRepresentation(json, 'xml', 'GET /locations/X');
+      requireRepresentation(json, 'xml', 'GET /locations');
     });
     expect(String((scoped.error as Error).name)).toBe('BlockedSignal');
     expect(new Set(scoped.observations.map((o) => o.clauseId))).toEqual(new Set(['4.13.1a']));
+  });
+
+  it('an error in JSON to an XML call is 4.14.18b’s ("errors are returned … in XML")', async () => {
+    const scoped = await inCheckScope('4.14.1', async () => {
+      expectMediaType(errorAnswer(404, 'NOT_FOUND'), 'xml');
+      requireRepresentation(errorAnswer(404, 'NOT_FOUND'), 'xml', 'GET /locations/X');
+    });
+    expect(String((scoped.error as Error).name)).toBe('BlockedSignal');
+    expect(new Set(scoped.observations.map((o) => o.clauseId))).toEqual(new Set(['4.14.18b']));
   });
 
   it('errorStatusAmong: a listed code’s row status sent as another status is that row’s', async () => {

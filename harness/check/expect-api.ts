@@ -18,6 +18,9 @@ export const MEDIA_TYPE_OF: Record<Representation, string> = { json: MEDIA_TYPES
 
 const XML_TYPES = new Set<string>([MEDIA_TYPES.xml, MEDIA_TYPES.textXml]);
 
+/** Spec 4.14: "Errors are returned in the same envelope, with the same fields and HTTP status, in XML." */
+const XML_ERRORS_CLAUSE = '4.14.18b';
+
 function statusText(result: ApiResult): string {
   return `HTTP ${result.status} ${result.mediaType ?? 'without Content-Type'}`;
 }
@@ -44,7 +47,8 @@ function unreadableClause(result: ApiResult, error: boolean): string {
  */
 export function readableBody(result: ApiResult, what = 'the response body', error = false): unknown {
   if (result.readDespite) {
-    claim(xmlReasonClause(result.readDespite.reason), false, `${what}: ${result.readDespite.reason}`, {
+    const { clauseId, reason } = result.readDespite;
+    claim(clauseId ?? xmlReasonClause(reason), false, `${what}: ${reason}`, {
       actual: result.text.slice(0, 300),
     });
   }
@@ -59,13 +63,17 @@ export function readableBody(result: ApiResult, what = 'the response body', erro
 /**
  * Spec 4.13: the response's Content-Type is the representation's media type (or exactly `expected` when it is a
  * media type). Filed under 4.13.1a (the type follows Accept) unless the check judges another clause about it; an XML
- * answer with another XML media type than the selected one is 4.13.4's.
+ * answer with another XML media type than the selected one is 4.13.4's, and an error to an XML call answered in no
+ * XML type at all is 4.14.18b's ("errors are returned … in XML").
  */
 export function expectMediaType(result: ApiResult, expected: Representation | string, clauseId?: string): void {
   const mediaType = expected === 'json' || expected === 'xml' ? MEDIA_TYPE_OF[expected] : expected;
   const acceptable = expected === 'xml' ? XML_TYPES.has(result.mediaType ?? '') : result.mediaType === mediaType;
   const xmlAnswer = XML_TYPES.has(mediaType) && XML_TYPES.has(result.mediaType ?? '');
-  const clause = clauseId ?? (xmlAnswer ? RESPONSE_CLAUSES.xmlMediaType : RESPONSE_CLAUSES.jsonMediaType);
+  const errorNotInXml = XML_TYPES.has(mediaType) && result.status >= 400 && !xmlAnswer;
+  const clause =
+    clauseId ??
+    (xmlAnswer ? RESPONSE_CLAUSES.xmlMediaType : errorNotInXml ? XML_ERRORS_CLAUSE : RESPONSE_CLAUSES.jsonMediaType);
   claim(clause, acceptable, `Content-Type of the HTTP ${result.status} response is ${mediaType}`, {
     expected: mediaType,
     actual: result.mediaType,
@@ -78,15 +86,12 @@ export function expectMediaType(result: ApiResult, expected: Representation | st
  */
 export function requireRepresentation(result: ApiResult, representation: Representation, what: string): void {
   const ok = representation === 'xml' ? XML_TYPES.has(result.mediaType ?? '') : result.mediaType === MEDIA_TYPES.json;
-  requireStep(
-    RESPONSE_CLAUSES.jsonMediaType,
-    ok,
-    `${what}: the answer to an Accept of ${representation} is ${representation}`,
-    {
-      expected: MEDIA_TYPE_OF[representation],
-      actual: result.mediaType,
-    },
-  );
+  // An error to an XML call in no XML type is 4.14.18b's ("errors are returned … in XML"), as in expectMediaType.
+  const clause = representation === 'xml' && result.status >= 400 ? XML_ERRORS_CLAUSE : RESPONSE_CLAUSES.jsonMediaType;
+  requireStep(clause, ok, `${what}: the answer to an Accept of ${representation} is ${representation}`, {
+    expected: MEDIA_TYPE_OF[representation],
+    actual: result.mediaType,
+  });
 }
 
 /**
@@ -96,7 +101,14 @@ export function requireRepresentation(result: ApiResult, representation: Represe
  */
 export function expectSchema(result: ApiResult, schema: SchemaName, what?: string): unknown {
   const body = readableBody(result, what ?? `the ${schema} body`, schema === 'ErrorEnvelope');
-  for (const violation of schemaViolations(schema, body)) {
+  const violations = schemaViolations(schema, body);
+  const nulls = XML_TYPES.has(result.mediaType ?? '') ? emptyStringsForNull(schema, body, violations) : new Set();
+  for (const violation of violations) {
+    if (nulls.has(violation.field)) {
+      // An XML writer spelling null as <string/>: the field holds null, written against 4.14.12, filed there once.
+      claim(XML_NULL_CLAUSE, false, `${schema} ${violation.field}: null written as an empty string`, { actual: '' });
+      continue;
+    }
     claim(violation.clauseId, false, `${schema} ${violation.field} ${violation.message}`, {
       actual: fieldValue(body, violation.field),
     });
@@ -117,6 +129,39 @@ export function expectValue(value: unknown, schema: SchemaName, label: string): 
     });
   }
   return violations.length === 0;
+}
+
+/** Spec 4.14.12: "null | `<null/>` or whitespace-only content". */
+const XML_NULL_CLAUSE = '4.14.12';
+
+/**
+ * The violated fields of an XML body that hold an empty string and validate as null: a null written as an empty
+ * string element (it has one reading, so the field's own rule is not judged on it).
+ */
+function emptyStringsForNull(schema: SchemaName, body: unknown, violations: readonly { field: string }[]): Set<string> {
+  const empty = [...new Set(violations.map((v) => v.field))].filter((field) => fieldValue(body, field) === '');
+  if (empty.length === 0) return new Set();
+  const copy = structuredClone(body);
+  for (const field of empty) setFieldValue(copy, field, null);
+  const still = new Set(schemaViolations(schema, copy).map((v) => v.field));
+  return new Set(empty.filter((field) => !still.has(field)));
+}
+
+function fieldParts(field: string): string[] {
+  return (field.match(/[^.[\]"]+|\[(\d+)\]/g) ?? []).map((part) => (part.startsWith('[') ? part.slice(1, -1) : part));
+}
+
+function setFieldValue(body: unknown, field: string, value: unknown): void {
+  const parts = fieldParts(field);
+  const last = parts.pop();
+  let current: unknown = body;
+  for (const key of parts) {
+    if (current === null || typeof current !== 'object') return;
+    current = (current as Record<string, unknown>)[key];
+  }
+  if (last !== undefined && current !== null && typeof current === 'object') {
+    (current as Record<string, unknown>)[last] = value;
+  }
 }
 
 /** The value at a field path of validate() (`driver.email`, `vehicles[3].doors`), for evidence. */

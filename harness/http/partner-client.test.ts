@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseTypedXml, serializeTypedXml } from '../../contract/xml/index.ts';
 import { TokenCache } from '../auth/token-cache.ts';
 import { send } from './client.ts';
-import { createPartnerClient, toApiResult } from './partner-client.ts';
+import { createPartnerClient, SNAKE_CASE_REASON, serializeBody, toApiResult } from './partner-client.ts';
 import { recording } from './recorder.ts';
 import { registerTargetSecrets, secrets } from './secrets.ts';
 
@@ -186,5 +186,33 @@ describe('PartnerClient', () => {
     const other = toApiResult(response('text/html', '<p>hi</p>'));
     expect(other).toMatchObject({ body: undefined, mediaType: 'text/html' });
     expect(other.parseError).toBeUndefined();
+  });
+
+  it('reads past deviations with one reading (a boolean 1, snake_case names), naming them in readDespite', () => {
+    const xml = (inner: string) => ({
+      status: 200,
+      headers: { 'content-type': 'application/xml' },
+      body: new TextEncoder().encode(`<response xmlns="urn:service:partner-api:v1" version="1">${inner}</response>`),
+      durationMs: 0,
+    });
+    const digits = toApiResult(xml('<object><property name="oneWay"><boolean>1</boolean></property></object>'));
+    expect(digits.body).toEqual({ oneWay: true });
+    expect(digits.readDespite).toEqual({ representation: 'xml', reason: 'boolean is not exactly true or false' });
+    const snake = toApiResult(
+      xml(
+        '<object><property name="vehicle_code"><string>A</string></property><property name="seats"><number>4</number></property></object>',
+      ),
+    );
+    expect(snake.body).toEqual({ vehicleCode: 'A', seats: 4 });
+    expect(snake.readDespite).toEqual({ representation: 'xml', reason: SNAKE_CASE_REASON, clauseId: '4.14.18a' });
+    const other = toApiResult(xml('<object><property name="x"><boolean>yes</boolean></property></object>'));
+    expect(other.body).toBeUndefined();
+    const plain = toApiResult(xml('<object><property name="x"><boolean>true</boolean></property></object>'));
+    expect(plain).toMatchObject({ body: { x: true } });
+    expect(plain.readDespite).toBeUndefined();
+  });
+
+  it('sends XML bodies without the optional declaration (spec 4.14.16: only its own checks send one)', () => {
+    expect(serializeBody({ a: 1 }, 'xml')).not.toMatch(/^<\?xml/);
   });
 });

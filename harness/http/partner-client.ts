@@ -1,6 +1,6 @@
 import { API_PREFIX, MEDIA_TYPES } from '../../contract/constants.ts';
 import type { JsonValue } from '../../contract/types.ts';
-import { FRAME_REASONS, parseTypedXml, serializeTypedXml } from '../../contract/xml/index.ts';
+import { FRAME_REASONS, parseTypedXml, serializeTypedXml, XML_REJECTION_REASONS } from '../../contract/xml/index.ts';
 import type { ClientAuthentication, TokenCache } from '../auth/token-cache.ts';
 import type { Role } from '../config/target-config.ts';
 import type { HttpRequest, HttpResponse, SendOptions } from './client.ts';
@@ -45,10 +45,18 @@ export interface ApiResult {
   /** The same, as the representation that failed and the parser's fixed reason (an XML reason of contract/xml). */
   parseFailure?: { representation: 'json' | 'xml'; reason: string };
   /**
-   * The body was read although its XML frame deviates (namespace, root name, version; contract/xml FRAME_REASONS):
-   * the reason, so the deviation is judged under its clause while the content is judged as usual.
+   * The body was read although its XML deviates in a way with one clear reading (the frame's namespace, root name
+   * or version, contract/xml FRAME_REASONS; a boolean written 1 or 0; field names in snake_case): the reason, and
+   * the clause when it is not the reason's own (xmlReasonClause), so the deviation is judged under its clause while
+   * the content is judged as usual.
    */
-  readDespite?: { representation: 'xml'; reason: string };
+  readDespite?: ReadDespite;
+}
+
+export interface ReadDespite {
+  representation: 'xml';
+  reason: string;
+  clauseId?: string;
 }
 
 export interface PartnerClient {
@@ -135,10 +143,15 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   };
 }
 
-/** Bytes go as they are; any other value is serialized in the representation. */
+/**
+ * Bytes go as they are; any other value is serialized in the representation. XML goes without the optional
+ * declaration (spec 4.14.16): only the check of 4.14.16 sends one, so a target refusing it fails that clause alone.
+ */
 export function serializeBody(body: unknown, representation: Representation): string | Uint8Array {
   if (body instanceof Uint8Array) return body;
-  return representation === 'xml' ? serializeTypedXml(body as JsonValue, 'request') : JSON.stringify(body);
+  return representation === 'xml'
+    ? serializeTypedXml(body as JsonValue, 'request', { declaration: false })
+    : JSON.stringify(body);
 }
 
 /** Later headers replace earlier ones of the same name in any letter case. */
@@ -163,8 +176,15 @@ const lossyUtf8 = new TextDecoder('utf-8');
 type Parsed = {
   value: unknown;
   failure?: { representation: 'json' | 'xml'; reason: string };
-  readDespite?: { representation: 'xml'; reason: string };
+  readDespite?: ReadDespite;
 };
+
+/** Deviations read past: each has one clear reading, so only its own clause is judged (readableBody files it). */
+const READ_PAST: readonly string[] = [...FRAME_REASONS, XML_REJECTION_REASONS.invalidBoolean];
+
+/** Spec 4.14: XML responses have the same field names as JSON (camelCase, spec 2): a snake_case name breaks it. */
+export const SNAKE_CASE_REASON = 'XML property names are spelled in snake_case, not as the JSON field names';
+const SNAKE_CASE_CLAUSE = '4.14.18a';
 
 function parseBody(bytes: Uint8Array, mediaType: string | null): Parsed {
   if (bytes.byteLength === 0) return { value: undefined };
@@ -177,15 +197,51 @@ function parseBody(bytes: Uint8Array, mediaType: string | null): Parsed {
   }
   if (mediaType === MEDIA_TYPES.xml || mediaType === MEDIA_TYPES.textXml) {
     const parsed = parseTypedXml(bytes, 'response', RESPONSE_XML_LIMITS);
-    if (parsed.ok) return { value: parsed.value };
-    if (FRAME_REASONS.includes(parsed.reason)) {
-      // A frame deviation (say a v2 namespace) is one clause's: the content is still read for every other check.
-      const lenient = parseTypedXml(bytes, 'response', RESPONSE_XML_LIMITS, { lenientFrame: true });
-      if (lenient.ok) return { value: lenient.value, readDespite: { representation: 'xml', reason: parsed.reason } };
+    if (parsed.ok) return withJsonNames({ value: parsed.value });
+    if (READ_PAST.includes(parsed.reason)) {
+      // A frame deviation (say a v2 namespace) or a boolean written 1 is one clause's: the content is still read
+      // for every other check.
+      const options = { lenientFrame: true, lenientBoolean: true };
+      const lenient = parseTypedXml(bytes, 'response', RESPONSE_XML_LIMITS, options);
+      if (lenient.ok)
+        return withJsonNames({ value: lenient.value, readDespite: { representation: 'xml', reason: parsed.reason } });
     }
     return { value: undefined, failure: { representation: 'xml', reason: parsed.reason } };
   }
   return { value: undefined };
+}
+
+/**
+ * An XML value whose property names are snake_case (vehicle_code) read with the JSON names (vehicleCode): the
+ * naming is 4.14.18a's deviation, filed there by readableBody, and every other check judges the content. Field
+ * names of the business responses are camelCase (spec 2); only a name with an underscore before a lower-case
+ * letter or digit is renamed, and only when no sibling already has the camelCase name.
+ */
+function withJsonNames(parsed: Parsed): Parsed {
+  let renamed = false;
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (value === null || typeof value !== 'object') return value;
+    const out: Record<string, unknown> = {};
+    const source = value as Record<string, unknown>;
+    for (const [key, child] of Object.entries(source)) {
+      const camel = key.replace(/(?<=[a-z0-9])_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+      const name = camel !== key && !Object.hasOwn(source, camel) ? camel : key;
+      if (name !== key) renamed = true;
+      Object.defineProperty(out, name, { value: walk(child), enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  };
+  const value = walk(parsed.value);
+  if (!renamed) return parsed;
+  return {
+    value,
+    readDespite: parsed.readDespite ?? {
+      representation: 'xml',
+      reason: SNAKE_CASE_REASON,
+      clauseId: SNAKE_CASE_CLAUSE,
+    },
+  };
 }
 
 export function toApiResult(res: HttpResponse): ApiResult {

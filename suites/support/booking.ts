@@ -6,14 +6,24 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import type { Quote, QuoteRequest, Reservation, ReservationList, ReservationRequest } from '../../contract/types.ts';
+import type {
+  Quote,
+  QuoteRequest,
+  Reservation,
+  ReservationList,
+  ReservationRequest,
+  ReservationStatus,
+} from '../../contract/types.ts';
+import { RESERVATION_STATUSES } from '../../contract/types.ts';
 import { quoteRequest, type ShoppingOptions, type TargetListings } from '../../generators/index.ts';
 import { type ApiResult, type CallOptions, type CheckContext, SKIP } from '../../harness/check/check.ts';
-import { errorCodeOf, expectSchema, requireSuccess } from '../../harness/check/expect-api.ts';
-import { requireStep } from '../../harness/check/scope.ts';
+import { errorCodeOf, expectSchema, readableBody, requireSuccess } from '../../harness/check/expect-api.ts';
+import { claim, currentClauseId, requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
+import { freshToken, scopeSet } from './auth.ts';
 import { costlyRuns, sampleOf } from './generated.ts';
 import { targetListings } from './listings.ts';
+import { sameMoney, scaled } from './money.ts';
 import { driverFor, freshKey, plainRequest, reservationBody } from './reservation-requests.ts';
 import { plainQuoteRequest } from './shopping.ts';
 
@@ -65,9 +75,12 @@ export async function issueQuote(
   throw new Error('unreachable');
 }
 
-/** A quote at the public rate to book from, reused by every booking of a check (a quote is not single-use, spec 3). */
-export async function quoteToBook(t: CheckContext): Promise<IssuedQuote> {
-  return issueQuote(t, 'partnerA', await targetListings(t), { rate: 'public' });
+/**
+ * A quote at the public rate to book from. Each booking gets its own: a quote is not single-use (spec 3.10), but
+ * that is 3.10's rule, judged there, so a check of another clause does not book one quote twice.
+ */
+export async function quoteToBook(t: CheckContext, salt = 0): Promise<IssuedQuote> {
+  return issueQuote(t, 'partnerA', await targetListings(t), { rate: 'public' }, salt);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -139,11 +152,104 @@ export async function book(t: CheckContext, role: Role, quoteId: string, options
   const attempt = await attemptBooking(t, role, quoteId, attemptOptions);
   const what =
     stepClause === '4.7.2' ? 'POST /reservations (a first booking)' : "POST /reservations of an offer's quoteId";
-  const reservation = requireSuccess(attempt.res, 201, stepClause, what) as Reservation;
+  const { status } = attempt.res;
+  // A refusal is the step clause's; a success answered with another status than 201 is 4.7.2's either way.
+  if (stepClause !== '4.7.2' && status !== 429 && status !== 503) {
+    requireStep(stepClause, status >= 200 && status < 300, `${what} is accepted (2xx)`, {
+      expected: 201,
+      actual: { status, body: attempt.res.text.slice(0, 300) },
+    });
+  }
+  const reservation = requireSuccess(attempt.res, 201, '4.7.2', what) as Reservation;
   requireStep('2.11.2', typeof reservation?.reservationId === 'string', 'the reservation carries a reservationId', {
     actual: reservation?.reservationId,
   });
+  // The checks that follow a booking read its state: a status spelled otherwise is 2.11.5's, filed once there.
+  stateOf(reservation);
   return { ...attempt, key: attempt.key ?? '', reservation };
+}
+
+/**
+ * The state of a reservation a check judges (spec 3): its status, one of the seven values of 2.11.5. A status
+ * spelled otherwise ("CONFIRMED") is 2.11.5's deviation, filed there, and blocks the check: its state is unread.
+ */
+export function stateOf(reservation: Reservation | undefined): ReservationStatus {
+  const status = reservation?.status;
+  requireStep(
+    '2.11.5',
+    (RESERVATION_STATUSES as readonly unknown[]).includes(status),
+    `the reservation's status is one of ${RESERVATION_STATUSES.join(', ')}`,
+    { actual: status },
+  );
+  return status as ReservationStatus;
+}
+
+/**
+ * A booking the check's own clause says must be accepted (a valid driver, key, reference, body at its limits): a
+ * refusal fails the check; a success answered with another status than 201 breaks 4.7.2 ("First success: 201"),
+ * filed there, and the check goes on with the reservation. Returns the answered reservation.
+ */
+export function expectBooked(
+  res: ApiResult,
+  what = 'POST /reservations',
+  /** The clause that says the booking is valid when not the check's own: a refusal is filed there and blocks. */
+  acceptedBy?: string,
+): Reservation {
+  const accepted = res.status >= 200 && res.status < 300;
+  const detail = { expected: 201, actual: { status: res.status, body: res.text.slice(0, 300) } };
+  if (acceptedBy) requireStep(acceptedBy, accepted, `${what} is accepted (2xx)`, detail);
+  else claim(currentClauseId() ?? 'own', accepted, `${what} is accepted (2xx)`, detail);
+  claim('4.7.2', res.status === 201, `${what}: a first success answers 201`, {
+    expected: 201,
+    actual: res.status,
+  });
+  return readableBody(res, what) as Reservation;
+}
+
+/**
+ * Whether a quote's total is its charges plus the security deposit (2.9.8d's deviation, which 1.3b and 2.5.17 restate).
+ * A zero deposit cannot be told apart: false.
+ */
+export function foldsDepositIn(q: Quote): boolean {
+  const { baseTotal, extrasTotal, oneWayFee, discount, total } = q.charges ?? {};
+  const deposit = q.securityDeposit;
+  const amounts = [baseTotal, extrasTotal, oneWayFee, discount, total, deposit];
+  if (!amounts.every((m) => m && typeof m.amount === 'number' && typeof m.exponent === 'number')) return false;
+  if (deposit.amount === 0) return false;
+  const e = Math.max(...amounts.map((m) => m.exponent));
+  const charge = scaled(baseTotal, e) + scaled(extrasTotal, e) + scaled(oneWayFee, e) - scaled(discount, e);
+  return scaled(total, e) === charge + scaled(deposit, e);
+}
+
+/**
+ * Spec 2.11.9c: the reservation's total equals the total of the quote booked from (judged there, filed there from
+ * other checks). A quote whose total folds the deposit in is no measure: that is 2.9.8d's, filed there, and the check
+ * is blocked.
+ */
+export function expectTotalAsQuoted(reservation: Reservation, q: Quote, what = 'the reservation'): void {
+  requireStep('2.9.8d', !foldsDepositIn(q), "the quote's total excludes the security deposit", {
+    actual: { charges: q.charges, securityDeposit: q.securityDeposit },
+  });
+  claim('2.11.9c', sameMoney(reservation.total, q.charges.total), `${what}: total equals the quote's total`, {
+    expected: q.charges.total,
+    actual: reservation.total,
+  });
+}
+
+/**
+ * A booking a role's client made without holding reservations:write, when served (2xx): whose deviation that is. When
+ * the role's grant holds the scope, its credentials carry a booking scope (1.7's rule for integration credentials);
+ * when it does not, the endpoint served a token lacking its scope (4.0.12's row). Filed there, and the check is
+ * blocked; a refusal goes on to be judged.
+ */
+export async function requireUnscopedBookingRefused(t: CheckContext, role: Role, res: ApiResult): Promise<void> {
+  if (res.status < 200 || res.status >= 300) return;
+  const granted = scopeSet((await freshToken(t, role)).scope);
+  const clause = granted.includes('reservations:write') ? '1.7' : '4.0.12';
+  requireStep(clause, false, `a booking by ${role} without reservations:write is refused (it got HTTP ${res.status})`, {
+    expected: '403 INSUFFICIENT_SCOPE',
+    actual: { granted, status: res.status, body: res.text.slice(0, 300) },
+  });
 }
 
 /** A quote at the public rate, then a booking of it that must succeed. */
@@ -245,6 +351,50 @@ export function cancelPath(id: string): string {
 /** POST …/cancel with a plain reason, in the check's representation. */
 export function cancel(t: CheckContext, role: Role, id: string, reason = 'Traveller changed plans') {
   return t.client(role).post(cancelPath(id), { reason });
+}
+
+/**
+ * A cancel the check needs to go through (a confirmed reservation without money, spec 3.4): anything but 200 is
+ * filed under `stepClause` (default 3.4) and blocks the check. The reservation answered "in its new state" is 4.11.2's
+ * rule: a status other than cancelled is filed there. Returns the answer and its reservation.
+ */
+export async function cancelStep(
+  t: CheckContext,
+  role: Role,
+  id: string,
+  options: { reason?: string; call?: CallOptions; stepClause?: string } = {},
+): Promise<{ res: ApiResult; reservation: Reservation }> {
+  const res = await t
+    .client(role)
+    .post(cancelPath(id), { reason: options.reason ?? 'Traveller changed plans' }, options.call);
+  const reservation = requireSuccess(res, 200, options.stepClause ?? '3.4', `POST ${cancelPath(id)}`) as Reservation;
+  expectNewState(reservation, 'the cancel answer');
+  return { res, reservation };
+}
+
+/** Spec 4.11.2: "200 returns the reservation in its new state": cancelled, judged (or filed) under 4.11.2. */
+export function expectNewState(reservation: Reservation | undefined, what: string): boolean {
+  return claim('4.11.2', reservation?.status === 'cancelled', `${what} shows the reservation cancelled`, {
+    expected: 'cancelled',
+    actual: reservation?.status,
+  });
+}
+
+/**
+ * The reservation's status as both read operations show it now (spec 6.3: GET /reservations/{id} and GET
+ * /reservations return the current state). When they disagree, one of them is not current: that is 6.3's, filed
+ * there, and the status `expected` is taken when either shows it (the transition did happen). Reads that fail are
+ * 4.0.14's and 4.0.13's and block the check.
+ */
+export async function currentStatus(t: CheckContext, role: Role, id: string, expected: string): Promise<string> {
+  const single = (await readReservation(t, role, id))?.status;
+  const listed = (await listReservations(t, role)).find((r) => r.reservationId === id)?.status;
+  if (listed === undefined || single === listed) return single;
+  claim('6.3', false, `GET /reservations/${id} and GET /reservations show the same current status`, {
+    expected: { single: listed, listed },
+    actual: { single, listed },
+  });
+  return single === expected || listed === expected ? expected : single;
 }
 
 /** `error.code` or the status: how race answers are counted. */

@@ -237,9 +237,12 @@ export async function postBytes(
   return t.client(role).post(path, body, { headers: { 'content-type': contentType } });
 }
 
-/** The value as a typed XML request document (spec 4.14), default namespace, with the XML declaration. */
+/**
+ * The value as a typed XML request document (spec 4.14), default namespace, without the optional XML declaration:
+ * only the checks of 4.14.16 send one.
+ */
 export function xmlRequest(value: object): string {
-  return serializeTypedXml(value as JsonValue, 'request');
+  return serializeTypedXml(value as JsonValue, 'request', { declaration: false });
 }
 
 /**

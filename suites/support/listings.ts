@@ -6,46 +6,203 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { FleetList, FleetVehicle, Location, LocationList, RateList, RatePlan } from '../../contract/types.ts';
-import type { TargetListings } from '../../generators/index.ts';
+import { addDays, isIsoDate, planDayRange, type TargetListings } from '../../generators/index.ts';
 import type { CheckContext } from '../../harness/check/check.ts';
-import { expectSchema, requireSuccess } from '../../harness/check/expect-api.ts';
+import { errorCodeOf, expectSchema, requireSuccess } from '../../harness/check/expect-api.ts';
+import { claim, requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
+import { profileRank } from '../../harness/run-settings.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Read as a step (JSON)
 
-/** The role's fleet list in JSON; a check that cannot read it is blocked by 4.0.5 (filed there). */
-export async function fleetOf(t: CheckContext, role: Role): Promise<FleetList> {
-  const res = await t.client(role).get('/fleet', { representation: 'json' });
-  const list = requireSuccess(res, 200, '4.0.5', 'GET /fleet') as FleetList;
-  return { ...list, vehicles: Array.isArray(list?.vehicles) ? list.vehicles : [] };
-}
-
-/** The role's location list in JSON; a check that cannot read it is blocked by 4.0.7 (filed there). */
-export async function locationsOf(t: CheckContext, role: Role): Promise<LocationList> {
-  const res = await t.client(role).get('/locations', { representation: 'json' });
-  const list = requireSuccess(res, 200, '4.0.7', 'GET /locations') as LocationList;
-  return { ...list, locations: Array.isArray(list?.locations) ? list.locations : [] };
-}
-
-/** The role's rate plans in JSON; a check that cannot read them is blocked by 4.0.9 (filed there). */
-export async function ratesOf(t: CheckContext, role: Role): Promise<RatePlan[]> {
-  const res = await t.client(role).get('/rates', { representation: 'json' });
-  const rates = (requireSuccess(res, 200, '4.0.9', 'GET /rates') as { rates?: RatePlan[] }).rates;
-  return Array.isArray(rates) ? rates : [];
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
- * The role's locations, fleet and rate plans, anchored on the run's date: what the generators draw requests
- * from. Each list is a step (blocked by its 4.0.x row when it cannot be read).
+ * A listed location the suite can plan with: it has its locationCode and its capabilities. One without them is
+ * judged by 2.6.1 (required keys, or 9.3b / 2.0.2 for a key spelled otherwise), never by the checks that shop.
  */
-export async function targetListings(t: CheckContext, role: Role = 'partnerA'): Promise<TargetListings> {
+function plannableLocation(value: unknown): value is Location {
+  return isObject(value) && typeof value.locationCode === 'string' && isObject(value.capabilities);
+}
+
+/** A listed vehicle the suite can plan with: its vehicleCode and the locations it is offered at. */
+function plannableVehicle(value: unknown): value is FleetVehicle {
+  return isObject(value) && typeof value.vehicleCode === 'string' && Array.isArray(value.locationCodes);
+}
+
+const DATE_PREFIX = /^(\d{4}-\d{2}-\d{2})(?:$|T)/;
+
+/**
+ * A plan's validFrom or validTo read leniently for the suite's own planning: null, a date, or the date a date-time
+ * starts with; undefined when no date can be read. Whether the target spells it as a date is 2.7.5's to judge.
+ */
+function planningDate(value: unknown): string | null | undefined {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'string') return undefined;
+  const date = DATE_PREFIX.exec(value)?.[1];
+  return date !== undefined && isIsoDate(date) ? date : undefined;
+}
+
+/**
+ * A listed plan as the suite plans with it (its codes, its validity as dates), or undefined when it cannot be
+ * planned with. Its field rules are judged by the 2.7 checks on the plan as listed.
+ */
+function plannablePlan(value: unknown): RatePlan | undefined {
+  if (!isObject(value) || typeof value.accountCode !== 'string' || typeof value.rateCode !== 'string') return undefined;
+  const validFrom = planningDate(value.validFrom);
+  const validTo = planningDate(value.validTo);
+  if (validFrom === undefined || validTo === undefined) return undefined;
+  return { ...(value as unknown as RatePlan), validFrom, validTo };
+}
+
+/**
+ * The role's fleet list in JSON; a check that cannot read it is blocked by 4.0.5 (filed there). Only vehicles the
+ * suite can plan with (a vehicleCode, the locationCodes): one without them is 2.5.1's to judge.
+ */
+export async function fleetOf(t: CheckContext, role: Role): Promise<FleetList> {
+  const res = await t.client(role).get('/fleet', { representation: 'json' });
+  const list = requireSuccess(res, 200, '4.0.5', 'GET /fleet') as FleetList;
+  const listed: unknown[] = Array.isArray(list?.vehicles) ? list.vehicles : [];
+  const vehicles = listed.filter(plannableVehicle);
+  requireStep('2.5.1', listed.length === 0 || vehicles.length > 0, 'GET /fleet lists vehicles with a vehicleCode', {
+    actual: listed.slice(0, 2),
+  });
+  return { ...list, vehicles };
+}
+
+/**
+ * The role's location list in JSON; a check that cannot read it is blocked by 4.0.7 (filed there). Only locations
+ * the suite can plan with (a locationCode, the capabilities): when none has them, the check is blocked by 2.6.1
+ * (the required keys; a key spelled otherwise is also 9.3b's and 2.0.2's, judged on the samples).
+ */
+export async function locationsOf(t: CheckContext, role: Role): Promise<LocationList> {
+  const res = await t.client(role).get('/locations', { representation: 'json' });
+  const list = requireSuccess(res, 200, '4.0.7', 'GET /locations') as LocationList;
+  const listed: unknown[] = Array.isArray(list?.locations) ? list.locations : [];
+  const locations = listed.filter(plannableLocation);
+  requireStep(
+    '2.6.1',
+    listed.length === 0 || locations.length > 0,
+    'GET /locations lists locations with a locationCode and capabilities',
+    { actual: listed.slice(0, 2) },
+  );
+  return { ...list, locations };
+}
+
+/**
+ * The role's rate plans in JSON, as the suite plans with them (validity read leniently as dates, plans without
+ * their codes or a readable validity left out: their spelling is the 2.7 checks' to judge); a check that cannot
+ * read the list is blocked by 4.0.9 (filed there).
+ */
+export async function ratesOf(t: CheckContext, role: Role): Promise<RatePlan[]> {
+  const res = await t.client(role).get('/rates', { representation: 'json' });
+  const rates = (requireSuccess(res, 200, '4.0.9', 'GET /rates') as { rates?: unknown }).rates;
+  return Array.isArray(rates) ? rates.flatMap((p) => plannablePlan(p) ?? []) : [];
+}
+
+/**
+ * The role's locations, fleet and rate plans as listed (only their shape gated, see locationsOf and ratesOf),
+ * anchored on the run's date: what a check judging the lists themselves (2.6.16, 2.7.7) shops with.
+ */
+export async function listingsAsListed(t: CheckContext, role: Role = 'partnerA'): Promise<TargetListings> {
   return {
     locations: (await locationsOf(t, role)).locations,
     vehicles: (await fleetOf(t, role)).vehicles,
     rates: await ratesOf(t, role),
     today: t.settings.date,
   };
+}
+
+/** Codes of listed locations and plans the target refused to shop with, per target and role (see usableListings). */
+interface Refused {
+  locations: Set<string>;
+  plans: Set<string>;
+}
+
+const refusedByTarget = new Map<string, Refused>();
+
+const planKey = (plan: Pick<RatePlan, 'accountCode' | 'rateCode'>) => `${plan.accountCode}/${plan.rateCode}`;
+
+/** The refusals that say a listed code is not the caller's to shop with (spec 4.12). */
+const LOCATION_REFUSAL = 'INVALID_LOCATION';
+const PLAN_REFUSALS = new Set(['INVALID_ACCOUNT_CODE', 'INVALID_RATE_CODE', 'RATE_NOT_APPROVED']);
+
+/**
+ * One availability request per listed round-trip location and per listed plan (inside its validity), in JSON:
+ * which of them the target refuses for the code itself (INVALID_LOCATION; a code error of 4.12 for a plan). The
+ * spec lists only active locations (2.6.16) and only the caller's active, approved plans (2.7.7, 4.4.1): a listed
+ * code refused is those clauses' deviation, judged by their own checks on the lists as listed. Any other answer
+ * (rate limited, unavailable, another error) refuses nothing: the code is shopped with as listed.
+ */
+async function refusedCodes(t: CheckContext, role: Role, listed: TargetListings): Promise<Refused> {
+  const refused: Refused = { locations: new Set(), plans: new Set() };
+  const pickupDate = addDays(t.settings.date, 14);
+  const window = (code: string, from = pickupDate) => ({
+    pickupLocation: code,
+    dropoffLocation: code,
+    pickupDate: from,
+    pickupTime: '10:00',
+    dropoffDate: addDays(from, 1),
+    dropoffTime: '10:00',
+  });
+  const shop = async (body: object) => {
+    const res = await t.client(role).post('/availability', body, { representation: 'json' });
+    return res.status >= 400 && res.status < 500 ? errorCodeOf(res) : undefined;
+  };
+  const roundTrips = listed.locations.filter((l) => l.capabilities.pickup && l.capabilities.dropoff);
+  for (const location of roundTrips) {
+    if ((await shop(window(location.locationCode))) === LOCATION_REFUSAL) refused.locations.add(location.locationCode);
+  }
+  const home = roundTrips.find((l) => !refused.locations.has(l.locationCode));
+  if (home) {
+    for (const plan of listed.rates) {
+      const range = planDayRange(listed, plan);
+      if (!range || range.last - range.first < 1) continue;
+      // Two weeks ahead when the plan allows (a pickup safely in the future in every timezone, #4).
+      const from = addDays(listed.today, Math.min(Math.max(range.first, 14), range.last - 1));
+      const code = await shop({
+        ...window(home.locationCode, from),
+        accountCode: plan.accountCode,
+        rateCode: plan.rateCode,
+      });
+      if (code !== undefined && PLAN_REFUSALS.has(code)) refused.plans.add(planKey(plan));
+    }
+  }
+  return refused;
+}
+
+/**
+ * The role's listings the suite can shop with: as listed, less the locations and plans the target itself refuses
+ * to shop with (found once per run and role by refusedCodes, when the run's profile allows shopping). A check that shops
+ * plans with these, so a listing that offers what it should not (an inactive location, another partner's plan,
+ * one awaiting approval) fails the clauses of the lists (2.6.16, 2.7.7, 4.4.1), not every check that shops.
+ */
+export async function usableListings(t: CheckContext, role: Role = 'partnerA'): Promise<TargetListings> {
+  const listed = await listingsAsListed(t, role);
+  if (profileRank(t.settings.profile) < profileRank('shop')) return listed;
+  const key = `${t.settings.target.baseUrl}|${role}|${t.settings.date}`;
+  let refused = refusedByTarget.get(key);
+  if (!refused) {
+    refused = await refusedCodes(t, role, listed);
+    refusedByTarget.set(key, refused);
+  }
+  const { locations, plans } = refused;
+  return {
+    ...listed,
+    locations: listed.locations.filter((l) => !locations.has(l.locationCode)),
+    rates: listed.rates.filter((p) => !plans.has(planKey(p))),
+  };
+}
+
+/**
+ * The role's locations, fleet and rate plans, anchored on the run's date: what the generators draw requests
+ * from (usableListings). Each list is a step (blocked by its 4.0.x row when it cannot be read).
+ */
+export async function targetListings(t: CheckContext, role: Role = 'partnerA'): Promise<TargetListings> {
+  return usableListings(t, role);
 }
 
 /** The same listings with only these plans, so generated windows use one of them (or the public rate). */
@@ -95,23 +252,47 @@ export async function listedVehicles(t: CheckContext): Promise<Labelled<FleetVeh
   return out;
 }
 
-/** Every location of GET /locations in the check's representation (not applicable when the list is empty). */
+/**
+ * Every location of GET /locations in the check's representation (not applicable when the list is empty). A
+ * location without its locationCode cannot be named or read by code: it is 2.6.1's (a required key; spelled
+ * otherwise, also 9.3b's), filed there and left out, and the check is blocked when no location is left.
+ */
 async function locationList(t: CheckContext): Promise<Labelled<Location>[]> {
   const list = await t.client('partnerA').get('/locations');
   expect(list.status, `GET /locations: ${list.text.slice(0, 300)}`).toBe(200);
   expectSchema(list, 'LocationList');
   const locations = (list.body as LocationList).locations;
   if (locations.length === 0) return t.notApplicable('the location list is empty');
-  return locations.map((value, i) => ({ label: `GET /locations locations[${i}] ${value.locationCode}`, value }));
+  const named = locations.flatMap((value, i) => {
+    const ok = claim(
+      '2.6.1',
+      typeof value?.locationCode === 'string',
+      `GET /locations locations[${i}] has its locationCode`,
+      {
+        actual: value,
+      },
+    );
+    return ok ? [{ label: `GET /locations locations[${i}] ${value.locationCode}`, value }] : [];
+  });
+  requireStep('2.6.1', named.length > 0, 'GET /locations lists locations with their locationCode');
+  return named;
+}
+
+/**
+ * GET /locations/{locationCode} of a listed code, a step of the check. A listed code the target does not know
+ * (404) is a location the list should not hold (2.6.16: the active locations); any other failure is 4.0.8's.
+ */
+async function locationByCode(t: CheckContext, code: string): Promise<Location> {
+  const one = await t.client('partnerA').get(`/locations/${encodeURIComponent(code)}`);
+  const clause = one.status === 404 ? '2.6.16' : '4.0.8';
+  return requireSuccess(one, 200, clause, `GET /locations/${code} of a listed location`) as Location;
 }
 
 /** Every location of GET /locations, and the first one again from GET /locations/{locationCode}. */
 export async function listedLocations(t: CheckContext): Promise<Labelled<Location>[]> {
   const out = await locationList(t);
   const first = (out[0] as Labelled<Location>).value;
-  const one = await t.client('partnerA').get(`/locations/${encodeURIComponent(first.locationCode)}`);
-  expect(one.status, `GET /locations/${first.locationCode}: ${one.text.slice(0, 300)}`).toBe(200);
-  out.push({ label: `GET /locations/${first.locationCode}`, value: one.body as Location });
+  out.push({ label: `GET /locations/${first.locationCode}`, value: await locationByCode(t, first.locationCode) });
   return out;
 }
 
@@ -151,9 +332,7 @@ export async function forListedLocations(
   await t.forAll(
     fc.constantFrom(...locations.map((l) => l.value.locationCode)),
     async (code) => {
-      const one = await t.client('partnerA').get(`/locations/${encodeURIComponent(code)}`);
-      expect(one.status, `GET /locations/${code}: ${one.text.slice(0, 300)}`).toBe(200);
-      rule(one.body as Location, `GET /locations/${code}`);
+      rule(await locationByCode(t, code), `GET /locations/${code}`);
     },
     { numRuns: byCodeRuns(t, locations.length) },
   );

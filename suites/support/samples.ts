@@ -9,7 +9,7 @@ import type { SchemaName } from '../../contract/schemas/index.ts';
 import type { FleetList, LocationList } from '../../contract/types.ts';
 import { availabilityRequest } from '../../generators/index.ts';
 import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
-import { expectSchema, requireRepresentation } from '../../harness/check/expect-api.ts';
+import { expectSchema, requireRepresentation, requireSuccess } from '../../harness/check/expect-api.ts';
 import type { Role } from '../../harness/config/target-config.ts';
 import { bookReservation, issueQuote } from './booking.ts';
 import { sampleOf } from './generated.ts';
@@ -36,21 +36,45 @@ function oneOf<T>(list: readonly T[], salt: number): T[] {
   return list.length === 0 ? [] : [list[salt % list.length] as T];
 }
 
+/** The codes of a list's members that carry one (a member without its code is its list's required-keys clause's). */
+function codesOf(list: unknown, key: 'vehicleCode' | 'locationCode'): string[] {
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((member) => {
+    const code = (member as Record<string, unknown> | null)?.[key];
+    return typeof code === 'string' ? [code] : [];
+  });
+}
+
+/**
+ * A listed member read again by code, a step of the samples: a listed code the target does not know (404) is a
+ * member its list should not hold (`unknownClause`); another failure is the endpoint row's (4.0.6, 4.0.8). Either
+ * is filed there and blocks the check.
+ */
+async function byCodeSample(
+  client: ReturnType<CheckContext['client']>,
+  path: string,
+  schema: SchemaName,
+  clauses: { row: string; unknown: string },
+): Promise<Sample> {
+  const res = await client.get(path);
+  requireSuccess(res, 200, res.status === 404 ? clauses.unknown : clauses.row, `GET ${path} of a listed code`);
+  return { label: `GET ${path}`, res, status: 200, schema };
+}
+
 /** GET /fleet, a vehicle by code, GET /locations, a location by code, GET /rates. */
 export async function listingSamples(t: CheckContext, role: Role = 'partnerA', salt = 0): Promise<Sample[]> {
   const client = t.client(role);
   const fleet = await client.get('/fleet');
   const out: Sample[] = [{ label: 'GET /fleet', res: fleet, status: 200, schema: 'FleetList' }];
-  const vehicles = (fleet.body as FleetList | undefined)?.vehicles ?? [];
-  for (const v of oneOf(vehicles, salt)) {
-    const path = `/fleet/${encodeURIComponent(v.vehicleCode)}`;
-    out.push({ label: `GET ${path}`, res: await client.get(path), status: 200, schema: 'FleetVehicle' });
+  for (const code of oneOf(codesOf((fleet.body as FleetList | undefined)?.vehicles, 'vehicleCode'), salt)) {
+    const path = `/fleet/${encodeURIComponent(code)}`;
+    out.push(await byCodeSample(client, path, 'FleetVehicle', { row: '4.0.6', unknown: '4.0.6' }));
   }
   const locations = await client.get('/locations');
   out.push({ label: 'GET /locations', res: locations, status: 200, schema: 'LocationList' });
-  for (const l of oneOf((locations.body as LocationList | undefined)?.locations ?? [], salt)) {
-    const path = `/locations/${encodeURIComponent(l.locationCode)}`;
-    out.push({ label: `GET ${path}`, res: await client.get(path), status: 200, schema: 'Location' });
+  for (const code of oneOf(codesOf((locations.body as LocationList | undefined)?.locations, 'locationCode'), salt)) {
+    const path = `/locations/${encodeURIComponent(code)}`;
+    out.push(await byCodeSample(client, path, 'Location', { row: '4.0.8', unknown: '2.6.16' }));
   }
   out.push({ label: 'GET /rates', res: await client.get('/rates'), status: 200, schema: 'RateList' });
   return out;

@@ -97,17 +97,24 @@ function allowsNull(schemaIn: Schema): boolean {
 
 /**
  * Keys absent from objects of the response: `required` lists keys the schema requires; `nullable` lists keys the
- * schema declares as "T or null" (required or not).
+ * schema declares as "T or null" (required or not); `required-nullable` the required ones of those (spec 2.0.1).
  */
-export function absentKeys(name: SchemaName, value: unknown, which: 'required' | 'nullable'): string[] {
+export function absentKeys(
+  name: SchemaName,
+  value: unknown,
+  which: 'required' | 'nullable' | 'required-nullable',
+): string[] {
   const out: string[] = [];
   for (const node of schemaNodes(name, value)) {
     if (!isObject(node.value)) continue;
     const properties = (node.schema.properties ?? {}) as Record<string, Schema>;
+    const required = (node.schema.required ?? []) as string[];
     const keys =
       which === 'required'
-        ? ((node.schema.required ?? []) as string[])
-        : Object.keys(properties).filter((key) => allowsNull(properties[key] ?? {}));
+        ? required
+        : (which === 'nullable' ? Object.keys(properties) : required).filter((key) =>
+            allowsNull(properties[key] ?? {}),
+          );
     for (const key of keys) if (!Object.hasOwn(node.value, key)) out.push(joinPath(node.path, key));
   }
   return out;

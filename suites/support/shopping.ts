@@ -5,7 +5,7 @@
 import type { AvailabilityRequest, Location, QuoteRequest } from '../../contract/types.ts';
 import type { CheckContext } from '../../harness/check/check.ts';
 import type { Role } from '../../harness/config/target-config.ts';
-import { fleetOf, locationsOf } from './listings.ts';
+import { targetListings } from './listings.ts';
 
 /** YYYY-MM-DD plus whole days (calendar arithmetic in UTC: no timezone shifts a date). */
 export function addDays(date: string, days: number): string {
@@ -14,9 +14,12 @@ export function addDays(date: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** A location that offers both pickup and dropoff, so a round trip there is a plain rental window. */
+/**
+ * A location that offers both pickup and dropoff, so a round trip there is a plain rental window (one the target
+ * lets the role shop at: targetListings).
+ */
 export async function roundTripLocation(t: CheckContext, role: Role): Promise<Location> {
-  const location = (await locationsOf(t, role)).locations.find(
+  const location = (await targetListings(t, role)).locations.find(
     (l) => l.capabilities?.pickup && l.capabilities?.dropoff,
   );
   if (!location) return t.notApplicable('no listed location offers both pickup and dropoff');
@@ -67,10 +70,9 @@ export async function plainQuoteRequest(
   const cacheKey = `${t.settings.target.baseUrl}|${role}`;
   let pick = plainWindows.get(cacheKey);
   if (!pick) {
-    const locations = (await locationsOf(t, role)).locations.filter(
-      (l) => l.capabilities?.pickup && l.capabilities?.dropoff,
-    );
-    const vehicles = (await fleetOf(t, role)).vehicles.filter((v) => v.sippCode !== null);
+    const listings = await targetListings(t, role);
+    const locations = listings.locations.filter((l) => l.capabilities?.pickup && l.capabilities?.dropoff);
+    const vehicles = listings.vehicles.filter((v) => v.sippCode !== null);
     for (const vehicle of vehicles) {
       const location = locations.find((l) => vehicle.locationCodes.includes(l.locationCode));
       if (location) {
