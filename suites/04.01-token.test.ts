@@ -7,8 +7,16 @@ import { describe, expect } from 'vitest';
 import { MEDIA_TYPES } from '../contract/constants.ts';
 import { SCOPES } from '../contract/scopes.ts';
 import { check } from '../harness/check/check.ts';
-import { expectMediaType, expectOAuthError, expectOAuthStatus, expectSchema } from '../harness/check/expect-api.ts';
-import { jsonTokenRequest, requestToken, scopeSet } from './support/auth.ts';
+import { expectMediaType, expectOAuthError, expectSchema } from '../harness/check/expect-api.ts';
+import { claim } from '../harness/check/scope.ts';
+import {
+  basicCredentials,
+  expectTokenRequestRefused,
+  grantedScopes,
+  jsonTokenRequest,
+  requestToken,
+  scopeSet,
+} from './support/auth.ts';
 import { fewCases, otherGrantTypes, slowCases, unknownScopes, wrongSecrets } from './support/draws.ts';
 
 describe('4.1 POST /oauth/token', () => {
@@ -23,19 +31,21 @@ describe('4.1 POST /oauth/token', () => {
   check('4.1.1')(
     { name: 'A JSON token request issues no token (400, OAuth shape)', needs: ['partnerA'] },
     async (t) => {
-      // Valid Basic credentials, so the JSON body is the only fault.
-      const res = await jsonTokenRequest(t);
-      // 5.4: a malformed request is 400; which of RFC 6749's values names it is not stated, so any OAuth error.
-      expect(res.status, res.text.slice(0, 300)).toBe(400);
-      expectMediaType(res, 'json');
-      expectSchema(res, 'OAuthError');
+      // Valid Basic credentials, so the JSON body is the only fault: this clause (with 4.13.5b, which restates it)
+      // asks that it be refused.
+      // 5.4 states its status (400, with any of RFC 6749's values: which names it is not stated).
+      expectTokenRequestRefused(await jsonTokenRequest(t), 'a token request with a JSON body');
     },
   );
 
-  // The status is required; RFC 6749's error value is expected but not required (docs/ambiguities.md #30).
+  // The refusal is this clause's; its status 400 is 5.4a's ("400 for malformed request, unsupported grant type"),
+  // filed there; RFC 6749's error value is expected but not required (docs/ambiguities.md #30).
   // Spec 4.1.2: "grant_type (required, must be client_credentials)"
-  check('4.1.2')({ name: 'grant_type missing: 400 with an OAuth error', needs: ['partnerA'] }, async (t) => {
-    expectOAuthStatus(await requestToken(t, 'partnerA', { grantType: null }), [400]);
+  check('4.1.2')({ name: 'grant_type missing: refused (400) with an OAuth error', needs: ['partnerA'] }, async (t) => {
+    expectTokenRequestRefused(
+      await requestToken(t, 'partnerA', { grantType: null }),
+      'a token request without grant_type',
+    );
   });
 
   // Spec 4.1.2: "grant_type (required, must be client_credentials)"
@@ -48,12 +58,15 @@ describe('4.1 POST /oauth/token', () => {
 
   // Spec 4.1.2: "grant_type (required, must be client_credentials)"
   check('4.1.2')(
-    { name: 'grant_type other than client_credentials: 400 with an OAuth error', needs: ['partnerA'] },
+    { name: 'grant_type other than client_credentials: refused (400) with an OAuth error', needs: ['partnerA'] },
     async (t) => {
       await t.forAll(
         otherGrantTypes,
         async (grantType) => {
-          expectOAuthStatus(await requestToken(t, 'partnerA', { grantType }), [400]);
+          expectTokenRequestRefused(
+            await requestToken(t, 'partnerA', { grantType }),
+            `a token request with grant_type ${grantType}`,
+          );
         },
         { numRuns: fewCases(t) },
       );
@@ -82,6 +95,8 @@ describe('4.1 POST /oauth/token', () => {
   check('4.1.3')(
     { name: 'With client_secret_basic the form needs no client_id or client_secret', needs: ['partnerA'] },
     async (t) => {
+      // An endpoint refusing Basic altogether is 5.2a's deviation (filed there, this check blocked).
+      await basicCredentials(t, 'partnerA');
       const res = await requestToken(t, 'partnerA', { auth: 'basic' });
       expect(res.status, res.text.slice(0, 300)).toBe(200);
       expectSchema(res, 'TokenResponse');
@@ -102,7 +117,7 @@ describe('4.1 POST /oauth/token', () => {
   check('4.1.4')({ name: 'scope omitted: the token carries every scope held', needs: ['partnerA'] }, async (t) => {
     const all = await requestToken(t, 'partnerA');
     expect(all.status, all.text.slice(0, 300)).toBe(200);
-    const held = scopeSet((all.body as { scope?: unknown }).scope);
+    const held = grantedScopes((all.body as { scope?: unknown }).scope);
     expect(held.length, 'scopes of a token requested without scope').toBeGreaterThan(0);
     // Every scope the client can obtain singly is in the scope-less token, and no other.
     const obtainable: string[] = [];
@@ -120,7 +135,7 @@ describe('4.1 POST /oauth/token', () => {
     async (t) => {
       const all = await requestToken(t, 'partnerA');
       expect(all.status, all.text.slice(0, 300)).toBe(200);
-      const held = scopeSet((all.body as { scope?: unknown }).scope);
+      const held = grantedScopes((all.body as { scope?: unknown }).scope);
       if (held.length === 0) return t.notApplicable('the client holds no scope');
       // Any non-empty subset, in any order, space-delimited.
       await t.forAll(
@@ -129,7 +144,7 @@ describe('4.1 POST /oauth/token', () => {
           const res = await requestToken(t, 'partnerA', { scope: subset.join(' ') });
           expect(res.status, res.text.slice(0, 300)).toBe(200);
           expectSchema(res, 'TokenResponse');
-          expect(scopeSet((res.body as { scope?: unknown }).scope)).toEqual([...subset].sort());
+          expect(grantedScopes((res.body as { scope?: unknown }).scope)).toEqual([...subset].sort());
         },
         { numRuns: fewCases(t) },
       );
@@ -150,10 +165,16 @@ describe('4.1 POST /oauth/token', () => {
       expectSchema(res, 'TokenResponse');
       const body = res.body as { access_token: string; scope: string };
       expect(body.access_token.length, 'access_token').toBeGreaterThan(0);
-      expect(
+      // Which names the scope string holds is 5.5a's (the eight of the endpoint table): filed there.
+      claim(
+        '5.5a',
         scopeSet(body.scope).every((s) => (SCOPES as readonly string[]).includes(s)),
-        `scope "${body.scope}"`,
-      ).toBe(true);
+        'scope names',
+        {
+          expected: SCOPES,
+          actual: body.scope,
+        },
+      );
     },
   );
 

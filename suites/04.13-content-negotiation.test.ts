@@ -21,20 +21,25 @@ import {
   type Rejection,
   utf8,
 } from '../generators/index.ts';
-import { basicAuthorization } from '../harness/auth/token-cache.ts';
 import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
 import {
   errorCodeOf,
   expectError,
   expectMediaType,
-  expectOAuthStatus,
   expectSchema,
   requireRepresentation,
 } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
 import { ACCEPT_OF } from '../harness/http/partner-client.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { bearer, credentialsOf, requestToken, TOKEN_PATH } from './support/auth.ts';
+import {
+  basicCredentials,
+  bearer,
+  expectTokenRequestRefused,
+  jsonTokenRequest,
+  requestToken,
+  TOKEN_PATH,
+} from './support/auth.ts';
 import {
   acceptOf,
   BODY_ENDPOINTS,
@@ -322,14 +327,13 @@ describe('4.13 Content negotiation', () => {
 
   // Spec 4.13.5b: "The token endpoint stays form-encoded in and JSON out."
   check('4.13.5b')({ needs, name: 'The token endpoint takes no XML body: 400 in the JSON OAuth shape' }, async (t) => {
-    const { clientId, clientSecret } = credentialsOf(t, 'partnerA');
     const body = serializeTypedXml({ grant_type: 'client_credentials' }, 'request');
     // Valid Basic credentials, so the XML body is the only fault.
     const res = await t.client('partnerA').raw({
       method: 'POST',
       path: TOKEN_PATH,
       headers: {
-        authorization: basicAuthorization(clientId, clientSecret),
+        authorization: await basicCredentials(t, 'partnerA'),
         'content-type': MEDIA_TYPES.xml,
         accept: MEDIA_TYPES.xml,
       },
@@ -341,14 +345,21 @@ describe('4.13 Content negotiation', () => {
   });
 
   // Spec 4.13.5b: "The token endpoint stays form-encoded in and JSON out."
+  check('4.13.5b')({ needs, name: 'The token endpoint takes no JSON body: no token issued' }, async (t) => {
+    // Valid Basic credentials and a JSON body that would be a valid form: the body's media type is the only fault.
+    // The status of the refusal is 5.4a's (400 for a malformed request), filed there.
+    expectTokenRequestRefused(await jsonTokenRequest(t), 'a token request with a JSON body');
+  });
+
+  // Spec 4.13.5b: "The token endpoint stays form-encoded in and JSON out."
   check('4.13.5b')({ needs, name: 'The token endpoint answers JSON when XML is asked for' }, async (t) => {
     const ok = await requestToken(t, 'partnerA', { headers: { accept: `${MEDIA_TYPES.xml}, ${MEDIA_TYPES.textXml}` } });
     expect(ok.status, ok.text.slice(0, 300)).toBe(200);
     expectMediaType(ok, 'json');
     expectSchema(ok, 'TokenResponse');
     const refused = await requestToken(t, 'partnerA', { grantType: 'password', headers: { accept: MEDIA_TYPES.xml } });
-    // Any OAuth error value (docs/ambiguities.md #30): the representation is what 4.13.5b judges.
-    expectOAuthStatus(refused, [400]);
+    // Any OAuth error value (docs/ambiguities.md #30): the representation is what 4.13.5b judges, the 400 is 5.4a's.
+    expectTokenRequestRefused(refused, 'a token request with grant_type password, asking for XML');
   });
 });
 

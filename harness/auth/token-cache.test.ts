@@ -88,6 +88,75 @@ describe('TokenCache', () => {
   });
 });
 
+describe('TokenCache and client authentication (spec 5.2)', () => {
+  /** A token endpoint that refuses HTTP Basic (401 invalid_client) and takes the secret in the form. */
+  function postOnly() {
+    const endpoint = tokenEndpoint();
+    const requests: HttpRequest[] = [];
+    const send = async (req: HttpRequest): Promise<HttpResponse> => {
+      requests.push(req);
+      if (req.headers?.authorization?.startsWith('Basic ')) {
+        const body = new TextEncoder().encode('{"error":"invalid_client","error_description":"no"}');
+        return { status: 401, headers: {}, body, durationMs: 1 };
+      }
+      const form = new URLSearchParams(String(req.body));
+      if (form.get('client_secret') !== SECRET) return tokenEndpoint({ status: 401 }).send(req);
+      return endpoint.send(req);
+    };
+    return { send, requests };
+  }
+
+  it('uses HTTP Basic when the endpoint takes it', async () => {
+    const endpoint = tokenEndpoint();
+    const cache = cacheWith(endpoint, () => 0);
+    expect(await cache.clientAuthentication('partnerA')).toBe('basic');
+    expect(endpoint.requests).toHaveLength(1);
+    expect(endpoint.requests[0]?.body).toBe('grant_type=client_credentials');
+  });
+
+  it('falls back to client_secret_post once when Basic is refused, and keeps it for the role', async () => {
+    const endpoint = postOnly();
+    const cache = cacheWith(endpoint, () => 0);
+    expect(await cache.token('partnerA')).toBe('token-1');
+    expect(endpoint.requests).toHaveLength(2);
+    expect(endpoint.requests[1]?.headers?.authorization).toBeUndefined();
+    expect(endpoint.requests[1]?.body).toBe(
+      `grant_type=client_credentials&client_id=pa&client_secret=${encodeURIComponent(SECRET)}`,
+    );
+    expect(await cache.clientAuthentication('partnerA')).toBe('post');
+    // Another scope set of the same role goes straight to the form.
+    expect(await cache.token('partnerA', ['fleet:read'])).toBe('token-2');
+    expect(endpoint.requests).toHaveLength(3);
+  });
+
+  it('does not fall back on a refused scope, and reports Basic when both methods are refused', async () => {
+    const invalidScope = async (): Promise<HttpResponse> => ({
+      status: 400,
+      headers: {},
+      body: new TextEncoder().encode('{"error":"invalid_scope","error_description":"no"}'),
+      durationMs: 1,
+    });
+    const calls: HttpRequest[] = [];
+    const scoped = new TokenCache({
+      baseUrl: 'http://x.test',
+      clients: { partnerA: { clientId: 'pa', clientSecret: SECRET } },
+      send: async (req) => {
+        calls.push(req);
+        return invalidScope();
+      },
+    });
+    await expect(scoped.token('partnerA', ['fleet:read'])).rejects.toThrow(/HTTP 400 \(invalid_scope\)/);
+    expect(calls).toHaveLength(1);
+
+    const refused = tokenEndpoint({ status: 401 });
+    const cache = cacheWith(refused, () => 0);
+    await expect(cache.token('partnerA')).rejects.toThrow(/HTTP 401 \(invalid_client\)/);
+    expect(refused.requests).toHaveLength(2);
+    // A client refused whatever the method (an inactive partner's) is asked with Basic, the preferred one.
+    expect(await cache.clientAuthentication('partnerA')).toBe('basic');
+  });
+});
+
 describe('TokenCache and the token endpoint rate limit', () => {
   it('waits out one 429 slow_down (Retry-After) and asks again', async () => {
     const endpoint = tokenEndpoint();

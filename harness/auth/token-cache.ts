@@ -30,6 +30,9 @@ export function basicAuthorization(clientId: string, clientSecret: string): stri
   return `Basic ${Buffer.from(`${form(clientId)}:${form(clientSecret)}`).toString('base64')}`;
 }
 
+/** Client authentication at the token endpoint (spec 5.2): client_secret_basic or client_secret_post. */
+export type ClientAuthentication = 'basic' | 'post';
+
 interface Entry {
   token: string;
   /** Epoch ms after which the token is not handed out again. */
@@ -43,6 +46,8 @@ interface Entry {
 export class TokenCache {
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, Promise<Entry>>();
+  /** The client authentication each role's token requests use, once a token was issued with it. */
+  private readonly methods = new Map<Role, ClientAuthentication>();
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
 
@@ -72,22 +77,82 @@ export class TokenCache {
     if (this.entries.get(key)?.token === token) this.entries.delete(key);
   }
 
+  /**
+   * How the role's client authenticates at the token endpoint: HTTP Basic (spec 5.2: client_secret_basic,
+   * "preferred"), or the secret in the form (client_secret_post) when the endpoint refuses Basic and takes the form.
+   * Found by the role's first token request and kept for the run; checks that judge the token endpoint make raw
+   * calls the same way, and 5.2a's own check is the one that judges a refused Basic.
+   */
+  async clientAuthentication(role: Role): Promise<ClientAuthentication> {
+    const known = this.methods.get(role);
+    if (known) return known;
+    try {
+      await this.token(role);
+    } catch (error) {
+      // A client the endpoint refuses whatever the method (an inactive partner's): Basic, the preferred one.
+      if (!(error instanceof TokenFetchError)) throw error;
+    }
+    return this.methods.get(role) ?? 'basic';
+  }
+
   private async fetch(role: Role, scopes: readonly string[] | undefined): Promise<Entry> {
     const credentials = this.options.clients[role];
     if (!credentials) throw new TokenFetchError(`no credentials for role ${role} in the target config`);
     const form = new URLSearchParams({ grant_type: 'client_credentials' });
     if (scopes && scopes.length > 0) form.set('scope', [...new Set(scopes)].sort().join(' '));
+    const known = this.methods.get(role);
+    let method: ClientAuthentication = known ?? 'basic';
+    let answer = await this.request(role, credentials, form, method);
+    // A token endpoint that refuses HTTP Basic (5.2a, judged by its own check) but takes the secret in the form
+    // (5.2b) still gives the run its tokens: one refusal is one clause, not every check of the run.
+    if (known === undefined && clientAuthenticationRefused(answer)) {
+      const post = await this.request(role, credentials, form, 'post');
+      if (post.res.status === 200 && typeof post.body?.access_token === 'string') {
+        method = 'post';
+        answer = post;
+      }
+    }
+    const { res, body, requestedAt } = answer;
+    if (res.status !== 200 || typeof body?.access_token !== 'string' || body.access_token === '') {
+      const oauthError = typeof body?.error === 'string' ? ` (${body.error})` : '';
+      throw new TokenFetchError(
+        `the token endpoint refused the ${role} credentials: HTTP ${res.status}${oauthError}` +
+          (res.status === 200 ? ' without an access_token' : ''),
+      );
+    }
+    this.methods.set(role, method);
+    const expiresIn =
+      typeof body.expires_in === 'number' && Number.isFinite(body.expires_in) && body.expires_in > 0
+        ? body.expires_in
+        : // Without a usable lifetime, reuse briefly and let the 401 retry cover the rest.
+          REFRESH_MARGIN_SECONDS * 2;
+    return {
+      token: body.access_token,
+      reuseUntil: requestedAt + (expiresIn - REFRESH_MARGIN_SECONDS) * 1000,
+    };
+  }
+
+  /** One token request with the client authentication `method`; a 429 slow_down is waited out once. */
+  private async request(
+    role: Role,
+    credentials: ClientCredentials,
+    form: URLSearchParams,
+    method: ClientAuthentication,
+  ): Promise<TokenAnswer> {
+    const body = new URLSearchParams(form);
+    const headers: Record<string, string> = { 'content-type': MEDIA_TYPES.form, accept: MEDIA_TYPES.json };
+    if (method === 'basic') headers.authorization = basicAuthorization(credentials.clientId, credentials.clientSecret);
+    else {
+      body.set('client_id', credentials.clientId);
+      body.set('client_secret', credentials.clientSecret);
+    }
     const request = () =>
       this.options.send(
         {
           method: 'POST',
           url: `${this.options.baseUrl}${API_PREFIX}/oauth/token`,
-          headers: {
-            authorization: basicAuthorization(credentials.clientId, credentials.clientSecret),
-            'content-type': MEDIA_TYPES.form,
-            accept: MEDIA_TYPES.json,
-          },
-          body: form.toString(),
+          headers,
+          body: body.toString(),
         },
         { role },
       );
@@ -100,29 +165,29 @@ export class TokenCache {
       requestedAt = this.now();
       res = await request();
     }
-    let body: Record<string, unknown> | undefined;
+    let parsed: Record<string, unknown> | undefined;
     try {
-      body = JSON.parse(new TextDecoder().decode(res.body)) as Record<string, unknown>;
+      parsed = JSON.parse(new TextDecoder().decode(res.body)) as Record<string, unknown>;
     } catch {
-      body = undefined;
+      parsed = undefined;
     }
-    if (res.status !== 200 || typeof body?.access_token !== 'string' || body.access_token === '') {
-      const oauthError = typeof body?.error === 'string' ? ` (${body.error})` : '';
-      throw new TokenFetchError(
-        `the token endpoint refused the ${role} credentials: HTTP ${res.status}${oauthError}` +
-          (res.status === 200 ? ' without an access_token' : ''),
-      );
-    }
-    const expiresIn =
-      typeof body.expires_in === 'number' && Number.isFinite(body.expires_in) && body.expires_in > 0
-        ? body.expires_in
-        : // Without a usable lifetime, reuse briefly and let the 401 retry cover the rest.
-          REFRESH_MARGIN_SECONDS * 2;
-    return {
-      token: body.access_token,
-      reuseUntil: requestedAt + (expiresIn - REFRESH_MARGIN_SECONDS) * 1000,
-    };
+    return { res, body: parsed, requestedAt };
   }
+}
+
+interface TokenAnswer {
+  res: HttpResponse;
+  body: Record<string, unknown> | undefined;
+  requestedAt: number;
+}
+
+/**
+ * A refusal that may be of HTTP Basic itself (spec 5.4: 401 invalid_client, or a 400 naming the request
+ * malformed), not of the scope asked for, the client's rate (429) or the API switch (503).
+ */
+function clientAuthenticationRefused(answer: TokenAnswer): boolean {
+  const { status } = answer.res;
+  return status === 401 || (status === 400 && answer.body?.error !== 'invalid_scope');
 }
 
 function cacheKey(role: Role, scopes: readonly string[] | undefined): string {

@@ -316,7 +316,9 @@ export function expectRowStatus(result: ApiResult, code: ErrorCode): boolean {
 
 /** An error whose error.code is not a string: filed under 7.2.2, or 7.2.1 when the body is no envelope at all. */
 function fileUnreadableCode(result: ApiResult, raw: unknown): void {
-  const enveloped = (result.body as { error?: unknown } | undefined)?.error !== undefined;
+  // An `error` that is no object (the token endpoint's OAuth shape has a string there) is no envelope at all: 7.2.1's.
+  const error = (result.body as { error?: unknown } | undefined)?.error;
+  const enveloped = typeof error === 'object' && error !== null && !Array.isArray(error);
   claim(
     enveloped ? RESPONSE_CLAUSES.envelopeCode : RESPONSE_CLAUSES.envelope,
     false,

@@ -1,7 +1,7 @@
 import { API_PREFIX, MEDIA_TYPES } from '../../contract/constants.ts';
 import type { JsonValue } from '../../contract/types.ts';
 import { FRAME_REASONS, parseTypedXml, serializeTypedXml, XML_REJECTION_REASONS } from '../../contract/xml/index.ts';
-import type { TokenCache } from '../auth/token-cache.ts';
+import type { ClientAuthentication, TokenCache } from '../auth/token-cache.ts';
 import type { Role } from '../config/target-config.ts';
 import type { HttpRequest, HttpResponse, SendOptions } from './client.ts';
 import type { Representation } from './representation.ts';
@@ -67,6 +67,8 @@ export interface PartnerClient {
   patch(path: string, body: unknown, opts?: CallOptions): Promise<ApiResult>;
   raw(req: RawRequest): Promise<ApiResult>;
   token(scopes?: string[]): Promise<string>;
+  /** How the role's client authenticates at the token endpoint (the token cache's finding, spec 5.2). */
+  clientAuthentication(): Promise<ClientAuthentication>;
 }
 
 type SendFn = (req: HttpRequest, options?: SendOptions) => Promise<HttpResponse>;
@@ -133,6 +135,10 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     async token(scopes) {
       if (role === null) throw new Error('the anonymous client has no token');
       return tokens.token(role, scopes);
+    },
+    clientAuthentication() {
+      if (role === null) throw new Error('the anonymous client has no client authentication');
+      return tokens.clientAuthentication(role);
     },
   };
 }

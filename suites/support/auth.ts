@@ -1,8 +1,10 @@
+import { RESPONSE_CLAUSES } from '../../contract/clause-refs.ts';
 import { MEDIA_TYPES } from '../../contract/constants.ts';
+import { SCOPES } from '../../contract/scopes.ts';
 import { basicAuthorization } from '../../harness/auth/token-cache.ts';
 import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
-import { requireSuccess } from '../../harness/check/expect-api.ts';
-import { requireStep } from '../../harness/check/scope.ts';
+import { expectMediaType, expectSchema, requireSuccess } from '../../harness/check/expect-api.ts';
+import { claim, currentClauseId, requireStep } from '../../harness/check/scope.ts';
 import type { ClientCredentials, Role } from '../../harness/config/target-config.ts';
 
 export const TOKEN_PATH = '/oauth/token';
@@ -14,7 +16,10 @@ export function credentialsOf(t: CheckContext, role: Role): ClientCredentials {
 }
 
 export interface TokenCall {
-  /** client_secret_basic (default), client_secret_post, or no client authentication. */
+  /**
+   * client_secret_basic, client_secret_post, or no client authentication. Default: the one the harness's token
+   * cache found the endpoint takes for the role (Basic, unless the endpoint refuses it: 5.2a's check judges that).
+   */
   auth?: 'basic' | 'post' | 'none';
   /** Replaces the role's secret (a wrong secret). */
   secret?: string;
@@ -37,7 +42,7 @@ export async function requestToken(t: CheckContext, role: Role, call: TokenCall 
   if (grantType !== null) form.set('grant_type', grantType);
   if (call.scope !== undefined) form.set('scope', call.scope);
   const headers: Record<string, string> = { 'content-type': MEDIA_TYPES.form };
-  const auth = call.auth ?? 'basic';
+  const auth = call.auth ?? (await t.client(role).clientAuthentication());
   if (auth === 'basic') headers.authorization = basicAuthorization(clientId, secret);
   if (auth === 'post') {
     form.set('client_id', clientId);
@@ -81,13 +86,75 @@ export async function freshToken(t: CheckContext, role: Role, scope?: string): P
   return token;
 }
 
-/** A token request with valid Basic credentials but a JSON body instead of a form (spec 4.1 wants a form). */
-export function jsonTokenRequest(t: CheckContext): Promise<ApiResult> {
-  const { clientId, clientSecret } = credentialsOf(t, 'partnerA');
+/**
+ * The role's HTTP Basic credentials, for a token request that can carry them no other way (a JSON or XML body).
+ * An endpoint that refuses Basic is 5.2a's deviation: filed there, and the check is blocked.
+ */
+export async function basicCredentials(t: CheckContext, role: Role): Promise<string> {
+  requireStep(
+    '5.2a',
+    (await t.client(role).clientAuthentication()) === 'basic',
+    `the token endpoint refuses HTTP Basic client authentication for ${role}, which this request needs`,
+  );
+  const { clientId, clientSecret } = credentialsOf(t, role);
+  return basicAuthorization(clientId, clientSecret);
+}
+
+/**
+ * A token request with valid Basic credentials but a JSON body instead of a form: the endpoint "stays form-encoded
+ * in" (4.13.5b, restated by 4.1.1's "Request application/x-www-form-urlencoded"), so no token may be issued.
+ */
+export async function jsonTokenRequest(t: CheckContext): Promise<ApiResult> {
   return t.client('partnerA').raw({
     method: 'POST',
     path: TOKEN_PATH,
-    headers: { authorization: basicAuthorization(clientId, clientSecret), 'content-type': MEDIA_TYPES.json },
+    headers: { authorization: await basicCredentials(t, 'partnerA'), 'content-type': MEDIA_TYPES.json },
     body: JSON.stringify({ grant_type: 'client_credentials' }),
   });
+}
+
+/**
+ * jsonTokenRequest for a check that judges the refusal (its status, its OAuth shape): a token issued for the JSON
+ * body is the form rule's deviation, filed under 4.13.5b, and the check is blocked.
+ */
+export async function refusedJsonTokenRequest(t: CheckContext): Promise<ApiResult> {
+  const res = await jsonTokenRequest(t);
+  requireStep('4.13.5b', res.status !== 200, 'a token request with a JSON body is refused, not served', {
+    actual: { status: res.status, body: res.text.slice(0, 300) },
+  });
+  return res;
+}
+
+/**
+ * A token request the check's clause asks be refused (grant_type missing or not client_credentials, a body that is
+ * not a form): no token, a 4xx, is the clause's own requirement. That the status is 400 is 5.4a's sentence ("400
+ * for malformed request, unsupported grant type, ..."), filed there; the OAuth shape is 7.1's and its JSON 4.1.8's.
+ */
+export function expectTokenRequestRefused(res: ApiResult, what: string): void {
+  const own = currentClauseId() ?? '5.4a';
+  claim(own, res.status >= 400 && res.status < 500, `${what} is refused (HTTP 4xx), no token issued`, {
+    expected: '4xx',
+    actual: { status: res.status, body: res.text.slice(0, 300) },
+  });
+  claim('5.4a', res.status === 400, `${what} answers 400 (spec 5.4)`, {
+    expected: 400,
+    actual: { status: res.status, body: res.text.slice(0, 300) },
+  });
+  expectMediaType(res, 'json', RESPONSE_CLAUSES.tokenJson);
+  expectSchema(res, 'OAuthError', 'the token endpoint error body');
+}
+
+/**
+ * The scope names of a token response, for a check that compares scope sets (4.1.4, 5.5b). Names other than the
+ * eight of the endpoint table are 5.5a's deviation ("Scopes: fleet:read, …"): filed there once, the check blocked,
+ * since no set of such names can equal the one asked for.
+ */
+export function grantedScopes(scope: unknown, what = 'the token response'): string[] {
+  const names = scopeSet(scope);
+  const unknown = names.filter((name) => !(SCOPES as readonly string[]).includes(name));
+  requireStep('5.5a', unknown.length === 0, `${what} names scopes outside the eight of spec 5.5`, {
+    expected: SCOPES,
+    actual: scope,
+  });
+  return names;
 }

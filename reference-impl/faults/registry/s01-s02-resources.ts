@@ -148,6 +148,23 @@ export const RESOURCE_FAULTS: Fault[] = [
           : [...scopes, 'reservations:read', 'reservations:write', 'reservations:cancel'],
     },
   },
+  // --- 2.0 conventions ---
+  {
+    // Formerly the benign variant benign-token-extras: the spec's convention "Objects are closed (no unknown
+    // properties) unless stated" (2) covers TokenResponse (named in 2.12, its members listed in 4.1) and nothing
+    // states it open; RFC 6749 allows such members but never requires them (docs/ambiguities.md).
+    name: 'token-response-extra-members',
+    kind: 'fault',
+    clause: '2.0.2',
+    description: 'The token response carries members 4.1 does not list (issued_at, example_parameter).',
+    response(r) {
+      if (r.operation === 'issueToken' && r.status === 200) {
+        const token = r.value as Obj;
+        token.issued_at = Math.floor(Date.now() / 1000);
+        token.example_parameter = 'example_value';
+      }
+    },
+  },
   // --- 2.1 Money ---
   {
     name: 'money-currency-lowercase',
