@@ -86,7 +86,7 @@ describe('5 Authentication', () => {
     async (t) => {
       // Every form, each one request: a token the target issued, sent bare or under a scheme other than Bearer, and
       // the client's own credentials as Basic. Which of 5.6's two codes says so is open (docs/ambiguities.md #29);
-      // the case of the word Bearer is not asserted (#39).
+      // the case of the word Bearer stays unasserted (point 39 of docs/ambiguities.md).
       const token = (await freshToken(t, 'partnerA')).access_token;
       const forms = [token, `Token ${token}`, `MAC ${token}`, `Digest ${token}`, `Negotiate ${token}`, basicOf(t)];
       for (const authorization of forms) {
