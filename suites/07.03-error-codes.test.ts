@@ -170,7 +170,11 @@ describe('7.3 Error code table', () => {
   check('7.3.3')({ ...hooked('tokens.expire'), name: `${row('INVALID_TOKEN')}: an expired token` }, async (t) => {
     const token = await t.client(A).token();
     await t.hooks.expireTokens(credentialsOf(t, A).clientId);
-    expectError(await t.anonymous.get('/fleet', { token }), 'INVALID_TOKEN', { representation: t.representation });
+    // An expired token served is the lifetime's deviation (5.3b), filed there; this row judges the refusal.
+    expectError(await t.anonymous.get('/fleet', { token }), 'INVALID_TOKEN', {
+      representation: t.representation,
+      servedBreaks: '5.3b',
+    });
   });
 
   // Spec 7.3.4: "INSUFFICIENT_SCOPE | 403 | no | token lacks the operation's scope"
