@@ -41,6 +41,7 @@ import { cheapRuns, costlyRuns, sampleOf } from './support/generated.ts';
 import { siblingId, withoutRequestId } from './support/ids.ts';
 import { targetListings } from './support/listings.ts';
 import { bareAmounts, isMoneyObject, scaled } from './support/money.ts';
+import { requireUnknownKeysRefused } from './support/request-faults.ts';
 import { reservationBody } from './support/reservation-requests.ts';
 import { forSamples, levelOptions, SAMPLE_LEVELS } from './support/samples.ts';
 import { invalidSippPositions, SIPP_MANUAL, SIPP_WITH_AIR } from './support/sipp.ts';
@@ -239,9 +240,13 @@ describe('1 What the service does', () => {
     async (t) => {
       const cat = await targetListings(t);
       const request = sampleOf(t, availabilityRequest(cat, { rate: 'public' }));
+      const send = (body: object) => t.client('partnerA').post('/availability', body);
       for (const extra of [{ availabilityModel: 'unit_level' }, { unitLevel: true }]) {
+        const res = await send({ ...request, ...extra });
+        // Served because every unknown key is: 2.12.3's (filed there), not a unit-level option.
+        await requireUnknownKeysRefused('AvailabilityRequest', request, res, send);
         // 7.3: an unknown field's specific code beyond VALIDATION_ERROR is not shown.
-        expectError(await t.client('partnerA').post('/availability', { ...request, ...extra }), 'VALIDATION_ERROR', {
+        expectError(res, 'VALIDATION_ERROR', {
           representation: t.representation,
           otherCodes: true,
         });

@@ -43,6 +43,28 @@ export function requireFaultRefused(schema: SchemaName, fault: SchemaFault, res:
   });
 }
 
+/**
+ * A request with an unknown property the target served (a 2xx) that a check sent for a rule of its own (a callback
+ * URL, a unit-level option): when the same request with a neutral unknown key is served too, the target ignores
+ * unknown keys at large, the closed-body rule's deviation (the request shape's clause, e.g. 2.12.3), filed there, and
+ * the check is blocked; when only the check's property is served, the check judges it.
+ */
+export async function requireUnknownKeysRefused(
+  schema: SchemaName,
+  request: object,
+  res: ApiResult,
+  send: (body: object) => Promise<ApiResult>,
+): Promise<void> {
+  if (res.status < 200 || res.status >= 300) return;
+  const neutral = { ...request, [UNKNOWN_PROPERTY]: 'certification' };
+  const control = await send(neutral);
+  const clauseId = schemaViolations(schema, neutral)[0]?.clauseId ?? CLOSED_OBJECTS_CLAUSE;
+  requireStep(clauseId, control.status >= 300, `${schema} with an unknown property ${UNKNOWN_PROPERTY} is refused`, {
+    expected: '400',
+    actual: `${control.status} ${control.text.slice(0, 200)}`,
+  });
+}
+
 /** A fault the target did not refuse as the spec wants (status, code, closed envelope). */
 export interface UnmetFault {
   fault: string;
