@@ -170,6 +170,17 @@ export async function book(t: CheckContext, role: Role, quoteId: string, options
 }
 
 /**
+ * The `limit` a ReservationList says it applied, for the checks of the limit rule (4.8.1, 8.5). A list without an
+ * integer `limit` breaks its shape (2.12.6d), filed there, and blocks them: no applied limit to compare.
+ */
+export function appliedLimit(list: { limit?: unknown }, what: string): number {
+  requireStep('2.12.6d', Number.isInteger(list.limit), `${what}: the ReservationList carries its limit (an integer)`, {
+    actual: list.limit,
+  });
+  return list.limit as number;
+}
+
+/**
  * The state of a reservation a check judges (spec 3): its status, one of the seven values of 2.11.5. A status
  * spelled otherwise ("CONFIRMED") is 2.11.5's deviation, filed there, and blocks the check: its state is unread.
  */
