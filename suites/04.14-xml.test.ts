@@ -31,9 +31,11 @@ import {
   errorCodeOf,
   errorStatusAmong,
   expectError,
+  expectMediaType,
   expectSchema,
   refusalMeets,
   requireRepresentation,
+  requireSuccess,
 } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
 import { book } from './support/booking.ts';
@@ -343,6 +345,16 @@ async function nullsReadAsMissing(t: CheckContext, value: object, xml: ApiResult
     actual: answerOf(xml),
   });
   return true;
+}
+
+/**
+ * Errors in XML (4.14.18b) are judged on a target that serves XML at all: a success answered in JSON to an XML Accept
+ * ignores Accept (4.13.1a's, filed there), and its JSON errors are that deviation too, not 4.14.18b's.
+ */
+async function requireXmlServed(t: CheckContext): Promise<void> {
+  const res = await t.client('partnerA').get('/locations', { representation: 'xml' });
+  requireSuccess(res, 200, '4.0.7', 'GET /locations');
+  requireRepresentation(res, 'xml', 'GET /locations');
 }
 
 /**
@@ -1119,11 +1131,14 @@ describe('4.14 XML representation', () => {
   check('4.14.18b')(
     { ...catalog, name: 'Errors in XML: the same envelope, fields and HTTP status as in JSON' },
     async (t) => {
+      await requireXmlServed(t);
       let errors = 0;
       for (const { call, xml, json } of await responsePairs(t)) {
         if (json.status < 400) continue;
         errors += 1;
         expect(xml.status, `${call}: HTTP status in XML against JSON`).toBe(json.status);
+        // The error itself in XML is this clause's ("errors are returned … in XML"), not only a media-type rule.
+        expectMediaType(xml, 'xml', '4.14.18b');
         // The JSON answer's code judges the XML one; one that is no table code (or not a string, 7.2.2's) cannot.
         const code = errorCodeOf(json);
         if (code !== undefined && isErrorCode(code)) expectError(xml, code, { representation: 'xml' });
@@ -1143,6 +1158,7 @@ describe('4.14 XML representation', () => {
 
   // Spec 4.14.18b: "Errors are returned in the same envelope, with the same fields and HTTP status, in XML."
   check('4.14.18b')({ ...shop, name: 'Validation errors in XML carry the same fields as in JSON' }, async (t) => {
+    await requireXmlServed(t);
     const cat = await targetListings(t, 'partnerA');
     await t.forAll(schemaFault('AvailabilityRequest', requests(cat)), async (fault) => {
       const xml = await sendXml(t, xmlRequest(fault.value as object));
@@ -1151,6 +1167,7 @@ describe('4.14 XML representation', () => {
       requireFaultRefused('AvailabilityRequest', fault, json);
       requireFaultRefused('AvailabilityRequest', fault, xml);
       expect(answerOf(xml), `${fault.name}: status and code in XML against JSON`).toEqual(answerOf(json));
+      expectMediaType(xml, 'xml', '4.14.18b');
       expectSomeError(xml, 'xml');
       const fieldsOf = (res: ApiResult) => (res.body as { error: { fields?: unknown } }).error.fields;
       expect(fieldsOf(xml), `${fault.name}: error.fields in XML against JSON`).toEqual(fieldsOf(json));
