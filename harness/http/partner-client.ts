@@ -182,9 +182,12 @@ type Parsed = {
 /** Deviations read past: each has one clear reading, so only its own clause is judged (readableBody files it). */
 const READ_PAST: readonly string[] = [...FRAME_REASONS, XML_REJECTION_REASONS.invalidBoolean];
 
-/** Spec 4.14: XML responses have the same field names as JSON (camelCase, spec 2): a snake_case name breaks it. */
+/**
+ * Spec 9.3b: field names are as in the spec (camelCase, spec 2), in XML as in JSON: a snake_case name breaks it
+ * whichever representation carries it. Whether XML and JSON agree stays 4.14.18a's, judged by its own checks.
+ */
 export const SNAKE_CASE_REASON = 'XML property names are spelled in snake_case, not as the JSON field names';
-const SNAKE_CASE_CLAUSE = '4.14.18a';
+const SNAKE_CASE_CLAUSE = '9.3b';
 
 function parseBody(bytes: Uint8Array, mediaType: string | null): Parsed {
   if (bytes.byteLength === 0) return { value: undefined };
@@ -213,7 +216,7 @@ function parseBody(bytes: Uint8Array, mediaType: string | null): Parsed {
 
 /**
  * An XML value whose property names are snake_case (vehicle_code) read with the JSON names (vehicleCode): the
- * naming is 4.14.18a's deviation, filed there by readableBody, and every other check judges the content. Field
+ * naming is 9.3b's deviation, filed there by readableBody, and every other check judges the content. Field
  * names of the business responses are camelCase (spec 2); only a name with an underscore before a lower-case
  * letter or digit is renamed, and only when no sibling already has the camelCase name.
  */
