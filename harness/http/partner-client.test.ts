@@ -204,7 +204,7 @@ describe('PartnerClient', () => {
       ),
     );
     expect(snake.body).toEqual({ vehicleCode: 'A', seats: 4 });
-    expect(snake.readDespite).toEqual({ representation: 'xml', reason: SNAKE_CASE_REASON, clauseId: '4.14.18a' });
+    expect(snake.readDespite).toEqual({ representation: 'xml', reason: SNAKE_CASE_REASON, clauseId: '9.3b' });
     const other = toApiResult(xml('<object><property name="x"><boolean>yes</boolean></property></object>'));
     expect(other.body).toBeUndefined();
     const plain = toApiResult(xml('<object><property name="x"><boolean>true</boolean></property></object>'));
