@@ -5,29 +5,12 @@ import { describe, expect } from 'vitest';
 import type { Location, LocationList } from '../contract/types.ts';
 import { check } from '../harness/check/check.ts';
 import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
-import { claim, requireStep } from '../harness/check/scope.ts';
+import { claim } from '../harness/check/scope.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { fewCases, listedLocation, otherScope, unknownCodes } from './support/draws.ts';
-import { locationsOf } from './support/listings.ts';
+import { listedCodes, locationsOf } from './support/listings.ts';
 
 const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
-
-/**
- * The codes of the listed locations, each read by code: a location without its locationCode cannot be, and is
- * 2.6.1's (a required key), filed there; the check is blocked.
- */
-function listedCodes(list: LocationList): string[] {
-  const codes = list.locations.map((l) => l?.locationCode);
-  requireStep(
-    '2.6.1',
-    codes.every((c) => typeof c === 'string'),
-    'every listed location has its locationCode',
-    {
-      actual: codes,
-    },
-  );
-  return codes;
-}
 
 describe('4.3 GET /locations and /locations/{locationCode}', () => {
   // Spec 4.0.7: "GET | /api/partner/v1/locations | locations:read | 200 LocationList"

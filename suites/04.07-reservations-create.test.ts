@@ -934,7 +934,7 @@ describe('4.7 POST /reservations', () => {
         plainRequest(t, q.quoteId),
         (f) => f.kind === 'unknown-property' && f.path === UNKNOWN_PROPERTY,
       );
-      for (const fault of unknownKey) {
+      const expectRefused = async (fault: (typeof unknownKey)[number]) => {
         const attempt = await attemptBooking(t, 'partnerA', q.quoteId, {
           body: fault.value as unknown as ReservationRequest,
         });
@@ -943,18 +943,10 @@ describe('4.7 POST /reservations', () => {
           `${fault.name}: HTTP ${attempt.res.status} ${attempt.res.text.slice(0, 200)} (${fault.expect.basis})`,
         ).toBe(true);
         expectSchema(attempt.res, 'ErrorEnvelope');
-      }
+      };
+      for (const fault of unknownKey) await expectRefused(fault);
       const valid = generatedRequest(t, q.quoteId).map((generated) => freshen(t, generated));
-      await t.forAll(schemaFault('ReservationRequest', valid), async (fault) => {
-        const attempt = await attemptBooking(t, 'partnerA', q.quoteId, {
-          body: fault.value as unknown as ReservationRequest,
-        });
-        expect(
-          refusalMeets(fault.expect.reject, attempt.res),
-          `${fault.name}: HTTP ${attempt.res.status} ${attempt.res.text.slice(0, 200)} (${fault.expect.basis})`,
-        ).toBe(true);
-        expectSchema(attempt.res, 'ErrorEnvelope');
-      });
+      await t.forAll(schemaFault('ReservationRequest', valid), expectRefused);
     },
   );
 

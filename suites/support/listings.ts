@@ -345,3 +345,20 @@ export async function listedRates(t: CheckContext, role: Role = 'partnerA'): Pro
   expectSchema(res, 'RateList');
   return (res.body as RateList).rates;
 }
+
+/**
+ * The codes of the listed locations, each read by code: a location without its locationCode cannot be, and is
+ * 2.6.1's (a required key), filed there; the check is blocked.
+ */
+export function listedCodes(list: LocationList): string[] {
+  const codes = list.locations.map((l) => l?.locationCode);
+  requireStep(
+    '2.6.1',
+    codes.every((c) => typeof c === 'string'),
+    'every listed location has its locationCode',
+    {
+      actual: codes,
+    },
+  );
+  return codes;
+}
