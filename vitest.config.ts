@@ -11,6 +11,8 @@ export default defineConfig({
       'harness/**/*.test.ts',
       'generators/**/*.test.ts',
       'load/**/*.test.ts',
+      // The suites' own helpers have unit tests too (suites/*.test.ts stay the conformance checks).
+      'suites/support/**/*.test.ts',
     ],
     // The longer matrices run in `npm run test:long` (.ci/run), after npm test.
     exclude: [...configDefaults.exclude, ...LONG_TESTS],

@@ -15,6 +15,7 @@ import { claim } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { FuzzFailure, type FuzzModel, type FuzzReal, fuzzCommands } from './support/fuzz-commands.ts';
 import { targetListings } from './support/listings.ts';
+import { SecretWatch } from './support/secret-watch.ts';
 
 /** Steps per generated sequence: long enough for book → replay → conflict → cancel → cancel → read. */
 const MAX_STEPS = 25;
@@ -46,7 +47,7 @@ describe('fuzz campaign', () => {
         t,
         roles,
         cat: await targetListings(t, 'partnerA'),
-        secrets: Object.values(t.settings.target.clients).map((c) => c.clientSecret),
+        secrets: new SecretWatch(Object.values(t.settings.target.clients).map((c) => c.clientSecret)),
         known: new Set(),
         counts: { requests: 0, violations: 0 },
         seen: new Map(),
@@ -132,9 +133,9 @@ describe('fuzz campaign', () => {
  * The hostile Authorization values of the campaign, look-alikes of a genuine partnerA token included; the key of
  * the foreign signatures comes from the run's seed, so a replay sends the same tokens.
  */
-async function hostileBearers(t: CheckContext, secrets: string[]): Promise<HeaderCase[]> {
+async function hostileBearers(t: CheckContext, secrets: SecretWatch): Promise<HeaderCase[]> {
   const genuine = await t.client('partnerA').token();
-  secrets.push(genuine);
+  secrets.addFixed(genuine);
   const [key] = fc.sample(foreignKey(), { seed: t.seed, numRuns: 1 });
   const inputs = { key: key ?? new Uint8Array(64), now: Math.floor(Date.now() / 1000) };
   // Look-alikes need a compact JWS; an opaque token gets the other cases only.

@@ -27,6 +27,7 @@ import { type HttpRequest, type HttpResponse, send, toEvidence } from '../../har
 import { toApiResult } from '../../harness/http/partner-client.ts';
 import { profileRank } from '../../harness/run-settings.ts';
 import { judgeAnswer, type Violation } from './fuzz-rules.ts';
+import type { SecretWatch } from './secret-watch.ts';
 
 /**
  * The steps of a fuzz campaign (README "Fuzz campaigns"), as fast-check commands: stateful sequences across two
@@ -52,7 +53,7 @@ export interface FuzzReal {
   roles: Role[];
   cat: TargetListings;
   /** Secrets no answer may echo. */
-  secrets: string[];
+  secrets: SecretWatch;
   /** Signatures of failures already recorded (not shrunk again). */
   known: Set<string>;
   counts: { requests: number; violations: number };
@@ -106,7 +107,11 @@ async function exchange(
   const client = real.t.client(role);
   const given = request.headers ?? {};
   const headers: Record<string, string> = {};
-  if (!('authorization' in given)) headers.authorization = `Bearer ${await client.token()}`;
+  if (!('authorization' in given)) {
+    const token = await client.token();
+    real.secrets.addIssued(token);
+    headers.authorization = `Bearer ${token}`;
+  }
   if (!('accept' in given)) headers.accept = MEDIA_TYPES.json;
   for (const [name, value] of Object.entries(given)) if (value !== null) headers[name] = value;
   let body: Uint8Array | string | undefined;
@@ -479,13 +484,15 @@ function tokenRequests(): fc.Arbitrary<Step> {
           });
           real.counts.requests += 1;
           const token = (res.body as { access_token?: unknown } | undefined)?.access_token;
-          if (typeof token === 'string') real.secrets.push(token);
-          for (const violation of judgeAnswer({
+          const violations = judgeAnswer({
             endpoint: endpointOf('POST', '/oauth/token'),
             wantsXml: false,
             result: res,
-            secrets: real.secrets.filter((s) => s !== token),
-          })) {
+            secrets: real.secrets,
+            ...(typeof token === 'string' ? { own: token } : {}),
+          });
+          if (typeof token === 'string') real.secrets.addIssued(token);
+          for (const violation of violations) {
             real.counts.violations += 1;
             const entry = real.seen.get(violation.signature);
             if (entry) entry.count += 1;

@@ -4,6 +4,7 @@ import type { Endpoint } from '../../contract/endpoints.ts';
 import { ERROR_CODES, type ErrorCode } from '../../contract/errors.ts';
 import { schemaViolations } from '../../contract/validation.ts';
 import type { ApiResult } from '../../harness/http/partner-client.ts';
+import type { SecretWatch } from './secret-watch.ts';
 
 /**
  * The rules a fuzz campaign judges every answer by (README "Fuzz campaigns"): the ones that need no oracle, true of any
@@ -24,8 +25,10 @@ export interface JudgedAnswer {
   /** What the request's Accept asked for. */
   wantsXml: boolean;
   result: ApiResult;
-  /** Secrets no answer may contain (client secrets, the tokens of other roles). */
-  secrets: readonly string[];
+  /** Secrets no answer may contain (client secrets, the tokens issued to the campaign). */
+  secrets: SecretWatch;
+  /** A secret this answer may hold: the token a token answer issues. */
+  own?: string;
 }
 
 const XML_TYPES = new Set<string>([MEDIA_TYPES.xml, MEDIA_TYPES.textXml]);
@@ -61,10 +64,8 @@ export function judgeAnswer(answer: JudgedAnswer): Violation[] {
       codeOf(result) ?? '',
     );
   }
-  for (const secret of answer.secrets) {
-    if (secret.length >= 8 && result.text.includes(secret))
-      add('no-secret', '7.2.3', `the answer of ${operation} echoes a secret`);
-  }
+  if (answer.secrets.echoedIn(result.text, answer.own))
+    add('no-secret', '7.2.3', `the answer of ${operation} echoes a secret`);
   if (!endpoint) return out;
 
   if (endpoint.operationId === 'issueToken') {
