@@ -1,6 +1,9 @@
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { CertifyError } from './errors.ts';
 import {
+  DEFAULT_SUITES,
   parseDate,
   parseFormats,
   parseMaxRps,
@@ -10,6 +13,8 @@ import {
   parseSeed,
   parseTarget,
 } from './options.ts';
+import { MODULE_EXTENSION, PROJECT_ROOT } from './paths.ts';
+import { suiteFiles } from './suite-scan.ts';
 
 function message(fn: () => unknown): string {
   try {
@@ -73,5 +78,14 @@ describe('option parsing', () => {
     expect(message(() => parseTarget('not a url'))).toMatch(/--target/);
     const withSecret = message(() => parseTarget('https://user:s3cret@api.example.test'));
     expect(withSecret).not.toContain('s3cret');
+  });
+});
+
+describe('DEFAULT_SUITES', () => {
+  test('take the suite files of suites/ and nothing under suites/support (helpers and their unit tests)', () => {
+    const files = suiteFiles(PROJECT_ROOT, DEFAULT_SUITES).map((f) => relative(PROJECT_ROOT, f));
+    expect(files).toContain(`suites/05-authentication.test${MODULE_EXTENSION}`);
+    expect(files.filter((f) => f.startsWith('suites/support/'))).toEqual([]);
+    expect(existsSync(join(PROJECT_ROOT, 'suites', 'support', `secret-watch.test${MODULE_EXTENSION}`))).toBe(true);
   });
 });

@@ -13,7 +13,8 @@ export const REPORT_FILES = Object.fromEntries(FORMATS.map((format) => [format, 
 export type { ReportFormat };
 export const REPORT_FORMATS: ReportFormat[] = [...FORMATS];
 
-export const DEFAULT_SUITES = [`suites/**/*.test${MODULE_EXTENSION}`];
+// Top level only: suites/support holds the helpers, and their unit tests are not checks.
+export const DEFAULT_SUITES = [`suites/*.test${MODULE_EXTENSION}`];
 export const DEFAULT_RUNS = 25;
 /** Requests per second against a non-loopback target when --max-rps is not given (spec 8: ceilings not shown). */
 export const DEFAULT_REMOTE_MAX_RPS = 5;

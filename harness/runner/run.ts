@@ -83,7 +83,7 @@ export interface CertifyOptions {
   date?: string;
   /** Re-run one check of an earlier report with its seed and date. */
   replay?: { checkId: string; from: string };
-  /** Suite globs relative to the project root (default: suites/**\/*.test.ts). */
+  /** Suite globs relative to the project root (default: suites/*.test.ts). */
   suites?: readonly string[];
   /** Environment for "$ENV" values of the target config (default: process.env). */
   env?: NodeJS.ProcessEnv;

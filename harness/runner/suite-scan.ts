@@ -46,6 +46,8 @@ export function suiteFiles(root: string, globs: readonly string[]): string[] {
     }
     const dir = path.slice(0, path.lastIndexOf('/', star));
     const suffix = path.slice(path.lastIndexOf('*') + 1);
+    // Only `**` descends into folders: `suites/*.test.ts` must not take suites/support's unit tests for checks.
+    const recursive = path.includes('**');
     const walk = (at: string) => {
       let entries: import('node:fs').Dirent[];
       try {
@@ -55,8 +57,9 @@ export function suiteFiles(root: string, globs: readonly string[]): string[] {
       }
       for (const entry of entries) {
         const full = join(at, entry.name);
-        if (entry.isDirectory()) walk(full);
-        else if (full.endsWith(suffix)) files.add(full);
+        if (entry.isDirectory()) {
+          if (recursive) walk(full);
+        } else if (full.endsWith(suffix)) files.add(full);
       }
     };
     walk(dir);
