@@ -2,13 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * `npm run test:long` (in .ci/run after npm test): the longer matrices that do not fit npm test's five minutes on
- * the 2-core CI machine: the fast mutation subset, the fuzz campaign's certification, the k6 script bundles and the
+ * the 2-core CI machine: the fast mutation subset, the fuzz campaign against faults, the k6 script bundles and the
  * packed tarball's quick install (npm pack builds dist/ with tsc, about a minute), and a full certification of a
  * server without test hooks.
  */
 export const LONG_TESTS = [
   'harness/mutation/fast.test.ts',
-  'harness/runner/certify.fuzz.test.ts',
+  'harness/runner/certify.fuzz-faults.test.ts',
   'load/k6/k6-scripts.test.ts',
   'harness/runner/package.install.test.ts',
   'harness/runner/certify.nohooks.test.ts',

@@ -5,8 +5,8 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { runCertification } from './run.ts';
 
 /**
- * A short fuzz campaign (README "Fuzz campaigns"; `npm test` runs one): nothing against the reference, a fault found
- * and shrunk.
+ * A short fuzz campaign against the reference (README "Fuzz campaigns"), in `npm test`: it finds nothing and cleans
+ * up. certify.fuzz-faults.test.ts (npm run test:long) shows a fault found and shrunk.
  */
 const dir = mkdtempSync(join(tmpdir(), 'certify-fuzz-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,21 +28,5 @@ describe('certify --fuzz', () => {
     expect(campaign?.checks[0]?.outcome).toBe('pass');
     expect(exitCode).toBe(0);
     expect(cleanup?.leftovers ?? []).toEqual([]);
-  }, 120_000);
-
-  test('a faulty reference: the violation is filed under its clause with a minimal sequence to replay', async () => {
-    // Two faults: one the universal rules see, one only the hostile bearer cases' own expectation sees.
-    const { report, exitCode } = await fuzz(['envelope-extra-field', 'token-signature-unchecked'], 'faulty');
-    expect(exitCode).toBe(1);
-    const clauses = report.sections.flatMap((s) => s.clauses);
-    const envelope = clauses.find((c) => c.id === '7.2.1');
-    expect(envelope?.outcome).toBe('fail');
-    const observation = envelope?.observations?.[0];
-    expect(observation?.message).toMatch(/minimal sequence: .*replay: --fuzz --seed/);
-    expect(observation?.exchange?.curl).toMatch(/^curl /);
-    const bearer = clauses.find((c) => c.id === '5.6a');
-    expect(bearer?.observations?.map((o) => o.message).join('\n')).toMatch(/hostile-refused/);
-    // The forged token never reaches a report in the clear: curl lines carry no Authorization value.
-    expect(JSON.stringify(report)).not.toMatch(/Bearer ey/);
   }, 120_000);
 });
