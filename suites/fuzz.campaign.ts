@@ -20,6 +20,8 @@ import { SecretWatch } from './support/secret-watch.ts';
 /** Steps per generated sequence: long enough for book → replay → conflict → cancel → cancel → read. */
 const MAX_STEPS = 25;
 const PROGRESS_EVERY_MS = 5_000;
+/** Sequences one fast-check run draws before its lane takes the next seed. */
+const SEQUENCES_PER_SEED = 200;
 /** Sequences in flight at once (each its own fast-check run and model). */
 const LANES = 8;
 
@@ -93,7 +95,9 @@ describe('fuzz campaign', () => {
               }),
               {
                 seed,
-                numRuns: 1_000_000_000,
+                // A bounded number of sequences per seed (the lane moves on to its next seed): with an unbounded
+                // one, a campaign stopped by --max-requests kept drawing empty runs until --duration ran out.
+                numRuns: SEQUENCES_PER_SEED,
                 interruptAfterTimeLimit: Math.max(1, deadline - Date.now()),
                 markInterruptAsFailure: false,
               },

@@ -379,7 +379,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
       suiteOutput = run.output;
     } finally {
       if (patientLine) clearInterval(patientLine);
-      if (fuzzLine) clearInterval(fuzzLine);
+      fuzzLine?.stop();
     }
     const collected = collector.collected();
     if (!collected) {
@@ -459,9 +459,9 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
 const FUZZ_CAMPAIGN = `suites/fuzz.campaign${MODULE_EXTENSION}`;
 
 /** Prints the campaign's progress lines (requests, failures, rate, time left) as its worker appends them. */
-function tailFuzzProgress(file: string, output: (text: string) => void): NodeJS.Timeout {
+function tailFuzzProgress(file: string, output: (text: string) => void): { stop(): void } {
   let printed = 0;
-  const timer = setInterval(() => {
+  const flush = () => {
     let lines: string[];
     try {
       lines = readFileSync(file, 'utf8').trim().split('\n');
@@ -470,18 +470,34 @@ function tailFuzzProgress(file: string, output: (text: string) => void): NodeJS.
     }
     for (const line of lines.slice(printed)) {
       try {
-        const p = JSON.parse(line) as { requests: number; failures: number; rate: number; left: number };
+        const p = JSON.parse(line) as {
+          requests: number;
+          failures: number;
+          rate: number;
+          left: number;
+          elapsed: number;
+          done: boolean;
+        };
+        const count = `${p.requests.toLocaleString('en-US')} requests`;
         output(
-          `fuzz: ${p.requests.toLocaleString('en-US')} requests · ${p.rate} req/s · ${p.failures} failure(s) · ${p.left} s left\n`,
+          p.done
+            ? `fuzz: done · ${count} in ${p.elapsed} s · ${p.failures} failure(s)\n`
+            : `fuzz: ${count} · ${p.rate} req/s · ${p.failures} failure(s) · ${p.left} s left\n`,
         );
       } catch {
         // a line still being written
       }
     }
     printed = lines.length;
-  }, 5_000);
+  };
+  const timer = setInterval(flush, 5_000);
   timer.unref();
-  return timer;
+  return {
+    stop() {
+      clearInterval(timer);
+      flush();
+    },
+  };
 }
 
 function describeRun(settings: RunSettings, replay: ReplayPlan | undefined): string {
