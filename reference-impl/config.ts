@@ -21,6 +21,11 @@ export interface ServerConfig {
   tlsKeyFile: string | undefined;
   /** Named faults and benign variants switched on at start (FAULTS=name,name; README "Faults"). */
   faults: string[];
+  /**
+   * Background purge of idempotency records past the 24 h memory (spec 4.7.6): a pause between purges (0: off) and
+   * the rows deleted per statement.
+   */
+  idempotencyPurge: { intervalMs: number; batchSize: number };
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -28,6 +33,12 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer`);
+  return value;
+}
+
+function positiveIntFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = intFrom(env, name, fallback);
+  if (value === 0) throw new Error(`${name} must be a positive integer`);
   return value;
 }
 
@@ -53,6 +64,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     logLevel: env.LOG_LEVEL ?? 'info',
     tlsCertFile,
     tlsKeyFile,
+    idempotencyPurge: {
+      intervalMs: intFrom(env, 'IDEMPOTENCY_PURGE_INTERVAL_S', 60) * 1000,
+      batchSize: positiveIntFrom(env, 'IDEMPOTENCY_PURGE_BATCH_SIZE', 500),
+    },
     faults: (env.FAULTS ?? '')
       .split(',')
       .map((name) => name.trim())

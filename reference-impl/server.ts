@@ -7,6 +7,7 @@ import { buildApp } from './app.ts';
 import type { ServerConfig } from './config.ts';
 import { AccessTokens } from './domain/access-tokens.ts';
 import { ClientRegistry } from './domain/credentials.ts';
+import { IdempotencyPurge } from './domain/idempotency-purge.ts';
 import { OperatorData } from './domain/operator-data.ts';
 import { QuoteTokens } from './domain/quote-tokens.ts';
 import { Reservations } from './domain/reservations.ts';
@@ -87,12 +88,22 @@ export async function startServer(
     });
     const address = await app.listen({ host: config.host, port: config.port });
     const limiter = rateLimiter;
+    // One purge per instance: on a shared PostgreSQL several run, each batch skipping rows another holds.
+    const purge =
+      config.idempotencyPurge.intervalMs > 0
+        ? new IdempotencyPurge(store, {
+            ...config.idempotencyPurge,
+            onError: (error) => app.log.warn({ err: error }, 'idempotency purge failed; next one on schedule'),
+          })
+        : undefined;
+    purge?.start();
     return {
       app,
       store,
       rateLimiter: limiter,
       url: address,
       async close() {
+        await purge?.stop();
         await app.close();
         await limiter.close();
         await store.close();

@@ -150,3 +150,38 @@ export async function startBare(routes: Record<string, BareRoute>): Promise<Runn
   child.stdout?.resume();
   return { url: `http://127.0.0.1:${port}`, stop, cpuSeconds: () => cpuSecondsOf(child.pid) };
 }
+
+/** What the reference's seeder reports (reference-impl/store/seed.ts SeedResult). */
+export interface SeederResult {
+  seeded: number;
+  ms: number;
+  sampleIds: string[];
+}
+
+/**
+ * Seeds `count` reservations modelled on `templateId` into the store at `databaseUrl`, numbered from `from`, with the
+ * reference's own seeder run as a process (reference-impl/store/seed-cli.ts), which alone knows the schema.
+ */
+export async function runSeeder(
+  databaseUrl: string,
+  templateId: string,
+  count: number,
+  from: number,
+): Promise<SeederResult> {
+  const script = join(ROOT, 'reference-impl', 'store', 'seed-cli.ts');
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', script, databaseUrl, templateId, String(count), String(from)],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`the seeder exited with ${code}`);
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '') as SeederResult;
+}

@@ -5,10 +5,15 @@
  * "Benchmark") and a verdict per row, and writes the same figures to reports/bench.json. Never a timed test.
  *
  *   npm run bench [-- --seconds 5 --connections 16 --stores sqlite,postgres --pg postgresql://postgres@127.0.0.1:5432/postgres]
+ *
+ * `--scale 10000,100000,1000000` adds the scale rows (scale.ts): reservation reads and bookings on a store holding that
+ * many reservations, p99 against the store before seeding. `--skip-compare` leaves out the rows against the bare
+ * server; reports/bench.json then keeps the comparison figures of the run that measured them.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { Command } from 'commander';
 import pg from 'pg';
 import { request } from 'undici';
@@ -19,7 +24,16 @@ import type { BareRoute } from './bare-server.ts';
 import { BENCH_ENDPOINTS, type BenchEndpoint } from './endpoints.ts';
 import { type Measurement, measureAutocannon, measureNative } from './measure.ts';
 import { type RunningServer, startBare, startReference } from './processes.ts';
-import { type ComparisonRow, formatComparison, formatTopRate, goalOf } from './table.ts';
+import {
+  benchScale,
+  p99Ratio,
+  SCALE_NOTES,
+  SCALE_P99_GOAL,
+  type ScaleRow,
+  type SeedingRow,
+  scaleVerdict,
+} from './scale.ts';
+import { type ComparisonRow, formatComparison, formatScale, formatSeeding, formatTopRate, goalOf } from './table.ts';
 
 const program = new Command('bench')
   .option('--seconds <n>', 'measured seconds per server and operation', '5')
@@ -30,6 +44,8 @@ const program = new Command('bench')
   .option('--operations <list>', 'a subset, e.g. "POST /quotes,GET /locations" (default: all four)')
   .option('--repeat <n>', 'measure each operation this many times in a row (one row each)', '1')
   .option('--skip-top', 'skip the native engine vs autocannon comparison')
+  .option('--skip-compare', 'skip the reference vs bare server rows (e.g. for a run of scale rows only)')
+  .option('--scale <sizes>', 'scale rows at these numbers of seeded reservations, e.g. 10000,100000,1000000')
   .option('--cpu-prof <dir>', 'write a V8 CPU profile of the reference per store into <dir> (see profile-top.ts)')
   .option(
     '--pg <url>',
@@ -46,6 +62,8 @@ const flags = program.opts<{
   operations?: string;
   repeat: string;
   skipTop?: boolean;
+  skipCompare?: boolean;
+  scale?: string;
   cpuProf?: string;
   pg: string;
 }>();
@@ -54,6 +72,13 @@ const warmup = Number(flags.warmup);
 const connections = Number(flags.connections);
 const topConnections = Number(flags.topConnections);
 const repeat = Number(flags.repeat);
+const scaleSizes = flags.scale
+  ?.split(',')
+  .map((size) => Number(size.trim().replaceAll('_', '')))
+  .sort((a, b) => a - b);
+if (scaleSizes?.some((size) => !Number.isInteger(size) || size < 1)) {
+  throw new Error(`--scale: positive whole numbers, comma-separated (got ${flags.scale})`);
+}
 const chosen = flags.operations?.split(',').map((name) => name.trim());
 const endpoints = BENCH_ENDPOINTS.filter((endpoint) => !chosen || chosen.includes(endpoint.name));
 if (endpoints.length === 0)
@@ -176,13 +201,46 @@ async function topRate(): Promise<{ native: Measurement; autocannon: Measurement
   }
 }
 
+/** The scale rows of one store: the reference on a store of its own, seeded step by step (scale.ts). */
+async function scaleStore(store: string, databaseUrl: string): Promise<{ rows: ScaleRow[]; seeding: SeedingRow[] }> {
+  log(`${store}: starting the reference implementation for the scale rows`);
+  const reference = await startReference(databaseUrl, flags.cpuProf);
+  const access = new BenchAccess(reference.url, fixture);
+  try {
+    await access.start();
+    return await benchScale({ store, databaseUrl, reference, access, sizes: scaleSizes ?? [], measure, log });
+  } finally {
+    await access.stop();
+    await reference.stop();
+  }
+}
+
+async function scaleSqlite(): Promise<{ rows: ScaleRow[]; seeding: SeedingRow[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'load-bench-scale-'));
+  try {
+    return await scaleStore('sqlite', `sqlite:${join(dir, 'scale.db')}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const rows: ComparisonRow[] = [];
+const scaleRows: ScaleRow[] = [];
+const seeding: SeedingRow[] = [];
 const skipped: string[] = [];
+const addScale = (result: { rows: ScaleRow[]; seeding: SeedingRow[] }) => {
+  scaleRows.push(...result.rows);
+  seeding.push(...result.seeding);
+};
 for (const store of flags.stores.split(',').map((s) => s.trim())) {
-  if (store === 'sqlite') rows.push(...(await benchStore('sqlite', undefined)));
-  else if (store === 'postgres') {
+  if (store === 'sqlite') {
+    if (!flags.skipCompare) rows.push(...(await benchStore('sqlite', undefined)));
+    if (scaleSizes) addScale(await scaleSqlite());
+  } else if (store === 'postgres') {
     try {
-      rows.push(...(await withPostgresDatabase(flags.pg, (url) => benchStore('postgres', url))));
+      if (!flags.skipCompare)
+        rows.push(...(await withPostgresDatabase(flags.pg, (url) => benchStore('postgres', url))));
+      if (scaleSizes) addScale(await withPostgresDatabase(flags.pg, (url) => scaleStore('postgres', url)));
     } catch (error) {
       skipped.push(`postgres: ${(error as Error).message}`);
     }
@@ -192,35 +250,56 @@ const top = flags.skipTop ? undefined : await topRate();
 
 const cpu = cpus();
 const machine = `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
-// The figures as data too, each row with its goal and verdict as the table prints them.
-mkdirSync(new URL('../../reports/', import.meta.url), { recursive: true });
-writeFileSync(
-  new URL('../../reports/bench.json', import.meta.url),
-  `${JSON.stringify(
-    {
-      at: new Date().toISOString(),
+const reportFile = new URL('../../reports/bench.json', import.meta.url);
+const previous = existsSync(reportFile)
+  ? (JSON.parse(readFileSync(reportFile, 'utf8')) as Record<string, unknown>)
+  : {};
+const at = new Date().toISOString();
+// The figures as data too, each row with its goal and verdict as the table prints them. A part this run did not
+// measure keeps the figures (and the time) of the run that did.
+const comparison = flags.skipCompare
+  ? Object.fromEntries(Object.entries(previous).filter(([key]) => key !== 'scale'))
+  : {
+      at,
       machine,
       loadAverage: loadavg(),
       options: { seconds, warmup, connections, topConnections },
       rows: rows.map((row) => ({ ...row, goal: goalOf(row.store, row.operation) ?? null })),
       top: top ? { ...top, connections: topConnections, goal: { ratio: 0.95 } } : null,
       skipped,
-    },
-    null,
-    2,
-  )}\n`,
-);
-process.stdout.write(
+    };
+const scale = scaleSizes
+  ? {
+      at,
+      machine,
+      loadAverage: loadavg(),
+      options: { sizes: scaleSizes, seconds, warmup, connections },
+      goal: { p99TimesEmpty: SCALE_P99_GOAL },
+      seeding,
+      rows: scaleRows.map((row) => ({
+        ...row,
+        p99TimesEmpty: p99Ratio(row, scaleRows) ?? null,
+        verdict: scaleVerdict(row, scaleRows),
+      })),
+      notes: SCALE_NOTES,
+      skipped,
+    }
+  : (previous.scale ?? null);
+mkdirSync(new URL('../../reports/', import.meta.url), { recursive: true });
+writeFileSync(reportFile, `${JSON.stringify({ ...comparison, scale }, null, 2)}\n`);
+const sections = [
   [
     `Machine: ${machine}; load average at the end ${loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')} (other work on the machine moves every rate: compare ratios and CPU per request)`,
     `Closed loop, ${connections} connections, ${warmup} s warm-up then ${seconds} s per server and operation; reference logs at warn.`,
-    '',
-    formatComparison(rows),
-    '',
-    top ? formatTopRate(top.native, top.autocannon, topConnections, seconds) : '',
-    ...skipped.map((line) => `skipped: ${line}`),
-    '',
   ].join('\n'),
-);
+  flags.skipCompare ? '' : formatComparison(rows),
+  top ? formatTopRate(top.native, top.autocannon, topConnections, seconds) : '',
+  scaleSizes
+    ? `Scale rows (p99 against the same operation before seeding; goal p99 ≤ ${SCALE_P99_GOAL} × empty):\n${formatScale(scaleRows)}`
+    : '',
+  scaleSizes ? `Seeding:\n${formatSeeding(seeding)}\n\n${SCALE_NOTES.join('\n')}` : '',
+  skipped.map((line) => `skipped: ${line}`).join('\n'),
+];
+process.stdout.write(`${sections.filter((section) => section !== '').join('\n\n')}\n`);

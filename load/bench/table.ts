@@ -1,4 +1,5 @@
 import type { Measurement } from './measure.ts';
+import { p99Ratio, SCALE_P99_GOAL, type ScaleRow, type SeedingRow, scaleVerdict } from './scale.ts';
 
 export interface ComparisonRow {
   store: string;
@@ -144,4 +145,56 @@ export function formatTopRate(native: Measurement, cannon: Measurement, connecti
       ],
     ),
   ].join('\n');
+}
+
+/** The scale rows (scale.ts): per store, size and operation, p99 against the same operation before seeding. */
+export function formatScale(rows: readonly ScaleRow[]): string {
+  return table(
+    [
+      'store',
+      'operation',
+      'rows',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'p99 × empty',
+      'CPU µs/req',
+      'non-2xx',
+      'goal',
+      'verdict',
+    ],
+    [...rows]
+      .sort((a, b) => a.store.localeCompare(b.store) || a.operation.localeCompare(b.operation) || a.rows - b.rows)
+      .map((row) => {
+        const m = row.measurement;
+        const factor = p99Ratio(row, rows);
+        return [
+          row.store,
+          row.operation,
+          row.rows.toLocaleString('en-US'),
+          num(m.requestsPerSecond),
+          num(m.p50Ms),
+          num(m.p99Ms),
+          factor === undefined ? '-' : factor.toFixed(2),
+          micros(m),
+          errors(m),
+          row.rows === 0 ? '-' : `p99 ≤ ${SCALE_P99_GOAL} × empty`,
+          scaleVerdict(row, rows),
+        ];
+      }),
+  );
+}
+
+export function formatSeeding(rows: readonly SeedingRow[]): string {
+  return table(
+    ['store', 'seeded to', 'added', 'seed s', 'rows/s', 'with process start s'],
+    rows.map((r) => [
+      r.store,
+      r.rows.toLocaleString('en-US'),
+      r.added.toLocaleString('en-US'),
+      (r.seedMs / 1000).toFixed(1),
+      r.seedMs > 0 ? Math.round((r.added * 1000) / r.seedMs).toLocaleString('en-US') : '-',
+      (r.wallMs / 1000).toFixed(1),
+    ]),
+  );
 }

@@ -18,7 +18,8 @@ export const CANCELLABLE_STATES: readonly ReservationStatus[] = ['pending', 'con
 
 /** How long a claimed key may stay in flight before a crashed request's claim lapses (spec 4.7.5). */
 export const IN_FLIGHT_LEASE_MS = 30_000;
-const RETENTION_MS = LIMITS.idempotencyMemoryHours * 3_600_000;
+/** The memory of an Idempotency-Key (spec 4.7.3, 4.7.6): older records count as absent. */
+export const IDEMPOTENCY_RETENTION_MS = LIMITS.idempotencyMemoryHours * 3_600_000;
 const OPERATOR_ZONE = 'Asia/Ho_Chi_Minh';
 
 /** Spec 4.7.7: the store's unique index holds a partnerReference, with no pause after the domain's own check. */
@@ -78,7 +79,7 @@ export class Reservations {
       requestHash: requestHash(body),
       nowMs: ctx.nowMs,
       leaseMs: IN_FLIGHT_LEASE_MS,
-      retentionMs: RETENTION_MS,
+      retentionMs: IDEMPOTENCY_RETENTION_MS,
     });
     switch (claim.kind) {
       case 'replay':
@@ -150,7 +151,7 @@ export class Reservations {
       requestHash: requestHash(body),
       nowMs: ctx.nowMs,
       leaseMs: IN_FLIGHT_LEASE_MS,
-      retentionMs: RETENTION_MS,
+      retentionMs: IDEMPOTENCY_RETENTION_MS,
     });
     const reservation = await this.book(ctx, body);
     const done = await this.store.completeReservation({

@@ -7,7 +7,8 @@ import type { Pool } from 'pg';
  *
  * Layout (both dialects):
  * - secrets: named values shared by every instance (signing keys).
- * - idempotency_keys: one row per (partner, key); in flight with a lease, or done with the response to replay.
+ * - idempotency_keys: one row per (partner, key); in flight with a lease, or done with the response to replay;
+ *   indexed by creation time for the purge of records past the memory window (version 3).
  * - reservations: the public document as JSON plus the indexed columns; `seq` gives insertion order for a
  *   stable newest-first list; partnerReference unique per partner by a partial unique index.
  *   (SQLite: `seq` is the INTEGER PRIMARY KEY AUTOINCREMENT, because only a rowid alias can autoincrement and
@@ -128,6 +129,15 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'idempotency claim token (fencing of lapsed claims)',
     sqlite: "ALTER TABLE idempotency_keys ADD COLUMN claim_token TEXT NOT NULL DEFAULT '';",
     postgres: "ALTER TABLE idempotency_keys ADD COLUMN claim_token TEXT NOT NULL DEFAULT '';",
+  },
+  {
+    // The background purge (domain/idempotency-purge.ts) finds records past the 24 h memory by their age; without
+    // this index each batch would scan the whole table. PostgreSQL builds it inside the migration transaction
+    // (CONCURRENTLY cannot run there): writes to the table wait for the build, once.
+    version: 3,
+    name: 'idempotency records by creation time (background purge)',
+    sqlite: 'CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at_ms);',
+    postgres: 'CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at_ms);',
   },
 ];
 

@@ -259,6 +259,19 @@ export class SqliteStore implements Store {
     );
   }
 
+  async purgeIdempotencyKeys(createdAtOrBeforeMs: number, batchSize: number): Promise<number> {
+    // No DELETE ... LIMIT in SQLite's default build: the batch is chosen by rowid in a subquery (the creation-time
+    // index, version 3, finds it). Not durable: a purge lost with the power is simply done again.
+    return this.immediate(
+      () =>
+        this.statement(
+          `DELETE FROM idempotency_keys WHERE rowid IN (
+             SELECT rowid FROM idempotency_keys WHERE created_at_ms <= ? AND state = 'done' LIMIT ?)`,
+        ).run(createdAtOrBeforeMs, Math.max(0, Math.trunc(batchSize))).changes,
+      false,
+    );
+  }
+
   async completeReservation(input: CompleteReservationInput): Promise<CompleteReservationResult> {
     const stored = input.reservation;
     return this.immediate((): CompleteReservationResult => {

@@ -278,6 +278,43 @@ describe.each([sqliteBackend(), postgresBackend()])('Store contract: $name', (ba
       expect(await store.getReservation(p, old.stored.reservationId)).not.toBeNull();
     });
 
+    it('purgeIdempotencyKeys deletes old done keys in batches, keeps in-flight and recent ones; a purged key is new', async () => {
+      // A database of its own: the batch counts below must see no other test's keys.
+      const { create } = await backend.fresh();
+      const own = create();
+      await own.migrate();
+      const p = partner();
+      const cutoff = T0 - DAY_MS;
+      // Seven done keys at or before the cutoff (the last exactly at it), two after it.
+      const old = [];
+      for (let i = 6; i >= 0; i--) old.push(await book(own, p, { createdAtMs: cutoff - i * 1000 }));
+      const recent = [await book(own, p, { createdAtMs: cutoff + 1 }), await book(own, p, { createdAtMs: T0 })];
+      // An in-flight claim older than the cutoff (its request crashed long ago): never purged.
+      const stale = claimInput(p, 'k-stale-in-flight', { nowMs: cutoff - 50_000 });
+      expect(await own.claimIdempotencyKey(stale)).toEqual({ kind: 'claimed' });
+
+      const batches: number[] = [];
+      do batches.push(await own.purgeIdempotencyKeys(cutoff, 3));
+      while (batches.at(-1) === 3);
+      expect(batches).toEqual([3, 3, 1]);
+      expect(await own.purgeIdempotencyKeys(cutoff, 3)).toBe(0);
+
+      // The in-flight record is still there: another body within its window is a conflict.
+      expect(await own.claimIdempotencyKey({ ...stale, nowMs: stale.nowMs + 1, requestHash: 'hash-b' })).toEqual({
+        kind: 'conflict',
+      });
+      // Recent keys still replay; a purged key, same body and all, is a new claim (4.7.6).
+      for (const { key } of recent) {
+        expect((await own.claimIdempotencyKey(claimInput(p, key, { nowMs: cutoff + 2 }))).kind).toBe('replay');
+      }
+      const purged = old.at(-1)?.key ?? '';
+      expect(await own.claimIdempotencyKey(claimInput(p, purged, { nowMs: T0 }))).toEqual({ kind: 'claimed' });
+      // The new claim is in flight, dated now: a purge at the same cutoff leaves it alone.
+      expect(await own.purgeIdempotencyKeys(cutoff, 3)).toBe(0);
+      // The reservations stay: the purge forgets replays, not rentals.
+      for (const { stored } of old) expect(await own.getReservation(p, stored.reservationId)).not.toBeNull();
+    });
+
     it('a key older than the 24 h memory window is new (4.7.6), whatever its hash', async () => {
       const p = partner();
       const { key } = await book(store, p);

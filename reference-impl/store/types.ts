@@ -127,6 +127,13 @@ export interface Store {
    */
   forgetIdempotencyKeys(createdAtOrBeforeMs: number): Promise<number>;
   /**
+   * One batch of the background purge (domain/idempotency-purge.ts): deletes at most `batchSize` done keys first
+   * used at or before `createdAtOrBeforeMs`, found by the creation-time index, and returns how many it deleted
+   * (fewer than `batchSize`: nothing older is left). Keys in flight are never deleted. Small batches keep each
+   * statement short, so requests are never held up behind a purge of a large backlog.
+   */
+  purgeIdempotencyKeys(createdAtOrBeforeMs: number, batchSize: number): Promise<number>;
+  /**
    * In one transaction: inserts the reservation and marks the key done with the response to replay.
    * A partnerReference already used by the partner yields `duplicate_partner_reference` and writes nothing
    * (the key stays claimed; the caller releases it). Only an in-flight key is marked done: if the key was

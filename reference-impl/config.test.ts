@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { configFromEnv } from './config.ts';
+
+describe('configFromEnv: the idempotency purge', () => {
+  it('defaults to a purge every 60 s, 500 rows a statement', () => {
+    expect(configFromEnv({}).idempotencyPurge).toEqual({ intervalMs: 60_000, batchSize: 500 });
+  });
+
+  it('reads IDEMPOTENCY_PURGE_INTERVAL_S (0: off) and IDEMPOTENCY_PURGE_BATCH_SIZE', () => {
+    const env = { IDEMPOTENCY_PURGE_INTERVAL_S: '0', IDEMPOTENCY_PURGE_BATCH_SIZE: '1000' };
+    expect(configFromEnv(env).idempotencyPurge).toEqual({ intervalMs: 0, batchSize: 1000 });
+  });
+
+  it('refuses a batch size of 0 and values that are not whole numbers', () => {
+    expect(() => configFromEnv({ IDEMPOTENCY_PURGE_BATCH_SIZE: '0' })).toThrow(/positive integer/);
+    expect(() => configFromEnv({ IDEMPOTENCY_PURGE_INTERVAL_S: '1.5' })).toThrow(/non-negative integer/);
+  });
+});
