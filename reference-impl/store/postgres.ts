@@ -56,6 +56,64 @@ function sqlState(err: unknown): string | undefined {
     : undefined;
 }
 
+/** A statement with a name: node-postgres prepares it once per connection, and the server does not plan it again. */
+interface NamedQuery {
+  name: string;
+  text: string;
+}
+
+const CLAIM_NEW_KEY: NamedQuery = {
+  name: 'claim_new_key',
+  text: `INSERT INTO idempotency_keys
+           (partner_id, idempotency_key, request_hash, state, created_at_ms, lease_until_ms, claim_token)
+         VALUES ($1, $2, $3, 'in_flight', $4, $5, $6)
+         ON CONFLICT (partner_id, idempotency_key) DO NOTHING`,
+};
+
+/**
+ * The completion of a booking as one statement, so one implicit transaction (atomic and committed before the answer,
+ * with no BEGIN/COMMIT round trips):
+ * - holder locks the key row, only if it is still in flight under this claim token. A takeover of a lapsed claim
+ *   then either precedes us (READ COMMITTED re-checks the row as updated: the token differs, no row, claim lost) or
+ *   waits for our commit.
+ * - inserted stores the reservation only when the key is held. The partial unique index decides the reference:
+ *   ON CONFLICT names it as the arbiter, so a concurrent insert of the same reference waits for the other
+ *   transaction and then yields no row instead of aborting with 23505. A clash on reservation_id is not an arbiter
+ *   and still raises: that would be a bug in the caller.
+ * - completed marks the key done with the response, only when the reservation was inserted.
+ * Data-modifying WITH parts always run to completion, and all of them commit or none does.
+ */
+const COMPLETE_RESERVATION: NamedQuery = {
+  name: 'complete_reservation',
+  text: `WITH holder AS (
+           SELECT 1 FROM idempotency_keys
+           WHERE partner_id = $1 AND idempotency_key = $2 AND state = 'in_flight' AND claim_token = $3
+           FOR UPDATE
+         ), inserted AS (
+           INSERT INTO reservations
+             (reservation_id, partner_id, partner_reference, status, money_attached, created_at_ms, document)
+           SELECT $4::text, $1::text, $5::text, $6::text, $7::boolean, $8::bigint, $9::json FROM holder
+           ON CONFLICT (partner_id, partner_reference) WHERE partner_reference IS NOT NULL DO NOTHING
+           RETURNING 1
+         ), completed AS (
+           UPDATE idempotency_keys SET state = 'done', response_status = $10::integer, response_body = $11::json
+           WHERE partner_id = $1 AND idempotency_key = $2 AND claim_token = $3 AND EXISTS (SELECT 1 FROM inserted)
+           RETURNING 1
+         )
+         SELECT EXISTS (SELECT 1 FROM holder) AS held, EXISTS (SELECT 1 FROM inserted) AS created,
+           EXISTS (SELECT 1 FROM completed) AS completed`,
+};
+
+const REFERENCE_EXISTS: NamedQuery = {
+  name: 'reference_exists',
+  text: 'SELECT 1 FROM reservations WHERE partner_id = $1 AND partner_reference = $2',
+};
+
+const READ_CONTROL_STATE: NamedQuery = {
+  name: 'read_control_state',
+  text: 'SELECT state FROM control_state WHERE id = 1',
+};
+
 /**
  * The scale-out store: any number of instances share one PostgreSQL database. Every cross-instance rule is
  * held by the database: row locks (SELECT ... FOR UPDATE) around read-decide-write steps, ON CONFLICT for
@@ -118,6 +176,23 @@ export class PostgresStore implements Store {
     }
   }
 
+  /**
+   * One statement on its own (autocommit: PostgreSQL runs it as a transaction of its own, committed before the
+   * answer arrives), run again on a deadlock like a transaction would be. Named, so each connection plans it once.
+   */
+  private async statement<R extends pg.QueryResultRow>(
+    query: NamedQuery,
+    values: unknown[],
+  ): Promise<pg.QueryResult<R>> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.pool.query<R>({ ...query, values });
+      } catch (err) {
+        if (!RETRYABLE_SQLSTATES.has(sqlState(err) ?? '') || attempt >= MAX_ATTEMPTS) throw err;
+      }
+    }
+  }
+
   async getOrCreateSecret(name: string, create: () => string): Promise<string> {
     const select = async (): Promise<string | undefined> =>
       (await this.pool.query<{ value: string }>('SELECT value FROM secrets WHERE name = $1', [name])).rows[0]?.value;
@@ -135,16 +210,14 @@ export class PostgresStore implements Store {
 
   async claimIdempotencyKey(input: ClaimIdempotencyKeyInput): Promise<IdempotencyClaim> {
     const leaseUntil = input.nowMs + input.leaseMs;
+    const values = [input.partnerId, input.key, input.requestHash, input.nowMs, leaseUntil, input.claimToken];
+    // Fast path for a new key: the insert alone is atomic, so it needs no BEGIN/COMMIT of its own (one round trip).
+    // A key already present is decided below under the row lock.
+    if ((await this.statement(CLAIM_NEW_KEY, values)).rowCount === 1) return { kind: 'claimed' };
     return this.transaction(async (client): Promise<IdempotencyClaim> => {
-      // Fast path for a new key. If another transaction is inserting the same key, this waits for it to
-      // finish and then does nothing, so the row read below is the committed winner.
-      const inserted = await client.query(
-        `INSERT INTO idempotency_keys
-           (partner_id, idempotency_key, request_hash, state, created_at_ms, lease_until_ms, claim_token)
-         VALUES ($1, $2, $3, 'in_flight', $4, $5, $6)
-         ON CONFLICT (partner_id, idempotency_key) DO NOTHING`,
-        [input.partnerId, input.key, input.requestHash, input.nowMs, leaseUntil, input.claimToken],
-      );
+      // If another transaction is inserting the same key, this waits for it to finish and then does nothing, so
+      // the row read below is the committed winner. (Tried again here: the row may have gone since the fast path.)
+      const inserted = await client.query({ ...CLAIM_NEW_KEY, values });
       if (inserted.rowCount === 1) return { kind: 'claimed' };
 
       const { rows } = await client.query<{
@@ -228,47 +301,32 @@ export class PostgresStore implements Store {
 
   async completeReservation(input: CompleteReservationInput): Promise<CompleteReservationResult> {
     const stored = input.reservation;
-    return this.transaction(async (client): Promise<CompleteReservationResult> => {
-      // Locks the key row first: a takeover of a lapsed claim then either precedes us (we lose) or waits for us.
-      const holder = await client.query<{ state: string; claim_token: string }>(
-        'SELECT state, claim_token FROM idempotency_keys WHERE partner_id = $1 AND idempotency_key = $2 FOR UPDATE',
-        [input.partnerId, input.key],
-      );
-      const row = holder.rows[0];
-      if (row?.state !== 'in_flight' || row.claim_token !== input.claimToken) return { kind: 'claim_lost' };
-      // The partial unique index decides. ON CONFLICT names it as the arbiter, so a concurrent insert of the same
-      // reference waits for the other transaction and then yields 0 rows instead of aborting this one with 23505.
-      // A clash on reservation_id is not an arbiter and still raises: that would be a bug in the caller.
-      const inserted = await client.query(
-        `INSERT INTO reservations
-           (reservation_id, partner_id, partner_reference, status, money_attached, created_at_ms, document)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (partner_id, partner_reference) WHERE partner_reference IS NOT NULL DO NOTHING`,
-        [
-          stored.reservationId,
-          stored.partnerId,
-          stored.uniqueReference === undefined ? stored.reservation.partnerReference : stored.uniqueReference,
-          stored.reservation.status,
-          stored.moneyAttached,
-          stored.createdAtMs,
-          JSON.stringify(stored.reservation),
-        ],
-      );
-      if (inserted.rowCount === 0) return { kind: 'duplicate_partner_reference' };
-      await client.query(
-        `UPDATE idempotency_keys SET state = 'done', response_status = $3, response_body = $4
-         WHERE partner_id = $1 AND idempotency_key = $2`,
-        [input.partnerId, input.key, input.responseStatus, toJson(input.responseBody)],
-      );
-      return { kind: 'created' };
-    });
+    const { rows } = await this.statement<{ held: boolean; created: boolean; completed: boolean }>(
+      COMPLETE_RESERVATION,
+      [
+        input.partnerId,
+        input.key,
+        input.claimToken,
+        stored.reservationId,
+        stored.uniqueReference === undefined ? stored.reservation.partnerReference : stored.uniqueReference,
+        stored.reservation.status,
+        stored.moneyAttached,
+        stored.createdAtMs,
+        JSON.stringify(stored.reservation),
+        input.responseStatus,
+        toJson(input.responseBody),
+      ],
+    );
+    const outcome = rows[0];
+    if (!outcome?.held) return { kind: 'claim_lost' };
+    if (!outcome.created) return { kind: 'duplicate_partner_reference' };
+    // The key row was locked by this very statement: its update cannot miss.
+    if (!outcome.completed) throw new Error('reservation stored but its idempotency key was not completed');
+    return { kind: 'created' };
   }
 
   async partnerReferenceExists(partnerId: string, partnerReference: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      'SELECT 1 FROM reservations WHERE partner_id = $1 AND partner_reference = $2',
-      [partnerId, partnerReference],
-    );
+    const { rowCount } = await this.pool.query({ ...REFERENCE_EXISTS, values: [partnerId, partnerReference] });
     return (rowCount ?? 0) > 0;
   }
 
@@ -366,7 +424,7 @@ export class PostgresStore implements Store {
   }
 
   async getControlState(): Promise<ControlState> {
-    const { rows } = await this.pool.query<{ state: unknown }>('SELECT state FROM control_state WHERE id = 1');
+    const { rows } = await this.pool.query<{ state: unknown }>(READ_CONTROL_STATE);
     return normalizeControlState(rows[0]?.state ?? {});
   }
 

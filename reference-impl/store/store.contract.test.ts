@@ -897,3 +897,80 @@ describe('openStore', () => {
     }
   });
 });
+
+describe('PostgreSQL completion against a transaction holding the key row', () => {
+  let database = '';
+  let store: PostgresStore;
+  let holder: pg.Client;
+  beforeAll(async () => {
+    database = `store_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+    await adminQuery(`CREATE DATABASE ${database}`);
+    store = new PostgresStore(pgUrl(database));
+    await store.migrate();
+    holder = new pg.Client({ connectionString: pgUrl(database) });
+    await holder.connect();
+  });
+  afterAll(async () => {
+    await holder.end();
+    await store.close();
+    await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  });
+
+  /** Waits until some session of this database waits for a row lock (the completion under test). */
+  async function completionWaits(): Promise<void> {
+    for (let i = 0; i < 100; i++) {
+      const { rowCount } = await holder.query(
+        "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+      );
+      if (rowCount) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('the completion never waited for the row lock');
+  }
+
+  /** Claims a key, locks its row in another transaction, runs `change` there, starts the completion, commits. */
+  async function completeWhileHeld(key: string, change: string) {
+    expect((await store.claimIdempotencyKey(claimInput('p-held', key))).kind).toBe('claimed');
+    const reservation = makeReservation('p-held');
+    await holder.query('BEGIN');
+    await holder.query('SELECT 1 FROM idempotency_keys WHERE idempotency_key = $1 FOR UPDATE', [key]);
+    if (change) await holder.query(change, [key]);
+    const completion = store.completeReservation({
+      partnerId: 'p-held',
+      key,
+      claimToken: 'token-a',
+      reservation,
+      responseStatus: 201,
+      responseBody: reservation.reservation,
+    });
+    await completionWaits();
+    await holder.query('COMMIT');
+    return { result: await completion, stored: await store.getReservationById(reservation.reservationId) };
+  }
+
+  it('a takeover committed while the completion waited: claim lost, nothing stored', async () => {
+    const { result, stored } = await completeWhileHeld(
+      'k-held-takeover',
+      "UPDATE idempotency_keys SET claim_token = 'token-b' WHERE idempotency_key = $1",
+    );
+    expect(result).toEqual({ kind: 'claim_lost' });
+    expect(stored).toBeNull();
+  });
+
+  it('a release committed while the completion waited: claim lost, nothing stored', async () => {
+    const { result, stored } = await completeWhileHeld(
+      'k-held-release',
+      'DELETE FROM idempotency_keys WHERE idempotency_key = $1',
+    );
+    expect(result).toEqual({ kind: 'claim_lost' });
+    expect(stored).toBeNull();
+  });
+
+  it('a lock released without a change: the completion goes ahead and the key replays', async () => {
+    const { result, stored } = await completeWhileHeld('k-held-read', '');
+    expect(result).toEqual({ kind: 'created' });
+    expect(stored).not.toBeNull();
+    const replay = await store.claimIdempotencyKey(claimInput('p-held', 'k-held-read', { nowMs: T0 + 1 }));
+    expect(replay).toMatchObject({ kind: 'replay', status: 201 });
+  });
+});
