@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CLAUSES, SECTIONS } from '../../contract/clauses/index.ts';
 import { SPEC_RELEASE } from '../../contract/constants.ts';
 import type { Outcome } from '../check/outcome-and-evidence.ts';
-import { allChecks, buildReport } from './build.ts';
+import { allChecks, buildReport, xmlOnlyToRepresentation } from './build.ts';
+import type { CheckRecord } from './check-record.ts';
 import type { ReportModel } from './model.ts';
 import { OUTCOMES_WORST_FIRST, worstOutcome } from './outcome.ts';
 import { failureEvidence, record, sampleInput } from './test-support/sample.ts';
@@ -270,5 +271,35 @@ describe('buildReport: properties and examples', () => {
       }),
     );
     expect(model.coverage.checks).toEqual({ properties: 2, examples: 1 });
+  });
+});
+
+describe('xmlOnlyToRepresentation', () => {
+  const xmlRecord = (clauseId: string, representation: 'json' | 'xml', outcome: 'pass' | 'fail'): CheckRecord => ({
+    clauseId,
+    name: `${clauseId} check`,
+    file: 'suites/x.test.ts',
+    representation,
+    outcome,
+    durationMs: 1,
+    ...(outcome === 'fail' ? { evidence: { message: 'served, not refused', exchanges: [] } } : {}),
+  });
+
+  it('a scope row met in JSON and broken in XML only is 4.13.5a\'s ("XML grants no extra access")', () => {
+    const out = xmlOnlyToRepresentation([xmlRecord('4.0.9', 'json', 'pass'), xmlRecord('4.0.9', 'xml', 'fail')]);
+    const xml = out.find((r) => r.representation === 'xml');
+    expect(xml?.outcome).toBe('not-applicable');
+    expect(xml?.observations?.map((o) => o.clauseId)).toEqual(['4.13.5a']);
+    expect(xml?.observations?.[0]?.message).toMatch(/in XML only; JSON meets 4\.0\.9/);
+  });
+
+  it("a field rule met in JSON and broken in XML only is 4.14.18a's (the same names and values)", () => {
+    const out = xmlOnlyToRepresentation([xmlRecord('2.6.3', 'json', 'pass'), xmlRecord('2.6.3', 'xml', 'fail')]);
+    expect(out.find((r) => r.representation === 'xml')?.observations?.map((o) => o.clauseId)).toEqual(['4.14.18a']);
+  });
+
+  it('a clause broken in JSON too stays where it is', () => {
+    const out = xmlOnlyToRepresentation([xmlRecord('4.0.9', 'json', 'fail'), xmlRecord('4.0.9', 'xml', 'fail')]);
+    expect(out.map((r) => r.outcome)).toEqual(['fail', 'fail']);
   });
 });

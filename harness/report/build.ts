@@ -240,12 +240,24 @@ export function buildReport(input: BuildReportInput): ReportModel {
 
 /** The clause of "XML answers have the same field names and values as JSON" (spec 4.14). */
 const XML_SAME_VALUES = '4.14.18a';
+/** The clause of "authentication, scopes … and rate limits are identical for both representations" (spec 4.13). */
+const XML_SAME_ACCESS = '4.13.5a';
+
+/**
+ * Where a clause met in JSON and broken in XML only is filed: the endpoint table's scope rows (4.0), authentication (5)
+ * and the limits (8) are access, the same in both representations (4.13.5a: "XML grants no extra access"); anything
+ * else is an answer's names and values (4.14.18a).
+ */
+export function xmlOnlyClauseOf(clauseId: string): string {
+  return /^(4\.0\.|5\.|8\.)/.test(clauseId) ? XML_SAME_ACCESS : XML_SAME_VALUES;
+}
 
 /**
  * A clause whose failures were all seen in XML answers, while a JSON check of it passed, is met by the service and
  * broken by its XML representation: those failures are filed under 4.14.18a instead (an XML writer that spells a
  * number as a string fails one clause, not every field rule its checks met in XML). The XML checks of the clause
- * are then blocked by 4.14.18a. Clauses of 4.13 and 4.14 are about representations themselves and stay as they are.
+ * are then blocked by 4.14.18a (by 4.13.5a for a clause of access: xmlOnlyClauseOf). Clauses of 4.13 and 4.14 are
+ * about representations themselves and stay as they are.
  */
 export function xmlOnlyToRepresentation(records: readonly CheckRecord[]): CheckRecord[] {
   const representationOf = (record: CheckRecord) => record.representation ?? 'json';
@@ -272,13 +284,18 @@ export function xmlOnlyToRepresentation(records: readonly CheckRecord[]): CheckR
     if (representationOf(record) !== 'xml') return record;
     const observations = (record.observations ?? []).map((o) =>
       moved.has(o.clauseId)
-        ? { ...o, clauseId: XML_SAME_VALUES, message: `${o.message} (in XML only; JSON meets ${o.clauseId})` }
+        ? {
+            ...o,
+            clauseId: xmlOnlyClauseOf(o.clauseId),
+            message: `${o.message} (in XML only; JSON meets ${o.clauseId})`,
+          }
         : o,
     );
     if (record.outcome === 'fail' && moved.has(record.clauseId)) {
       const message = record.evidence?.message ?? 'failed';
+      const target = xmlOnlyClauseOf(record.clauseId);
       const observation = {
-        clauseId: XML_SAME_VALUES,
+        clauseId: target,
         message: `${message} (in XML only; JSON meets ${record.clauseId})`,
         count: 1,
         ...(record.evidence?.exchanges.at(-1) ? { exchange: record.evidence.exchanges.at(-1) } : {}),
@@ -288,8 +305,8 @@ export function xmlOnlyToRepresentation(records: readonly CheckRecord[]): CheckR
         outcome: 'not-applicable' as const,
         notApplicable: {
           kind: 'blocked' as const,
-          clauseId: XML_SAME_VALUES,
-          detail: `blocked by ${XML_SAME_VALUES}: the XML answer differs from the JSON one (${message.slice(0, 200)})`,
+          clauseId: target,
+          detail: `blocked by ${target}: the XML answer differs from the JSON one (${message.slice(0, 200)})`,
         },
         observations: [...observations, observation],
       };
