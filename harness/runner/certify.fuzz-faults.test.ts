@@ -1,25 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
-import { runCertification } from './run.ts';
+import { describe, expect, test } from 'vitest';
+import { shortFuzzCampaigns } from './test-support/short-fuzz.ts';
 
 /**
  * A short fuzz campaign against a faulty reference (README "Fuzz campaigns"; npm run test:long): each fault's
  * violation found, shrunk and filed under its clause. certify.fuzz.test.ts runs the clean campaign in npm test.
  */
-const dir = mkdtempSync(join(tmpdir(), 'certify-fuzz-faults-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function fuzz(faults: string[], name: string) {
-  return runCertification({
-    fuzz: { durationMs: 6_000, maxFailures: 6 },
-    seed: 11,
-    formats: 'json',
-    reportDir: join(dir, name),
-    ...(faults.length > 0 ? { embedded: { faults } } : {}),
-  });
-}
+const fuzz = shortFuzzCampaigns('certify-fuzz-faults-');
 
 describe('certify --fuzz against faults', () => {
   test('a faulty reference: the violation is filed under its clause with a minimal sequence to replay', async () => {

@@ -1,25 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
-import { runCertification } from './run.ts';
+import { describe, expect, test } from 'vitest';
+import { shortFuzzCampaigns } from './test-support/short-fuzz.ts';
 
 /**
  * A short fuzz campaign against the reference (README "Fuzz campaigns"), in `npm test`: it finds nothing and cleans
  * up. certify.fuzz-faults.test.ts (npm run test:long) shows a fault found and shrunk.
  */
-const dir = mkdtempSync(join(tmpdir(), 'certify-fuzz-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function fuzz(faults: string[], name: string) {
-  return runCertification({
-    fuzz: { durationMs: 6_000, maxFailures: 6 },
-    seed: 11,
-    formats: 'json',
-    reportDir: join(dir, name),
-    ...(faults.length > 0 ? { embedded: { faults } } : {}),
-  });
-}
+const fuzz = shortFuzzCampaigns('certify-fuzz-');
 
 describe('certify --fuzz', () => {
   test('a short campaign against the reference finds nothing and cleans up its bookings', async () => {
