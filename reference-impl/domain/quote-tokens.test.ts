@@ -31,6 +31,35 @@ function forge(payload: unknown, secret = SECRET): string {
 describe('QuoteTokens (spec 2.8, 4.7.9): signed quote ids, verified synchronously', () => {
   const tokens = new QuoteTokens(SECRET);
 
+  it('signs the text JSON.stringify gives for its claims, built from pieces (extras and escapes included)', async () => {
+    const claims = { ...CLAIMS, rateCode: 'PA-"q"\u2028', extras: { childSeats: 2 } };
+    const { partnerId, vehicleCode, totalAmount, currency, ...request } = claims;
+    const issuer = tokens.issuer({ partnerId, ...request }, NOW);
+    const ids = [
+      issuer.issue(vehicleCode, totalAmount, currency).quoteId,
+      issuer.issue('KIA-MORNING-MT', 1, 'VND').quoteId,
+    ];
+    const payloads = ids.map((id) => Buffer.from(id.split('.')[1] as string, 'base64url').toString('utf8'));
+    const first = JSON.parse(payloads[0] as string);
+    expect(payloads[0]).toBe(
+      JSON.stringify({
+        q: { vehicleCode, ...request, totalAmount, currency },
+        iss: first.iss,
+        sub: partnerId,
+        iat: issuer.issuedAtMs / 1000,
+        exp: issuer.expiresAtMs / 1000,
+        jti: first.jti,
+      }),
+    );
+    const second = await tokens.verify(ids[1] as string, NOW);
+    expect(second.kind === 'valid' && second.claims).toMatchObject({
+      vehicleCode: 'KIA-MORNING-MT',
+      totalAmount: 1,
+      rateCode: claims.rateCode,
+    });
+    expect(JSON.parse(payloads[1] as string).jti).not.toBe(first.jti);
+  });
+
   it('verifies its own quote with the claims it priced, valid until the expiry second', async () => {
     const issued = await tokens.issue(CLAIMS, NOW);
     const valid = await tokens.verify(issued.quoteId, issued.expiresAtMs - 1);

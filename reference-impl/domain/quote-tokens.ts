@@ -51,14 +51,37 @@ export class QuoteTokens {
     claims: Omit<QuoteClaims, 'issuedAtMs' | 'expiresAtMs'>,
     nowMs: number,
   ): Promise<QuoteClaims & { quoteId: string }> {
+    const { vehicleCode, totalAmount, currency, ...shared } = claims;
+    const issuer = this.issuer(shared, nowMs);
+    const { quoteId } = issuer.issue(vehicleCode, totalAmount, currency);
+    const { partnerId, ...request } = shared;
+    return {
+      partnerId,
+      vehicleCode,
+      ...request,
+      totalAmount,
+      currency,
+      issuedAtMs: issuer.issuedAtMs,
+      expiresAtMs: issuer.expiresAtMs,
+      quoteId,
+    };
+  }
+
+  /**
+   * Quote ids for the vehicles of one request (availability signs one per offer): what they share is written once.
+   * The signed payload is the text JSON.stringify gives for
+   * `{ q: { vehicleCode, pickupLocation, …, extras, totalAmount, currency }, iss, sub, iat, exp, jti }`: the request the
+   * quote prices, its fields in the order they were always signed in, for whom, and its lifetime. Built from pieces:
+   * a JSON.stringify of the whole per offer was a ninth of an availability call (load/README.md "Profile findings").
+   */
+  issuer(
+    claims: Omit<QuoteClaims, 'vehicleCode' | 'totalAmount' | 'currency' | 'issuedAtMs' | 'expiresAtMs'>,
+    nowMs: number,
+  ) {
     const issuedAtMs = Math.floor(nowMs / 1000) * 1000;
     const validityMs = LIMITS.quoteValidityMinutes * 60_000;
     const expiresAtMs = issuedAtMs + (this.faults?.adjust('quote.validityMs', validityMs, {}) ?? validityMs);
-    // Built field by field: object rest and spread of these claims were a fifth of an availability call, which signs
-    // a quote per offer (load/README.md "Profile findings"). `q` is the request the quote prices, its fields in the
-    // order they were always signed in.
-    const q = {
-      vehicleCode: claims.vehicleCode,
+    const request = JSON.stringify({
       pickupLocation: claims.pickupLocation,
       dropoffLocation: claims.dropoffLocation,
       pickupDate: claims.pickupDate,
@@ -68,21 +91,23 @@ export class QuoteTokens {
       accountCode: claims.accountCode,
       rateCode: claims.rateCode,
       extras: claims.extras,
-      totalAmount: claims.totalAmount,
-      currency: claims.currency,
-    };
-    // jti: every quote id is one of its own. Without it two equal requests in one second got the same id, and the
-    // test hook that expires one quote (by its id) expired the other too: certification failed 4.7.2 and 4.14.18a.
-    const quoteId = this.sign({
-      q,
+    }).slice(1, -1);
+    const lifetime = JSON.stringify({
       iss: ISSUER,
       sub: claims.partnerId,
       iat: issuedAtMs / 1000,
       exp: expiresAtMs / 1000,
-      // Two equal requests in one second are still two quotes: the quotes.expire hook expires one of them only.
-      jti: randomUUID(),
-    });
-    return { partnerId: claims.partnerId, ...q, issuedAtMs, expiresAtMs, quoteId };
+    }).slice(1, -1);
+    return {
+      issuedAtMs,
+      expiresAtMs,
+      issue: (vehicleCode: string, totalAmount: number, currency: string) => {
+        // jti: every quote id is one of its own. Without it two equal requests in one second got the same id, and the
+        // test hook that expires one quote (by its id) expired the other too: certification failed 4.7.2 and 4.14.18a.
+        const payload = `{"q":{"vehicleCode":${JSON.stringify(vehicleCode)},${request},"totalAmount":${JSON.stringify(totalAmount)},"currency":${JSON.stringify(currency)}},${lifetime},"jti":"${randomUUID()}"}`;
+        return { quoteId: this.sign(payload) };
+      },
+    };
   }
 
   /**
@@ -90,8 +115,8 @@ export class QuoteTokens {
    * goes through WebCrypto (an async thread-pool job per signature), three times slower than a synchronous HMAC;
    * the output is the same compact JWS, which jose verifies below.
    */
-  private sign(claims: Record<string, unknown>): string {
-    const signingInput = `${HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+  private sign(payload: string): string {
+    const signingInput = `${HEADER}.${Buffer.from(payload).toString('base64url')}`;
     return `${signingInput}.${createHmac('sha256', this.rawKey).update(signingInput).digest('base64url')}`;
   }
 

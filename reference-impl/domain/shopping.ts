@@ -169,6 +169,22 @@ export class Shopping {
     );
   }
 
+  /** What every quote of one request claims, whichever vehicle it prices (spec 2.8). */
+  private requestClaims(ctx: CallContext, req: RentalWindow, rate: ResolvedRate, extras: Extras) {
+    return {
+      partnerId: ctx.partnerId,
+      pickupLocation: req.pickupLocation,
+      dropoffLocation: req.dropoffLocation,
+      pickupDate: req.pickupDate,
+      pickupTime: req.pickupTime,
+      dropoffDate: req.dropoffDate,
+      dropoffTime: req.dropoffTime,
+      accountCode: rate.accountCode,
+      rateCode: rate.rateCode,
+      extras,
+    };
+  }
+
   private issue(
     ctx: CallContext,
     req: RentalWindow,
@@ -179,17 +195,8 @@ export class Shopping {
   ) {
     return this.quotes.issue(
       {
-        partnerId: ctx.partnerId,
+        ...this.requestClaims(ctx, req, rate, extras),
         vehicleCode,
-        pickupLocation: req.pickupLocation,
-        dropoffLocation: req.dropoffLocation,
-        pickupDate: req.pickupDate,
-        pickupTime: req.pickupTime,
-        dropoffDate: req.dropoffDate,
-        dropoffTime: req.dropoffTime,
-        accountCode: rate.accountCode,
-        rateCode: rate.rateCode,
-        extras,
         totalAmount: price.total.amount,
         currency: price.total.currency,
       },
@@ -213,16 +220,15 @@ export class Shopping {
         (filter === null || filter.has(v.vehicleCode)),
     );
     const offers: AvailabilityOffer[] = [];
-    // Every offer's quote is issued at the same second, so they share one expiry and its text.
-    let expiry: { ms: number; text: string } | undefined;
+    // Every offer's quote is issued at the same second by one issuer: they share the request's claims and one expiry.
+    const issuer = this.quotes.issuer(this.requestClaims(ctx, req, rate, extras), ctx.nowMs);
+    const expiresAt = new Date(issuer.expiresAtMs).toISOString();
     for (const vehicle of offered) {
       const price = this.price(ctx, vehicle, window, rate, extras);
-      const quote = await this.issue(ctx, req, vehicle.vehicleCode, rate, extras, price);
-      if (expiry?.ms !== quote.expiresAtMs)
-        expiry = { ms: quote.expiresAtMs, text: new Date(quote.expiresAtMs).toISOString() };
+      const quote = issuer.issue(vehicle.vehicleCode, price.total.amount, price.total.currency);
       offers.push({
         quoteId: quote.quoteId,
-        quoteExpiresAt: expiry.text,
+        quoteExpiresAt: expiresAt,
         vehicle: this.operatorData.fleetVehicle(vehicle.vehicleCode),
         rentalDays: window.rentalDays,
         dailyRate: price.dailyRate,

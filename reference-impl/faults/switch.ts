@@ -38,6 +38,8 @@ export class FaultSwitch {
     const unknown = names.filter((name) => !this.byName.has(name));
     if (unknown.length > 0) throw new UnknownFaultError(`unknown fault(s): ${unknown.join(', ')}`);
     this.active = [...new Set(names)].map((name) => this.byName.get(name) as Fault);
+    // Off again: the promise hooks go with the last context (run enables them afresh).
+    if (this.active.length === 0) this.current.disable();
   }
 
   enabled(): string[] {
@@ -80,15 +82,19 @@ export class FaultSwitch {
 
   /** Runs a server's request handler inside the per-request context the rules read. */
   wrapHandler<A extends unknown[]>(handler: (...args: A) => void): (...args: A) => void {
-    return (...args: A) => this.current.run({}, () => handler(...args));
+    // Entered only while a fault is on: a running AsyncLocalStorage puts a hook on every promise of every request, a
+    // cost the plain reference has no use for (load/README.md "Profile findings"). A request that began before a
+    // fault was switched on has no context; the rules take an unknown request.
+    return (...args: A) => (this.active.length === 0 ? handler(...args) : this.current.run({}, () => handler(...args)));
   }
 
   /** The request, body and response seams, as Fastify hooks. */
   install(app: FastifyInstance): void {
-    app.addHook('onRequest', async (request, reply) => {
+    // Callback-style hooks: with nothing switched on each is a check and a call, no promise and no microtask.
+    app.addHook('onRequest', (request, reply, done) => {
       const store = this.current.getStore();
       if (store) store.request = request;
-      if (this.active.length === 0) return;
+      if (this.active.length === 0) return done();
       const operation = operationOf(request);
       let answered = false;
       for (const fault of this.active) {
@@ -106,17 +112,19 @@ export class FaultSwitch {
           },
         });
       }
-      if (answered) return reply;
+      // Answered: the reply is sent, and a callback hook that answers does not call done (Fastify's hooks docs).
+      if (!answered) done();
     });
-    app.addHook('preValidation', async (request) => {
-      if (this.active.length === 0 || !Buffer.isBuffer(request.body)) return;
+    app.addHook('preValidation', (request, _reply, done) => {
+      if (this.active.length === 0 || !Buffer.isBuffer(request.body)) return done();
       let body = request.body as Buffer;
       for (const fault of this.active) if (fault.body) body = fault.body(body, request);
       request.body = body;
+      done();
     });
-    app.addHook('onSend', async (request, reply, payload) => {
-      if (this.active.length === 0 || !this.active.some((f) => f.response || f.text)) return payload;
-      return this.respond(request, reply, payload);
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (this.active.length === 0 || !this.active.some((f) => f.response || f.text)) return done(null, payload);
+      done(null, this.respond(request, reply, payload));
     });
   }
 

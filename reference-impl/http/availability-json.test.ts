@@ -29,23 +29,41 @@ function response(): AvailabilityResponse {
   };
 }
 
-describe('availabilityJson (the same bytes as JSON.stringify, faster)', () => {
-  it('gives exactly JSON.stringify of the answer, twice (remembered vehicles too)', () => {
+/** JSON.stringify's text with its non-ASCII characters escaped: the text availabilityJson must give. */
+function asciiStringify(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+describe('availabilityJson (the value JSON.stringify gives, in ASCII, faster)', () => {
+  it('gives JSON.stringify of the answer with non-ASCII escaped, twice (remembered vehicles and displays too)', () => {
     const value = response();
     expect(value.offers.length).toBeGreaterThan(1);
-    expect(availabilityJson(value)).toBe(JSON.stringify(value));
-    expect(availabilityJson(value)).toBe(JSON.stringify(value));
+    const text = availabilityJson(value);
+    expect(text).toBe(asciiStringify(value));
+    expect(text).toMatch(/^[^\u0080-\uffff]*$/);
+    expect(JSON.parse(text)).toEqual(value);
+    expect(text).toContain('\\u20ab');
+    expect(availabilityJson(value)).toBe(text);
+  });
+
+  it('leaves a money of another shape (a fault adding a field) to JSON.stringify', () => {
+    const value = response();
+    (value.offers[1]?.dailyRate as unknown as Record<string, unknown>).extra = true;
+    expect(availabilityJson(value)).toBe(asciiStringify(value));
   });
 
   it('leaves an offer of another shape (a fault adding or reordering fields) to JSON.stringify', () => {
     const extra = response();
     (extra.offers[0] as unknown as Record<string, unknown>).extra = 1;
-    expect(availabilityJson(extra)).toBe(JSON.stringify(extra));
+    expect(availabilityJson(extra)).toBe(asciiStringify(extra));
     const reordered = response();
     const { quoteId, ...rest } = reordered.offers[0] as NonNullable<(typeof reordered.offers)[0]>;
     reordered.offers[0] = { ...rest, quoteId };
-    expect(availabilityJson(reordered)).toBe(JSON.stringify(reordered));
+    expect(availabilityJson(reordered)).toBe(asciiStringify(reordered));
     const empty = { ...response(), offers: [] };
-    expect(availabilityJson(empty)).toBe(JSON.stringify(empty));
+    expect(availabilityJson(empty)).toBe(asciiStringify(empty));
   });
 });

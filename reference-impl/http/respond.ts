@@ -25,12 +25,14 @@ export function sendRepresentation(
 }
 
 /**
- * A body that never changes for the life of the process (the fleet, location and rate lists and items): serialized once per
- * representation, on first use (no per-request work that can be done once; load/README.md "Profile findings").
+ * A body that never changes for the life of the process (the fleet, location and rate lists and items): serialized and
+ * encoded once per representation, on first use (no per-request work that can be done once). Kept as bytes: the
+ * location names make the text a two-byte string, which Node re-encoded to UTF-8 on every write, a third of a GET
+ * /locations (load/README.md "Profile findings").
  */
 export class ConstantBody {
-  private json: string | undefined;
-  private xml: string | undefined;
+  private json: Buffer | undefined;
+  private xml: Buffer | undefined;
 
   constructor(readonly value: unknown) {}
 
@@ -39,11 +41,11 @@ export class ConstantBody {
     reply.code(status);
     if (rep.kind === 'xml') {
       reply.type(`${rep.mediaType}; charset=utf-8`);
-      this.xml ??= serializeTypedXml(this.value as JsonValue, 'response');
+      this.xml ??= Buffer.from(serializeTypedXml(this.value as JsonValue, 'response'));
       return reply.send(this.xml);
     }
     reply.type('application/json; charset=utf-8');
-    this.json ??= JSON.stringify(this.value);
+    this.json ??= Buffer.from(JSON.stringify(this.value));
     return reply.send(this.json);
   }
 }
