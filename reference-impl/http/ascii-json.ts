@@ -7,7 +7,7 @@
 const NON_ASCII = /[\u0080-\uffff]/;
 const NON_ASCII_ALL = /[\u0080-\uffff]/g;
 
-function escape(char: string): string {
+function unicodeEscape(char: string): string {
   return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
@@ -15,7 +15,7 @@ export function asciiJson(text: string): string {
   if (!NON_ASCII.test(text)) return text;
   // A replace of a two-byte string stays two-byte although every character is now ASCII; a latin1 round trip makes
   // the one-byte copy.
-  return Buffer.from(text.replace(NON_ASCII_ALL, escape), 'latin1').toString('latin1');
+  return Buffer.from(text.replace(NON_ASCII_ALL, unicodeEscape), 'latin1').toString('latin1');
 }
 
 /** Printable ASCII but the quote and the backslash: the characters JSON.stringify writes as they are. */
