@@ -117,7 +117,8 @@ export class QuoteTokens {
    */
   private sign(payload: string): string {
     const signingInput = `${HEADER}.${Buffer.from(payload).toString('base64url')}`;
-    return `${signingInput}.${createHmac('sha256', this.rawKey).update(signingInput).digest('base64url')}`;
+    // Base64url text is ASCII: hashed as latin1, its bytes are the UTF-8 ones, without the UTF-8 encoder's pass.
+    return `${signingInput}.${createHmac('sha256', this.rawKey).update(signingInput, 'latin1').digest('base64url')}`;
   }
 
   /**
