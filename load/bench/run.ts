@@ -6,6 +6,9 @@
  *
  *   npm run bench [-- --seconds 5 --connections 16 --stores sqlite,postgres --pg postgresql://postgres@127.0.0.1:5432/postgres]
  *
+ * Then the suite's own figures, each run alone (suite-timing.ts): `npm run certify` and `npm test` on a fresh clone of
+ * HEAD (`--skip-npm-test`, `--skip-suite` to leave them out).
+ *
  * `--scale 10000,100000,1000000` adds the scale rows (scale.ts): reservation reads and bookings on a store holding that
  * many reservations, p99 against the store before seeding. `--skip-compare` leaves out the rows against the bare
  * server; reports/bench.json then keeps the comparison figures of the run that measured them.
@@ -33,7 +36,16 @@ import {
   type SeedingRow,
   scaleVerdict,
 } from './scale.ts';
-import { type ComparisonRow, formatComparison, formatScale, formatSeeding, formatTopRate, goalOf } from './table.ts';
+import { type SuiteTiming, suiteVerdict, timeCertification, timeNpmTest } from './suite-timing.ts';
+import {
+  type ComparisonRow,
+  formatComparison,
+  formatScale,
+  formatSeeding,
+  formatSuite,
+  formatTopRate,
+  goalOf,
+} from './table.ts';
 
 const program = new Command('bench')
   .option('--seconds <n>', 'measured seconds per server and operation', '5')
@@ -46,6 +58,8 @@ const program = new Command('bench')
   .option('--skip-top', 'skip the native engine vs autocannon comparison')
   .option('--skip-compare', 'skip the reference vs bare server rows (e.g. for a run of scale rows only)')
   .option('--scale <sizes>', 'scale rows at these numbers of seeded reservations, e.g. 10000,100000,1000000')
+  .option('--skip-suite', 'skip the suite rows (the timed `npm run certify` and `npm test`)')
+  .option('--skip-npm-test', 'skip the `npm test` row only (about 4 minutes)')
   .option('--cpu-prof <dir>', 'write a V8 CPU profile of the reference per store into <dir> (see profile-top.ts)')
   .option(
     '--pg <url>',
@@ -63,6 +77,8 @@ const flags = program.opts<{
   repeat: string;
   skipTop?: boolean;
   skipCompare?: boolean;
+  skipSuite?: boolean;
+  skipNpmTest?: boolean;
   scale?: string;
   cpuProf?: string;
   pg: string;
@@ -247,6 +263,12 @@ for (const store of flags.stores.split(',').map((s) => s.trim())) {
   } else skipped.push(`unknown store ${store}`);
 }
 const top = flags.skipTop ? undefined : await topRate();
+// Last and alone: each takes both cores.
+const suite: SuiteTiming[] = [];
+if (!flags.skipSuite) {
+  suite.push(await timeCertification(log));
+  if (!flags.skipNpmTest) suite.push(await timeNpmTest(log));
+}
 
 const cpu = cpus();
 const machine = `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
@@ -285,8 +307,14 @@ const scale = scaleSizes
       skipped,
     }
   : (previous.scale ?? null);
+// Each suite row keeps the figures of the last run that measured it.
+const previousSuite = Array.isArray(previous.suite) ? (previous.suite as { name: string }[]) : [];
+const suiteReport = [
+  ...previousSuite.filter((row) => !suite.some((timing) => timing.name === row.name)),
+  ...suite.map((timing) => ({ ...timing, at, loadAverage: loadavg(), verdict: suiteVerdict(timing) })),
+];
 mkdirSync(new URL('../../reports/', import.meta.url), { recursive: true });
-writeFileSync(reportFile, `${JSON.stringify({ ...comparison, scale }, null, 2)}\n`);
+writeFileSync(reportFile, `${JSON.stringify({ ...comparison, scale, suite: suiteReport }, null, 2)}\n`);
 const sections = [
   [
     `Machine: ${machine}; load average at the end ${loadavg()
@@ -300,6 +328,7 @@ const sections = [
     ? `Scale rows (p99 against the same operation before seeding; goal p99 ≤ ${SCALE_P99_GOAL} × empty):\n${formatScale(scaleRows)}`
     : '',
   scaleSizes ? `Seeding:\n${formatSeeding(seeding)}\n\n${SCALE_NOTES.join('\n')}` : '',
+  suite.length > 0 ? `The suite itself (wall time, run alone after the rest):\n${formatSuite(suite)}` : '',
   skipped.map((line) => `skipped: ${line}`).join('\n'),
 ];
 process.stdout.write(`${sections.filter((section) => section !== '').join('\n\n')}\n`);

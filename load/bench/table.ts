@@ -1,5 +1,6 @@
 import type { Measurement } from './measure.ts';
 import { p99Ratio, SCALE_P99_GOAL, type ScaleRow, type SeedingRow, scaleVerdict } from './scale.ts';
+import { type SuiteTiming, suiteVerdict } from './suite-timing.ts';
 
 export interface ComparisonRow {
   store: string;
@@ -202,6 +203,21 @@ export function formatSeeding(rows: readonly SeedingRow[]): string {
       (r.seedMs / 1000).toFixed(1),
       r.seedMs > 0 ? Math.round((r.added * 1000) / r.seedMs).toLocaleString('en-US') : '-',
       (r.wallMs / 1000).toFixed(1),
+    ]),
+  );
+}
+
+/** The suite's own figures (suite-timing.ts): wall time of each against its goal. */
+export function formatSuite(rows: readonly SuiteTiming[]): string {
+  return table(
+    ['suite', 'what ran', 'seconds', 'exit code', 'goal', 'verdict'],
+    rows.map((r) => [
+      r.name,
+      r.detail,
+      r.seconds.toFixed(1),
+      String(r.exitCode),
+      `< ${r.goalSeconds} s`,
+      suiteVerdict(r),
     ]),
   );
 }
