@@ -59,3 +59,16 @@ export function takeOneDecline(state: ControlState): { state: ControlState; take
   if (state.declineNextBookings <= 0) return { state, taken: false };
   return { state: { ...state, declineNextBookings: state.declineNextBookings - 1 }, taken: true };
 }
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** A normalized state shared by many requests at once: frozen, so a reader can never change it for the others. */
+export function sharedControlState(value: unknown): ControlState {
+  return deepFreeze(normalizeControlState(value));
+}

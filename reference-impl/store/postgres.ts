@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { ReservationStatus } from '../../contract/types.ts';
 import { decideClaim, type IdempotencyRow } from './claim-decision.ts';
-import { normalizeControlState, takeOneDecline } from './control-state.ts';
+import { normalizeControlState, sharedControlState, takeOneDecline } from './control-state.ts';
 import { migratePostgres } from './migrations.ts';
 import type {
   ClaimIdempotencyKeyInput,
@@ -423,9 +423,44 @@ export class PostgresStore implements Store {
     }));
   }
 
-  async getControlState(): Promise<ControlState> {
+  /** The control read in flight, and the one queued to start when it ends (see `getControlState`). */
+  private controlRead: Promise<ControlState> | undefined;
+  private nextControlRead: Promise<ControlState> | undefined;
+
+  /**
+   * Every request reads the control state, and another instance may change it at any moment, so nothing here may
+   * answer from a copy older than the call. Concurrent calls still share reads: a call made while a read is in flight
+   * (sent before the call, so it may miss a change made just before it) waits for the next read, which starts when
+   * that one ends and is shared by every call made meanwhile. Each call so sees a read sent after it was made; under
+   * load there is one round trip per round trip's worth of requests instead of one each (load/README.md "PostgreSQL
+   * read rows").
+   */
+  getControlState(): Promise<ControlState> {
+    if (this.controlRead === undefined) {
+      const read = this.readControlState();
+      this.controlRead = read;
+      const clear = () => {
+        if (this.controlRead === read) this.controlRead = undefined;
+      };
+      read.then(clear, clear);
+      return read;
+    }
+    if (this.nextControlRead === undefined) {
+      const next = this.controlRead.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.nextControlRead = next.then(() => {
+        this.nextControlRead = undefined;
+        return this.getControlState();
+      });
+    }
+    return this.nextControlRead;
+  }
+
+  private async readControlState(): Promise<ControlState> {
     const { rows } = await this.pool.query<{ state: unknown }>(READ_CONTROL_STATE);
-    return normalizeControlState(rows[0]?.state ?? {});
+    return sharedControlState(rows[0]?.state ?? {});
   }
 
   /** Read, change and write the single control row while holding its row lock. */

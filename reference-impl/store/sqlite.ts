@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { ReservationStatus } from '../../contract/types.ts';
 import { decideClaim, type IdempotencyRow } from './claim-decision.ts';
-import { normalizeControlState, takeOneDecline } from './control-state.ts';
+import { normalizeControlState, sharedControlState, takeOneDecline } from './control-state.ts';
 import { migrateSqlite } from './migrations.ts';
 import type {
   ClaimIdempotencyKeyInput,
@@ -48,14 +48,6 @@ function toStoredReservation(row: ReservationRow): StoredReservation {
     moneyAttached: row.money_attached === 1,
     createdAtMs: row.created_at_ms,
   };
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 /** JSON.stringify(undefined) is undefined; store it as JSON null so the column stays valid JSON. */
@@ -413,7 +405,7 @@ export class SqliteStore implements Store {
     if (this.controlCache?.version === version) return this.controlCache.state;
     const json = this.statement('SELECT state FROM control_state WHERE id = 1').pluck().get() as string | undefined;
     // Shared by every request until it changes: frozen, so a reader can never change it for the others.
-    const state = deepFreeze(normalizeControlState(json === undefined ? {} : JSON.parse(json)));
+    const state = sharedControlState(json === undefined ? {} : JSON.parse(json));
     this.controlCache = { version, state };
     return state;
   }

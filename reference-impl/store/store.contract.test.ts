@@ -625,6 +625,21 @@ describe.each([sqliteBackend(), postgresBackend()])('Store contract: $name', (ba
       expect(await store.getControlState()).toEqual(DEFAULT_CONTROL_STATE);
     });
 
+    it('a read made after a change sees it, even while reads made before it are in flight (shared reads)', async () => {
+      await store.updateControlState((s) => ({ ...s, clockOffsetMs: 0 }));
+      for (let round = 1; round <= 5; round++) {
+        const before = Array.from({ length: 8 }, () => store.getControlState());
+        await other.updateControlState((s) => ({ ...s, clockOffsetMs: round * 1000 }));
+        const after = Array.from({ length: 8 }, () => store.getControlState());
+        for (const state of await Promise.all(after)) expect(state.clockOffsetMs).toBe(round * 1000);
+        for (const state of await Promise.all(before))
+          expect([(round - 1) * 1000, round * 1000]).toContain(state.clockOffsetMs);
+      }
+      const shared = await store.getControlState();
+      expect(Object.isFrozen(shared)).toBe(true);
+      await store.updateControlState((s) => ({ ...s, clockOffsetMs: 0 }));
+    });
+
     it('concurrent increments from two instances lose nothing', async () => {
       await store.updateControlState((s) => ({ ...s, clockOffsetMs: 0 }));
       await Promise.all(
