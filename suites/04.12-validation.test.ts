@@ -13,6 +13,7 @@ import { addDays, daysBetween, quoteRequest as quoteArbitrary, type TargetListin
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { errorCodeOf, expectError } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { availabilityAnswered, quoteAnswered } from './support/endpoint-success.ts';
 import { probeCodesOf } from './support/limits.ts';
 import { targetListings } from './support/listings.ts';
 
@@ -213,7 +214,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
             const res = await t.client('partnerA').post(endpoint, body);
             // Whether a route is one-way available is the operator's (the one-way fee table); the answer is an
             // offer, nothing offerable, or LOCATION_NOT_ONE_WAY, never another refusal of the window.
-            if (res.status === (endpoint === '/quotes' ? 201 : 200)) continue;
+            if (endpoint === '/quotes' ? quoteAnswered(res) : availabilityAnswered(res)) continue;
             expectError(res, ['NO_AVAILABILITY', 'LOCATION_NOT_ONE_WAY'], { representation: t.representation });
           }
         },

@@ -235,7 +235,7 @@ export interface Labelled<T> {
 /** Every vehicle of GET /fleet in the check's representation (not applicable when the list is empty). */
 async function vehicleList(t: CheckContext): Promise<Labelled<FleetVehicle>[]> {
   const list = await t.client('partnerA').get('/fleet');
-  expect(list.status, `GET /fleet: ${list.text.slice(0, 300)}`).toBe(200);
+  requireSuccess(list, 200, '4.0.5', 'GET /fleet');
   expectSchema(list, 'FleetList');
   const vehicles = (list.body as FleetList).vehicles;
   if (vehicles.length === 0) return t.notApplicable('the fleet list is empty');
@@ -247,7 +247,7 @@ export async function listedVehicles(t: CheckContext): Promise<Labelled<FleetVeh
   const out = await vehicleList(t);
   const first = (out[0] as Labelled<FleetVehicle>).value;
   const one = await t.client('partnerA').get(`/fleet/${encodeURIComponent(first.vehicleCode)}`);
-  expect(one.status, `GET /fleet/${first.vehicleCode}: ${one.text.slice(0, 300)}`).toBe(200);
+  requireSuccess(one, 200, '4.0.6', `GET /fleet/${first.vehicleCode} of a listed vehicle`);
   out.push({ label: `GET /fleet/${first.vehicleCode}`, value: one.body as FleetVehicle });
   return out;
 }
@@ -259,7 +259,7 @@ export async function listedVehicles(t: CheckContext): Promise<Labelled<FleetVeh
  */
 async function locationList(t: CheckContext): Promise<Labelled<Location>[]> {
   const list = await t.client('partnerA').get('/locations');
-  expect(list.status, `GET /locations: ${list.text.slice(0, 300)}`).toBe(200);
+  requireSuccess(list, 200, '4.0.7', 'GET /locations');
   expectSchema(list, 'LocationList');
   const locations = (list.body as LocationList).locations;
   if (locations.length === 0) return t.notApplicable('the location list is empty');
@@ -315,7 +315,7 @@ export async function forListedVehicles(
     fc.constantFrom(...vehicles.map((v) => v.value.vehicleCode)),
     async (code) => {
       const one = await t.client('partnerA').get(`/fleet/${encodeURIComponent(code)}`);
-      expect(one.status, `GET /fleet/${code}: ${one.text.slice(0, 300)}`).toBe(200);
+      requireSuccess(one, 200, '4.0.6', `GET /fleet/${code} of a listed vehicle`);
       rule(one.body as FleetVehicle, `GET /fleet/${code}`);
     },
     { numRuns: byCodeRuns(t, vehicles.length) },
@@ -341,7 +341,7 @@ export async function forListedLocations(
 /** The role's rate plans in the check's representation. */
 export async function listedRates(t: CheckContext, role: Role = 'partnerA'): Promise<RatePlan[]> {
   const res = await t.client(role).get('/rates');
-  expect(res.status, `GET /rates as ${role}: ${res.text.slice(0, 300)}`).toBe(200);
+  requireSuccess(res, 200, '4.0.9', `GET /rates as ${role}`);
   expectSchema(res, 'RateList');
   return (res.body as RateList).rates;
 }
