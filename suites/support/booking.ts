@@ -5,7 +5,6 @@
  * is filed under its own clause and blocks the check when it fails.
  */
 import fc from 'fast-check';
-import { expect } from 'vitest';
 import type {
   Quote,
   QuoteRequest,

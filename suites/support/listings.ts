@@ -4,7 +4,6 @@
  * spec 2 check judges (a failure fails the check), and the generators' TargetListings built from it.
  */
 import fc from 'fast-check';
-import { expect } from 'vitest';
 import type { FleetList, FleetVehicle, Location, LocationList, RateList, RatePlan } from '../../contract/types.ts';
 import { addDays, isIsoDate, planDayRange, type TargetListings } from '../../generators/index.ts';
 import type { CheckContext } from '../../harness/check/check.ts';
