@@ -329,6 +329,11 @@ const sections = [
     : '',
   scaleSizes ? `Seeding:\n${formatSeeding(seeding)}\n\n${SCALE_NOTES.join('\n')}` : '',
   suite.length > 0 ? `The suite itself (wall time, run alone after the rest):\n${formatSuite(suite)}` : '',
+  ...suite.flatMap((timing) =>
+    timing.failureTail
+      ? [`${timing.name} failed (exit ${timing.exitCode}); its last lines:\n${timing.failureTail}`]
+      : [],
+  ),
   skipped.map((line) => `skipped: ${line}`).join('\n'),
 ];
 process.stdout.write(`${sections.filter((section) => section !== '').join('\n\n')}\n`);

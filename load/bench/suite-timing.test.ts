@@ -28,10 +28,10 @@ describe('the suite rows of the bench (issue 13)', () => {
 });
 
 describe('goalOf', () => {
-  it('sets read ratios for the embedded store and a booking rate for each store', () => {
+  it('sets the read ratios on either store and a booking rate for each', () => {
     expect(goalOf('sqlite', 'GET /locations')).toEqual({ ratio: 0.6 });
     expect(goalOf('sqlite', 'POST /availability')).toEqual({ ratio: 0.3, p50Ms: 5 });
-    expect(goalOf('postgres', 'GET /locations')).toBeUndefined();
+    expect(goalOf('postgres', 'GET /locations')).toEqual({ ratio: 0.6 });
     expect(goalOf('postgres', 'POST /reservations')).toEqual({ requestsPerSecond: 1500 });
     expect(goalOf('sqlite', 'POST /reservations')).toEqual({ requestsPerSecond: 2000 });
   });

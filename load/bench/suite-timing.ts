@@ -18,25 +18,44 @@ export interface SuiteTiming {
   seconds: number;
   exitCode: number;
   goalSeconds: number;
+  /** The last lines of its output when it failed: why, without a second run. */
+  failureTail?: string;
 }
 
 export const SUITE_GOALS = { certify: 40, npmTest: 300 } as const;
 
-/** Runs a command to its end with its output discarded (the bench prints its own table); wall seconds and exit code. */
+const TAIL_BYTES = 4000;
+
+/**
+ * Runs a command to its end, its output kept only as a bounded tail (the bench prints its own table, and the tail
+ * only when the command failed); wall seconds and exit code.
+ */
 function timed(
   command: string,
   args: string[],
   cwd: string,
   env: NodeJS.ProcessEnv,
-): Promise<{ seconds: number; exitCode: number }> {
+): Promise<{ seconds: number; exitCode: number; failureTail?: string }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'ignore', 'ignore'] });
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let tail = '';
+    const keep = (chunk: Buffer) => {
+      tail = (tail + chunk.toString('utf8')).slice(-TAIL_BYTES);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
     child.on('error', reject);
-    child.on('exit', (code, signal) =>
-      resolve({ seconds: (performance.now() - started) / 1000, exitCode: code ?? (signal ? 128 : 1) }),
-    );
+    child.on('close', (code, signal) => {
+      const exitCode = code ?? (signal ? 128 : 1);
+      const seconds = (performance.now() - started) / 1000;
+      resolve(exitCode === 0 ? { seconds, exitCode } : { seconds, exitCode, failureTail: lastLines(tail, 20) });
+    });
   });
+}
+
+function lastLines(text: string, count: number): string {
+  return text.trimEnd().split('\n').slice(-count).join('\n');
 }
 
 /** `npm run certify` with its reports in a folder of its own (the user's reports/ stay as they were). */
