@@ -1,7 +1,8 @@
 /**
- * The suite's own figures of issue 13: a full certification of the bundled reference (`npm run certify`: embedded,
- * profile full, default runs) and the README's test command (`npm test`) on a fresh clone of the committed HEAD, each
- * timed by the wall clock and run alone, after the other bench parts (they would take each other's cores).
+ * The suite's own figures of the performance goals (load/README.md "Benchmark"): a full certification of the bundled
+ * reference (`npm run certify`: embedded, profile full, default runs) and the README's test command (`npm test`) on a
+ * fresh clone of the committed HEAD, each timed by the wall clock and run alone, after the other bench parts (they
+ * would take each other's cores).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';

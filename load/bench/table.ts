@@ -32,7 +32,7 @@ export interface Goal {
   p50Ms?: number;
 }
 
-/** Issue 13's goals: the read ratios on either store, a booking rate for each. */
+/** The goals (load/README.md "Benchmark"): the read ratios on either store, a booking rate for each. */
 export function goalOf(store: string, operation: string): Goal | undefined {
   switch (operation) {
     case 'GET /locations':
