@@ -160,7 +160,9 @@ function clauseOfError(name: SchemaName, error: ErrorObject): string {
       ? '#required'
       : error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties'
         ? '#closed'
-        : undefined;
+        : error.keyword === 'maxLength'
+          ? '#maxLength'
+          : undefined;
   if (suffix) {
     const own = SCHEMA_CLAUSES[`${prefix}${suffix}`];
     if (own) return own;

@@ -56,6 +56,14 @@ describe('schema clause map', () => {
     expect(new Set(clauses)).toEqual(new Set(['2.1.2', '2.5.10', '2.9.7', '2.9.10', '2.0.2']));
   });
 
+  it("files an echoed partnerReference over its length under the limits table's 8.8, any other wrong value under 2.11.3", () => {
+    const reservation = validExample('Reservation') as Loose;
+    reservation.partnerReference = 'R'.repeat(65);
+    expect(schemaViolations('Reservation', reservation).map((v) => v.clauseId)).toEqual(['8.8']);
+    reservation.partnerReference = 42;
+    expect(schemaViolations('Reservation', reservation).map((v) => v.clauseId)).toEqual(['2.11.3']);
+  });
+
   it('files a Money position holding a bare number under 1.2 and a missing Money field under its required list', () => {
     const vehicle = validExample('FleetVehicle') as Loose;
     vehicle.securityDeposit = 5_000_000.5;

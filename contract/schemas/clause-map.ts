@@ -6,7 +6,7 @@ import type { SchemaName } from './names.ts';
  *
  * Keys: `<Def>` (the definition as a whole, e.g. a Money that is not an object), `<Def>.<property>[.<property>…]`,
  * and for the object at a key: `<key>#required` (a required key missing) and `<key>#closed` (a key the object does
- * not allow). A violation is filed under the deepest key on its path that is listed here, references followed: a
+ * not allow); for a string, `<key>#maxLength` (longer than its bound, where that bound is another clause's). A violation is filed under the deepest key on its path that is listed here, references followed: a
  * lower-case currency inside any Money is 2.1.2, wherever the Money sits. An unlisted `#closed` falls back to 2.0.2
  * ("objects are closed").
  */
@@ -160,6 +160,8 @@ export const SCHEMA_CLAUSES: Readonly<Record<string, string>> = {
   'Reservation#required': '2.11.1',
   'Reservation.reservationId': '2.11.2',
   'Reservation.partnerReference': '2.11.3',
+  // 2.11.3 says "string or null"; the length bound the echo holds is the limits table's (8.8).
+  'Reservation.partnerReference#maxLength': '8.8',
   'Reservation.rocketBookingCode': '2.11.4',
   'Reservation.status': '2.11.5',
   'Reservation.vehicleCode': '2.11.6',
