@@ -602,21 +602,32 @@ export const PROTOCOL_FAULTS: Fault[] = [
     kind: 'fault',
     clause: '8.8',
     description: 'A partnerReference of more than 64 characters is accepted.',
-    adjust: { validation: (fields) => fields.filter((f) => f.field !== 'partnerReference') },
+    // Only the length: a wrong type of the field is still refused (the fault breaks the limit, nothing else).
+    adjust: {
+      validation: (fields) =>
+        fields.filter((f) => !(f.field === 'partnerReference' && f.message.startsWith('must be at most'))),
+    },
   },
   {
     name: 'remarks-long',
     kind: 'fault',
     clause: '8.9',
     description: 'remarks of more than 1000 characters are accepted.',
-    adjust: { validation: (fields) => fields.filter((f) => f.field !== 'remarks') },
+    // Only the length: a wrong type of the field is still refused (the fault breaks the limit, nothing else).
+    adjust: {
+      validation: (fields) => fields.filter((f) => !(f.field === 'remarks' && f.message.startsWith('must be at most'))),
+    },
   },
   {
     name: 'flight-number-long',
     kind: 'fault',
     clause: '8.10',
     description: 'A flightNumber of more than 20 characters is accepted.',
-    adjust: { validation: (fields) => fields.filter((f) => f.field !== 'flightNumber') },
+    // Only the length: a wrong type of the field is still refused (the fault breaks the limit, nothing else).
+    adjust: {
+      validation: (fields) =>
+        fields.filter((f) => !(f.field === 'flightNumber' && f.message.startsWith('must be at most'))),
+    },
   },
   {
     name: 'cancel-reason-long',
