@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
+import { ENDPOINT_CLAUSE } from '../contract/clause-refs.ts';
 import { API_PREFIX, MEDIA_TYPES } from '../contract/constants.ts';
 import type { Endpoint } from '../contract/endpoints.ts';
 import type { Scope } from '../contract/scopes.ts';
@@ -26,7 +27,7 @@ import {
   quote,
   recordIfCreated,
 } from './support/booking.ts';
-import { quoteAnswered, ROW_CLAUSE, succeeded } from './support/endpoint-success.ts';
+import { quoteAnswered, succeeded } from './support/endpoint-success.ts';
 import { ENDPOINT_PROFILES, type EndpointProfile, endpointsOf } from './support/endpoints.ts';
 import { fleetOf, locationsOf } from './support/listings.ts';
 import { freshKey, plainRequest } from './support/reservation-requests.ts';
@@ -98,7 +99,7 @@ async function validCalls(t: CheckContext, level: EndpointProfile): Promise<Answ
     }
     // PATCH's answer is an error (501 MODIFICATION_NOT_SUPPORTED): that code with another status is 7.3.32's.
     // Another 2xx is the endpoint row's (filed there): these walks judge what every answer carries.
-    const row = ROW_CLAUSE[endpoint.operationId];
+    const row = (ENDPOINT_CLAUSE as Record<string, string>)[endpoint.operationId];
     const answered =
       endpoint.successStatus >= 400
         ? errorStatusAmong(res, [endpoint.successStatus])
