@@ -3,6 +3,7 @@ import type { ReservationStatus } from '../../contract/types.ts';
 import { decideClaim, type IdempotencyRow } from './claim-decision.ts';
 import { normalizeControlState, sharedControlState, takeOneDecline } from './control-state.ts';
 import { migratePostgres } from './migrations.ts';
+import { closeFully } from './pg-pool-end.ts';
 import type {
   ClaimIdempotencyKeyInput,
   CompleteReservationInput,
@@ -123,6 +124,7 @@ const READ_CONTROL_STATE: NamedQuery = {
 export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
   private readonly pool: pg.Pool;
+  private readonly endPool: () => Promise<void>;
   private closed = false;
 
   constructor(connectionString: string, poolOptions: Omit<pg.PoolConfig, 'connectionString'> = {}) {
@@ -134,14 +136,11 @@ export class PostgresStore implements Store {
       ...poolOptions,
       connectionString,
     });
-    // An idle client can lose its connection (server restart, terminated backend). The pool drops that client
-    // and the next query reconnects; without a listener the 'error' event would crash the process.
-    this.pool.on('error', () => {});
-    // A client checked out when its connection dies emits 'error' outside any query: handled here, and the query
-    // in progress fails (answered DEPENDENCY_UNAVAILABLE), instead of the process dying of an unhandled event.
-    this.pool.on('connect', (client) => {
-      client.on('error', () => {});
-    });
+    // An idle client can lose its connection (server restart, terminated backend): the pool drops it and the next
+    // query reconnects. A client checked out when its connection dies fails its query (answered
+    // DEPENDENCY_UNAVAILABLE). closeFully listens for both, so neither event crashes the process, and makes
+    // close() wait until every connection is closed.
+    this.endPool = closeFully(this.pool);
   }
 
   async migrate(): Promise<void> {
@@ -151,7 +150,7 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.pool.end();
+    await this.endPool();
   }
 
   private async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {

@@ -11,6 +11,7 @@ import type { Reservation, ReservationStatus } from '../../contract/types.ts';
 import { DEFAULT_CONTROL_STATE } from './control-state.ts';
 import { openStore, parseStoreUrl } from './index.ts';
 import { MIGRATIONS, migratePostgres, migrateSqlite } from './migrations.ts';
+import { closeFully } from './pg-pool-end.ts';
 import { PostgresStore } from './postgres.ts';
 import { SqliteStore } from './sqlite.ts';
 import type { ClaimIdempotencyKeyInput, Store, StoredReservation } from './types.ts';
@@ -730,6 +731,7 @@ describe('migration runners', () => {
       new pg.Pool({ connectionString: pgUrl(database) }),
       new pg.Pool({ connectionString: pgUrl(database) }),
     ];
+    const ends = pools.map(closeFully);
     try {
       const applied = await Promise.all(pools.flatMap((pool) => [migratePostgres(pool), migratePostgres(pool)]));
       expect(applied.flat().sort()).toEqual(MIGRATIONS.map((m) => m.version));
@@ -739,7 +741,7 @@ describe('migration runners', () => {
       expect(await migratePostgres(first)).toEqual([]);
       expect((await first.query('SELECT version, applied_at FROM schema_migrations')).rows).toEqual(before);
     } finally {
-      await Promise.all(pools.map((pool) => pool.end()));
+      await Promise.all(ends.map((end) => end()));
     }
   });
 });
