@@ -61,4 +61,21 @@ describe('closeFully', () => {
     await ending;
     expect(pool.totalCount).toBe(0);
   });
+
+  it('a server that never closes its side (a frozen backend) is dropped after the grace period, not waited for', async () => {
+    const pool = new pg.Pool({ connectionString: databaseUrl(), max: 1 });
+    const end = closeFully(pool, 300);
+    const { rows } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const pid = rows[0]?.pid ?? 0;
+    // Stopped, the backend's kernel still acknowledges our close, but the process never closes its side.
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const started = Date.now();
+      await end();
+      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+      expect(pool.totalCount).toBe(0);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+  });
 });
