@@ -1,5 +1,5 @@
 import { HarnessConfigError, readTargetConfig } from '../harness/config/target-config.ts';
-import { startEmbeddedTarget } from '../harness/target/embedded.ts';
+import { type EmbeddedTarget, startEmbeddedTarget } from '../harness/target/embedded.ts';
 import type { LoadTarget } from './engine-neutral/model.ts';
 
 /** A usage or configuration problem: the CLI prints it and exits 2. */
@@ -12,6 +12,16 @@ export interface ResolvedLoadTarget {
   embedded: boolean;
   /** Stops the embedded server; a no-op for a URL target. */
   stop(): Promise<void>;
+}
+
+/**
+ * The load target of a reference implementation the harness started itself. Its operator API (its clock,
+ * /control/v1) shares the hooks' secret, so a scenario may use it for fresh rate-limit windows; without it a run
+ * starts mid-window and may straddle two.
+ */
+export function embeddedLoadTarget(config: EmbeddedTarget['config']): LoadTarget {
+  const token = config.hooks?.token;
+  return token ? { ...config, control: { baseUrl: config.baseUrl, token } } : config;
 }
 
 /**
@@ -32,13 +42,7 @@ export async function resolveLoadTarget(
     if (configFile === undefined) {
       // Plain HTTP: a load run measures the service, and k6 has no way to trust the embedded target's own CA.
       const started = await startEmbeddedTarget({ transport: 'http', ...(embeddedEnv ? { env: embeddedEnv } : {}) });
-      // The reference's own operator API (its clock, /control/v1) shares the hooks' secret: the load harness started
-      // this server, so it may use it to give a scenario fresh rate-limit windows.
-      const token = started.config.hooks?.token;
-      const target: LoadTarget = token
-        ? { ...started.config, control: { baseUrl: started.config.baseUrl, token } }
-        : started.config;
-      return { target, embedded: true, stop: () => started.stop() };
+      return { target: embeddedLoadTarget(started.config), embedded: true, stop: () => started.stop() };
     }
   }
   if (configFile === undefined) {

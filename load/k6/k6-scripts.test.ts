@@ -11,6 +11,7 @@ import type { LoadScenarioResult } from '../../harness/report/model.ts';
 import { startEmbeddedTarget } from '../../harness/target/embedded.ts';
 import { SCENARIOS } from '../scenarios/index.ts';
 import { rateLimitScenario } from '../scenarios/rate-limit.ts';
+import { embeddedLoadTarget } from '../target.ts';
 import { installK6Emulation, k6EmulatorPlugin, summaryData } from '../test-support/k6-emulator.ts';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -128,7 +129,8 @@ describe('k6 entry scripts', () => {
     const target = await startEmbeddedTarget({ transport: 'http' });
     try {
       const config = join(dir, 'embedded.json');
-      writeFileSync(config, JSON.stringify(target.config));
+      // With the control API, as `npm run load` gives it: the run starts on a fresh window, so exactly 6 are refused.
+      writeFileSync(config, JSON.stringify(embeddedLoadTarget(target.config)));
       const out = join(dir, 'rate-limit.k6.json');
       const script = await loadEntry('rate-limit', { TARGET_CONFIG: config, LOAD_OUT: out });
       const emulation = globalThis.__k6emu;

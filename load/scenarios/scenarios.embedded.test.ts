@@ -6,6 +6,7 @@ import type { LoadScenarioResult } from '../../harness/report/model.ts';
 import { startEmbeddedTarget } from '../../harness/target/embedded.ts';
 import type { AnyScenario } from '../engine-neutral/model.ts';
 import { runNative } from '../native/engine.ts';
+import { embeddedLoadTarget } from '../target.ts';
 import { bookingFunnelScenario } from './booking-funnel.ts';
 import { clientIsolationScenario } from './client-isolation.ts';
 import { idempotencyStormScenario } from './idempotency-storm.ts';
@@ -20,14 +21,21 @@ addFormats(ajv);
 ajv.addSchema(schema);
 const validate = ajv.compile({ $ref: `${schema.$id}#/$defs/loadResult` });
 
-/** Each scenario against a fresh reference implementation (its own server environment), with the CI settings. */
+/**
+ * Each scenario against a fresh reference implementation (its own server environment), with the CI settings and the
+ * control API, as `npm run load` gives it.
+ */
 async function runAgainstReference(scenario: AnyScenario): Promise<LoadScenarioResult> {
   const target = await startEmbeddedTarget({
     transport: 'http',
     ...(scenario.embeddedEnv ? { env: scenario.embeddedEnv } : {}),
   });
   try {
-    return await runNative(scenario, { target: target.config, embedded: true, options: scenario.ci });
+    return await runNative(scenario, {
+      target: embeddedLoadTarget(target.config),
+      embedded: true,
+      options: scenario.ci,
+    });
   } finally {
     await target.stop();
   }
