@@ -123,7 +123,7 @@ async function shoppingErrors(t: CheckContext, valid: AvailabilityRequest, code:
 function expectTableCodes(errors: Provoked[], t: CheckContext): void {
   // A provocation served instead of refused is its condition's clause's (filed there); a code that is not a string
   // is 7.2.2's; the status of a table code is its 7.3 row's (expectError files it there).
-  for (const { name, res } of refusedOnly(errors)) {
+  for (const { name, res } of refusedOnly(errors, t.representation)) {
     const code = stringErrorCode(res);
     if (code === undefined) continue;
     expect(isErrorCode(code), `${name}: code ${code} is in the 7.3 table`).toBe(true);

@@ -293,6 +293,11 @@ describe('xmlOnlyToRepresentation', () => {
     expect(xml?.observations?.[0]?.message).toMatch(/in XML only; JSON meets 4\.0\.9/);
   });
 
+  it("initial credentials' scopes (1.7) met in JSON and broken in XML only are access too: 4.13.5a's", () => {
+    const out = xmlOnlyToRepresentation([xmlRecord('1.7', 'json', 'pass'), xmlRecord('1.7', 'xml', 'fail')]);
+    expect(out.find((r) => r.representation === 'xml')?.observations?.map((o) => o.clauseId)).toEqual(['4.13.5a']);
+  });
+
   it("a field rule met in JSON and broken in XML only is 4.14.18a's (the same names and values)", () => {
     const out = xmlOnlyToRepresentation([xmlRecord('2.6.3', 'json', 'pass'), xmlRecord('2.6.3', 'xml', 'fail')]);
     expect(out.find((r) => r.representation === 'xml')?.observations?.map((o) => o.clauseId)).toEqual(['4.14.18a']);

@@ -244,12 +244,12 @@ const XML_SAME_VALUES = '4.14.18a';
 const XML_SAME_ACCESS = '4.13.5a';
 
 /**
- * Where a clause met in JSON and broken in XML only is filed: the endpoint table's scope rows (4.0), authentication (5)
- * and the limits (8) are access, the same in both representations (4.13.5a: "XML grants no extra access"); anything
- * else is an answer's names and values (4.14.18a).
+ * Where a clause met in JSON and broken in XML only is filed: the scopes of initial credentials (1.7), the endpoint
+ * table's scope rows (4.0), authentication (5) and the limits (8) are access, the same in both representations
+ * (4.13.5a: "XML grants no extra access"); anything else is an answer's names and values (4.14.18a).
  */
 export function xmlOnlyClauseOf(clauseId: string): string {
-  return /^(4\.0\.|5\.|8\.)/.test(clauseId) ? XML_SAME_ACCESS : XML_SAME_VALUES;
+  return /^(1\.7$|4\.0\.|5\.|8\.)/.test(clauseId) ? XML_SAME_ACCESS : XML_SAME_VALUES;
 }
 
 /**
