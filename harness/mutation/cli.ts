@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto';
 // `npm run mutation`: certifies the reference once per named fault and benign variant.
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { listReferenceFaults } from '../target/embedded.ts';
 import type { MutationThresholds } from './matrix.ts';
 import { formatMutationSummary, mergeMutationIntoReport, readEmbeddedReport } from './render.ts';
 import { runMutation } from './run.ts';
@@ -14,7 +15,7 @@ const THRESHOLDS = JSON.parse(
 
 const program = new Command('partner-api-mutation')
   .description(
-    'Certify the reference implementation once per named fault and benign variant and report the matrix.\nExit code: 0 thresholds met, 1 not met, 2 harness error.',
+    'Certify the reference implementation once per named fault and benign variant and report the matrix.\nExit code: 0 thresholds met, 1 not met, 2 harness error or stopped part way (what finished is reported, marked interrupted).',
   )
   .option('--faults <names>', 'only these faults or variants (comma-separated)')
   .option('--subset <name>', `a named subset: ${Object.keys(SUBSETS).join(', ')}`)
@@ -26,6 +27,7 @@ const program = new Command('partner-api-mutation')
   .option('--only <ids>', 'development: certify only these sections or clauses (cascades elsewhere go unseen)')
   .option('--stability <n>', 'also certify the plain reference n times with other seeds and compare verdicts')
   .option('--busy', 'keep one core busy during the stability runs')
+  .option('--no-matrix', 'leave out the faults and variants: only the baseline and the --stability runs')
   .option('--report-dir <dir>', 'where mutation.json, mutation.md and mutation.html go', 'reports')
   .option('--merge-report <dir>', 'also add the matrix to the certification report of the embedded reference in <dir>')
   .parse();
@@ -41,6 +43,7 @@ const flags = program.opts<{
   ownClause?: boolean;
   stability?: string;
   busy?: boolean;
+  matrix: boolean;
   reportDir: string;
   mergeReport?: string;
 }>();
@@ -65,8 +68,17 @@ if (flags.mergeReport) {
     fail((error as Error).message);
   }
 }
+if (!flags.matrix && flags.stability === undefined) fail('--no-matrix needs --stability <n>');
+// A stop (Ctrl-C, or a CI job's SIGTERM) ends the certifications under way and starts no more; what finished before
+// it is still reported, marked interrupted, and the exit code is 2 (the run could not judge all it was asked).
+if (wanted) {
+  const known = new Set(listReferenceFaults().map((f) => f.name));
+  const unknown = [...wanted].filter((n) => !known.has(n));
+  if (unknown.length > 0) fail(`unknown fault(s): ${unknown.join(', ')}`);
+}
 const controller = new AbortController();
 process.on('SIGINT', () => controller.abort());
+process.on('SIGTERM', () => controller.abort());
 
 try {
   const report = await runMutation({
@@ -80,15 +92,11 @@ try {
     thresholds: THRESHOLDS,
     ...(flags.stability !== undefined ? { stability: Number(flags.stability) } : {}),
     busy: flags.busy ?? false,
+    matrix: flags.matrix,
     reportDir: flags.reportDir,
     output: (text) => process.stdout.write(text),
     signal: controller.signal,
   });
-  if (wanted) {
-    const known = new Set(report.rows.map((r) => r.name));
-    const unknown = [...wanted].filter((n) => !known.has(n));
-    if (unknown.length > 0) fail(`unknown fault(s): ${unknown.join(', ')}`);
-  }
   process.stdout.write(formatMutationSummary(report));
   process.stdout.write(
     `Report: ${flags.reportDir}/mutation.json, ${flags.reportDir}/mutation.md, ${flags.reportDir}/mutation.html\n`,
@@ -96,7 +104,7 @@ try {
   if (flags.mergeReport) {
     for (const file of mergeMutationIntoReport(report, flags.mergeReport)) process.stdout.write(`Updated: ${file}\n`);
   }
-  process.exitCode = report.breaches.length === 0 ? 0 : 1;
+  process.exitCode = report.interrupted ? 2 : report.breaches.length === 0 ? 0 : 1;
 } catch (error) {
   fail((error as Error).message);
 }

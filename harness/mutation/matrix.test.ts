@@ -57,6 +57,12 @@ describe('mutation matrix', () => {
     expect(breaches.join('\n')).toMatch(/1 benign variant/);
     expect(breachesOf(summarize(run([]), [rows[0] as never]), thresholds)).toEqual([]);
   });
+
+  it('a run stopped part way is a breach however good its finished rows are', () => {
+    const summary = summarize(run([]), [rowOf(fault('a', '1.2'), run(['1.2']))]);
+    const breaches = breachesOf(summary, thresholds, undefined, { rowsRun: 1, rowsSelected: 289, stabilityRuns: 0 });
+    expect(breaches).toEqual(['interrupted: 1 of 289 faults and variants run, 0 stability run(s)']);
+  });
 });
 
 describe('mutation matrix in the report', () => {

@@ -81,6 +81,15 @@ export interface MutationReport {
   /** Threshold breaches in words; empty when the matrix passed. */
   breaches: string[];
   stability?: StabilityResult;
+  /** Set when the run was stopped part way: what it finished of what was asked (the rest judged nothing). */
+  interrupted?: Interruption;
+}
+
+export interface Interruption {
+  rowsRun: number;
+  rowsSelected: number;
+  /** Stability runs finished (0 when the stop came before them). */
+  stabilityRuns: number;
 }
 
 /** The outcome of a run from its report. */
@@ -153,8 +162,14 @@ export function breachesOf(
   summary: MutationSummary,
   thresholds: MutationThresholds,
   stability?: StabilityResult,
+  interrupted?: Interruption,
 ): string[] {
   const out: string[] = [];
+  if (interrupted) {
+    out.push(
+      `interrupted: ${interrupted.rowsRun} of ${interrupted.rowsSelected} faults and variants run, ${interrupted.stabilityRuns} stability run(s)`,
+    );
+  }
   if (!summary.baselinePassed) out.push('the plain reference implementation does not pass');
   if (summary.score < thresholds.minScore) {
     out.push(`mutation score ${(summary.score * 100).toFixed(1)}% is below ${(thresholds.minScore * 100).toFixed(1)}%`);

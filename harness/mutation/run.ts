@@ -37,22 +37,35 @@ export interface MutationOptions {
   stability?: number;
   /** Keep one core busy during the stability runs. */
   busy?: boolean;
+  /** Leave out the faults and variants: only the baseline and the stability runs (default true). */
+  matrix?: boolean;
   reportDir: string;
   output: (text: string) => void;
   signal?: AbortSignal;
 }
 
-async function pool<T, R>(items: readonly T[], jobs: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
+/**
+ * Runs `fn` over the items, `jobs` at a time, in item order. Once `signal` aborts no item is started, and a run that
+ * ends after the abort (its certification was stopped) is left out: it judged nothing, so it is neither a catch
+ * nor a miss.
+ */
+export async function pool<T, R>(
+  items: readonly T[],
+  jobs: number,
+  fn: (item: T) => Promise<R>,
+  signal?: AbortSignal,
+): Promise<R[]> {
+  const results: (R | undefined)[] = new Array(items.length);
   let next = 0;
   const worker = async () => {
-    while (next < items.length) {
+    while (next < items.length && !signal?.aborted) {
       const index = next++;
-      results[index] = await fn(items[index] as T);
+      const result = await fn(items[index] as T);
+      if (!signal?.aborted) results[index] = result;
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, worker));
-  return results;
+  return results.filter((r): r is R => r !== undefined);
 }
 
 function line(row: FaultRow): string {
@@ -77,22 +90,31 @@ async function stabilityRuns(options: MutationOptions, count: number): Promise<S
   const stop = options.busy ? burnCore() : () => {};
   try {
     const seeds = Array.from({ length: count }, (_, i) => (options.seed + 7919 * (i + 1)) % 2_147_483_647);
-    const outcomes = await pool(seeds, options.jobs, async (seed) => {
-      const outcome = await certifyInChild({
-        faults: [],
-        seed,
-        ...(options.runs ? { runs: options.runs } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
-      options.output(
-        `  stability seed ${seed}: ${outcome.passed ? 'passed' : `failed ${outcome.flagged.join(', ')}`}${outcome.errors.length > 0 ? ` · ${outcome.errors.length} error(s)` : ''}\n`,
-      );
-      return { seed, outcome };
-    });
+    const outcomes = await pool(
+      seeds,
+      options.jobs,
+      async (seed) => {
+        const outcome = await certifyInChild({
+          faults: [],
+          seed,
+          ...(options.runs ? { runs: options.runs } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+        if (options.signal?.aborted) {
+          options.output(`  - stability seed ${seed}: stopped\n`);
+          return { seed, outcome };
+        }
+        options.output(
+          `  stability seed ${seed}: ${outcome.passed ? 'passed' : `failed ${outcome.flagged.join(', ')}`}${outcome.errors.length > 0 ? ` · ${outcome.errors.length} error(s)` : ''}\n`,
+        );
+        return { seed, outcome };
+      },
+      options.signal,
+    );
     const key = (o: RunOutcome) => `${o.passed}|${o.flagged.join(',')}|${o.errors.length}`;
     const first = outcomes[0] ? key(outcomes[0].outcome) : '';
     return {
-      runs: count,
+      runs: outcomes.length,
       identical: outcomes.filter((o) => key(o.outcome) === first).length,
       busy: options.busy ?? false,
       verdicts: outcomes.map(({ seed, outcome }) => ({
@@ -116,7 +138,7 @@ export function sectionOf(clauseId: string): string {
 export async function runMutation(options: MutationOptions): Promise<MutationReport> {
   const startedAt = new Date();
   const registry = listReferenceFaults();
-  const selected = registry.filter(options.select ?? (() => true));
+  const selected = options.matrix === false ? [] : registry.filter(options.select ?? (() => true));
   const common = {
     seed: options.seed,
     ...(options.runs ? { runs: options.runs } : {}),
@@ -135,13 +157,24 @@ export async function runMutation(options: MutationOptions): Promise<MutationRep
   options.output(
     `  baseline: ${baseline.passed ? 'passed' : `FAILED ${baseline.flagged.join(', ')}`} (${(baseline.durationMs / 1000).toFixed(0)} s)\n`,
   );
-  const rows = await pool(selected, options.jobs, async (fault) => {
-    const own = options.ownClause ? { only: [fault.clause] } : {};
-    const row = rowOf(fault, await certifyInChild({ faults: [fault.name], ...common, ...own }));
-    options.output(`${line(row)}\n`);
-    return row;
-  });
-  const stability = options.stability ? await stabilityRuns(options, options.stability) : undefined;
+  const rows = await pool(
+    selected,
+    options.jobs,
+    async (fault) => {
+      const own = options.ownClause ? { only: [fault.clause] } : {};
+      const row = rowOf(fault, await certifyInChild({ faults: [fault.name], ...common, ...own }));
+      // Cut short by a stop: no verdict to print (pool leaves the row out).
+      options.output(options.signal?.aborted ? `  - ${row.name}: stopped\n` : `${line(row)}\n`);
+      return row;
+    },
+    options.signal,
+  );
+  const stability =
+    options.stability && !options.signal?.aborted ? await stabilityRuns(options, options.stability) : undefined;
+  // A run stopped part way (Ctrl-C, SIGTERM) still reports what it finished, as incomplete.
+  const interrupted = options.signal?.aborted
+    ? { rowsRun: rows.length, rowsSelected: selected.length, stabilityRuns: stability?.runs ?? 0 }
+    : undefined;
   const summary = summarize(baseline, rows);
   const report: MutationReport = {
     schemaVersion: 1,
@@ -152,8 +185,9 @@ export async function runMutation(options: MutationOptions): Promise<MutationRep
     rows,
     summary,
     thresholds: options.thresholds,
-    breaches: breachesOf(summary, options.thresholds, stability),
+    breaches: breachesOf(summary, options.thresholds, stability, interrupted),
     ...(stability ? { stability } : {}),
+    ...(interrupted ? { interrupted } : {}),
   };
   mkdirSync(options.reportDir, { recursive: true });
   writeFileSync(join(options.reportDir, 'mutation.json'), `${JSON.stringify(report, null, 2)}\n`);
