@@ -6,7 +6,7 @@ import { buildReport } from '../report/build.ts';
 import { renderJson } from '../report/json.ts';
 import { sampleInput } from '../report/test-support/sample.ts';
 import { reportSchemaErrors } from '../runner/test-support/report-files.ts';
-import { breachesOf, type MutationReport, type RunOutcome, rowOf, summarize } from './matrix.ts';
+import { breachesOf, identicalVerdicts, type MutationReport, type RunOutcome, rowOf, summarize } from './matrix.ts';
 import { mergeMutationIntoReport, renderMutationPage, toReportMutation } from './render.ts';
 
 const run = (flagged: string[], errors: string[] = [], passed = flagged.length === 0): RunOutcome => ({
@@ -56,6 +56,14 @@ describe('mutation matrix', () => {
     expect(breaches.join('\n')).toMatch(/3 clauses besides its own/);
     expect(breaches.join('\n')).toMatch(/1 benign variant/);
     expect(breachesOf(summarize(run([]), [rows[0] as never]), thresholds)).toEqual([]);
+  });
+
+  it('stability counts the runs with the first verdict, never a run that gave no report', () => {
+    const noReport = { ...run([]), passed: undefined, problem: 'no report (exit 130)' };
+    expect(identicalVerdicts([run([]), run([]), run(['8.14'])])).toBe(2);
+    expect(identicalVerdicts([noReport, run(['8.14']), run(['8.14']), run([])])).toBe(2);
+    expect(identicalVerdicts([noReport, noReport])).toBe(0);
+    expect(identicalVerdicts([run([], ['5.6a/check/json']), run([])])).toBe(1);
   });
 
   it('a run stopped part way is a breach however good its finished rows are', () => {

@@ -157,6 +157,17 @@ export function summarize(baseline: RunOutcome, rows: readonly FaultRow[]): Muta
   };
 }
 
+/**
+ * How many runs gave the verdict of the first run that gave one (passed or not, the same flagged clauses, the same
+ * number of errors). A run without a report (a crash, a stop) judged nothing, so it never counts as identical.
+ */
+export function identicalVerdicts(outcomes: readonly RunOutcome[]): number {
+  const key = (o: RunOutcome) => `${o.passed}|${o.flagged.join(',')}|${o.errors.length}`;
+  const judged = outcomes.filter((o) => o.problem === undefined);
+  const first = judged[0];
+  return first === undefined ? 0 : judged.filter((o) => key(o) === key(first)).length;
+}
+
 /** What falls short of the thresholds, in words. */
 export function breachesOf(
   summary: MutationSummary,

@@ -7,9 +7,9 @@ import { certifyInChild } from './certify-child.ts';
 import {
   breachesOf,
   type FaultRow,
+  identicalVerdicts,
   type MutationReport,
   type MutationThresholds,
-  type RunOutcome,
   rowOf,
   type StabilityResult,
   summarize,
@@ -111,11 +111,9 @@ async function stabilityRuns(options: MutationOptions, count: number): Promise<S
       },
       options.signal,
     );
-    const key = (o: RunOutcome) => `${o.passed}|${o.flagged.join(',')}|${o.errors.length}`;
-    const first = outcomes[0] ? key(outcomes[0].outcome) : '';
     return {
       runs: outcomes.length,
-      identical: outcomes.filter((o) => key(o.outcome) === first).length,
+      identical: identicalVerdicts(outcomes.map((o) => o.outcome)),
       busy: options.busy ?? false,
       verdicts: outcomes.map(({ seed, outcome }) => ({
         seed,
