@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
 import type { EvidenceExchange, Profile } from '../check/outcome-and-evidence.ts';
 import type { TargetTls } from '../config/target-config.ts';
-import { trustedCertificates } from '../config/trusted-ca.ts';
+import { trustedSecureContext } from '../config/trusted-ca.ts';
 import { curlCommand } from './curl.ts';
 import { Pacer } from './pacing.ts';
 import { assertProfileAllows, type GuardTarget } from './profile-guard.ts';
@@ -102,7 +102,7 @@ export function httpDispatcher(): Dispatcher {
     connections: 32,
     headersTimeout: TIMEOUT_MS,
     bodyTimeout: TIMEOUT_MS,
-    ...(caFile ? { connect: { ca: trustedCertificates(caFile) } } : {}),
+    ...(caFile ? { connect: { secureContext: trustedSecureContext(caFile) } } : {}),
   });
   return agent;
 }

@@ -1,7 +1,7 @@
 import { Agent, fetch } from 'undici';
 import { API_PREFIX } from '../../contract/constants.ts';
 import type { ClientCredentials, Role, TargetConfig } from '../config/target-config.ts';
-import { trustedCertificates } from '../config/trusted-ca.ts';
+import { trustedSecureContext } from '../config/trusted-ca.ts';
 import { Pacer } from '../http/pacing.ts';
 
 /** A reservation the run created and could not cancel, with why. */
@@ -168,7 +168,7 @@ class CleanupHttp {
     this.baseUrl = target.baseUrl;
     this.pacer = new Pacer({ maxRps, honourRetryAfter: true });
     const caFile = target.tls?.caFile;
-    this.dispatcher = caFile ? new Agent({ connect: { ca: trustedCertificates(caFile) } }) : undefined;
+    this.dispatcher = caFile ? new Agent({ connect: { secureContext: trustedSecureContext(caFile) } }) : undefined;
   }
 
   async close(): Promise<void> {
