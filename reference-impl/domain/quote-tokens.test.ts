@@ -43,14 +43,28 @@ describe('QuoteTokens (spec 2.8, 4.7.9): signed quote ids, verified synchronousl
     const first = JSON.parse(payloads[0] as string);
     expect(payloads[0]).toBe(
       JSON.stringify({
-        q: { vehicleCode, ...request, totalAmount, currency },
-        iss: first.iss,
+        q: [
+          vehicleCode,
+          request.pickupLocation,
+          request.dropoffLocation,
+          request.pickupDate,
+          request.pickupTime,
+          request.dropoffDate,
+          request.dropoffTime,
+          request.accountCode,
+          request.rateCode,
+          request.extras,
+          totalAmount,
+          currency,
+        ],
         sub: partnerId,
         iat: issuer.issuedAtMs / 1000,
         exp: issuer.expiresAtMs / 1000,
         jti: first.jti,
       }),
     );
+    // Shorter than the 635 characters of the named-claims form (4.5: a quote id per offer, 12 in an answer).
+    expect(ids[0]?.length).toBeLessThan(400);
     const second = await tokens.verify(ids[1] as string, NOW);
     expect(second.kind === 'valid' && second.claims).toMatchObject({
       vehicleCode: 'KIA-MORNING-MT',
@@ -83,13 +97,21 @@ describe('QuoteTokens (spec 2.8, 4.7.9): signed quote ids, verified synchronousl
     );
     const [header, body, mac] = issued.quoteId.split('.') as [string, string, string];
     const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-    const changed = Buffer.from(JSON.stringify({ ...payload, q: { ...payload.q, totalAmount: 1 } })).toString(
-      'base64url',
-    );
+    const q = [...payload.q];
+    q[10] = 1;
+    const changed = Buffer.from(JSON.stringify({ ...payload, q })).toString('base64url');
     expect((await tokens.verify(`${header}.${changed}.${mac}`, NOW)).kind).toBe('invalid');
     const otherHeader = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
     expect((await tokens.verify(`${otherHeader}.${body}.${mac}`, NOW)).kind).toBe('invalid');
-    expect((await tokens.verify(forge({ ...payload, iss: 'someone-else' }), NOW)).kind).toBe('invalid');
+    expect((await tokens.verify(forge({ ...payload, q: payload.q.slice(1) }), NOW)).kind).toBe('invalid');
+    expect((await tokens.verify(forge({ ...payload, sub: 7 }), NOW)).kind).toBe('invalid');
+    // The named-claims form of ids issued before 2026-11-28, even when signed with the key.
+    const named = Object.fromEntries(
+      ['vehicleCode', 'pickupLocation', 'dropoffLocation', 'pickupDate', 'pickupTime', 'dropoffDate', 'dropoffTime']
+        .concat(['accountCode', 'rateCode', 'extras', 'totalAmount', 'currency'])
+        .map((name, i) => [name, payload.q[i]]),
+    );
+    expect((await tokens.verify(forge({ ...payload, q: named }), NOW)).kind).toBe('invalid');
     expect((await tokens.verify(forge({ ...payload, exp: String(payload.exp) }), NOW)).kind).toBe('invalid');
     expect((await tokens.verify(forge([1, 2]), NOW)).kind).toBe('invalid');
     expect((await tokens.verify(`${issued.quoteId}=`, NOW)).kind).toBe('invalid');

@@ -1,8 +1,9 @@
-import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { LIMITS } from '../../contract/limits.ts';
 import type { Extras } from '../../contract/types.ts';
 import type { FaultSwitch } from '../faults/switch.ts';
 import { isCanonicalJws } from './canonical-jws.ts';
+import { HmacSha256 } from './hmac-sha256.ts';
 
 /** What a quote id carries: the request it priced, for whom, and the total it promised. */
 export interface QuoteClaims {
@@ -28,8 +29,20 @@ export type QuoteVerification =
   | { kind: 'expired'; claims: QuoteClaims }
   | { kind: 'invalid' };
 
-const ISSUER = 'partner-api-reference:quote';
 const TYPE = 'quote+jwt';
+/** The length of the signed `q` array (see `issuer`). */
+const QUOTE_FIELDS = 12;
+
+/**
+ * A quote id's own `jti`: a random prefix per process and a counter, unique without a random draw per offer (a
+ * randomUUID was 36 characters of every id).
+ */
+const JTI_PREFIX = randomBytes(9).toString('base64url');
+let jtiCount = 0;
+function nextJti(): string {
+  jtiCount += 1;
+  return `${JTI_PREFIX}${jtiCount.toString(36)}`;
+}
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: TYPE })).toString('base64url');
 
 /**
@@ -38,13 +51,13 @@ const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: TYPE })).toString
  * booking (spec 4.6), the signed total only tells a moved price from an unchanged one.
  */
 export class QuoteTokens {
-  private readonly rawKey: Buffer;
+  private readonly mac: HmacSha256;
 
   constructor(
     secret: string,
     private readonly faults?: FaultSwitch,
   ) {
-    this.rawKey = Buffer.from(secret, 'base64url');
+    this.mac = new HmacSha256(Buffer.from(secret, 'base64url'));
   }
 
   async issue(
@@ -70,9 +83,12 @@ export class QuoteTokens {
   /**
    * Quote ids for the vehicles of one request (availability signs one per offer): what they share is written once.
    * The signed payload is the text JSON.stringify gives for
-   * `{ q: { vehicleCode, pickupLocation, …, extras, totalAmount, currency }, iss, sub, iat, exp, jti }`: the request the
-   * quote prices, its fields in the order they were always signed in, for whom, and its lifetime. Built from pieces:
-   * a JSON.stringify of the whole per offer was a ninth of an availability call (load/README.md "Profile findings").
+   * `{ q: [vehicleCode, pickupLocation, dropoffLocation, pickupDate, pickupTime, dropoffDate, dropoffTime, accountCode,
+   * rateCode, extras, totalAmount, currency], sub, iat, exp, jti }`: the request the quote prices, for whom, and its
+   * lifetime. Positional, without an issuer claim (the header's type says whose it is): named claims made an id of
+   * 635 characters, 12 of them a third of an availability answer's bytes, each hashed and encoded per offer
+   * (load/README.md "Answers as bytes"). Built from pieces: a JSON.stringify of the whole per offer was a ninth of an
+   * availability call (load/README.md "Profile findings").
    */
   issuer(
     claims: Omit<QuoteClaims, 'vehicleCode' | 'totalAmount' | 'currency' | 'issuedAtMs' | 'expiresAtMs'>,
@@ -81,30 +97,28 @@ export class QuoteTokens {
     const issuedAtMs = Math.floor(nowMs / 1000) * 1000;
     const validityMs = LIMITS.quoteValidityMinutes * 60_000;
     const expiresAtMs = issuedAtMs + (this.faults?.adjust('quote.validityMs', validityMs, {}) ?? validityMs);
-    const request = JSON.stringify({
-      pickupLocation: claims.pickupLocation,
-      dropoffLocation: claims.dropoffLocation,
-      pickupDate: claims.pickupDate,
-      pickupTime: claims.pickupTime,
-      dropoffDate: claims.dropoffDate,
-      dropoffTime: claims.dropoffTime,
-      accountCode: claims.accountCode,
-      rateCode: claims.rateCode,
-      extras: claims.extras,
-    }).slice(1, -1);
-    const lifetime = JSON.stringify({
-      iss: ISSUER,
-      sub: claims.partnerId,
-      iat: issuedAtMs / 1000,
-      exp: expiresAtMs / 1000,
-    }).slice(1, -1);
+    const request = JSON.stringify([
+      claims.pickupLocation,
+      claims.dropoffLocation,
+      claims.pickupDate,
+      claims.pickupTime,
+      claims.dropoffDate,
+      claims.dropoffTime,
+      claims.accountCode,
+      claims.rateCode,
+      claims.extras,
+    ]).slice(1, -1);
+    const lifetime = JSON.stringify({ sub: claims.partnerId, iat: issuedAtMs / 1000, exp: expiresAtMs / 1000 }).slice(
+      1,
+      -1,
+    );
     return {
       issuedAtMs,
       expiresAtMs,
       issue: (vehicleCode: string, totalAmount: number, currency: string) => {
         // jti: every quote id is one of its own. Without it two equal requests in one second got the same id, and the
         // test hook that expires one quote (by its id) expired the other too: certification failed 4.7.2 and 4.14.18a.
-        const payload = `{"q":{"vehicleCode":${JSON.stringify(vehicleCode)},${request},"totalAmount":${JSON.stringify(totalAmount)},"currency":${JSON.stringify(currency)}},${lifetime},"jti":"${randomUUID()}"}`;
+        const payload = `{"q":[${JSON.stringify(vehicleCode)},${request},${JSON.stringify(totalAmount)},${JSON.stringify(currency)}],${lifetime},"jti":"${nextJti()}"}`;
         return { quoteId: this.sign(payload) };
       },
     };
@@ -113,12 +127,12 @@ export class QuoteTokens {
   /**
    * Written by hand rather than with jose's SignJWT: availability signs one quote id per offer, and jose's HS256
    * goes through WebCrypto (an async thread-pool job per signature), three times slower than a synchronous HMAC;
-   * the output is the same compact JWS, which jose verifies below.
+   * the output is the same compact JWS (HS256).
    */
   private sign(payload: string): string {
     const signingInput = `${HEADER}.${Buffer.from(payload).toString('base64url')}`;
     // Base64url text is ASCII: hashed as latin1, its bytes are the UTF-8 ones, without the UTF-8 encoder's pass.
-    return `${signingInput}.${createHmac('sha256', this.rawKey).update(signingInput, 'latin1').digest('base64url')}`;
+    return `${signingInput}.${this.mac.digest(signingInput).toString('base64url')}`;
   }
 
   /**
@@ -131,7 +145,8 @@ export class QuoteTokens {
     if (!isCanonicalJws(quoteId)) return { kind: 'invalid' };
     const [header, body, signature] = quoteId.split('.') as [string, string, string];
     if (header !== HEADER) return { kind: 'invalid' };
-    const expected = createHmac('sha256', this.rawKey).update(`${header}.${body}`).digest();
+    // Canonical JWS text is ASCII, so its latin1 bytes are the signed ones.
+    const expected = this.mac.digest(`${header}.${body}`);
     const given = Buffer.from(signature, 'base64url');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { kind: 'invalid' };
     let payload: unknown;
@@ -142,10 +157,11 @@ export class QuoteTokens {
     }
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return { kind: 'invalid' };
     const claims = payload as Record<string, unknown>;
-    if (claims.iss !== ISSUER || typeof claims.exp !== 'number' || typeof claims.iat !== 'number') {
+    if (typeof claims.exp !== 'number' || typeof claims.iat !== 'number' || typeof claims.sub !== 'string') {
       return { kind: 'invalid' };
     }
-    if (typeof claims.q !== 'object' || claims.q === null) return { kind: 'invalid' };
+    // Signed by us, so of our shape; an id of the former named-claims shape (before 2026-11-28) is no longer one.
+    if (!Array.isArray(claims.q) || claims.q.length !== QUOTE_FIELDS) return { kind: 'invalid' };
     return { kind: Math.floor(nowMs / 1000) >= claims.exp ? 'expired' : 'valid', claims: claimsOf(claims) };
   }
 }
@@ -156,10 +172,47 @@ export function quoteDigest(quoteId: string): string {
 }
 
 function claimsOf(payload: Record<string, unknown>): QuoteClaims {
-  const q = payload.q as Omit<QuoteClaims, 'partnerId' | 'issuedAtMs' | 'expiresAtMs'>;
+  const [
+    vehicleCode,
+    pickupLocation,
+    dropoffLocation,
+    pickupDate,
+    pickupTime,
+    dropoffDate,
+    dropoffTime,
+    accountCode,
+    rateCode,
+    extras,
+    totalAmount,
+    currency,
+  ] = payload.q as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string | null,
+    string | null,
+    Extras,
+    number,
+    string,
+  ];
   return {
-    ...q,
-    partnerId: String(payload.sub),
+    partnerId: payload.sub as string,
+    vehicleCode,
+    pickupLocation,
+    dropoffLocation,
+    pickupDate,
+    pickupTime,
+    dropoffDate,
+    dropoffTime,
+    accountCode,
+    rateCode,
+    extras,
+    totalAmount,
+    currency,
     issuedAtMs: Number(payload.iat) * 1000,
     expiresAtMs: Number(payload.exp) * 1000,
   };

@@ -25,3 +25,8 @@ const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 export function stringJson(text: string): string {
   return PLAIN.test(text) ? `"${text}"` : asciiJson(JSON.stringify(text));
 }
+
+/** `asciiJson(JSON.stringify(value))`, without the scan for a number (what a fault-free answer has where this is used). */
+export function scalarJson(value: unknown): string {
+  return typeof value === 'number' ? JSON.stringify(value) : asciiJson(JSON.stringify(value) ?? 'null');
+}

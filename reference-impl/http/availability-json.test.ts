@@ -66,4 +66,14 @@ describe('availabilityJson (the value JSON.stringify gives, in ASCII, faster)', 
     const empty = { ...response(), offers: [] };
     expect(availabilityJson(empty)).toBe(asciiStringify(empty));
   });
+
+  it('stays ASCII when a field of the known shape holds a value of another type (sent as latin1 bytes)', () => {
+    const value = response();
+    const offer = value.offers[0] as unknown as Record<string, unknown>;
+    offer.rentalDays = 'ba ng\u00e0y';
+    (offer.dailyRate as Record<string, unknown>).amount = '\u20ab';
+    const text = availabilityJson(value);
+    expect(text).toBe(asciiStringify(value));
+    expect(text).toMatch(/^[ -~]*$/);
+  });
 });

@@ -1,8 +1,8 @@
 import type { AvailabilityOffer, AvailabilityResponse, FleetVehicle, Money } from '../../contract/types.ts';
-import { asciiJson, stringJson } from './ascii-json.ts';
+import { asciiJson, scalarJson, stringJson } from './ascii-json.ts';
 
 /**
- * The JSON text of an availability answer: the value JSON.stringify gives, written in ASCII (`asciiJson`), with each
+ * The JSON text of an availability answer, always ASCII (sent as latin1 bytes): the value JSON.stringify gives, written in ASCII (`asciiJson`), with each
  * vehicle's text made once (the vehicles are most of the answer's bytes and never change) and each money display's
  * once (load/README.md "Profile findings"). Any offer not of the shape Shopping makes (a fault may add, drop or
  * reorder fields) is left to JSON.stringify.
@@ -37,7 +37,7 @@ function moneyJson(money: Money): string {
     if (displayJson.size >= DISPLAY_JSON_MAX) displayJson.clear();
     displayJson.set(money.display, display);
   }
-  return `{"currency":${stringJson(money.currency)},"amount":${JSON.stringify(money.amount)},"exponent":${JSON.stringify(money.exponent)},"display":${display}}`;
+  return `{"currency":${stringJson(money.currency)},"amount":${scalarJson(money.amount)},"exponent":${scalarJson(money.exponent)},"display":${display}}`;
 }
 
 function offerJson(offer: AvailabilityOffer): string {
@@ -47,7 +47,7 @@ function offerJson(offer: AvailabilityOffer): string {
     // Only frozen vehicles may be remembered: a mutable one could change after its text was made.
     if (Object.isFrozen(offer.vehicle)) vehicleJson.set(offer.vehicle, vehicle);
   }
-  return `{"quoteId":${stringJson(offer.quoteId)},"quoteExpiresAt":${stringJson(offer.quoteExpiresAt)},"vehicle":${vehicle},"rentalDays":${JSON.stringify(offer.rentalDays)},"dailyRate":${moneyJson(offer.dailyRate)},"estimatedTotal":${moneyJson(offer.estimatedTotal)},"currency":${stringJson(offer.currency)}}`;
+  return `{"quoteId":${stringJson(offer.quoteId)},"quoteExpiresAt":${stringJson(offer.quoteExpiresAt)},"vehicle":${vehicle},"rentalDays":${scalarJson(offer.rentalDays)},"dailyRate":${moneyJson(offer.dailyRate)},"estimatedTotal":${moneyJson(offer.estimatedTotal)},"currency":${stringJson(offer.currency)}}`;
 }
 
 export function availabilityJson(value: unknown): string {
