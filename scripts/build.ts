@@ -7,17 +7,19 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const DIST = join(ROOT, 'dist');
+// `--out-dir DIR` (the bench's own build of the reference): inside the checkout, so that imports find node_modules.
+const outFlag = process.argv.indexOf('--out-dir');
+const DIST = outFlag === -1 ? join(ROOT, 'dist') : resolve(process.argv[outFlag + 1] ?? 'dist');
 /** Read at run time by path, so tsc does not carry them over. */
 const ASSETS = ['fixtures/reference-target.json', 'contract/openapi/partner-api-v1.openapi.json'];
 
 rmSync(DIST, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const compiled = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], {
+const compiled = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', DIST], {
   // stderr only: `npm pack --json` prints its answer on stdout after this prepack step.
   stdio: ['ignore', 2, 2],
 });
@@ -27,7 +29,11 @@ for (const asset of ASSETS) {
   mkdirSync(dirname(join(DIST, asset)), { recursive: true });
   copyFileSync(join(ROOT, asset), join(DIST, asset));
 }
-// The bins run as executables from a clone too (npm sets the mode itself when it installs the package).
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
-for (const bin of Object.values(pkg.bin)) chmodSync(join(ROOT, bin), 0o755);
-process.stderr.write(`build: dist/ written (bins: ${Object.keys(pkg.bin).join(', ')})\n`);
+if (outFlag === -1) {
+  // The bins run as executables from a clone too (npm sets the mode itself when it installs the package).
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+  for (const bin of Object.values(pkg.bin)) chmodSync(join(ROOT, bin), 0o755);
+  process.stderr.write(`build: dist/ written (bins: ${Object.keys(pkg.bin).join(', ')})\n`);
+} else {
+  process.stderr.write(`build: ${DIST} written\n`);
+}

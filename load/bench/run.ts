@@ -26,7 +26,7 @@ import { BenchAccess } from './access.ts';
 import type { BareRoute } from './bare-server.ts';
 import { BENCH_ENDPOINTS, type BenchEndpoint } from './endpoints.ts';
 import { type Measurement, measureAutocannon, measureNative } from './measure.ts';
-import { type RunningServer, startBare, startReference } from './processes.ts';
+import { buildReference, type RunningServer, startBare, startReference } from './processes.ts';
 import {
   benchScale,
   p99Ratio,
@@ -61,6 +61,7 @@ const program = new Command('bench')
   .option('--skip-suite', 'skip the suite rows (the timed `npm run certify` and `npm test`)')
   .option('--skip-npm-test', 'skip the `npm test` row only (about 4 minutes)')
   .option('--cpu-prof <dir>', 'write a V8 CPU profile of the reference per store into <dir> (see profile-top.ts)')
+  .option('--source', 'run the reference from its TypeScript source through tsx, not compiled as it ships')
   .option(
     '--pg <url>',
     'PostgreSQL admin URL (a database of its own is created and dropped)',
@@ -81,6 +82,7 @@ const flags = program.opts<{
   skipNpmTest?: boolean;
   scale?: string;
   cpuProf?: string;
+  source?: boolean;
   pg: string;
 }>();
 const seconds = Number(flags.seconds);
@@ -110,6 +112,17 @@ const fixture: LoadTarget = parsed.hooks
   : (parsed as LoadTarget);
 
 const log = (text: string) => process.stderr.write(`${text}\n`);
+
+let compiledEntry: string | undefined;
+/** The compiled reference (built once, on first use), or undefined with --source. */
+function referenceEntry(): string | undefined {
+  if (flags.source) return undefined;
+  if (!compiledEntry) {
+    log('reference: compiling it as it ships (npm run build, into node_modules/.cache/bench-reference)');
+    compiledEntry = buildReference();
+  }
+  return compiledEntry;
+}
 
 /** The reference's answer to one request of the operation: the bytes the bare server will serve. */
 async function capture(baseUrl: string, endpoint: BenchEndpoint, access: BenchAccess): Promise<BareRoute> {
@@ -163,7 +176,7 @@ async function withPostgresDatabase<T>(adminUrl: string, run: (url: string) => P
 
 async function benchStore(store: string, databaseUrl: string | undefined): Promise<ComparisonRow[]> {
   log(`${store}: starting the reference implementation`);
-  const reference = await startReference(databaseUrl, flags.cpuProf);
+  const reference = await startReference(databaseUrl, flags.cpuProf, referenceEntry());
   const access = new BenchAccess(reference.url, fixture);
   let bare: RunningServer | undefined;
   try {
@@ -220,7 +233,7 @@ async function topRate(): Promise<{ native: Measurement; autocannon: Measurement
 /** The scale rows of one store: the reference on a store of its own, seeded step by step (scale.ts). */
 async function scaleStore(store: string, databaseUrl: string): Promise<{ rows: ScaleRow[]; seeding: SeedingRow[] }> {
   log(`${store}: starting the reference implementation for the scale rows`);
-  const reference = await startReference(databaseUrl, flags.cpuProf);
+  const reference = await startReference(databaseUrl, flags.cpuProf, referenceEntry());
   const access = new BenchAccess(reference.url, fixture);
   try {
     await access.start();
@@ -285,7 +298,7 @@ const comparison = flags.skipCompare
       at,
       machine,
       loadAverage: loadavg(),
-      options: { seconds, warmup, connections, topConnections },
+      options: { seconds, warmup, connections, topConnections, reference: flags.source ? 'source' : 'compiled' },
       rows: rows.map((row) => ({ ...row, goal: goalOf(row.store, row.operation) ?? null })),
       top: top ? { ...top, connections: topConnections, goal: { ratio: 0.95 } } : null,
       skipped,
@@ -320,7 +333,7 @@ const sections = [
     `Machine: ${machine}; load average at the end ${loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')} (other work on the machine moves every rate: compare ratios and CPU per request)`,
-    `Closed loop, ${connections} connections, ${warmup} s warm-up then ${seconds} s per server and operation; reference logs at warn.`,
+    `Closed loop, ${connections} connections, ${warmup} s warm-up then ${seconds} s per server and operation; reference ${flags.source ? 'from source (tsx)' : 'compiled as it ships'}, logging at warn.`,
   ].join('\n'),
   flags.skipCompare ? '' : formatComparison(rows),
   top ? formatTopRate(top.native, top.autocannon, topConnections, seconds) : '',

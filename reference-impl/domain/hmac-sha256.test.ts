@@ -14,7 +14,9 @@ describe('HmacSha256 (RFC 2104 from one-shot SHA-256)', () => {
     (key, text) => {
       const keyBytes = Buffer.from(key);
       const mac = new HmacSha256(keyBytes);
-      expect(mac.digest(text).equals(createHmac('sha256', keyBytes).update(text, 'latin1').digest())).toBe(true);
+      const expected = createHmac('sha256', keyBytes).update(text, 'latin1').digest();
+      expect(mac.digest(text).equals(expected)).toBe(true);
+      expect(mac.digestBase64url(text)).toBe(expected.toString('base64url'));
     },
   );
 

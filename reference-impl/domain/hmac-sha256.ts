@@ -4,7 +4,11 @@ const BLOCK = 64;
 const DIGEST = 32;
 
 /** One-shot SHA-256 (`crypto.hash`, Node 20.12 and later); undefined on an older Node. */
-const oneShot = (crypto as { hash?: (algorithm: string, data: Buffer, encoding: 'buffer') => Buffer }).hash;
+const oneShot = (crypto as { hash?: OneShot }).hash;
+type OneShot = {
+  (algorithm: string, data: Buffer, encoding: 'buffer'): Buffer;
+  (algorithm: string, data: Buffer, encoding: 'base64url'): string;
+};
 
 /**
  * HMAC-SHA256 (RFC 2104) of latin1 text, as two one-shot SHA-256 hashes over the key's padded blocks, made once.
@@ -31,11 +35,22 @@ export class HmacSha256 {
   /** The MAC of `text`, whose characters are all below U+0100 (hashed as their latin1 bytes). */
   digest(text: string): Buffer {
     if (!oneShot) return crypto.createHmac('sha256', this.key).update(text, 'latin1').digest();
+    return oneShot('sha256', this.outerBlock(text), 'buffer');
+  }
+
+  /** `digest(text)` in base64url, without the digest's own buffer (a quote id per offer). */
+  digestBase64url(text: string): string {
+    if (!oneShot) return crypto.createHmac('sha256', this.key).update(text, 'latin1').digest('base64url');
+    return oneShot('sha256', this.outerBlock(text), 'base64url');
+  }
+
+  /** The outer pad followed by the inner hash of `text`: what the MAC is the hash of. */
+  private outerBlock(text: string): Buffer {
     const length = BLOCK + text.length;
     if (this.scratch.length < length) this.scratch = Buffer.alloc(Math.max(length, this.scratch.length * 2));
     this.innerPad.copy(this.scratch, 0);
     this.scratch.write(text, BLOCK, 'latin1');
-    oneShot('sha256', this.scratch.subarray(0, length), 'buffer').copy(this.outer, BLOCK);
-    return oneShot('sha256', this.outer, 'buffer');
+    (oneShot as OneShot)('sha256', this.scratch.subarray(0, length), 'buffer').copy(this.outer, BLOCK);
+    return this.outer;
   }
 }

@@ -52,6 +52,7 @@ const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: TYPE })).toString
  */
 export class QuoteTokens {
   private readonly mac: HmacSha256;
+  private payloadBytes = Buffer.alloc(2048);
 
   constructor(
     secret: string,
@@ -130,9 +131,12 @@ export class QuoteTokens {
    * the output is the same compact JWS (HS256).
    */
   private sign(payload: string): string {
-    const signingInput = `${HEADER}.${Buffer.from(payload).toString('base64url')}`;
+    // The payload's UTF-8 bytes in a buffer kept for it (calls are synchronous): no buffer per quote id.
+    if (this.payloadBytes.length < payload.length * 3) this.payloadBytes = Buffer.alloc(payload.length * 3);
+    const size = this.payloadBytes.write(payload, 0, 'utf8');
+    const signingInput = `${HEADER}.${this.payloadBytes.toString('base64url', 0, size)}`;
     // Base64url text is ASCII: hashed as latin1, its bytes are the UTF-8 ones, without the UTF-8 encoder's pass.
-    return `${signingInput}.${this.mac.digest(signingInput).toString('base64url')}`;
+    return `${signingInput}.${this.mac.digestBase64url(signingInput)}`;
   }
 
   /**

@@ -14,7 +14,7 @@ import { apiError } from './failure.ts';
 import { localDateOf, localDateTime, localToEpochMs, rentalDaysBetween } from './local-time.ts';
 import { vnd } from './money.ts';
 import { type OperatorData, withinValidity } from './operator-data.ts';
-import { type PriceBreakdown, priceRental } from './pricing.ts';
+import { priceRental } from './pricing.ts';
 import type { QuoteClaims, QuoteTokens } from './quote-tokens.ts';
 
 /** Who asks and when: the partner of the token and the service clock of this request. */
@@ -185,25 +185,6 @@ export class Shopping {
     };
   }
 
-  private issue(
-    ctx: CallContext,
-    req: RentalWindow,
-    vehicleCode: string,
-    rate: ResolvedRate,
-    extras: Extras,
-    price: PriceBreakdown,
-  ) {
-    return this.quotes.issue(
-      {
-        ...this.requestClaims(ctx, req, rate, extras),
-        vehicleCode,
-        totalAmount: price.total.amount,
-        currency: price.total.currency,
-      },
-      ctx.nowMs,
-    );
-  }
-
   /** Spec 4.5: model-level offers; every offer carries its own quote id. */
   async availability(ctx: CallContext, req: AvailabilityRequest): Promise<AvailabilityResponse> {
     const window = resolveWindow(this.operatorData, req, ctx.nowMs, this.faults);
@@ -265,10 +246,12 @@ export class Shopping {
   /** Spec 4.6: a server-authoritative quote with the full breakdown of 2.9. */
   async quote(ctx: CallContext, req: QuoteRequest): Promise<Quote> {
     const { window, vehicle, rate, extras, price } = this.priceRequest(ctx, req);
-    const issued = await this.issue(ctx, req, vehicle.vehicleCode, rate, extras, price);
+    // The issuer availability uses, for one vehicle: no claims object spread and taken apart again per quote.
+    const issuer = this.quotes.issuer(this.requestClaims(ctx, req, rate, extras), ctx.nowMs);
+    const { quoteId } = issuer.issue(vehicle.vehicleCode, price.total.amount, price.total.currency);
     return {
-      quoteId: issued.quoteId,
-      expiresAt: new Date(issued.expiresAtMs).toISOString(),
+      quoteId,
+      expiresAt: new Date(issuer.expiresAtMs).toISOString(),
       currency: price.total.currency,
       vehicle: this.operatorData.fleetVehicle(vehicle.vehicleCode),
       rental: {

@@ -1,5 +1,6 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { asciiJson, stringJson } from './ascii-json.ts';
+import { asciiJson, scalarJson, stringJson } from './ascii-json.ts';
 
 describe('asciiJson', () => {
   it('escapes every non-ASCII character and keeps the JSON value', () => {
@@ -33,4 +34,13 @@ describe('stringJson', () => {
       expect(stringJson(text)).toBe(asciiJson(JSON.stringify(text)));
     }
   });
+});
+
+describe('scalarJson', () => {
+  test.prop([fc.oneof(fc.double(), fc.integer(), fc.jsonValue(), fc.constant(undefined))])(
+    'is asciiJson of JSON.stringify for any value (numbers, NaN, -0, strings, objects)',
+    (value) => {
+      expect(scalarJson(value)).toBe(asciiJson(JSON.stringify(value) ?? 'null'));
+    },
+  );
 });

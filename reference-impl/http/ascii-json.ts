@@ -28,5 +28,7 @@ export function stringJson(text: string): string {
 
 /** `asciiJson(JSON.stringify(value))`, without the scan for a number (what a fault-free answer has where this is used). */
 export function scalarJson(value: unknown): string {
-  return typeof value === 'number' ? JSON.stringify(value) : asciiJson(JSON.stringify(value) ?? 'null');
+  // A finite number's JSON text is its String() text (both Number::toString); JSON.stringify gives null otherwise.
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
+  return asciiJson(JSON.stringify(value) ?? 'null');
 }

@@ -1,13 +1,17 @@
 import type { AvailabilityOffer, AvailabilityResponse, FleetVehicle, Money } from '../../contract/types.ts';
 import { asciiJson, scalarJson, stringJson } from './ascii-json.ts';
+import { ByteSlab } from './byte-slab.ts';
 
 /**
- * The JSON text of an availability answer, always ASCII (sent as latin1 bytes): the value JSON.stringify gives, written in ASCII (`asciiJson`), with each
- * vehicle's text made once (the vehicles are most of the answer's bytes and never change) and each money display's
- * once (load/README.md "Profile findings"). Any offer not of the shape Shopping makes (a fault may add, drop or
- * reorder fields) is left to JSON.stringify.
+ * The JSON of an availability answer as bytes, always ASCII: the value JSON.stringify gives, written in ASCII
+ * (`asciiJson`), with each vehicle's bytes made once (the vehicles are most of the answer and never change) and each
+ * money display's text once. Written straight into one buffer: built as one string, the answer was flattened, copied
+ * into bytes and its UTF-8 length measured, two fifths of an availability call in the server (load/README.md "Answers
+ * as bytes"). Any offer not of the shape Shopping makes (a fault may add, drop or reorder fields) is left to
+ * JSON.stringify.
  */
-const vehicleJson = new WeakMap<FleetVehicle, string>();
+const vehicleBytes = new WeakMap<FleetVehicle, Buffer>();
+const bodySlab = new ByteSlab();
 
 const OFFER_KEYS = ['quoteId', 'quoteExpiresAt', 'vehicle', 'rentalDays', 'dailyRate', 'estimatedTotal', 'currency'];
 const MONEY_KEYS = ['currency', 'amount', 'exponent', 'display'];
@@ -40,24 +44,46 @@ function moneyJson(money: Money): string {
   return `{"currency":${stringJson(money.currency)},"amount":${scalarJson(money.amount)},"exponent":${scalarJson(money.exponent)},"display":${display}}`;
 }
 
-function offerJson(offer: AvailabilityOffer): string {
-  let vehicle = vehicleJson.get(offer.vehicle);
-  if (vehicle === undefined) {
-    vehicle = asciiJson(JSON.stringify(offer.vehicle));
-    // Only frozen vehicles may be remembered: a mutable one could change after its text was made.
-    if (Object.isFrozen(offer.vehicle)) vehicleJson.set(offer.vehicle, vehicle);
+function bytesOfVehicle(vehicle: FleetVehicle): Buffer {
+  let bytes = vehicleBytes.get(vehicle);
+  if (bytes === undefined) {
+    bytes = Buffer.from(asciiJson(JSON.stringify(vehicle)), 'latin1');
+    // Only frozen vehicles may be remembered: a mutable one could change after its bytes were made.
+    if (Object.isFrozen(vehicle)) vehicleBytes.set(vehicle, bytes);
   }
-  return `{"quoteId":${stringJson(offer.quoteId)},"quoteExpiresAt":${stringJson(offer.quoteExpiresAt)},"vehicle":${vehicle},"rentalDays":${scalarJson(offer.rentalDays)},"dailyRate":${moneyJson(offer.dailyRate)},"estimatedTotal":${moneyJson(offer.estimatedTotal)},"currency":${stringJson(offer.currency)}}`;
+  return bytes;
 }
 
-export function availabilityJson(value: unknown): string {
+/** ASCII JSON text, or bytes already made. */
+type Piece = string | Buffer;
+
+function offerPieces(offer: AvailabilityOffer, first: boolean, pieces: Piece[]): number {
+  const before = `${first ? '' : ','}{"quoteId":${stringJson(offer.quoteId)},"quoteExpiresAt":${stringJson(offer.quoteExpiresAt)},"vehicle":`;
+  const vehicle = bytesOfVehicle(offer.vehicle);
+  const after = `,"rentalDays":${scalarJson(offer.rentalDays)},"dailyRate":${moneyJson(offer.dailyRate)},"estimatedTotal":${moneyJson(offer.estimatedTotal)},"currency":${stringJson(offer.currency)}}`;
+  pieces.push(before, vehicle, after);
+  return before.length + vehicle.length + after.length;
+}
+
+export function availabilityJson(value: unknown): Buffer {
   const response = value as AvailabilityResponse;
   const keys = Object.keys(response);
   const offers = response.offers;
   if (keys[keys.length - 1] !== 'offers' || !Array.isArray(offers) || !offers.every(isPlainOffer)) {
-    return asciiJson(JSON.stringify(value));
+    return Buffer.from(asciiJson(JSON.stringify(value)), 'latin1');
   }
   // Everything but the offers by JSON.stringify, the offers (the last key) spliced in.
-  const head = asciiJson(JSON.stringify({ ...response, offers: 0 }));
-  return `${head.slice(0, -'0}'.length)}[${offers.map(offerJson).join(',')}]}`;
+  const head = `${asciiJson(JSON.stringify({ ...response, offers: 0 })).slice(0, -'0}'.length)}[`;
+  const pieces: Piece[] = [head];
+  let length = head.length;
+  offers.forEach((offer, i) => {
+    length += offerPieces(offer, i === 0, pieces);
+  });
+  pieces.push(']}');
+  length += 2;
+  // Every text piece is ASCII, so its length is its byte length.
+  const out = bodySlab.take(length);
+  let at = 0;
+  for (const piece of pieces) at += typeof piece === 'string' ? out.write(piece, at, 'latin1') : piece.copy(out, at);
+  return out;
 }
