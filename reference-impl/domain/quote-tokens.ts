@@ -30,8 +30,26 @@ export type QuoteVerification =
   | { kind: 'invalid' };
 
 const TYPE = 'quote+jwt';
-/** The length of the signed `q` array (see `issuer`). */
-const QUOTE_FIELDS = 12;
+/** The claims of the signed `q` array, in its order (see `issuer`). */
+const QUOTE_FIELDS = [
+  'vehicleCode',
+  'pickupLocation',
+  'dropoffLocation',
+  'pickupDate',
+  'pickupTime',
+  'dropoffDate',
+  'dropoffTime',
+  'accountCode',
+  'rateCode',
+  'extras',
+  'totalAmount',
+  'currency',
+] as const;
+/** The request's claims: every quote of one availability call shares them. */
+const REQUEST_FIELDS = QUOTE_FIELDS.slice(1, -2) as readonly Exclude<
+  (typeof QUOTE_FIELDS)[number],
+  'vehicleCode' | 'totalAmount' | 'currency'
+>[];
 
 /**
  * A quote id's own `jti`: a random prefix per process and a counter, unique without a random draw per offer (a
@@ -98,17 +116,7 @@ export class QuoteTokens {
     const issuedAtMs = Math.floor(nowMs / 1000) * 1000;
     const validityMs = LIMITS.quoteValidityMinutes * 60_000;
     const expiresAtMs = issuedAtMs + (this.faults?.adjust('quote.validityMs', validityMs, {}) ?? validityMs);
-    const request = JSON.stringify([
-      claims.pickupLocation,
-      claims.dropoffLocation,
-      claims.pickupDate,
-      claims.pickupTime,
-      claims.dropoffDate,
-      claims.dropoffTime,
-      claims.accountCode,
-      claims.rateCode,
-      claims.extras,
-    ]).slice(1, -1);
+    const request = JSON.stringify(REQUEST_FIELDS.map((name) => claims[name])).slice(1, -1);
     const lifetime = JSON.stringify({ sub: claims.partnerId, iat: issuedAtMs / 1000, exp: expiresAtMs / 1000 }).slice(
       1,
       -1,
@@ -165,7 +173,7 @@ export class QuoteTokens {
       return { kind: 'invalid' };
     }
     // Signed by us, so of our shape; an id of the former named-claims shape (before 2026-11-28) is no longer one.
-    if (!Array.isArray(claims.q) || claims.q.length !== QUOTE_FIELDS) return { kind: 'invalid' };
+    if (!Array.isArray(claims.q) || claims.q.length !== QUOTE_FIELDS.length) return { kind: 'invalid' };
     return { kind: Math.floor(nowMs / 1000) >= claims.exp ? 'expired' : 'valid', claims: claimsOf(claims) };
   }
 }
@@ -176,48 +184,11 @@ export function quoteDigest(quoteId: string): string {
 }
 
 function claimsOf(payload: Record<string, unknown>): QuoteClaims {
-  const [
-    vehicleCode,
-    pickupLocation,
-    dropoffLocation,
-    pickupDate,
-    pickupTime,
-    dropoffDate,
-    dropoffTime,
-    accountCode,
-    rateCode,
-    extras,
-    totalAmount,
-    currency,
-  ] = payload.q as [
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-    string | null,
-    string | null,
-    Extras,
-    number,
-    string,
-  ];
+  const q = payload.q as unknown[];
   return {
-    partnerId: payload.sub as string,
-    vehicleCode,
-    pickupLocation,
-    dropoffLocation,
-    pickupDate,
-    pickupTime,
-    dropoffDate,
-    dropoffTime,
-    accountCode,
-    rateCode,
-    extras,
-    totalAmount,
-    currency,
+    ...Object.fromEntries(QUOTE_FIELDS.map((name, i) => [name, q[i]])),
+    partnerId: payload.sub,
     issuedAtMs: Number(payload.iat) * 1000,
     expiresAtMs: Number(payload.exp) * 1000,
-  };
+  } as QuoteClaims;
 }
