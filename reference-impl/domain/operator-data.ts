@@ -41,6 +41,7 @@ export class OperatorData {
   private readonly publicVehicles = new Map<string, FleetVehicle>();
   private readonly publicLocations = new Map<string, Location>();
   private readonly fees = new Map<string, number>();
+  private readonly listedByLocation = new Map<string, readonly VehicleFixture[]>();
   readonly extras: ReadonlyMap<string, ExtraFixture>;
   readonly partners: ReadonlyMap<string, PartnerFixture>;
 
@@ -90,6 +91,19 @@ export class OperatorData {
     return this.data.vehicles
       .filter((v) => this.standing(v.vehicleCode) === 'listed')
       .map((v) => this.fleetVehicle(v.vehicleCode));
+  }
+
+  /** The listed vehicles offered at a pickup location, in fleet order: an index made once per location. */
+  listedAt(locationCode: string): readonly VehicleFixture[] {
+    let listed = this.listedByLocation.get(locationCode);
+    if (!listed) {
+      listed = this.data.vehicles.filter(
+        (v) => this.standing(v.vehicleCode) === 'listed' && v.locationCodes.includes(locationCode),
+      );
+      // Bounded by the operator's locations: only a known location's list is kept.
+      if (this.locationsByCode.has(locationCode)) this.listedByLocation.set(locationCode, listed);
+    }
+    return listed;
   }
 
   fleetVehicle(code: string): FleetVehicle {

@@ -51,6 +51,18 @@ const REQUEST_FIELDS = QUOTE_FIELDS.slice(1, -2) as readonly Exclude<
   'vehicleCode' | 'totalAmount' | 'currency'
 >[];
 
+/** JSON.stringify of a vehicle or currency code, made once per code (a few dozen; bounded all the same). */
+const codeTexts = new Map<string, string>();
+function codeJson(code: string): string {
+  let text = codeTexts.get(code);
+  if (text === undefined) {
+    text = JSON.stringify(code);
+    if (codeTexts.size >= 1024) codeTexts.clear();
+    codeTexts.set(code, text);
+  }
+  return text;
+}
+
 /**
  * A quote id's own `jti`: a random prefix per process and a counter, unique without a random draw per offer (a
  * randomUUID was 36 characters of every id).
@@ -127,7 +139,7 @@ export class QuoteTokens {
       issue: (vehicleCode: string, totalAmount: number, currency: string) => {
         // jti: every quote id is one of its own. Without it two equal requests in one second got the same id, and the
         // test hook that expires one quote (by its id) expired the other too: certification failed 4.7.2 and 4.14.18a.
-        const payload = `{"q":[${JSON.stringify(vehicleCode)},${request},${JSON.stringify(totalAmount)},${JSON.stringify(currency)}],${lifetime},"jti":"${nextJti()}"}`;
+        const payload = `{"q":[${codeJson(vehicleCode)},${request},${JSON.stringify(totalAmount)},${codeJson(currency)}],${lifetime},"jti":"${nextJti()}"}`;
         return { quoteId: this.sign(payload) };
       },
     };

@@ -194,12 +194,8 @@ export class Shopping {
     }
     const rate = resolveRate(this.operatorData, ctx.partnerId, req, this.faults);
     const extras = req.extras ?? {};
-    const offered = this.operatorData.data.vehicles.filter(
-      (v) =>
-        this.operatorData.standing(v.vehicleCode) === 'listed' &&
-        v.locationCodes.includes(window.pickup.locationCode) &&
-        (filter === null || filter.has(v.vehicleCode)),
-    );
+    const listed = this.operatorData.listedAt(window.pickup.locationCode);
+    const offered = filter === null ? listed : listed.filter((v) => filter.has(v.vehicleCode));
     const offers: AvailabilityOffer[] = [];
     // Every offer's quote is issued at the same second by one issuer: they share the request's claims and one expiry.
     const issuer = this.quotes.issuer(this.requestClaims(ctx, req, rate, extras), ctx.nowMs);

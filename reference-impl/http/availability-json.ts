@@ -57,8 +57,18 @@ function bytesOfVehicle(vehicle: FleetVehicle): Buffer {
 /** ASCII JSON text, or bytes already made. */
 type Piece = string | Buffer;
 
-function offerPieces(offer: AvailabilityOffer, first: boolean, pieces: Piece[]): number {
-  const before = `${first ? '' : ','}{"quoteId":${stringJson(offer.quoteId)},"quoteExpiresAt":${stringJson(offer.quoteExpiresAt)},"vehicle":`;
+interface SharedTexts {
+  expiresAt?: unknown;
+  expiresAtJson?: string;
+}
+
+function offerPieces(offer: AvailabilityOffer, first: boolean, pieces: Piece[], shared: SharedTexts): number {
+  // Every offer of one answer has the same expiry: its text is made once.
+  if (shared.expiresAt !== offer.quoteExpiresAt) {
+    shared.expiresAt = offer.quoteExpiresAt;
+    shared.expiresAtJson = stringJson(offer.quoteExpiresAt);
+  }
+  const before = `${first ? '' : ','}{"quoteId":${stringJson(offer.quoteId)},"quoteExpiresAt":${shared.expiresAtJson},"vehicle":`;
   const vehicle = bytesOfVehicle(offer.vehicle);
   const after = `,"rentalDays":${scalarJson(offer.rentalDays)},"dailyRate":${moneyJson(offer.dailyRate)},"estimatedTotal":${moneyJson(offer.estimatedTotal)},"currency":${stringJson(offer.currency)}}`;
   pieces.push(before, vehicle, after);
@@ -76,8 +86,9 @@ export function availabilityJson(value: unknown): Buffer {
   const head = `${asciiJson(JSON.stringify({ ...response, offers: 0 })).slice(0, -'0}'.length)}[`;
   const pieces: Piece[] = [head];
   let length = head.length;
+  const shared: SharedTexts = {};
   offers.forEach((offer, i) => {
-    length += offerPieces(offer, i === 0, pieces);
+    length += offerPieces(offer, i === 0, pieces, shared);
   });
   pieces.push(']}');
   length += 2;
