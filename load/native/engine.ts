@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Dispatcher } from 'undici';
 import type { LoadScenarioResult } from '../../harness/report/model.ts';
 import type {
   AnyScenario,
@@ -26,7 +27,7 @@ import type {
 import { errorCodeOf, isSuccess } from '../engine-neutral/partner-api.ts';
 import { assembleResult, type CheckTally, checkResults, describePhases } from '../engine-neutral/results.ts';
 import { assertOptionsBounded, assertPhasesBounded, assertTargetAllowed } from '../engine-neutral/safety.ts';
-import { Dispatchers, plainHttp, send } from './http.ts';
+import { Dispatchers, originOf, plainHttp, send } from './http.ts';
 import { bucketIntervalMs, RunStats } from './stats.ts';
 
 export const NATIVE_CAPABILITIES: readonly Capability[] = ['source-address', 'shared-memory'];
@@ -173,37 +174,57 @@ export async function runNative(scenario: AnyScenario, run: NativeRunOptions): P
     };
 
     for (const phase of phases) {
-      const pick = (vu: number, sourceAddress: number | undefined) =>
-        phase.connectionPerVu
-          ? (origin: string) => dispatchers.ownConnection(`${phase.name}:${vu}`, origin, sourceAddress)
-          : dispatchers.shared(sourceAddress);
-      const launch: Launch = async (vu, iteration, scheduledAt) => {
+      // A VU on a connection of its own keeps its dispatchers (per origin and source address) for the phase, so a
+      // request costs no key string or map lookup of the shared table.
+      const vuDispatchers = new Map<number, Map<string, Dispatcher>>();
+      const pick = (vu: number, url: string, sourceAddress: number | undefined): Dispatcher => {
+        if (!phase.connectionPerVu) return dispatchers.shared(sourceAddress);
+        let mine = vuDispatchers.get(vu);
+        if (!mine) {
+          mine = new Map();
+          vuDispatchers.set(vu, mine);
+        }
+        const origin = originOf(url);
+        const key = sourceAddress === undefined ? origin : `${origin} ${sourceAddress}`;
+        let dispatcher = mine.get(key);
+        if (!dispatcher) {
+          dispatcher = dispatchers.ownConnection(`${phase.name}:${vu}`, origin, sourceAddress);
+          mine.set(key, dispatcher);
+        }
+        return dispatcher;
+      };
+      const launch: Launch = (vu, iteration, scheduledAt) => {
         // Requests issued before the iteration's first response are measured from its scheduled start.
         let intended = scheduledAt;
         const http: LoadHttp = {
-          async request(spec) {
+          request(spec) {
             const start = intended ?? performance.now();
-            const res = await send(pick(vu, spec.sourceAddress), spec);
-            intended = undefined;
-            if (spec.step !== undefined) {
-              recorder.record(
-                spec.step,
-                start,
-                performance.now(),
-                res.status,
-                isSuccess(res) ? undefined : errorCodeOf(res),
-              );
-            }
-            return res;
+            return send(pick(vu, spec.url, spec.sourceAddress), spec).then((res) => {
+              intended = undefined;
+              if (spec.step !== undefined) {
+                recorder.record(
+                  spec.step,
+                  start,
+                  performance.now(),
+                  res.status,
+                  isSuccess(res) ? undefined : errorCodeOf(res),
+                );
+              }
+              return res;
+            });
           },
         };
         // The run's context with this iteration's own fields (no per-iteration copy of the closures).
         const ctx = Object.assign(Object.create(iterationBase) as VuContext<unknown>, { http, vu, iteration });
-        try {
-          await phase.exec(ctx);
-        } catch (error) {
+        const failed = (error: unknown) => {
           if (iterationErrors.length < 5) iterationErrors.push(`${phase.name}: ${(error as Error).message}`);
           else iterationErrors.push('');
+        };
+        try {
+          return phase.exec(ctx).catch(failed);
+        } catch (error) {
+          failed(error);
+          return Promise.resolve();
         }
       };
       log(`phase ${phase.name}: ${describePhases([phase])[0]?.arrival}`);

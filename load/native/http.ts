@@ -26,6 +26,11 @@ function splitUrl(url: string): { origin: string; path: string } {
   return split;
 }
 
+/** The origin of a URL (`http://host:port`), as a dispatcher of one connection is keyed. */
+export function originOf(url: string): string {
+  return splitUrl(url).origin;
+}
+
 /** Holds the dispatchers of a run: a shared pool per source address, plus per-VU single connections. */
 export class Dispatchers {
   private readonly pools = new Map<string, Dispatcher>();
@@ -101,25 +106,69 @@ function flatHeaders(headers: Record<string, string | string[] | undefined>): Re
 const BOM = '\uFEFF';
 
 /**
+ * A response as scenario code reads it. Headers are parsed and the body decoded on first read: most iterations of a
+ * load look at the status only (the bench's closed loop reads nothing else), and parsing every response cost the engine
+ * about a tenth of its CPU a request against autocannon (load/README.md "The engine's own time").
+ */
+class ReceivedResponse implements HttpResponseData {
+  #rawHeaders: Buffer[] | undefined;
+  #headers: Record<string, string> | undefined;
+  #bytes: Buffer | undefined;
+  #body: string | undefined;
+
+  constructor(
+    readonly status: number,
+    rawHeaders: Buffer[],
+    bytes: Buffer,
+  ) {
+    this.#rawHeaders = rawHeaders;
+    this.#bytes = bytes;
+  }
+
+  get headers(): Record<string, string> {
+    if (this.#headers === undefined) {
+      this.#headers = flatHeaders(
+        util.parseHeaders(this.#rawHeaders ?? []) as Record<string, string | string[] | undefined>,
+      );
+      this.#rawHeaders = undefined;
+    }
+    return this.#headers;
+  }
+
+  /** Decoded as `res.body.text()` does: UTF-8, a leading byte-order mark dropped. */
+  get body(): string {
+    if (this.#body === undefined) {
+      let body = (this.#bytes as Buffer).toString('utf8');
+      if (body.startsWith(BOM)) body = body.slice(1);
+      this.#body = body;
+      this.#bytes = undefined;
+    }
+    return this.#body;
+  }
+
+  toJSON(): HttpResponseData {
+    return { status: this.status, headers: this.headers, body: this.body };
+  }
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/**
  * Sends one request; a transport failure is a response with status 0 (scenario code never sees an exception).
  *
  * Through undici's dispatch with a handler of our own rather than `request()`: no Readable stream and no promise per
- * body chunk, the body gathered as buffers and decoded once (load/README.md "Benchmark": the engine spent twice
- * autocannon's CPU per request). The body is decoded as `res.body.text()` does: UTF-8, a leading byte-order mark
- * dropped.
+ * body chunk, the body gathered as buffers (load/README.md "Benchmark": the engine spent twice autocannon's CPU per
+ * request).
  */
-export function send(
-  pick: Dispatcher | ((origin: string) => Dispatcher),
-  spec: HttpRequestSpec,
-): Promise<HttpResponseData> {
+export function send(dispatcher: Dispatcher, spec: HttpRequestSpec): Promise<HttpResponseData> {
   const { origin, path } = splitUrl(spec.url);
   return new Promise<HttpResponseData>((resolve) => {
     let status = 0;
-    let headers: Record<string, string> = {};
-    const chunks: Buffer[] = [];
+    let rawHeaders: Buffer[] = [];
+    let first: Buffer | undefined;
+    let more: Buffer[] | undefined;
     const fail = (error: Error) => resolve({ status: 0, headers: {}, body: '', error: error.message });
     try {
-      const dispatcher = typeof pick === 'function' ? pick(origin) : pick;
       dispatcher.dispatch(
         {
           origin,
@@ -128,23 +177,22 @@ export function send(
           headers: spec.headers ?? {},
           body: spec.body ?? null,
         },
-        // undici's own handler interface (a Client takes no other): the raw headers are parsed as `request()` does.
+        // undici's own handler interface (a Client takes no other), which hands over the raw headers.
         {
           onConnect() {},
-          onHeaders(statusCode: number, rawHeaders: Buffer[]) {
+          onHeaders(statusCode: number, headers: Buffer[]) {
             status = statusCode;
-            headers = flatHeaders(util.parseHeaders(rawHeaders) as Record<string, string | string[] | undefined>);
+            rawHeaders = headers;
             return true;
           },
           onData(chunk: Buffer) {
-            chunks.push(chunk);
+            if (first === undefined) first = chunk;
+            else if (more === undefined) more = [first, chunk];
+            else more.push(chunk);
             return true;
           },
           onComplete() {
-            const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-            let body = bytes.toString('utf8');
-            if (body.startsWith(BOM)) body = body.slice(1);
-            resolve({ status, headers, body });
+            resolve(new ReceivedResponse(status, rawHeaders, more ? Buffer.concat(more) : (first ?? EMPTY)));
           },
           onError(error: Error) {
             fail(error);
