@@ -139,6 +139,58 @@ export const MIGRATIONS: readonly Migration[] = [
     sqlite: 'CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at_ms);',
     postgres: 'CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at_ms);',
   },
+  {
+    // PostgreSQL's group commit of bookings (store/postgres.ts COMPLETE_RESERVATIONS): the completions of one turn of
+    // the event loop in one call, so one transaction and one WAL flush. Each booking is the former single statement's
+    // three steps, in order, each a lookup by key: as a function its statements keep plans by primary key, where one
+    // SQL statement joining the batch to the tables got a plan made while the tables were small (a sequential scan
+    // per batch, kept by the plan cache as the tables grew). Per booking: lock its key row if still in flight under
+    // its claim token (a takeover that committed first changed the token: not held); insert the reservation unless
+    // its reference is taken (the partial unique index decides, waiting for a concurrent insert of the same
+    // reference); mark the key done with the response only when the reservation went in.
+    version: 4,
+    name: 'booking completions in batches (PostgreSQL function complete_reservations)',
+    sqlite: '-- PostgreSQL only: the SQLite store commits a group of bookings in one transaction of its own.',
+    postgres: `
+      CREATE FUNCTION complete_reservations(
+        p_partner TEXT[], p_key TEXT[], p_token TEXT[], p_reservation TEXT[], p_reference TEXT[], p_status TEXT[],
+        p_money BOOLEAN[], p_created BIGINT[], p_document JSON[], p_response_status INTEGER[], p_response_body JSON[]
+      ) RETURNS TABLE (held BOOLEAN, created BOOLEAN, completed BOOLEAN)
+      LANGUAGE plpgsql AS $$
+      DECLARE
+        i INTEGER;
+        changed INTEGER;
+      BEGIN
+        FOR i IN 1 .. coalesce(array_length(p_partner, 1), 0) LOOP
+          held := false;
+          created := false;
+          completed := false;
+          PERFORM 1 FROM idempotency_keys
+            WHERE partner_id = p_partner[i] AND idempotency_key = p_key[i] AND state = 'in_flight'
+              AND claim_token = p_token[i]
+            FOR UPDATE;
+          IF FOUND THEN
+            held := true;
+            INSERT INTO reservations
+              (reservation_id, partner_id, partner_reference, status, money_attached, created_at_ms, document)
+            VALUES (p_reservation[i], p_partner[i], p_reference[i], p_status[i], p_money[i], p_created[i], p_document[i])
+            ON CONFLICT (partner_id, partner_reference) WHERE partner_reference IS NOT NULL DO NOTHING;
+            GET DIAGNOSTICS changed = ROW_COUNT;
+            IF changed = 1 THEN
+              created := true;
+              UPDATE idempotency_keys
+                SET state = 'done', response_status = p_response_status[i], response_body = p_response_body[i]
+                WHERE partner_id = p_partner[i] AND idempotency_key = p_key[i] AND claim_token = p_token[i];
+              GET DIAGNOSTICS changed = ROW_COUNT;
+              completed := changed = 1;
+            END IF;
+          END IF;
+          RETURN NEXT;
+        END LOOP;
+      END
+      $$;
+    `,
+  },
 ];
 
 const SQLITE_MIGRATIONS_TABLE = `

@@ -4,6 +4,8 @@ import { decideClaim, type IdempotencyRow } from './claim-decision.ts';
 import { normalizeControlState, sharedControlState, takeOneDecline } from './control-state.ts';
 import { migratePostgres } from './migrations.ts';
 import { closeFully } from './pg-pool-end.ts';
+import { fromStoredText, referenceColumn, storedText } from './stored-text.ts';
+import { TurnBatch } from './turn-batch.ts';
 import type {
   ClaimIdempotencyKeyInput,
   CompleteReservationInput,
@@ -21,6 +23,14 @@ type Queryable = Pick<pg.PoolClient, 'query'>;
 /** serialization_failure and deadlock_detected: the whole transaction may simply be run again. */
 const RETRYABLE_SQLSTATES = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 5;
+
+/**
+ * Bookings per batched statement, and batched statements of a kind running at once: one, so the claims (or the
+ * completions) that arrive while one batch commits all go in the next (bench, 16 connections: 1,400 to 1,850
+ * bookings a second against 900 to 1,430 with a batch per turn of the event loop, on the same machine).
+ */
+const BATCH_ITEMS = 100;
+const BATCHES_RUNNING = 1;
 
 /** Thrown inside a transaction to run it again (a row vanished between two statements). */
 class RetryTransaction extends Error {}
@@ -72,37 +82,30 @@ const CLAIM_NEW_KEY: NamedQuery = {
 };
 
 /**
- * The completion of a booking as one statement, so one implicit transaction (atomic and committed before the answer,
- * with no BEGIN/COMMIT round trips):
- * - holder locks the key row, only if it is still in flight under this claim token. A takeover of a lapsed claim
- *   then either precedes us (READ COMMITTED re-checks the row as updated: the token differs, no row, claim lost) or
- *   waits for our commit.
- * - inserted stores the reservation only when the key is held. The partial unique index decides the reference:
- *   ON CONFLICT names it as the arbiter, so a concurrent insert of the same reference waits for the other
- *   transaction and then yields no row instead of aborting with 23505. A clash on reservation_id is not an arbiter
- *   and still raises: that would be a bug in the caller.
- * - completed marks the key done with the response, only when the reservation was inserted.
- * Data-modifying WITH parts always run to completion, and all of them commit or none does.
+ * The new-key claims of one turn of the event loop as one statement (TurnBatch), each key once: each row that went in
+ * returns its key; a key already present (DO NOTHING) returns nothing and its claim takes the slow path.
  */
-const COMPLETE_RESERVATION: NamedQuery = {
-  name: 'complete_reservation',
-  text: `WITH holder AS (
-           SELECT 1 FROM idempotency_keys
-           WHERE partner_id = $1 AND idempotency_key = $2 AND state = 'in_flight' AND claim_token = $3
-           FOR UPDATE
-         ), inserted AS (
-           INSERT INTO reservations
-             (reservation_id, partner_id, partner_reference, status, money_attached, created_at_ms, document)
-           SELECT $4::text, $1::text, $5::text, $6::text, $7::boolean, $8::bigint, $9::json FROM holder
-           ON CONFLICT (partner_id, partner_reference) WHERE partner_reference IS NOT NULL DO NOTHING
-           RETURNING 1
-         ), completed AS (
-           UPDATE idempotency_keys SET state = 'done', response_status = $10::integer, response_body = $11::json
-           WHERE partner_id = $1 AND idempotency_key = $2 AND claim_token = $3 AND EXISTS (SELECT 1 FROM inserted)
-           RETURNING 1
-         )
-         SELECT EXISTS (SELECT 1 FROM holder) AS held, EXISTS (SELECT 1 FROM inserted) AS created,
-           EXISTS (SELECT 1 FROM completed) AS completed`,
+const CLAIM_NEW_KEYS: NamedQuery = {
+  name: 'claim_new_keys',
+  text: `INSERT INTO idempotency_keys
+           (partner_id, idempotency_key, request_hash, state, created_at_ms, lease_until_ms, claim_token)
+         SELECT p, k, h, 'in_flight', c, l, t
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::text[]) AS i(p, k, h, c, l, t)
+         ON CONFLICT (partner_id, idempotency_key) DO NOTHING
+         RETURNING partner_id, idempotency_key`,
+};
+
+/**
+ * The completions of one turn of the event loop in one call of complete_reservations (migration 4), so one implicit
+ * transaction: atomic and committed before any of them is answered, with no BEGIN/COMMIT round trips, one WAL flush
+ * for all. One row per booking, in order: whether its key was held (still in flight under its claim token), whether
+ * its reservation went in (not when its reference was taken, by another transaction or an earlier booking of the
+ * batch), whether its key was marked done. A clash on reservation_id still raises: that would be a bug in the caller.
+ */
+const COMPLETE_RESERVATIONS: NamedQuery = {
+  name: 'complete_reservations',
+  text: `SELECT held, created, completed FROM complete_reservations($1::text[], $2::text[], $3::text[], $4::text[],
+           $5::text[], $6::text[], $7::boolean[], $8::bigint[], $9::json[], $10::integer[], $11::json[])`,
 };
 
 const REFERENCE_EXISTS: NamedQuery = {
@@ -207,12 +210,13 @@ export class PostgresStore implements Store {
     return value;
   }
 
-  async claimIdempotencyKey(input: ClaimIdempotencyKeyInput): Promise<IdempotencyClaim> {
+  async claimIdempotencyKey(claim: ClaimIdempotencyKeyInput): Promise<IdempotencyClaim> {
+    const input = { ...claim, key: storedText(claim.key) };
     const leaseUntil = input.nowMs + input.leaseMs;
     const values = [input.partnerId, input.key, input.requestHash, input.nowMs, leaseUntil, input.claimToken];
-    // Fast path for a new key: the insert alone is atomic, so it needs no BEGIN/COMMIT of its own (one round trip).
-    // A key already present is decided below under the row lock.
-    if ((await this.statement(CLAIM_NEW_KEY, values)).rowCount === 1) return { kind: 'claimed' };
+    // Fast path for a new key: the insert alone is atomic, so it needs no BEGIN/COMMIT of its own, and it shares its
+    // statement with the other new-key claims of this turn. A key already present is decided below under the row lock.
+    if (await this.newKeyClaims.add(input)) return { kind: 'claimed' };
     return this.transaction(async (client): Promise<IdempotencyClaim> => {
       // If another transaction is inserting the same key, this waits for it to finish and then does nothing, so
       // the row read below is the committed winner. (Tried again here: the row may have gone since the fast path.)
@@ -268,7 +272,7 @@ export class PostgresStore implements Store {
   async releaseIdempotencyKey(partnerId: string, key: string, claimToken: string): Promise<void> {
     await this.pool.query(
       "DELETE FROM idempotency_keys WHERE partner_id = $1 AND idempotency_key = $2 AND state = 'in_flight' AND claim_token = $3",
-      [partnerId, key, claimToken],
+      [partnerId, storedText(key), claimToken],
     );
   }
 
@@ -299,40 +303,86 @@ export class PostgresStore implements Store {
   }
 
   async completeReservation(input: CompleteReservationInput): Promise<CompleteReservationResult> {
-    const stored = input.reservation;
-    const { rows } = await this.statement<{ held: boolean; created: boolean; completed: boolean }>(
-      COMPLETE_RESERVATION,
-      [
-        input.partnerId,
-        input.key,
-        input.claimToken,
-        stored.reservationId,
-        stored.uniqueReference === undefined ? stored.reservation.partnerReference : stored.uniqueReference,
-        stored.reservation.status,
-        stored.moneyAttached,
-        stored.createdAtMs,
-        JSON.stringify(stored.reservation),
-        input.responseStatus,
-        toJson(input.responseBody),
-      ],
-    );
-    const outcome = rows[0];
-    if (!outcome?.held) return { kind: 'claim_lost' };
+    const outcome = await this.completions.add(input);
+    if (!outcome.held) return { kind: 'claim_lost' };
     if (!outcome.created) return { kind: 'duplicate_partner_reference' };
     // The key row was locked by this very statement: its update cannot miss.
     if (!outcome.completed) throw new Error('reservation stored but its idempotency key was not completed');
     return { kind: 'created' };
   }
 
+  /**
+   * Group commit of new-key claims (CLAIM_NEW_KEYS): whether each claim's row went in. A key claimed twice in one
+   * batch is sent once, for its first claim; the others take the slow path, which finds that claim's row.
+   */
+  private readonly newKeyClaims = new TurnBatch<ClaimIdempotencyKeyInput, boolean>(
+    async (claims) => {
+      const slot = (claim: ClaimIdempotencyKeyInput) => JSON.stringify([claim.partnerId, claim.key]);
+      const first = new Map<string, number>();
+      claims.forEach((claim, i) => {
+        if (!first.has(slot(claim))) first.set(slot(claim), i);
+      });
+      const sent = [...first.values()].map((i) => claims[i] as ClaimIdempotencyKeyInput);
+      const { rows } = await this.statement<{ partner_id: string; idempotency_key: string }>(CLAIM_NEW_KEYS, [
+        sent.map((claim) => claim.partnerId),
+        sent.map((claim) => claim.key),
+        sent.map((claim) => claim.requestHash),
+        sent.map((claim) => claim.nowMs),
+        sent.map((claim) => claim.nowMs + claim.leaseMs),
+        sent.map((claim) => claim.claimToken),
+      ]);
+      const inserted = new Set(rows.map((row) => JSON.stringify([row.partner_id, row.idempotency_key])));
+      return claims.map((claim, i) => first.get(slot(claim)) === i && inserted.has(slot(claim)));
+    },
+    BATCH_ITEMS,
+    BATCHES_RUNNING,
+  );
+
+  /** Group commit of completions (COMPLETE_RESERVATIONS), one outcome per booking in order. */
+  private readonly completions = new TurnBatch<
+    CompleteReservationInput,
+    { held: boolean; created: boolean; completed: boolean }
+  >(
+    async (inputs) => {
+      const column = <T>(of: (input: CompleteReservationInput) => T) => inputs.map(of);
+      const { rows } = await this.statement<{ held: boolean; created: boolean; completed: boolean }>(
+        COMPLETE_RESERVATIONS,
+        [
+          column((input) => input.partnerId),
+          column((input) => storedText(input.key)),
+          column((input) => input.claimToken),
+          column((input) => input.reservation.reservationId),
+          column(({ reservation: stored }) =>
+            referenceColumn(
+              stored.uniqueReference === undefined ? stored.reservation.partnerReference : stored.uniqueReference,
+            ),
+          ),
+          column((input) => input.reservation.reservation.status),
+          column((input) => input.reservation.moneyAttached),
+          column((input) => input.reservation.createdAtMs),
+          column((input) => JSON.stringify(input.reservation.reservation)),
+          column((input) => input.responseStatus),
+          column((input) => toJson(input.responseBody)),
+        ],
+      );
+      return rows;
+    },
+    BATCH_ITEMS,
+    BATCHES_RUNNING,
+  );
+
   async partnerReferenceExists(partnerId: string, partnerReference: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query({ ...REFERENCE_EXISTS, values: [partnerId, partnerReference] });
+    const { rowCount } = await this.pool.query({
+      ...REFERENCE_EXISTS,
+      values: [partnerId, storedText(partnerReference)],
+    });
     return (rowCount ?? 0) > 0;
   }
 
   async getReservation(partnerId: string, reservationId: string): Promise<StoredReservation | null> {
     const { rows } = await this.pool.query<ReservationRow>(
       `SELECT ${RESERVATION_COLUMNS} FROM reservations WHERE reservation_id = $1 AND partner_id = $2`,
-      [reservationId, partnerId],
+      [storedText(reservationId), partnerId],
     );
     return rows[0] ? toStoredReservation(rows[0]) : null;
   }
@@ -348,7 +398,7 @@ export class PostgresStore implements Store {
   ): Promise<StoredReservation | null> {
     const { rows } = await db.query<ReservationRow>(
       `SELECT ${RESERVATION_COLUMNS} FROM reservations WHERE reservation_id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
-      [reservationId],
+      [storedText(reservationId)],
     );
     return rows[0] ? toStoredReservation(rows[0]) : null;
   }
@@ -387,7 +437,7 @@ export class PostgresStore implements Store {
   async setMoneyAttached(reservationId: string, attached: boolean): Promise<boolean> {
     const { rowCount } = await this.pool.query(
       'UPDATE reservations SET money_attached = $2 WHERE reservation_id = $1',
-      [reservationId, attached],
+      [storedText(reservationId), attached],
     );
     return (rowCount ?? 0) > 0;
   }
@@ -396,7 +446,7 @@ export class PostgresStore implements Store {
     await this.pool.query(
       `INSERT INTO staff_alerts (alert_id, kind, reservation_id, partner_id, reason, created_at_ms)
        VALUES ($1, $2, $3, $4, $5, $6)`,
-      [alert.alertId, alert.kind, alert.reservationId, alert.partnerId, alert.reason, alert.createdAtMs],
+      [alert.alertId, alert.kind, alert.reservationId, alert.partnerId, storedText(alert.reason), alert.createdAtMs],
     );
   }
 
@@ -417,7 +467,7 @@ export class PostgresStore implements Store {
       kind: r.kind,
       reservationId: r.reservation_id,
       partnerId: r.partner_id,
-      reason: r.reason,
+      reason: fromStoredText(r.reason),
       createdAtMs: Number(r.created_at_ms),
     }));
   }

@@ -5,6 +5,7 @@ import type { ReservationStatus } from '../../contract/types.ts';
 import { decideClaim, type IdempotencyRow } from './claim-decision.ts';
 import { normalizeControlState, sharedControlState, takeOneDecline } from './control-state.ts';
 import { migrateSqlite } from './migrations.ts';
+import { fromStoredText, referenceColumn, storedText } from './stored-text.ts';
 import type {
   ClaimIdempotencyKeyInput,
   CompleteReservationInput,
@@ -281,7 +282,9 @@ export class SqliteStore implements Store {
       ).run(
         stored.reservationId,
         stored.partnerId,
-        stored.uniqueReference === undefined ? stored.reservation.partnerReference : stored.uniqueReference,
+        referenceColumn(
+          stored.uniqueReference === undefined ? stored.reservation.partnerReference : stored.uniqueReference,
+        ),
         stored.reservation.status,
         stored.moneyAttached ? 1 : 0,
         stored.createdAtMs,
@@ -299,7 +302,7 @@ export class SqliteStore implements Store {
   async partnerReferenceExists(partnerId: string, partnerReference: string): Promise<boolean> {
     const row = this.statement('SELECT 1 FROM reservations WHERE partner_id = ? AND partner_reference = ?').get(
       partnerId,
-      partnerReference,
+      storedText(partnerReference),
     );
     return row !== undefined;
   }
@@ -366,7 +369,14 @@ export class SqliteStore implements Store {
       this.statement(
         `INSERT INTO staff_alerts (alert_id, kind, reservation_id, partner_id, reason, created_at_ms)
            VALUES (?, ?, ?, ?, ?, ?)`,
-      ).run(alert.alertId, alert.kind, alert.reservationId, alert.partnerId, alert.reason, alert.createdAtMs),
+      ).run(
+        alert.alertId,
+        alert.kind,
+        alert.reservationId,
+        alert.partnerId,
+        storedText(alert.reason),
+        alert.createdAtMs,
+      ),
     );
   }
 
@@ -387,7 +397,7 @@ export class SqliteStore implements Store {
       kind: r.kind,
       reservationId: r.reservation_id,
       partnerId: r.partner_id,
-      reason: r.reason,
+      reason: fromStoredText(r.reason),
       createdAtMs: r.created_at_ms,
     }));
   }

@@ -508,6 +508,104 @@ describe.each([sqliteBackend(), postgresBackend()])('Store contract: $name', (ba
       expect(await store.listReservations(p, 100)).toHaveLength(1);
     });
 
+    it('bookings completed together, each answered for itself: created, claim lost, reference taken in the group', async () => {
+      const p = partner();
+      const complete = (target: Store, key: string, reservation: StoredReservation, claimToken = 'token-a') =>
+        target.completeReservation({
+          partnerId: p,
+          key,
+          claimToken,
+          reservation,
+          responseStatus: 201,
+          responseBody: reservation.reservation,
+        });
+      const keys = Array.from({ length: 8 }, (_, i) => `k-group-${i}`);
+      // Claimed in one turn: concurrent claims of distinct keys, and of one key twice (one wins).
+      const claims = await Promise.all([
+        ...keys.map((key) => store.claimIdempotencyKey(claimInput(p, key))),
+        store.claimIdempotencyKey(claimInput(p, keys[0] as string, { claimToken: 'token-b' })),
+      ]);
+      expect(claims.map((c) => c.kind)).toEqual([...keys.map(() => 'claimed'), 'in_flight']);
+      const reservations = keys.map((_, i) =>
+        makeReservation(p, { partnerReference: i === 3 || i === 4 ? 'group-ref' : `group-ref-${i}` }),
+      );
+      const results = await Promise.all(
+        keys.map((key, i) =>
+          complete(store, key, reservations[i] as StoredReservation, i === 6 ? 'token-stale' : 'token-a'),
+        ),
+      );
+      expect(results.map((r) => r.kind)).toEqual([
+        'created',
+        'created',
+        'created',
+        'created',
+        'duplicate_partner_reference',
+        'created',
+        'claim_lost',
+        'created',
+      ]);
+      expect(await store.listReservations(p, 100)).toHaveLength(6);
+      expect(await store.getReservationById((reservations[4] as StoredReservation).reservationId)).toBeNull();
+      expect(await store.getReservationById((reservations[6] as StoredReservation).reservationId)).toBeNull();
+      // Done keys replay their own answer; the lost and the duplicate ones are still in flight.
+      const again = await Promise.all(
+        keys.map((key) => other.claimIdempotencyKey(claimInput(p, key, { nowMs: T0 + 1 }))),
+      );
+      expect(again.map((c) => c.kind)).toEqual([
+        'replay',
+        'replay',
+        'replay',
+        'replay',
+        'in_flight',
+        'replay',
+        'in_flight',
+        'replay',
+      ]);
+      expect(again[5]).toMatchObject({
+        kind: 'replay',
+        status: 201,
+        body: (reservations[5] as StoredReservation).reservation,
+      });
+    });
+
+    it('text a database may refuse (NUL, lone surrogates) in a reference, an id or a reason is stored and found', async () => {
+      const p = partner();
+      const odd = ['nul\u0000ref', 'lone\uD800', '\u0001marker'];
+      for (const reference of odd) {
+        const { stored } = await book(store, p, { partnerReference: reference });
+        expect(await other.getReservation(p, stored.reservationId)).toEqual(stored);
+        expect(await other.partnerReferenceExists(p, reference)).toBe(true);
+        const again = makeReservation(p, { partnerReference: reference });
+        expect((await store.claimIdempotencyKey(claimInput(p, `k-odd-${reference}`))).kind).toBe('claimed');
+        const duplicate = await store.completeReservation({
+          partnerId: p,
+          key: `k-odd-${reference}`,
+          claimToken: 'token-a',
+          reservation: again,
+          responseStatus: 201,
+          responseBody: again.reservation,
+        });
+        expect(duplicate).toEqual({ kind: 'duplicate_partner_reference' });
+      }
+      expect(await store.partnerReferenceExists(p, 'nul')).toBe(false);
+      for (const id of odd) {
+        expect(await store.getReservation(p, id)).toBeNull();
+        expect(await store.getReservationById(id)).toBeNull();
+        expect(await store.setMoneyAttached(id, true)).toBe(false);
+      }
+      const { stored } = await book(store, p);
+      const alert = {
+        alertId: `A-${randomUUID()}`,
+        kind: 'cancellation_needs_staff' as const,
+        reservationId: stored.reservationId,
+        partnerId: p,
+        reason: 'reason with \u0000 and \uDC00',
+        createdAtMs: T0,
+      };
+      await store.recordStaffAlert(alert);
+      expect((await other.listStaffAlerts()).filter((a) => a.partnerId === p)).toEqual([alert]);
+    });
+
     it('reservations without a partnerReference never collide', async () => {
       const p = partner();
       await book(store, p, { partnerReference: null });
