@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { EvidenceExchange } from '../check/outcome-and-evidence.ts';
-import { isRecording, MAX_RECORDED_EXCHANGES, RecordedError, record, recording } from './recorder.ts';
+import {
+  isRecording,
+  lastRecordedExchange,
+  MAX_RECORDED_EXCHANGES,
+  RecordedError,
+  record,
+  recording,
+} from './recorder.ts';
 
 const exchange = (n: number): EvidenceExchange => ({
   request: { method: 'GET', url: `http://x.test/${n}`, headers: {} },
@@ -44,5 +51,27 @@ describe('recorder', () => {
     expect(error).toBeInstanceOf(RecordedError);
     expect((error as RecordedError).cause).toBe(failure);
     expect((error as RecordedError).exchanges).toHaveLength(1);
+  });
+
+  it('makes lazily recorded evidence only when read, once, and never for a check that passes', async () => {
+    let made = 0;
+    const lazy = (n: number) => () => {
+      made += 1;
+      return exchange(n);
+    };
+    await recording(async () => {
+      record(lazy(1));
+      record(lazy(2));
+    });
+    expect(made).toBe(0);
+    const error = (await recording(async () => {
+      record(lazy(3));
+      expect(lastRecordedExchange()?.request.url).toBe('http://x.test/3');
+      expect(lastRecordedExchange()?.request.url).toBe('http://x.test/3');
+      record(lazy(4));
+      throw new Error('boom');
+    }).catch((e: unknown) => e)) as RecordedError;
+    expect(error.exchanges.map((e) => e.request.url)).toEqual(['http://x.test/3', 'http://x.test/4']);
+    expect(made).toBe(2);
   });
 });

@@ -4,9 +4,20 @@ import type { EvidenceExchange } from '../check/outcome-and-evidence.ts';
 /** A check keeps its last exchanges only: the failing request is almost always among the last. */
 export const MAX_RECORDED_EXCHANGES = 40;
 
+/**
+ * An exchange as recorded: made into evidence (redacted, with its curl line) only when something reads it. Checks
+ * that pass never do, and making evidence of every exchange (redacting each text for every secret known, hundreds
+ * of tokens by the end of a run) was a fifth of the suite worker's time.
+ */
+type Recorded = EvidenceExchange | (() => EvidenceExchange);
+
 interface Recording {
-  exchanges: EvidenceExchange[];
+  exchanges: Recorded[];
   dropped: number;
+}
+
+function evidenceOf(recorded: Recorded): EvidenceExchange {
+  return typeof recorded === 'function' ? recorded() : recorded;
 }
 
 const storage = new AsyncLocalStorage<Recording>();
@@ -16,9 +27,14 @@ export async function recording<T>(fn: () => Promise<T>): Promise<{ exchanges: E
   const rec: Recording = { exchanges: [], dropped: 0 };
   try {
     const result = await storage.run(rec, fn);
-    return { exchanges: rec.exchanges, result };
+    return {
+      get exchanges() {
+        return rec.exchanges.map(evidenceOf);
+      },
+      result,
+    };
   } catch (error) {
-    throw new RecordedError(error, rec.exchanges, rec.dropped);
+    throw new RecordedError(error, rec.exchanges.map(evidenceOf), rec.dropped);
   }
 }
 
@@ -33,8 +49,11 @@ export class RecordedError extends Error {
   }
 }
 
-/** Adds an exchange (already redacted) to the current recording, if any. */
-export function record(exchange: EvidenceExchange): void {
+/**
+ * Adds an exchange to the current recording, if any: evidence already redacted, or a function making it (called at
+ * most once, when the recording is read; redaction then knows every secret registered meanwhile as well).
+ */
+export function record(exchange: EvidenceExchange | (() => EvidenceExchange)): void {
   const rec = storage.getStore();
   if (!rec) return;
   rec.exchanges.push(exchange);
@@ -47,7 +66,11 @@ export function record(exchange: EvidenceExchange): void {
 /** The last exchange of the current recording (the one a claim about a response is about). */
 export function lastRecordedExchange(): EvidenceExchange | undefined {
   const rec = storage.getStore();
-  return rec?.exchanges[rec.exchanges.length - 1];
+  const last = rec?.exchanges.length ? rec.exchanges.length - 1 : -1;
+  if (!rec || last < 0) return undefined;
+  const evidence = evidenceOf(rec.exchanges[last] as Recorded);
+  rec.exchanges[last] = evidence;
+  return evidence;
 }
 
 export function isRecording(): boolean {
