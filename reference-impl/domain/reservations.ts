@@ -9,6 +9,7 @@ import { apiError } from './failure.ts';
 import { localDateOf } from './local-time.ts';
 import { type QuoteTokens, quoteDigest } from './quote-tokens.ts';
 import { type CallContext, Shopping } from './shopping.ts';
+import { timeOrderedUuid } from './time-ordered-id.ts';
 
 /**
  * The states a partner may cancel from (spec 3 leaves the set open): before the rental starts. A rental in
@@ -227,7 +228,7 @@ export class Reservations {
       );
     }
     return {
-      reservationId: `RSV-${randomUUID()}`,
+      reservationId: `RSV-${timeOrderedUuid()}`,
       partnerReference: body.partnerReference ?? null,
       rocketBookingCode: bookingCode(),
       status: this.faults.adjust('reservation.initialStatus', 'confirmed' as ReservationStatus, {}),
