@@ -26,8 +26,8 @@ const MAX_ATTEMPTS = 5;
 
 /**
  * Bookings per batched statement, and batched statements of a kind running at once: one, so the claims (or the
- * completions) that arrive while one batch commits all go in the next (bench, 16 connections: 1,400 to 1,850
- * bookings a second against 900 to 1,430 with a batch per turn of the event loop, on the same machine).
+ * completions) that arrive while one batch commits all go in the next (bench, 16 connections: 1,180 to 1,850
+ * bookings a second against 740 to 1,430 with a batch per turn of the event loop, on the same machine).
  */
 const BATCH_ITEMS = 100;
 const BATCHES_RUNNING = 1;
