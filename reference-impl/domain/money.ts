@@ -41,20 +41,23 @@ export function money(currency: string, amount: number, exponent: number): Money
   return { currency, amount, exponent, display: displayOf(currency, amount, exponent) };
 }
 
-/** Dong renderings by amount: a number-keyed lookup, where `displayOf` builds a string key (7 per offer priced). */
-const vndDisplays = new Map<number, string>();
+/**
+ * Dong amounts by amount, each made once and frozen: a number-keyed lookup, where `displayOf` builds a string key (7 per
+ * offer priced), and one object per amount, so an answer's JSON reuses its text (http/json-bytes.ts).
+ */
+const vndAmounts = new Map<number, Money>();
 
 /** The operator prices in Vietnamese dong, whose minor unit is the dong itself (exponent 0). */
 export function vnd(amount: number): Money {
   if (!Number.isSafeInteger(amount)) throw new RangeError('money amounts are integer minor units');
   if (Object.is(amount, -0)) return money('VND', amount, 0);
-  let display = vndDisplays.get(amount);
-  if (display === undefined) {
-    display = formatDisplay('VND', amount, 0);
-    if (vndDisplays.size >= DISPLAYS_MAX) vndDisplays.clear();
-    vndDisplays.set(amount, display);
+  let made = vndAmounts.get(amount);
+  if (made === undefined) {
+    made = Object.freeze({ currency: 'VND', amount, exponent: 0, display: formatDisplay('VND', amount, 0) });
+    if (vndAmounts.size >= DISPLAYS_MAX) vndAmounts.clear();
+    vndAmounts.set(amount, made);
   }
-  return { currency: 'VND', amount, exponent: 0, display };
+  return made;
 }
 
 /** Rounds a percentage of an integer amount to whole minor units, half away from zero. */

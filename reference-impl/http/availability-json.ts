@@ -1,11 +1,12 @@
-import type { AvailabilityOffer, AvailabilityResponse, FleetVehicle, Money } from '../../contract/types.ts';
+import type { AvailabilityOffer, AvailabilityResponse, FleetVehicle } from '../../contract/types.ts';
 import { asciiJson, scalarJson, stringJson } from './ascii-json.ts';
 import { ByteSlab } from './byte-slab.ts';
+import { jsonText } from './json-bytes.ts';
 
 /**
  * The JSON of an availability answer as bytes, always ASCII: the value JSON.stringify gives, written in ASCII
  * (`asciiJson`), with each vehicle's bytes made once (the vehicles are most of the answer and never change) and each
- * money display's text once. Written straight into one buffer: built as one string, the answer was flattened, copied
+ * amount's text once (a dong amount is one frozen object, `domain/money.ts`, its text kept by `jsonText`). Written straight into one buffer: built as one string, the answer was flattened, copied
  * into bytes and its UTF-8 length measured, two fifths of an availability call in the server (load/README.md "Answers
  * as bytes"). Any offer not of the shape Shopping makes (a fault may add, drop or reorder fields) is left to
  * JSON.stringify.
@@ -28,20 +29,6 @@ function isPlainOffer(offer: unknown): offer is AvailabilityOffer {
     hasKeys((offer as AvailabilityOffer).dailyRate, MONEY_KEYS) &&
     hasKeys((offer as AvailabilityOffer).estimatedTotal, MONEY_KEYS)
   );
-}
-
-/** The text of a display string, by display; bounded like the displays themselves (domain/money.ts). */
-const displayJson = new Map<string, string>();
-const DISPLAY_JSON_MAX = 8192;
-
-function moneyJson(money: Money): string {
-  let display = displayJson.get(money.display);
-  if (display === undefined) {
-    display = stringJson(money.display);
-    if (displayJson.size >= DISPLAY_JSON_MAX) displayJson.clear();
-    displayJson.set(money.display, display);
-  }
-  return `{"currency":${stringJson(money.currency)},"amount":${scalarJson(money.amount)},"exponent":${scalarJson(money.exponent)},"display":${display}}`;
 }
 
 function bytesOfVehicle(vehicle: FleetVehicle): Buffer {
@@ -70,7 +57,7 @@ function offerPieces(offer: AvailabilityOffer, first: boolean, pieces: Piece[], 
   }
   const before = `${first ? '' : ','}{"quoteId":${stringJson(offer.quoteId)},"quoteExpiresAt":${shared.expiresAtJson},"vehicle":`;
   const vehicle = bytesOfVehicle(offer.vehicle);
-  const after = `,"rentalDays":${scalarJson(offer.rentalDays)},"dailyRate":${moneyJson(offer.dailyRate)},"estimatedTotal":${moneyJson(offer.estimatedTotal)},"currency":${stringJson(offer.currency)}}`;
+  const after = `,"rentalDays":${scalarJson(offer.rentalDays)},"dailyRate":${jsonText(offer.dailyRate)},"estimatedTotal":${jsonText(offer.estimatedTotal)},"currency":${stringJson(offer.currency)}}`;
   pieces.push(before, vehicle, after);
   return before.length + vehicle.length + after.length;
 }
