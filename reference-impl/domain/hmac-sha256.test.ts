@@ -20,6 +20,19 @@ describe('HmacSha256 (RFC 2104 from one-shot SHA-256)', () => {
     },
   );
 
+  test.prop([fc.uint8Array({ minLength: 0, maxLength: 100 }), latin1Text, fc.array(latin1Text, { maxLength: 4 })])(
+    'with a prefix, gives the MAC of prefix and text, text after text (the buffer grown or not)',
+    (key, prefix, texts) => {
+      const keyBytes = Buffer.from(key);
+      const mac = new HmacSha256(keyBytes, prefix);
+      for (const text of texts) {
+        const expected = createHmac('sha256', keyBytes).update(prefix + text, 'latin1').digest();
+        expect(mac.digest(text).equals(expected)).toBe(true);
+        expect(mac.digestBase64url(text)).toBe(expected.toString('base64url'));
+      }
+    },
+  );
+
   test.prop([fc.array(latin1Text, { minLength: 2, maxLength: 5 })])(
     'keeps no state between calls: a long text then a short one gives the short one its own MAC',
     (texts) => {

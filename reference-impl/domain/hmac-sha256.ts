@@ -7,7 +7,7 @@ const DIGEST = 32;
 const oneShot = (crypto as { hash?: OneShot }).hash;
 type OneShot = {
   (algorithm: string, data: Buffer, encoding: 'buffer'): Buffer;
-  (algorithm: string, data: Buffer, encoding: 'base64url'): string;
+  (algorithm: string, data: Buffer, encoding: 'base64url' | 'latin1'): string;
 };
 
 /**
@@ -17,40 +17,63 @@ type OneShot = {
  * availability call, which signs one quote id per offer (load/README.md "The signing path measured"). The
  * construction is RFC 2104's exactly, compared with `createHmac` in its test. On a Node without `crypto.hash` it
  * is `createHmac`.
+ *
+ * `prefix` (latin1) starts every text MACed, and is written after the inner pad once: a quote id's signing input
+ * begins with the same JWS header, which the signer no longer joins to each payload only for it to be copied again.
  */
 export class HmacSha256 {
   private readonly innerPad = Buffer.alloc(BLOCK, 0x36);
   /** The outer pad followed by room for the inner digest: one buffer, filled per signature (calls are synchronous). */
   private readonly outer = Buffer.alloc(BLOCK + DIGEST, 0x5c);
-  private scratch = Buffer.alloc(BLOCK + 1024);
+  /** The inner pad and the prefix, then room for a text: only the text is written per signature. */
+  private scratch: Buffer;
+  private readonly start: number;
 
-  constructor(private readonly key: Buffer) {
+  constructor(
+    private readonly key: Buffer,
+    private readonly prefix = '',
+  ) {
     const block = key.length > BLOCK ? crypto.createHash('sha256').update(key).digest() : key;
     for (let i = 0; i < block.length; i++) {
       this.innerPad[i] = 0x36 ^ (block[i] as number);
       this.outer[i] = 0x5c ^ (block[i] as number);
     }
+    this.start = BLOCK + Buffer.byteLength(prefix, 'latin1');
+    this.scratch = this.padded(this.start + 1024);
   }
 
-  /** The MAC of `text`, whose characters are all below U+0100 (hashed as their latin1 bytes). */
+  /** The MAC of `prefix + text`, whose characters are all below U+0100 (hashed as their latin1 bytes). */
   digest(text: string): Buffer {
-    if (!oneShot) return crypto.createHmac('sha256', this.key).update(text, 'latin1').digest();
+    if (!oneShot) return this.fallback().update(text, 'latin1').digest();
     return oneShot('sha256', this.outerBlock(text), 'buffer');
   }
 
   /** `digest(text)` in base64url, without the digest's own buffer (a quote id per offer). */
   digestBase64url(text: string): string {
-    if (!oneShot) return crypto.createHmac('sha256', this.key).update(text, 'latin1').digest('base64url');
+    if (!oneShot) return this.fallback().update(text, 'latin1').digest('base64url');
     return oneShot('sha256', this.outerBlock(text), 'base64url');
   }
 
-  /** The outer pad followed by the inner hash of `text`: what the MAC is the hash of. */
+  private fallback() {
+    return crypto.createHmac('sha256', this.key).update(this.prefix, 'latin1');
+  }
+
+  /**
+   * The outer pad followed by the inner hash of the text: what the MAC is the hash of. The inner digest comes back as a
+   * latin1 string, not a Buffer: a Buffer's own memory was a third of a signature.
+   */
   private outerBlock(text: string): Buffer {
-    const length = BLOCK + text.length;
-    if (this.scratch.length < length) this.scratch = Buffer.alloc(Math.max(length, this.scratch.length * 2));
-    this.innerPad.copy(this.scratch, 0);
-    this.scratch.write(text, BLOCK, 'latin1');
-    (oneShot as OneShot)('sha256', this.scratch.subarray(0, length), 'buffer').copy(this.outer, BLOCK);
+    const length = this.start + text.length;
+    if (this.scratch.length < length) this.scratch = this.padded(Math.max(length, this.scratch.length * 2));
+    this.scratch.write(text, this.start, 'latin1');
+    this.outer.write((oneShot as OneShot)('sha256', this.scratch.subarray(0, length), 'latin1'), BLOCK, 'latin1');
     return this.outer;
+  }
+
+  private padded(size: number): Buffer {
+    const scratch = Buffer.alloc(size);
+    this.innerPad.copy(scratch, 0);
+    scratch.write(this.prefix, BLOCK, 'latin1');
+    return scratch;
   }
 }

@@ -88,7 +88,8 @@ export class QuoteTokens {
     secret: string,
     private readonly faults?: FaultSwitch,
   ) {
-    this.mac = new HmacSha256(Buffer.from(secret, 'base64url'));
+    // Every signing input starts with our header: the MAC writes it once (HmacSha256's prefix).
+    this.mac = new HmacSha256(Buffer.from(secret, 'base64url'), `${HEADER}.`);
   }
 
   async issue(
@@ -154,9 +155,9 @@ export class QuoteTokens {
     // The payload's UTF-8 bytes in a buffer kept for it (calls are synchronous): no buffer per quote id.
     if (this.payloadBytes.length < payload.length * 3) this.payloadBytes = Buffer.alloc(payload.length * 3);
     const size = this.payloadBytes.write(payload, 0, 'utf8');
-    const signingInput = `${HEADER}.${this.payloadBytes.toString('base64url', 0, size)}`;
+    const body = this.payloadBytes.toString('base64url', 0, size);
     // Base64url text is ASCII: hashed as latin1, its bytes are the UTF-8 ones, without the UTF-8 encoder's pass.
-    return `${signingInput}.${this.mac.digestBase64url(signingInput)}`;
+    return `${HEADER}.${body}.${this.mac.digestBase64url(body)}`;
   }
 
   /**
@@ -170,7 +171,7 @@ export class QuoteTokens {
     const [header, body, signature] = quoteId.split('.') as [string, string, string];
     if (header !== HEADER) return { kind: 'invalid' };
     // Canonical JWS text is ASCII, so its latin1 bytes are the signed ones.
-    const expected = this.mac.digest(`${header}.${body}`);
+    const expected = this.mac.digest(body);
     const given = Buffer.from(signature, 'base64url');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { kind: 'invalid' };
     let payload: unknown;
