@@ -26,7 +26,9 @@ describe('HmacSha256 (RFC 2104 from one-shot SHA-256)', () => {
       const keyBytes = Buffer.from(key);
       const mac = new HmacSha256(keyBytes, prefix);
       for (const text of texts) {
-        const expected = createHmac('sha256', keyBytes).update(prefix + text, 'latin1').digest();
+        const expected = createHmac('sha256', keyBytes)
+          .update(prefix + text, 'latin1')
+          .digest();
         expect(mac.digest(text).equals(expected)).toBe(true);
         expect(mac.digestBase64url(text)).toBe(expected.toString('base64url'));
       }
