@@ -82,3 +82,46 @@ export async function measureAutocannon(
     errors,
   };
 }
+
+/** One short run of an interleaved pair (see `combineSlices`). */
+export interface Slice {
+  measurement: Measurement;
+  seconds: number;
+  /** Server CPU over the slice, in seconds (NaN when the process is not known). */
+  cpuSeconds: number;
+}
+
+/**
+ * One measurement from the short runs of a server taken in turns with another's: the rate is every request over every
+ * measured second, the CPU per request every CPU second over every request, p50 and p99 the medians of the runs'
+ * (the engine reports percentiles, not histograms).
+ */
+export function combineSlices(slices: readonly Slice[]): Measurement {
+  if (slices.length === 0) throw new Error('no slices to combine');
+  let requests = 0;
+  let seconds = 0;
+  let cpu = 0;
+  const errors: Record<string, number> = {};
+  for (const slice of slices) {
+    requests += slice.measurement.requestsPerSecond * slice.seconds;
+    seconds += slice.seconds;
+    cpu += slice.cpuSeconds;
+    for (const [code, count] of Object.entries(slice.measurement.errors)) errors[code] = (errors[code] ?? 0) + count;
+  }
+  const out: Measurement = {
+    requestsPerSecond: Math.round((requests / seconds) * 100) / 100,
+    p50Ms: median(slices.map((s) => s.measurement.p50Ms)),
+    p99Ms: median(slices.map((s) => s.measurement.p99Ms)),
+    errors,
+  };
+  if (Number.isFinite(cpu) && requests > 0) out.cpuUsPerRequest = (cpu * 1e6) / requests;
+  return out;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}

@@ -25,7 +25,7 @@ import type { LoadTarget } from '../engine-neutral/model.ts';
 import { BenchAccess } from './access.ts';
 import type { BareRoute } from './bare-server.ts';
 import { BENCH_ENDPOINTS, type BenchEndpoint } from './endpoints.ts';
-import { type Measurement, measureAutocannon, measureNative } from './measure.ts';
+import { combineSlices, type Measurement, measureAutocannon, measureNative, type Slice } from './measure.ts';
 import { buildReference, type RunningServer, startBare, startReference } from './processes.ts';
 import {
   benchScale,
@@ -55,6 +55,7 @@ const program = new Command('bench')
   .option('--stores <list>', 'sqlite,postgres', 'sqlite,postgres')
   .option('--operations <list>', 'a subset, e.g. "POST /quotes,GET /locations" (default: all four)')
   .option('--repeat <n>', 'measure each operation this many times in a row (one row each)', '1')
+  .option('--slices <n>', 'measure the reference and the bare server in turns, in this many runs each', '5')
   .option('--skip-top', 'skip the native engine vs autocannon comparison')
   .option('--skip-compare', 'skip the reference vs bare server rows (e.g. for a run of scale rows only)')
   .option('--scale <sizes>', 'scale rows at these numbers of seeded reservations, e.g. 10000,100000,1000000')
@@ -76,6 +77,7 @@ const flags = program.opts<{
   stores: string;
   operations?: string;
   repeat: string;
+  slices: string;
   skipTop?: boolean;
   skipCompare?: boolean;
   skipSuite?: boolean;
@@ -90,6 +92,8 @@ const warmup = Number(flags.warmup);
 const connections = Number(flags.connections);
 const topConnections = Number(flags.topConnections);
 const repeat = Number(flags.repeat);
+const slices = Number(flags.slices);
+if (!Number.isInteger(slices) || slices < 1) throw new Error(`--slices: a positive whole number (got ${flags.slices})`);
 const scaleSizes = flags.scale
   ?.split(',')
   .map((size) => Number(size.trim().replaceAll('_', '')))
@@ -157,6 +161,34 @@ async function measure(server: RunningServer, endpoint: BenchEndpoint, access: B
   return result;
 }
 
+/**
+ * The reference and the bare server in turns: a warm-up of each, then `slices` short runs of each, alternately (the
+ * first of a round alternating too). A shared machine's load drifts within seconds: the bare server alone measured
+ * 28,700 and 44,700 req/s in two runs minutes apart, and a ratio of two 5-s runs taken one after the other carried
+ * that drift into the verdict (a POST /availability ratio of 0.36 "met" between runs of 0.25 and 0.26).
+ */
+async function measurePair(
+  reference: RunningServer,
+  bare: RunningServer,
+  endpoint: BenchEndpoint,
+  access: BenchAccess,
+): Promise<{ reference: Measurement; bare: Measurement }> {
+  const servers = [reference, bare];
+  const make = (server: RunningServer) => () => endpoint.request(server.url, access);
+  if (warmup > 0) for (const server of servers) await measureNative(server.url, make(server), connections, warmup);
+  const taken: Slice[][] = [[], []];
+  const sliceSeconds = seconds / slices;
+  for (let round = 0; round < slices; round++) {
+    for (const i of round % 2 === 0 ? [0, 1] : [1, 0]) {
+      const server = servers[i] as RunningServer;
+      const cpuBefore = server.cpuSeconds();
+      const measurement = await measureNative(server.url, make(server), connections, sliceSeconds);
+      taken[i]?.push({ measurement, seconds: sliceSeconds, cpuSeconds: server.cpuSeconds() - cpuBefore });
+    }
+  }
+  return { reference: combineSlices(taken[0] ?? []), bare: combineSlices(taken[1] ?? []) };
+}
+
 async function withPostgresDatabase<T>(adminUrl: string, run: (url: string) => Promise<T>): Promise<T> {
   const name = `load_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -190,9 +222,8 @@ async function benchStore(store: string, databaseUrl: string | undefined): Promi
     for (const endpoint of endpoints) {
       for (let i = 0; i < repeat; i++) {
         log(`${store}: ${endpoint.name}`);
-        const ref = await measure(reference, endpoint, access);
-        const baseline = await measure(bare, endpoint, access);
-        rows.push({ store, operation: endpoint.name, reference: ref, bare: baseline });
+        const pair = await measurePair(reference, bare, endpoint, access);
+        rows.push({ store, operation: endpoint.name, reference: pair.reference, bare: pair.bare });
       }
     }
     return rows;
@@ -298,7 +329,14 @@ const comparison = flags.skipCompare
       at,
       machine,
       loadAverage: loadavg(),
-      options: { seconds, warmup, connections, topConnections, reference: flags.source ? 'source' : 'compiled' },
+      options: {
+        seconds,
+        slices,
+        warmup,
+        connections,
+        topConnections,
+        reference: flags.source ? 'source' : 'compiled',
+      },
       rows: rows.map((row) => ({ ...row, goal: goalOf(row.store, row.operation) ?? null })),
       top: top ? { ...top, connections: topConnections, goal: { ratio: 0.95 } } : null,
       skipped,
@@ -333,7 +371,7 @@ const sections = [
     `Machine: ${machine}; load average at the end ${loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')} (other work on the machine moves every rate: compare ratios and CPU per request)`,
-    `Closed loop, ${connections} connections, ${warmup} s warm-up then ${seconds} s per server and operation; reference ${flags.source ? 'from source (tsx)' : 'compiled as it ships'}, logging at warn.`,
+    `Closed loop, ${connections} connections, ${warmup} s warm-up then ${seconds} s per server and operation, in ${slices} runs each taken in turns with the other server's; reference ${flags.source ? 'from source (tsx)' : 'compiled as it ships'}, logging at warn.`,
   ].join('\n'),
   flags.skipCompare ? '' : formatComparison(rows),
   top ? formatTopRate(top.native, top.autocannon, topConnections, seconds) : '',
