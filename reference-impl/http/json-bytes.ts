@@ -2,7 +2,7 @@ import { asciiJson, stringJson } from './ascii-json.ts';
 
 /**
  * Any answer's JSON as bytes: the text `asciiJson(JSON.stringify(value))` gives, written by a walk that reuses the text
- * of every deeply frozen part (the vehicle of a quote or booking, the listings' items: made once, never changed) and
+ * of every deeply frozen part (a quote's or booking's vehicle, each dong amount: made once, never changed) and
  * of every string that needs escapes (the money displays, each with a "₫"). JSON.stringify wrote the whole answer
  * again every time, and its one non-ASCII character made the text a two-byte string that Node re-encoded to UTF-8:
  * together a fifth of a POST /quotes in the server (load/README.md "Quotes as bytes").
