@@ -3,6 +3,7 @@ import { API_PREFIX } from '../../../contract/constants.ts';
 import type { AvailabilityRequest, QuoteRequest } from '../../../contract/types.ts';
 import type { Shopping } from '../../domain/shopping.ts';
 import { availabilityJson } from '../availability-json.ts';
+import { jsonBytes } from '../json-bytes.ts';
 import { requireCaller } from '../request-context.ts';
 import { sendRepresentation } from '../respond.ts';
 import { validatedBody } from '../validated-body.ts';
@@ -29,6 +30,7 @@ export function shoppingRoutes(app: FastifyInstance, shopping: Shopping) {
     const caller = requireCaller(ctx);
     const body = validatedBody<QuoteRequest>(request, 'QuoteRequest');
     const quote = await shopping.quote({ partnerId: caller.partnerId, nowMs: ctx.nowMs, control: ctx.control }, body);
-    return sendRepresentation(reply, 201, quote, ctx.representation);
+    // A quote is mostly its vehicle and its amounts, all kept frozen: jsonBytes splices their text.
+    return sendRepresentation(reply, 201, quote, ctx.representation, jsonBytes);
   });
 }
