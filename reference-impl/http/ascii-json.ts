@@ -21,9 +21,23 @@ export function asciiJson(text: string): string {
 /** Printable ASCII but the quote and the backslash: the characters JSON.stringify writes as they are. */
 const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
-/** `asciiJson(JSON.stringify(text))` for a string, in one scan when it needs no escape (a quote id, a date). */
+/** The text of strings that need escapes, by string; bounded like the displays they mostly are (domain/money.ts). */
+const escaped = new Map<string, string>();
+const ESCAPED_MAX = 8192;
+
+/**
+ * `asciiJson(JSON.stringify(text))` for a string, in one scan when it needs no escape (a quote id, a date), and made
+ * once for one that does (a money display, with its "₫").
+ */
 export function stringJson(text: string): string {
-  return PLAIN.test(text) ? `"${text}"` : asciiJson(JSON.stringify(text));
+  if (PLAIN.test(text)) return `"${text}"`;
+  let out = escaped.get(text);
+  if (out === undefined) {
+    out = asciiJson(JSON.stringify(text));
+    if (escaped.size >= ESCAPED_MAX) escaped.clear();
+    escaped.set(text, out);
+  }
+  return out;
 }
 
 /** `asciiJson(JSON.stringify(value))`, without the scan for a number (what a fault-free answer has where this is used). */

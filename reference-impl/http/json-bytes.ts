@@ -2,8 +2,8 @@ import { asciiJson, stringJson } from './ascii-json.ts';
 
 /**
  * An answer's JSON as bytes: the text `asciiJson(JSON.stringify(value))` gives, written by a walk that reuses the text
- * of every deeply frozen part (a quote's vehicle, each dong amount: made once, never changed) and
- * of every string that needs escapes (the money displays, each with a "₫"). JSON.stringify wrote the whole answer
+ * of every deeply frozen part (a quote's vehicle, each dong amount: made once, never changed) and of every string
+ * that needs escapes (`stringJson`: the money displays, each with a "₫"). JSON.stringify wrote the whole answer
  * again every time, and its one non-ASCII character made the text a two-byte string that Node re-encoded to UTF-8:
  * together a fifth of a POST /quotes in the server (load/README.md "Quotes as bytes").
  *
@@ -36,22 +36,6 @@ const frozenTexts = new WeakMap<object, string>();
 /** Frozen values whose parts may still change (a mutable child, an accessor): walked every time. */
 const notCacheable = new WeakSet<object>();
 
-/** The text of strings that need escapes, by string; bounded like the displays they mostly are (domain/money.ts). */
-const escapedTexts = new Map<string, string>();
-const ESCAPED_TEXTS_MAX = 8192;
-const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
-
-function stringText(text: string): string {
-  if (PLAIN.test(text)) return `"${text}"`;
-  let out = escapedTexts.get(text);
-  if (out === undefined) {
-    out = stringJson(text);
-    if (escapedTexts.size >= ESCAPED_TEXTS_MAX) escapedTexts.clear();
-    escapedTexts.set(text, out);
-  }
-  return out;
-}
-
 /** What JSON.stringify leaves out of an object and writes as null in an array. */
 function skipped(value: unknown): boolean {
   return value === undefined || typeof value === 'function' || typeof value === 'symbol';
@@ -60,7 +44,7 @@ function skipped(value: unknown): boolean {
 function write(value: unknown, depth: number): string {
   switch (typeof value) {
     case 'string':
-      return stringText(value);
+      return stringJson(value);
     case 'number':
       // A finite number's JSON text is its String() text (both Number::toString; -0 is "0").
       return Number.isFinite(value) ? String(value) : 'null';
@@ -110,7 +94,7 @@ function writePlain(value: Record<string, unknown>, depth: number): string {
   for (const key of Object.keys(value)) {
     const item = value[key];
     if (skipped(item)) continue;
-    out += `${first ? '' : ','}${stringText(key)}:${write(item, depth + 1)}`;
+    out += `${first ? '' : ','}${stringJson(key)}:${write(item, depth + 1)}`;
     first = false;
   }
   return `${out}}`;
