@@ -37,6 +37,8 @@ export interface AppDeps {
   controlToken: string | undefined;
   tokenLimits: { perClientPerMinute: number; perAddressPerMinute: number };
   logger?: FastifyServerOptions['logger'];
+  /** Fastify's per-request lines (default on); the logger's other lines stay. */
+  logRequests?: boolean;
   /** HTTPS only (spec 5.7): key, cert and minVersion for node:https. Plain HTTP when absent. */
   https?: HttpsServerOptions;
   /** Named faults and benign variants (README "Faults"); their seams are installed on every app. */
@@ -61,6 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Parameters are matched by our own patterns; an over-long path is a 404 like any unknown resource.
     routerOptions: { maxParamLength: 256 },
     return503OnClosing: true,
+    disableRequestLogging: deps.logRequests === false,
     frameworkErrors: handleFrameworkError,
   };
   // Fastify still reads `https` to know its own protocol (the listen address it reports) with a server factory.

@@ -16,3 +16,17 @@ describe('configFromEnv: the idempotency purge', () => {
     expect(() => configFromEnv({ IDEMPOTENCY_PURGE_INTERVAL_S: '1.5' })).toThrow(/non-negative integer/);
   });
 });
+
+describe('configFromEnv: LOG_REQUESTS', () => {
+  it('is on unless set to 0 or false', () => {
+    expect(configFromEnv({}).logRequests).toBe(true);
+    expect(configFromEnv({ LOG_REQUESTS: '' }).logRequests).toBe(true);
+    expect(configFromEnv({ LOG_REQUESTS: 'true' }).logRequests).toBe(true);
+    expect(configFromEnv({ LOG_REQUESTS: '0' }).logRequests).toBe(false);
+    expect(configFromEnv({ LOG_REQUESTS: 'false' }).logRequests).toBe(false);
+  });
+
+  it('refuses any other value rather than guess', () => {
+    expect(() => configFromEnv({ LOG_REQUESTS: 'off' })).toThrow(/LOG_REQUESTS must be 1, true, 0 or false/);
+  });
+});

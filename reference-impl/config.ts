@@ -16,6 +16,8 @@ export interface ServerConfig {
   apiDisabled: boolean;
   tokenLimits: { perClientPerMinute: number; perAddressPerMinute: number };
   logLevel: string;
+  /** A log line per request (received, answered) at info; off (LOG_REQUESTS=0) leaves start-up lines and warnings. */
+  logRequests: boolean;
   /** PEM files; when both are set the server listens with HTTPS only, TLS 1.2 minimum (spec 5.7). */
   tlsCertFile: string | undefined;
   tlsKeyFile: string | undefined;
@@ -34,6 +36,14 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer`);
   return value;
+}
+
+function switchFrom(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
+  throw new Error(`${name} must be 1, true, 0 or false`);
 }
 
 function positiveIntFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -62,6 +72,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       perAddressPerMinute: intFrom(env, 'TOKEN_LIMIT_PER_ADDRESS', 600),
     },
     logLevel: env.LOG_LEVEL ?? 'info',
+    logRequests: switchFrom(env, 'LOG_REQUESTS', true),
     tlsCertFile,
     tlsKeyFile,
     idempotencyPurge: {

@@ -75,6 +75,7 @@ export async function startServer(
       controlToken: controlTokenFrom(config),
       tokenLimits: config.tokenLimits,
       logger: options.logger ? ({ level: config.logLevel } as never) : false,
+      logRequests: config.logRequests,
       ...(config.tlsCertFile && config.tlsKeyFile
         ? {
             https: {

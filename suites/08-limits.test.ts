@@ -269,9 +269,9 @@ describe('8 Limits', () => {
         expect((replay.res.body as Reservation).reservationId, 'the original reservation').toBe(
           first.reservation.reservationId,
         );
-        // olderThanSeconds is a number (test-hooks contract): a tenth of a second ages the key without a long wait.
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        await t.hooks.forgetIdempotencyKeys(0.1);
+        // olderThanSeconds is a number (test-hooks contract): a twentieth of a second ages the key without a long wait.
+        await new Promise((resolve) => setTimeout(resolve, 70));
+        await t.hooks.forgetIdempotencyKeys(0.05);
         // Another body under the old key: a conflict while remembered, a new request once forgotten.
         const fresh = await quote(t, 'partnerA');
         const again = await attemptBooking(t, 'partnerA', fresh.quoteId, {

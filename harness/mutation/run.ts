@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { clauseById } from '../../contract/clauses/index.ts';
+import { mapAtMost } from '../runner/map-at-most.ts';
 import { listReferenceFaults, type ReferenceFault } from '../target/embedded.ts';
 import { certifyInChild } from './certify-child.ts';
 import {
@@ -44,30 +45,6 @@ export interface MutationOptions {
   signal?: AbortSignal;
 }
 
-/**
- * Runs `fn` over the items, `jobs` at a time, in item order. Once `signal` aborts no item is started, and a run that
- * ends after the abort (its certification was stopped) is left out: it judged nothing, so it is neither a catch
- * nor a miss.
- */
-export async function pool<T, R>(
-  items: readonly T[],
-  jobs: number,
-  fn: (item: T) => Promise<R>,
-  signal?: AbortSignal,
-): Promise<R[]> {
-  const results: (R | undefined)[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length && !signal?.aborted) {
-      const index = next++;
-      const result = await fn(items[index] as T);
-      if (!signal?.aborted) results[index] = result;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, worker));
-  return results.filter((r): r is R => r !== undefined);
-}
-
 function line(row: FaultRow): string {
   const run = row.run;
   const seconds = `${(run.durationMs / 1000).toFixed(0)} s`;
@@ -90,7 +67,7 @@ async function stabilityRuns(options: MutationOptions, count: number): Promise<S
   const stop = options.busy ? burnCore() : () => {};
   try {
     const seeds = Array.from({ length: count }, (_, i) => (options.seed + 7919 * (i + 1)) % 2_147_483_647);
-    const outcomes = await pool(
+    const outcomes = await mapAtMost(
       seeds,
       options.jobs,
       async (seed) => {
@@ -155,7 +132,7 @@ export async function runMutation(options: MutationOptions): Promise<MutationRep
   options.output(
     `  baseline: ${baseline.passed ? 'passed' : `FAILED ${baseline.flagged.join(', ')}`} (${(baseline.durationMs / 1000).toFixed(0)} s)\n`,
   );
-  const rows = await pool(
+  const rows = await mapAtMost(
     selected,
     options.jobs,
     async (fault) => {

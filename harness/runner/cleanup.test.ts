@@ -21,7 +21,7 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
     },
     body: body === undefined ? null : JSON.stringify(body),
     // The embedded target is HTTPS with its own certificate: the harness pool trusts it.
-    dispatcher: httpDispatcher(),
+    dispatcher: httpDispatcher(target.config.baseUrl),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
@@ -60,7 +60,7 @@ beforeAll(async () => {
       'content-type': 'application/x-www-form-urlencoded',
     },
     body: 'grant_type=client_credentials',
-    dispatcher: httpDispatcher(),
+    dispatcher: httpDispatcher(target.config.baseUrl),
   });
   token = ((await tokenResponse.json()) as { access_token: string }).access_token;
   // Any offer will do: the first location, a three-day window a month ahead.

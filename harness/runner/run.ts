@@ -50,7 +50,6 @@ import { PreflightError, type PreflightResult, preflight } from './preflight.ts'
 import { loadReplayPlan, type ReplayPlan } from './replay.ts';
 import { scanFiles, suiteFiles } from './suite-scan.ts';
 import { type EmbeddedStores, parseEmbeddedStores, type ResolvedTarget, resolveTarget } from './target.ts';
-import { runSuites } from './vitest-run.ts';
 import { loadWaivers, type Waiver } from './waivers.ts';
 import { clearReports, prepareReportDir, writeReports } from './write-reports.ts';
 
@@ -306,6 +305,9 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   const warn = options.warn ?? ((message: string) => output(`warning: ${message}\n`));
   const env = options.env ?? process.env;
   const startedAt = new Date();
+  // vitest takes about as long to import as the embedded target takes to start (1.5 s each): both at once.
+  const suiteRunner = import('./vitest-run.ts');
+  suiteRunner.catch(() => {});
   const prepared = await prepare(options, output, warn);
   const { p, target, settings, registry, scrub } = prepared;
   const { profile, allowBookings, maxRps, hooks } = settings;
@@ -367,6 +369,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     patientLine?.unref();
     const fuzzLine = fuzzProgress ? tailFuzzProgress(fuzzProgress, output) : undefined;
     try {
+      const { runSuites } = await suiteRunner;
       const run = await runSuites({
         root: PROJECT_ROOT,
         include: options.fuzz ? [FUZZ_CAMPAIGN] : [...(options.suites ?? DEFAULT_SUITES)],

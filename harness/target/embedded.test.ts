@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../../contract/constants.ts';
-import { configureHttp, send } from '../http/client.ts';
+import { configureHttp, httpDispatcher, send } from '../http/client.ts';
 import { type EmbeddedTarget, startEmbeddedTarget } from './embedded.ts';
 import { getLocations, tokenOf } from './test-support/target-calls.ts';
 
@@ -37,6 +37,27 @@ describe('the embedded target', () => {
       token: expect.any(String),
     });
     expect((await locations(await token('partnerA'))).status).toBe(200);
+  });
+
+  it('is asked over kept-alive connections, races and all: no new connection once the pool has grown', async () => {
+    const bearer = await token('partnerA');
+    let opened = 0;
+    const pool = httpDispatcher(target.config.baseUrl);
+    const onConnect = () => {
+      opened += 1;
+    };
+    pool.on('connect', onConnect);
+    try {
+      for (let round = 0; round < 5; round++) {
+        const race = await Promise.all(Array.from({ length: 20 }, () => locations(bearer)));
+        expect(race.map((res) => res.status)).toEqual(race.map(() => 200));
+        for (let i = 0; i < 10; i++) expect((await locations(bearer)).status).toBe(200);
+      }
+    } finally {
+      pool.off('connect', onConnect);
+    }
+    // The first race opens up to 20 connections; the rest reuse them.
+    expect(opened).toBeLessThanOrEqual(20);
   });
 });
 

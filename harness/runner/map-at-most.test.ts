@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { pool } from './run.ts';
+import { mapAtMost } from './map-at-most.ts';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
-describe('pool', () => {
+describe('mapAtMost', () => {
   it('runs every item, at most `jobs` at a time, and keeps the item order', async () => {
     let running = 0;
     let most = 0;
-    const out = await pool([1, 2, 3, 4, 5], 2, async (n) => {
+    const out = await mapAtMost([1, 2, 3, 4, 5], 2, async (n) => {
       running += 1;
       most = Math.max(most, running);
       await tick();
@@ -21,7 +21,7 @@ describe('pool', () => {
   it('starts nothing after an abort and leaves out the runs the abort cut short', async () => {
     const controller = new AbortController();
     const started: number[] = [];
-    const out = await pool(
+    const out = await mapAtMost(
       [1, 2, 3, 4, 5],
       2,
       async (n) => {
