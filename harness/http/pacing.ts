@@ -12,8 +12,12 @@ export interface PacerOptions {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** A request arrives a little after the pacer lets it go (event loop, connection): kept clear of the ceiling. */
-export const ARRIVAL_MARGIN_MS = 20;
+/**
+ * A request arrives a little after the pacer lets it go (event loop, connection): kept clear of the ceiling. 20 ms
+ * was not enough on a loaded machine (during `npm test`): the first request of a burst, opening the connection,
+ * arrived that much later than the sixth, and the server saw six within a second at --max-rps 5.
+ */
+export const ARRIVAL_MARGIN_MS = 100;
 
 /**
  * The harness's request pacing (--max-rps, Retry-After). A true ceiling over any sliding second: at most

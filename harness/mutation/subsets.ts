@@ -38,6 +38,7 @@ const CI_EXTRA: readonly string[] = [
   'benign-plain-404-unknown-paths',
   'benign-retry-after-full-minute',
   'benign-opaque-reservation-ids',
+  'benign-idempotency-whole-seconds',
 ];
 
 export const SUBSETS: Readonly<Record<string, readonly string[]>> = {

@@ -81,7 +81,8 @@ export function testHookRoutes(app: FastifyInstance, deps: TestHookDeps) {
         if (!deps.faults.enforce('idempotency.forget')) return { forgotten: 0 };
         const state = await deps.store.getControlState();
         const now = Date.now() + state.clockOffsetMs;
-        const forgotten = await deps.store.forgetIdempotencyKeys(now - (olderThanSeconds as number) * 1000);
+        const cutoff = deps.faults.adjust('idempotency.forgetCutoffMs', now - (olderThanSeconds as number) * 1000, {});
+        const forgotten = await deps.store.forgetIdempotencyKeys(cutoff);
         return { forgotten };
       });
 

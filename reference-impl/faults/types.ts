@@ -55,6 +55,8 @@ export interface Adjustments {
   rateLimit: { value: RateLimitDecision; input: { key: string; limit: number } };
   'rateLimit.key': { value: string; input: { clientId: string; ip: string } };
   'quote.validityMs': { value: number; input: Record<string, never> };
+  /** The idempotency-forget hook's bound: keys made at or before this instant (service clock, ms) are forgotten. */
+  'idempotency.forgetCutoffMs': { value: number; input: Record<string, never> };
   validation: { value: FieldError[]; input: { schema: string } };
   /** The decoded request body (JSON or XML alike) before it is validated. */
   body: { value: JsonValue; input: { schema: string } };

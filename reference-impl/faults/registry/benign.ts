@@ -266,6 +266,16 @@ export const BENIGN_VARIANTS: Fault[] = [
     },
   },
   {
+    name: 'benign-idempotency-whole-seconds',
+    kind: 'benign',
+    clause: '4.7.6',
+    description:
+      "An Idempotency-Key's time of making is kept in whole seconds, rounded down: the key ages up to a second early, so the forget hook forgets it that much sooner.",
+    // A key made at 10.9 s is kept as made at 10 s: forgetting keys made at or before 11.05 s then forgets every key
+    // of second 11 too (up to 11.999 s).
+    adjust: { 'idempotency.forgetCutoffMs': (cutoff) => Math.floor(cutoff / 1000) * 1000 + 999 },
+  },
+  {
     name: 'benign-empty-availability-409',
     kind: 'benign',
     clause: '4.5.4',
