@@ -105,6 +105,17 @@ export const BENIGN_VARIANTS: Fault[] = [
     adjust: { rateLimit: (decision) => sliding(decision, Date.now()) },
   },
   {
+    name: 'benign-sliding-window-cached-date',
+    kind: 'benign',
+    clause: '8.14',
+    description:
+      'A sliding one-minute window (Reset a minute after each call) behind a Date header cached up to a second: Date lags the moment Reset is reckoned from by up to two seconds (its rounding down and the cache).',
+    adjust: { rateLimit: (decision) => sliding(decision, Date.now()) },
+    response(r) {
+      r.setHeader('date', new Date(Date.now() - 900).toUTCString());
+    },
+  },
+  {
     name: 'benign-429-remaining-positive',
     kind: 'benign',
     clause: '8.14',

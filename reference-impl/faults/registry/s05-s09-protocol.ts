@@ -663,6 +663,16 @@ export const PROTOCOL_FAULTS: Fault[] = [
     },
   },
   {
+    name: 'rate-limit-reset-next-window',
+    kind: 'fault',
+    clause: '8.14',
+    description: 'X-RateLimit-Reset names the end of the window after the current one (a minute late).',
+    response(r) {
+      const reset = Date.parse(r.header('x-ratelimit-reset') ?? '');
+      if (Number.isFinite(reset)) r.setHeader('x-ratelimit-reset', new Date(reset + 60_000).toISOString());
+    },
+  },
+  {
     name: 'retry-after-http-date',
     kind: 'fault',
     clause: '8.15',
