@@ -11,7 +11,7 @@ function storeWithFakePool() {
   const pool = {
     query: () =>
       new Promise((resolve) => {
-        sent.push({ resolve: (offset) => resolve({ rows: [{ state: { clockOffsetMs: offset } }] }) });
+        sent.push({ resolve: (offset) => resolve({ rows: [{ state: JSON.stringify({ clockOffsetMs: offset }) }] }) });
       }),
     end: async () => {},
   };
@@ -66,5 +66,22 @@ describe('PostgresStore.getControlState: shared reads, none older than its call'
     expect(sent).toHaveLength(2);
     sent[1]?.resolve(3);
     expect((await second).clockOffsetMs).toBe(3);
+  });
+
+  it('an unchanged row gives the same frozen state; a changed one a new state', async () => {
+    const { store, sent } = storeWithFakePool();
+    const read = async (offset: number) => {
+      const call = store.getControlState();
+      sent.at(-1)?.resolve(offset);
+      const state = await call;
+      await tick();
+      return state;
+    };
+    const first = await read(5);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(await read(5)).toBe(first);
+    const changed = await read(6);
+    expect(changed).not.toBe(first);
+    expect(changed.clockOffsetMs).toBe(6);
   });
 });

@@ -115,7 +115,7 @@ const REFERENCE_EXISTS: NamedQuery = {
 
 const READ_CONTROL_STATE: NamedQuery = {
   name: 'read_control_state',
-  text: 'SELECT state FROM control_state WHERE id = 1',
+  text: 'SELECT state::text AS state FROM control_state WHERE id = 1',
 };
 
 /**
@@ -507,9 +507,16 @@ export class PostgresStore implements Store {
     return this.nextControlRead;
   }
 
+  /** The last control row read, as text, and its state: an unchanged row is not parsed and frozen again. */
+  private lastControl: { text: string | undefined; state: ControlState } | undefined;
+
   private async readControlState(): Promise<ControlState> {
-    const { rows } = await this.pool.query<{ state: unknown }>(READ_CONTROL_STATE);
-    return sharedControlState(rows[0]?.state ?? {});
+    const { rows } = await this.pool.query<{ state: string }>(READ_CONTROL_STATE);
+    const text = rows[0]?.state;
+    if (this.lastControl !== undefined && this.lastControl.text === text) return this.lastControl.state;
+    const state = sharedControlState(text === undefined ? {} : JSON.parse(text));
+    this.lastControl = { text, state };
+    return state;
   }
 
   /** Read, change and write the single control row while holding its row lock. */
