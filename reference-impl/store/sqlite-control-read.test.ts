@@ -11,18 +11,15 @@ import { SqliteStore } from './sqlite.ts';
  */
 let dir: string;
 let store: SqliteStore;
-let other: SqliteStore;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sqlite-control-read-'));
   store = new SqliteStore(join(dir, 'store.db'));
   await store.migrate();
-  other = new SqliteStore(join(dir, 'store.db'));
 });
 
 afterEach(async () => {
   await store.close();
-  await other.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
