@@ -14,7 +14,8 @@ import type { Pool } from 'pg';
  *   (SQLite: `seq` is the INTEGER PRIMARY KEY AUTOINCREMENT, because only a rowid alias can autoincrement and
  *   an implicit rowid may be renumbered by VACUUM; reservation_id is NOT NULL UNIQUE there.)
  * - staff_alerts: cancellations that need staff (spec 3).
- * - control_state: the single row (id = 1) of operator control, as JSON.
+ * - control_state: the single row (id = 1) of operator control, as JSON (PostgreSQL: with a version, version 5).
+ * - control_listeners (PostgreSQL): each instance's lease on its copy of the control state (version 5).
  */
 export interface Migration {
   version: number;
@@ -187,6 +188,43 @@ export const MIGRATIONS: readonly Migration[] = [
           END IF;
           RETURN NEXT;
         END LOOP;
+      END
+      $$;
+    `,
+  },
+  {
+    // PostgreSQL's control state without a read per request (store/postgres-control-watch.ts): every change bumps
+    // `version` and notifies; an instance answers from its copy only while it holds a lease on which it has
+    // acknowledged the current version, and a writer answers only once no unexpired lease is behind its version.
+    // renew_control_lease reads the version under a share lock, so no change can commit between that check and the
+    // lease it grants: a lease is extended only for an instance that has seen every committed change.
+    version: 5,
+    name: 'control state versions and instance leases (PostgreSQL control watch)',
+    sqlite: '-- PostgreSQL only: SQLite instances share one file, whose data_version each reads once a turn.',
+    postgres: `
+      ALTER TABLE control_state ADD COLUMN version BIGINT NOT NULL DEFAULT 0;
+      CREATE TABLE control_listeners (
+        instance_id TEXT PRIMARY KEY,
+        lease_until TIMESTAMPTZ NOT NULL,
+        seen_version BIGINT NOT NULL
+      );
+      CREATE FUNCTION renew_control_lease(p_instance TEXT, p_seen BIGINT, p_lease_ms INTEGER)
+        RETURNS TABLE (current_version BIGINT, current_state TEXT)
+      LANGUAGE plpgsql AS $$
+      DECLARE
+        v_version BIGINT;
+        v_state TEXT;
+      BEGIN
+        SELECT c.version, c.state::text INTO v_version, v_state FROM control_state c WHERE c.id = 1 FOR SHARE;
+        IF v_version IS NOT NULL AND p_seen = v_version THEN
+          INSERT INTO control_listeners (instance_id, lease_until, seen_version)
+            VALUES (p_instance, clock_timestamp() + p_lease_ms * interval '1 millisecond', p_seen)
+            ON CONFLICT (instance_id)
+            DO UPDATE SET lease_until = EXCLUDED.lease_until, seen_version = EXCLUDED.seen_version;
+          RETURN QUERY SELECT v_version, NULL::text;
+        ELSE
+          RETURN QUERY SELECT v_version, v_state;
+        END IF;
       END
       $$;
     `,

@@ -1,9 +1,17 @@
+import { performance } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import type { ReservationStatus } from '../../contract/types.ts';
 import { decideClaim, type IdempotencyRow } from './claim-decision.ts';
 import { normalizeControlState, sharedControlState, takeOneDecline } from './control-state.ts';
 import { migratePostgres } from './migrations.ts';
 import { closeFully } from './pg-pool-end.ts';
+import {
+  CONTROL_CHANNEL,
+  ControlWatch,
+  type ControlWatchTiming,
+  DEFAULT_WATCH_TIMING,
+} from './postgres-control-watch.ts';
 import { fromStoredText, referenceColumn, storedText } from './stored-text.ts';
 import { TurnBatch } from './turn-batch.ts';
 import type {
@@ -118,6 +126,26 @@ const READ_CONTROL_STATE: NamedQuery = {
   text: 'SELECT state::text AS state FROM control_state WHERE id = 1',
 };
 
+/** A change of the control row: its new version, announced to every instance when the transaction commits. */
+const WRITE_CONTROL_STATE = `
+  WITH changed AS (UPDATE control_state SET state = $1, version = version + 1 WHERE id = 1 RETURNING version)
+  SELECT version, pg_notify('${CONTROL_CHANNEL}', version::text) FROM changed`;
+
+/**
+ * Recreates the control row should it ever be missing, so there is always a row to lock; its version continues
+ * from the highest any instance has seen, so a lease can never be granted on an older copy with the same number.
+ */
+const ENSURE_CONTROL_ROW = `
+  INSERT INTO control_state (id, state, version)
+  VALUES (1, $1, (SELECT COALESCE(max(seen_version), 0) FROM control_listeners))
+  ON CONFLICT (id) DO NOTHING`;
+
+/** Leases still running on a copy older than a change: the writer waits until there are none (ControlWatch). */
+const LEASES_BEHIND: NamedQuery = {
+  name: 'control_leases_behind',
+  text: 'SELECT count(*)::int AS behind FROM control_listeners WHERE seen_version < $1 AND lease_until > clock_timestamp()',
+};
+
 /**
  * The scale-out store: any number of instances share one PostgreSQL database. Every cross-instance rule is
  * held by the database: row locks (SELECT ... FOR UPDATE) around read-decide-write steps, ON CONFLICT for
@@ -128,9 +156,14 @@ export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
   private readonly pool: pg.Pool;
   private readonly endPool: () => Promise<void>;
+  private readonly watch: ControlWatch;
   private closed = false;
 
-  constructor(connectionString: string, poolOptions: Omit<pg.PoolConfig, 'connectionString'> = {}) {
+  constructor(
+    connectionString: string,
+    poolOptions: Omit<pg.PoolConfig, 'connectionString'> = {},
+    private readonly watchTiming: Readonly<ControlWatchTiming> = DEFAULT_WATCH_TIMING,
+  ) {
     // A PostgreSQL that goes silent (partition, frozen process) must not hold requests open: a connection attempt
     // or a query that gets no answer fails, and the request is answered 503 DEPENDENCY_UNAVAILABLE.
     this.pool = new pg.Pool({
@@ -144,15 +177,23 @@ export class PostgresStore implements Store {
     // DEPENDENCY_UNAVAILABLE). closeFully listens for both, so neither event crashes the process, and makes
     // close() wait until every connection is closed.
     this.endPool = closeFully(this.pool);
+    this.watch = new ControlWatch(
+      { connectionString, connectionTimeoutMillis: poolOptions.connectionTimeoutMillis ?? 5_000 },
+      (text) => this.controlFromText(text),
+      watchTiming,
+    );
   }
 
+  /** Brings the schema up to date, then starts watching the control state (it needs migration 5's tables). */
   async migrate(): Promise<void> {
     await migratePostgres(this.pool);
+    if (!this.closed) this.watch.start();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.watch.stop();
     await this.endPool();
   }
 
@@ -478,13 +519,16 @@ export class PostgresStore implements Store {
 
   /**
    * Every request reads the control state, and another instance may change it at any moment, so nothing here may
-   * answer from a copy older than the call. Concurrent calls still share reads: a call made while a read is in flight
+   * answer from a copy older than any change already answered. While the watch holds a lease (ControlWatch) its copy
+   * is that; otherwise the row is read. Concurrent reads are shared: a call made while a read is in flight
    * (sent before the call, so it may miss a change made just before it) waits for the next read, which starts when
    * that one ends and is shared by every call made meanwhile. Each call so sees a read sent after it was made; under
    * load there is one round trip per round trip's worth of requests instead of one each (load/README.md "PostgreSQL
    * read rows").
    */
   getControlState(): Promise<ControlState> {
+    const trusted = this.watch.current();
+    if (trusted !== undefined) return Promise.resolve(trusted);
     if (this.controlRead === undefined) {
       const read = this.readControlState();
       this.controlRead = read;
@@ -512,42 +556,74 @@ export class PostgresStore implements Store {
 
   private async readControlState(): Promise<ControlState> {
     const { rows } = await this.pool.query<{ state: string }>(READ_CONTROL_STATE);
-    const text = rows[0]?.state;
+    return this.controlFromText(rows[0]?.state);
+  }
+
+  private controlFromText(text: string | undefined): ControlState {
     if (this.lastControl !== undefined && this.lastControl.text === text) return this.lastControl.state;
     const state = sharedControlState(text === undefined ? {} : JSON.parse(text));
     this.lastControl = { text, state };
     return state;
   }
 
-  /** Read, change and write the single control row while holding its row lock. */
-  private modifyControl<T>(change: (state: ControlState) => { state: ControlState; result: T }): Promise<T> {
+  /**
+   * Read, change and write the single control row while holding its row lock. Returns the new version, or
+   * undefined when `change` returned the state it was given (nothing written, nothing announced).
+   */
+  private async modifyControl<T>(
+    change: (state: ControlState) => { state: ControlState; result: T },
+  ): Promise<{ result: T; version: number | undefined }> {
     return this.transaction(async (client) => {
-      // Recreates the row should it ever be missing, so there is always a row to lock.
-      await client.query(`INSERT INTO control_state (id, state) VALUES (1, $1) ON CONFLICT (id) DO NOTHING`, [
-        JSON.stringify(normalizeControlState({})),
-      ]);
+      await client.query(ENSURE_CONTROL_ROW, [JSON.stringify(normalizeControlState({}))]);
       const { rows } = await client.query<{ state: unknown }>(
         'SELECT state FROM control_state WHERE id = 1 FOR UPDATE',
       );
-      const { state, result } = change(normalizeControlState(rows[0]?.state ?? {}));
-      await client.query('UPDATE control_state SET state = $1 WHERE id = 1', [
+      const current = normalizeControlState(rows[0]?.state ?? {});
+      const { state, result } = change(current);
+      if (state === current) return { result, version: undefined };
+      const written = await client.query<{ version: string }>(WRITE_CONTROL_STATE, [
         JSON.stringify(normalizeControlState(state)),
       ]);
-      return result;
+      return { result, version: Number(written.rows[0]?.version) };
     });
+  }
+
+  /**
+   * Until no instance trusts a copy older than `version` (ControlWatch): each has acknowledged it, or its lease
+   * lapsed. A lease behind cannot be extended, so this ends within a lease of the commit; the bound beyond that is
+   * only against a database clock that jumped.
+   */
+  private async untilSeen(version: number): Promise<void> {
+    const deadline = performance.now() + 4 * this.watchTiming.leaseMs;
+    for (;;) {
+      const { rows } = await this.pool.query<{ behind: number }>({ ...LEASES_BEHIND, values: [version] });
+      if ((rows[0]?.behind ?? 0) === 0) return;
+      if (performance.now() > deadline) {
+        throw new Error(`control state version ${version}: instances still hold leases on older copies`);
+      }
+      await delay(1);
+    }
   }
 
   async updateControlState(update: (state: ControlState) => ControlState): Promise<ControlState> {
-    return this.modifyControl((current) => {
+    const { result, version } = await this.modifyControl((current) => {
       const state = normalizeControlState(update(current));
       return { state, result: state };
     });
+    if (version !== undefined) await this.untilSeen(version);
+    return result;
   }
 
+  /**
+   * Not waiting for the other instances: a copy that still shows the decline only sends its booking here, where
+   * the row lock gives each decline to one booking, and a copy can never show fewer declines than the row.
+   */
   async takeDeclineNextBooking(): Promise<boolean> {
-    return this.modifyControl((current) => {
-      const { state, taken } = takeOneDecline(current);
-      return { state, result: taken };
-    });
+    return (
+      await this.modifyControl((current) => {
+        const { state, taken } = takeOneDecline(current);
+        return { state, result: taken };
+      })
+    ).result;
   }
 }

@@ -153,4 +153,24 @@ describe('two instances on one PostgreSQL database and one Redis prefix', () => 
     const remaining = ok.map((a) => Number(a.headers.get('x-ratelimit-remaining'))).sort((a, b) => a - b);
     expect(remaining).toEqual(Array.from({ length: RATE_LIMIT_PER_MINUTE }, (_, i) => i));
   });
+
+  // Each instance answers from its own copy of the control state (store/postgres-control-watch.ts): a change is
+  // answered only once the other instance's copy has it, so the very next call there sees it.
+  it('[test hooks] a control change answered by one instance is in force on the other at once', async () => {
+    const tokens = [await one.token('partnerA'), await two.token('partnerA')];
+    for (let round = 0; round < 24; round++) {
+      const [writer, reader] = round % 2 === 0 ? [one, two] : [two, one];
+      const token = tokens[round % 2 === 0 ? 1 : 0];
+      const disabled = await writer.control('PUT', '/api', { enabled: false });
+      expect(disabled.status).toBe(200);
+      const refused = await reader.call('GET', '/locations', { token });
+      expect(refused.status, `round ${round}: the API disabled on the other instance`).toBe(503);
+      expect(refused.json.error.code).toBe('API_DISABLED');
+      expect((await writer.control('PUT', '/api', { enabled: true })).status).toBe(200);
+      expect((await reader.call('GET', '/locations', { token })).status, `round ${round}: enabled again`).toBe(200);
+    }
+    const before = await two.serviceNow();
+    await one.advanceClock(60);
+    expect((await two.serviceNow()) - before).toBeGreaterThanOrEqual(60_000);
+  });
 });

@@ -5,8 +5,9 @@ import type { Store } from '../../store/types.ts';
 export const READINESS_PATH = '/health/ready';
 
 /**
- * Readiness for container HEALTHCHECKs and orchestrators: 200 when the store answers a read, 503 when it does not.
- * The body says only that, never why (an error could carry a connection string).
+ * Readiness for container HEALTHCHECKs and orchestrators: 200 when the store answers a read, 503 when it does not
+ * (PostgreSQL: a copy of the control state under lease counts, the lease renewed within the last 1.5 s). The body
+ * says only that, never why (an error could carry a connection string).
  */
 export function healthRoutes(app: FastifyInstance, store: Pick<Store, 'getControlState'>) {
   app.get(READINESS_PATH, async (_request, reply) => {

@@ -1,0 +1,147 @@
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTcpProxy } from '../http/rate-limit/tcp-proxy.testkit.ts';
+import { sharedControlState } from './control-state.ts';
+import { PostgresStore } from './postgres.ts';
+import { ControlWatch, type ControlWatchTiming } from './postgres-control-watch.ts';
+
+/**
+ * The PostgreSQL control watch (migration 5): instances answer from their copy of the control state, and a change is
+ * answered only once no instance still trusts an older copy. Two stores in one process stand for two instances.
+ */
+const DATABASE = `control_watch_${process.pid}`;
+const ADMIN = 'postgres://postgres@127.0.0.1:5432/test';
+const URL = `postgres://postgres@127.0.0.1:5432/${DATABASE}`;
+const TIMING: ControlWatchTiming = { leaseMs: 600, renewEveryMs: 100, marginMs: 150, retryMs: 50 };
+
+const stores: PostgresStore[] = [];
+const watches: ControlWatch[] = [];
+
+async function admin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: ADMIN });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function openStore(): Promise<PostgresStore> {
+  const store = new PostgresStore(URL, {}, TIMING);
+  stores.push(store);
+  await store.migrate();
+  return store;
+}
+
+const watchOf = (store: PostgresStore) => (store as unknown as { watch: ControlWatch }).watch;
+
+async function until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const started = performance.now();
+  while (!condition()) {
+    if (performance.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+beforeAll(async () => {
+  await admin(async (client) => {
+    await client.query(`DROP DATABASE IF EXISTS ${DATABASE}`);
+    await client.query(`CREATE DATABASE ${DATABASE}`);
+  });
+});
+
+afterAll(async () => {
+  for (const watch of watches) await watch.stop();
+  for (const store of stores) await store.close();
+  await admin((client) => client.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`));
+});
+
+describe('PostgreSQL control watch', () => {
+  it('a change answered on one instance is what the other answers next, from its copy', async () => {
+    const a = await openStore();
+    const b = await openStore();
+    await until(() => watchOf(a).current() !== undefined && watchOf(b).current() !== undefined, 'both leases');
+    // From here b must not read the row: its copy is the answer.
+    const pool = (b as unknown as { pool: pg.Pool }).pool;
+    const query = pool.query.bind(pool);
+    let reads = 0;
+    (pool as unknown as { query: unknown }).query = (...args: Parameters<typeof query>) => {
+      if ((args[0] as { name?: string }).name === 'read_control_state') reads++;
+      return query(...args);
+    };
+    for (let i = 1; i <= 25; i++) {
+      const writer = i % 2 === 0 ? a : b;
+      const reader = i % 2 === 0 ? b : a;
+      await writer.updateControlState((s) => ({ ...s, clockOffsetMs: i }));
+      // No await between the writer's answer and the read: nothing may have run on the reader's side meanwhile.
+      const seen = reader.getControlState();
+      expect((await seen).clockOffsetMs, `change ${i}`).toBe(i);
+      expect((await b.getControlState()).clockOffsetMs).toBe(i);
+    }
+    expect(reads, 'control reads by b, whose copy was trusted').toBe(0);
+  });
+
+  it('a lease the instance cannot renew holds the writer until it lapses, and the copy is not trusted after', async () => {
+    const writer = await openStore();
+    const proxy = await startTcpProxy('127.0.0.1', 5432);
+    const watch = new ControlWatch(
+      { connectionString: `postgres://postgres@127.0.0.1:${proxy.port}/${DATABASE}`, connectionTimeoutMillis: 300 },
+      (text) => sharedControlState(text === undefined ? {} : JSON.parse(text)),
+      TIMING,
+    );
+    watches.push(watch);
+    watch.start();
+    try {
+      await until(() => watch.current() !== undefined, 'the lease through the proxy');
+      proxy.freeze();
+      const started = performance.now();
+      await writer.updateControlState((s) => ({ ...s, apiDisabled: true }));
+      const waited = performance.now() - started;
+      expect(watch.current(), 'a copy without the change, after the change was answered').toBeUndefined();
+      expect(waited, 'the writer waited for the silent lease').toBeGreaterThan(TIMING.marginMs);
+      expect(waited).toBeLessThan(TIMING.leaseMs * 4);
+    } finally {
+      await proxy.cut();
+    }
+  });
+
+  it('a lease is granted only on the current version, and a refusal brings the current row', async () => {
+    await openStore();
+    const db = new pg.Client({ connectionString: URL });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ version: string }>('SELECT version FROM control_state WHERE id = 1');
+      const current = Number(rows[0]?.version);
+      const renew = (seen: number) =>
+        db.query<{ current_version: string; current_state: string | null }>(
+          'SELECT current_version, current_state FROM renew_control_lease($1, $2, 60000)',
+          ['test-instance', seen],
+        );
+      const leases = async () =>
+        (await db.query("SELECT seen_version FROM control_listeners WHERE instance_id = 'test-instance'")).rows;
+
+      const refused = (await renew(current - 1)).rows[0];
+      expect(Number(refused?.current_version)).toBe(current);
+      expect(JSON.parse(refused?.current_state ?? 'null')).toMatchObject({ clockOffsetMs: expect.any(Number) });
+      expect(await leases(), 'no lease on an old copy').toEqual([]);
+
+      const granted = (await renew(current)).rows[0];
+      expect(granted?.current_state).toBeNull();
+      expect(await leases()).toEqual([{ seen_version: String(current) }]);
+
+      // A lease behind is kept as it was, not extended (a writer waits for it until it lapses).
+      await db.query("UPDATE control_listeners SET lease_until = now() + interval '1 second'");
+      await db.query('UPDATE control_state SET version = version + 1 WHERE id = 1');
+      await renew(current);
+      const { rows: after } = await db.query<{ short: boolean }>(
+        "SELECT lease_until < now() + interval '2 seconds' AS short FROM control_listeners WHERE instance_id = 'test-instance'",
+      );
+      expect(after).toEqual([{ short: true }]);
+      await db.query("DELETE FROM control_listeners WHERE instance_id = 'test-instance'");
+    } finally {
+      await db.end();
+    }
+  });
+});
