@@ -81,6 +81,14 @@ describe('PostgreSQL control watch', () => {
       expect((await b.getControlState()).clockOffsetMs).toBe(i);
     }
     expect(reads, 'control reads by b, whose copy was trusted').toBe(0);
+    // The calls of one turn share the copy taken at the turn's end, after the poll phase (their responses leave
+    // together, one wake-up of the peer).
+    const order: string[] = [];
+    setImmediate(() => order.push('earlier immediate'));
+    const first = b.getControlState();
+    expect(b.getControlState()).toBe(first);
+    await first.then(() => order.push('copy'));
+    expect(order).toEqual(['earlier immediate', 'copy']);
   });
 
   it('a lease the instance cannot renew holds the writer until it lapses, and the copy is not trusted after', async () => {
