@@ -10,7 +10,11 @@ export interface Measurement {
   errors: Record<string, number>;
   /** Server CPU time per request (user + system), in microseconds, when the server's process is known. */
   cpuUsPerRequest?: number;
+  /** The load generator's own CPU time per request (user + system, its whole process), in microseconds. */
+  clientCpuUsPerRequest?: number;
 }
+
+const nothing = (): void => {};
 
 /** A closed-loop run of the native engine: `connections` VUs, each on its own connection, for `seconds`. */
 export async function measureNative(
@@ -36,9 +40,8 @@ export async function measureNative(
         name: 'bench',
         arrival: { kind: 'constant-vus', vus: connections, durationS: seconds },
         connectionPerVu: true,
-        async exec(ctx) {
-          await ctx.http.request(makeRequest());
-        },
+        // No async wrapper: one promise less a request on the engine's hot path.
+        exec: (ctx) => ctx.http.request(makeRequest()).then(nothing),
       },
     ],
   };

@@ -68,6 +68,8 @@ function verdict(goal: Goal | undefined, r: Measurement, b: Measurement): string
 }
 
 const micros = (m: Measurement) => (m.cpuUsPerRequest === undefined ? '-' : m.cpuUsPerRequest.toFixed(0));
+const clientMicros = (m: Measurement) =>
+  m.clientCpuUsPerRequest === undefined ? '-' : m.clientCpuUsPerRequest.toFixed(1);
 
 /**
  * Reference vs bare per operation: throughput ratio (ref/bare, below 1) and latency ratios (ref/bare, above 1), the
@@ -116,9 +118,21 @@ export function formatComparison(rows: ComparisonRow[]): string {
 
 export function formatTopRate(native: Measurement, cannon: Measurement, connections: number, seconds: number): string {
   return [
-    `Load generator top rate on the bare server (GET, ${connections} connections, ${seconds} s):`,
+    `Load generator top rate on the bare server (GET, ${connections} connections, ${seconds} s in runs taken in turns; client CPU: the engine's own process):`,
     table(
-      ['engine', 'vs', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'req/s ratio', 'goal', 'verdict'],
+      [
+        'engine',
+        'vs',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'errors',
+        'client CPU µs/req',
+        'server CPU µs/req',
+        'req/s ratio',
+        'goal',
+        'verdict',
+      ],
       [
         [
           'native (undici)',
@@ -127,6 +141,8 @@ export function formatTopRate(native: Measurement, cannon: Measurement, connecti
           num(native.p50Ms),
           num(native.p99Ms),
           errors(native),
+          clientMicros(native),
+          micros(native),
           ratio(native.requestsPerSecond, cannon.requestsPerSecond),
           'ratio ≥ 0.95',
           cannon.requestsPerSecond > 0 && native.requestsPerSecond / cannon.requestsPerSecond >= 0.95
@@ -140,6 +156,8 @@ export function formatTopRate(native: Measurement, cannon: Measurement, connecti
           num(cannon.p50Ms),
           num(cannon.p99Ms),
           errors(cannon),
+          clientMicros(cannon),
+          micros(cannon),
           '1.000',
           '-',
           '-',

@@ -193,6 +193,10 @@ export async function runNative(scenario: AnyScenario, run: NativeRunOptions): P
         }
         return dispatcher;
       };
+      const failed = (error: unknown) => {
+        if (iterationErrors.length < 5) iterationErrors.push(`${phase.name}: ${(error as Error).message}`);
+        else iterationErrors.push('');
+      };
       const launch: Launch = (vu, iteration, scheduledAt) => {
         // Requests issued before the iteration's first response are measured from its scheduled start.
         let intended = scheduledAt;
@@ -216,10 +220,6 @@ export async function runNative(scenario: AnyScenario, run: NativeRunOptions): P
         };
         // The run's context with this iteration's own fields (no per-iteration copy of the closures).
         const ctx = Object.assign(Object.create(iterationBase) as VuContext<unknown>, { http, vu, iteration });
-        const failed = (error: unknown) => {
-          if (iterationErrors.length < 5) iterationErrors.push(`${phase.name}: ${(error as Error).message}`);
-          else iterationErrors.push('');
-        };
         try {
           return phase.exec(ctx).catch(failed);
         } catch (error) {
