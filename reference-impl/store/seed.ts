@@ -1,8 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { Reservation, ReservationStatus } from '../../contract/types.ts';
 import { partners } from '../../fixtures/partners.ts';
+import { timeOrderedUuid } from '../domain/time-ordered-id.ts';
 import { parseStoreUrl } from './index.ts';
 
 /**
@@ -82,7 +83,9 @@ export function seedRow(template: Template, index: number, options: Required<See
   const status = statusOf(index);
   const reservation: Reservation = {
     ...template.reservation,
-    reservationId: `RSV-${randomUUID()}`,
+    // As the reference makes them (domain/reservations.ts): time-ordered by the row's creation, so a seeded store's
+    // id index is the one a store that took these bookings would hold, and new bookings land after every seeded row.
+    reservationId: `RSV-${timeOrderedUuid(createdAtMs)}`,
     // A third without a reference, as partners that send none; the rest unique per partner by the index.
     partnerReference: index % 3 === 0 ? null : `SEED-${index}`,
     rocketBookingCode: bookingCode(),
