@@ -12,8 +12,8 @@ const USAGE = `Usage: partner-api-reference [--version | --help | --list-faults]
 The reference implementation of the Partner Car Rental Distribution API v1 (Fastify; SQLite or PostgreSQL + Redis).
 Configured by the environment only: PORT, HOST, DATABASE_URL (sqlite:<file> or postgres://…), REDIS_URL,
 REDIS_KEY_PREFIX, CLIENT_SECRET_<ROLE>, CONTROL_TOKEN, API_DISABLED, TOKEN_LIMIT_PER_CLIENT, TOKEN_LIMIT_PER_ADDRESS,
-TLS_CERT_FILE, TLS_KEY_FILE, LOG_LEVEL, LOG_REQUESTS, FAULTS, IDEMPOTENCY_PURGE_INTERVAL_S, IDEMPOTENCY_PURGE_BATCH_SIZE
-(README "Configuration"). Readiness: GET /health/ready.
+RATE_LIMIT_PER_MINUTE, TLS_CERT_FILE, TLS_KEY_FILE, LOG_LEVEL, LOG_REQUESTS, FAULTS, IDEMPOTENCY_PURGE_INTERVAL_S,
+IDEMPOTENCY_PURGE_BATCH_SIZE (README "Configuration"). Readiness: GET /health/ready.
 `;
 
 export function parseCliArgs(args: readonly string[]): CliRequest {

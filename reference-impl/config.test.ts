@@ -30,3 +30,24 @@ describe('configFromEnv: LOG_REQUESTS', () => {
     expect(() => configFromEnv({ LOG_REQUESTS: 'off' })).toThrow(/LOG_REQUESTS must be 1, true, 0 or false/);
   });
 });
+
+describe('configFromEnv: RATE_LIMIT_PER_MINUTE', () => {
+  it('defaults to 600 business calls a minute for every ordinary client', () => {
+    expect(configFromEnv({}).rateLimitPerMinute).toBe(600);
+    expect(configFromEnv({ RATE_LIMIT_PER_MINUTE: '' }).rateLimitPerMinute).toBe(600);
+  });
+
+  it('reads a positive integer', () => {
+    expect(configFromEnv({ RATE_LIMIT_PER_MINUTE: '60000' }).rateLimitPerMinute).toBe(60_000);
+    expect(configFromEnv({ RATE_LIMIT_PER_MINUTE: '1' }).rateLimitPerMinute).toBe(1);
+  });
+
+  it.each(['0', '-5', '1.5', 'abc', '600/min', '1e3', ' ', '99999999999999999999'])(
+    'refuses %j, naming the variable and the value',
+    (raw) => {
+      expect(() => configFromEnv({ RATE_LIMIT_PER_MINUTE: raw })).toThrow(
+        `RATE_LIMIT_PER_MINUTE must be a positive integer, got "${raw}"`,
+      );
+    },
+  );
+});

@@ -15,6 +15,11 @@ export interface ServerConfig {
   /** Spec 5.8: the whole partner API answers 503 API_DISABLED. */
   apiDisabled: boolean;
   tokenLimits: { perClientPerMinute: number; perAddressPerMinute: number };
+  /**
+   * Business calls a minute for every ordinary client (spec 8; `fixtures/clients.ts` marks which clients are
+   * ordinary: a client with a ceiling of its own, the `rateLimit` role's 30, keeps it).
+   */
+  rateLimitPerMinute: number;
   logLevel: string;
   /** A log line per request (received, answered) at info; off (LOG_REQUESTS=0) leaves start-up lines and warnings. */
   logRequests: boolean;
@@ -47,8 +52,10 @@ function switchFrom(env: NodeJS.ProcessEnv, name: string, fallback: boolean): bo
 }
 
 function positiveIntFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const value = intFrom(env, name, fallback);
-  if (value === 0) throw new Error(`${name} must be a positive integer`);
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = /^[0-9]+$/.test(raw.trim()) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
   return value;
 }
 
@@ -71,6 +78,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       perClientPerMinute: intFrom(env, 'TOKEN_LIMIT_PER_CLIENT', 120),
       perAddressPerMinute: intFrom(env, 'TOKEN_LIMIT_PER_ADDRESS', 600),
     },
+    rateLimitPerMinute: positiveIntFrom(env, 'RATE_LIMIT_PER_MINUTE', 600),
     logLevel: env.LOG_LEVEL ?? 'info',
     logRequests: switchFrom(env, 'LOG_REQUESTS', true),
     tlsCertFile,

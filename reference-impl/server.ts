@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { loadReferenceTarget, OPERATOR_DATA } from '../fixtures/index.ts';
-import type { ClientFixture } from '../fixtures/types.ts';
 import { buildApp } from './app.ts';
 import type { ServerConfig } from './config.ts';
 import { AccessTokens } from './domain/access-tokens.ts';
-import { ClientRegistry } from './domain/credentials.ts';
+import { ClientRegistry, servedClients } from './domain/credentials.ts';
 import { IdempotencyPurge } from './domain/idempotency-purge.ts';
 import { OperatorData } from './domain/operator-data.ts';
 import { QuoteTokens } from './domain/quote-tokens.ts';
@@ -30,7 +29,7 @@ export interface RunningServer {
 /** Client secrets: the fixture target config's, each overridable by CLIENT_SECRET_<ROLE> (e.g. CLIENT_SECRET_PARTNERA). */
 function secretResolver(env: NodeJS.ProcessEnv) {
   const target = loadReferenceTarget();
-  return (client: ClientFixture) =>
+  return (client: { role: string }) =>
     env[`CLIENT_SECRET_${client.role.toUpperCase()}`] || target.clients[client.role]?.clientSecret;
 }
 
@@ -56,7 +55,8 @@ export async function startServer(
     const faults = new FaultSwitch(FAULTS);
     faults.set(config.faults);
     const [clients, tokenKey, quoteKey] = await Promise.all([
-      ClientRegistry.create(OPERATOR_DATA.clients, secretResolver(env)),
+      // Both setups alike (SQLite, PostgreSQL + Redis): the guard hands each client's ceiling to the limiter.
+      ClientRegistry.create(servedClients(OPERATOR_DATA.clients, config.rateLimitPerMinute), secretResolver(env)),
       store.getOrCreateSecret('access-token-key', newKey),
       store.getOrCreateSecret('quote-key', newKey),
     ]);

@@ -158,6 +158,8 @@ describe('runCheck outcomes', () => {
       seed: deriveSeed(7, '[4.2.1] ok'),
       outcome: 'pass',
       judgedBy: 'live',
+      // The token request and the GET, both as partnerA; no 429, no wait.
+      traffic: { requests: { partnerA: 2 }, provoked429: 0, unprovoked429: 0, waitedMs: 0 },
     });
   });
 

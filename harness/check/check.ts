@@ -5,6 +5,13 @@ import type { Role, TargetProbes } from '../config/target-config.ts';
 import type { HookName, TestHooks } from '../hooks/adapter.ts';
 import { createPartnerClient, type PartnerClient } from '../http/partner-client.ts';
 import { ProfileViolation } from '../http/profile-guard.ts';
+import {
+  CHECK_LIMIT_WAIT_BUDGET_MS,
+  emptyTraffic,
+  provokingLimits,
+  RateLimitedError,
+  withTraffic,
+} from '../http/rate-limits.ts';
 import { RecordedError, recording } from '../http/recorder.ts';
 import type { Representation } from '../http/representation.ts';
 import { TargetUnreachableError } from '../http/unreachable.ts';
@@ -41,8 +48,18 @@ export interface CheckOptions {
   judgedBy?: JudgedBy;
   /** Default ['json']; business checks pass REPRESENTATIONS → one test each. */
   representations?: readonly Representation[];
+  /**
+   * The check exhausts a rate-limit bucket on purpose (spec 8, 4.5.4, 5.4c, 7.3.33): every 429 reaches it as it
+   * comes and nothing it sends is held back for an empty bucket. Any other check's 429s are the transport's to wait
+   * out (harness/http/rate-limits.ts); sendUntil429 provokes on its own.
+   */
+  provokesLimits?: boolean;
+  /** The check's own work, without what it waits for the target's rate limits (up to CHECK_LIMIT_WAIT_BUDGET_MS). */
   timeoutMs?: number;
 }
+
+/** A check's time for its own work when it does not set one (rate-limit waits come on top). */
+export const DEFAULT_CHECK_TIMEOUT_MS = 120_000;
 
 export interface CheckContext {
   clause: Clause;
@@ -105,7 +122,10 @@ export function check(clauseId: string): DeclareCheck {
     const name = options.name ?? clause.title;
     for (const representation of options.representations ?? ['json']) {
       const title = checkTitle(clauseId, name, representation);
-      test(title, { timeout: options.timeoutMs }, async (ctx) => {
+      // Waiting for a target's rate limits is not the check's slowness: it gets its budget on top (the transport
+      // ends a check held back longer as not judged, rate-limits.ts).
+      const timeout = (options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS) + CHECK_LIMIT_WAIT_BUDGET_MS;
+      test(title, { timeout }, async (ctx) => {
         await runCheck({
           clause,
           options,
@@ -251,9 +271,13 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
   };
 
   let observations: Observation[] = [];
+  const traffic = emptyTraffic();
+  // Counted in place while the check runs; vitest sends the meta to the reporter when the test ends.
+  meta.traffic = traffic;
+  const body = options.provokesLimits ? () => provokingLimits(() => input.fn(context)) : () => input.fn(context);
   try {
     await recording(async () => {
-      const scoped = await inCheckScope(clause.id, () => input.fn(context));
+      const scoped = await withTraffic(traffic, () => inCheckScope(clause.id, body));
       observations = scoped.observations;
       if (scoped.cases.runs > 0) meta.cases = scoped.cases;
       if (scoped.error !== undefined) throw scoped.error;
@@ -266,7 +290,8 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
     if (observations.length > 0) meta.observations = observations;
     if (error instanceof NotApplicableSignal) return notApplicable(error.reason);
     if (error instanceof FewCasesSignal) return notApplicable({ kind: 'few-cases', detail: error.message });
-    if (error instanceof TransientSignal) return notApplicable({ kind: 'target', detail: error.message });
+    if (error instanceof TransientSignal || error instanceof RateLimitedError)
+      return notApplicable({ kind: 'target', detail: error.message });
     const blocked = blockedBy(error, observations);
     if (blocked) {
       meta.evidence = buildEvidence(error, exchanges);

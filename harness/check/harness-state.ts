@@ -2,7 +2,8 @@ import { inject } from 'vitest';
 import { TokenCache } from '../auth/token-cache.ts';
 import { type TestHooks, testHooks } from '../hooks/adapter.ts';
 import { configureHttp, send } from '../http/client.ts';
-import { isLoopback, Pacer } from '../http/pacing.ts';
+import { Pacer } from '../http/pacing.ts';
+import { RateLimitModel } from '../http/rate-limits.ts';
 import { registerTargetSecrets } from '../http/secrets.ts';
 import { RUN_SETTINGS_KEY, type RunSettings } from '../run-settings.ts';
 
@@ -26,14 +27,17 @@ export function readRunSettings(): RunSettings {
 }
 
 /**
- * The process's HTTP trust, pace and profile for a run: the runner (pre-flight, hooks, cleanup) and each worker call
+ * The process's HTTP trust, pace, rate-limit model and profile for a run: the runner (pre-flight, hooks, cleanup) and each worker call
  * this one function, so both processes decide them the same way.
  */
 export function configureRunHttp(settings: Pick<RunSettings, 'target' | 'profile' | 'maxRps'>): void {
   const { target } = settings;
   configureHttp({
     tls: target.tls,
-    pacer: new Pacer({ maxRps: settings.maxRps, honourRetryAfter: !isLoopback(target.baseUrl) }),
+    // --max-rps is the hard ceiling; the target's own limits (its X-RateLimit-* and Retry-After, per client) are
+    // the rate-limit model's, whatever the target's address (a developer's localhost limits as the live service does).
+    pacer: new Pacer({ maxRps: settings.maxRps, honourRetryAfter: false }),
+    limits: new RateLimitModel(),
     // The profile is enforced by the client: a request it does not allow is refused, never sent.
     profile: {
       profile: settings.profile,

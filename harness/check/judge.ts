@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { RateLimitedError } from '../http/rate-limits.ts';
 import { BlockedSignal, countCase, TransientSignal } from './scope.ts';
 
 /** What a generated case returns when the target gave it nothing to judge (no offer for that window, say). */
@@ -32,7 +33,7 @@ export async function forAll<T>(
 ): Promise<{ runs: number; judged: number }> {
   let runs = 0;
   let judged = 0;
-  let blocked: BlockedSignal | TransientSignal | undefined;
+  let blocked: BlockedSignal | TransientSignal | RateLimitedError | undefined;
   let shrinking = false;
   await fc.assert(
     fc.asyncProperty(arbitrary, async (value) => {
@@ -45,7 +46,7 @@ export async function forAll<T>(
           countCase(result !== SKIP);
         }
       } catch (error) {
-        if (error instanceof BlockedSignal || error instanceof TransientSignal) {
+        if (error instanceof BlockedSignal || error instanceof TransientSignal || error instanceof RateLimitedError) {
           blocked = error;
           return;
         }

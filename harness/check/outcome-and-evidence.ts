@@ -1,3 +1,4 @@
+import type { Traffic } from '../http/rate-limits.ts';
 import type { Representation } from '../http/representation.ts';
 
 /** The outcome of one check (docs/design.md "Check model"). Nothing is silently skipped. */
@@ -87,6 +88,8 @@ export interface CheckMeta {
   cases?: { runs: number; judged: number };
   /** How the check judges its clause: on the wire, through the target's test hooks, by waiting, or statically. */
   judgedBy?: JudgedBy;
+  /** What the check sent and met: requests per role, 429s provoked or not, time waited for the target's limits. */
+  traffic?: Traffic;
 }
 
 export type JudgedBy = 'live' | 'hooks' | 'patient' | 'static';

@@ -1,6 +1,6 @@
 import { HOOK_NAMES, type HookName } from '../../contract/hooks/names.ts';
 import type { HttpRequest, HttpResponse, SendOptions } from '../http/client.ts';
-import { send as defaultSend } from '../http/client.ts';
+import { send as defaultSend, forgetRateLimits } from '../http/client.ts';
 
 /**
  * The test hooks of a target (docs/test-hooks.md): what the suite asks of the operator side so a clause can be
@@ -62,6 +62,9 @@ export interface HooksEndpoint {
   token: string;
 }
 
+/** The traffic name of test-hook calls (the report's requests per role). */
+const HOOKS_ROLE = 'testHooks';
+
 async function call(
   endpoint: HooksEndpoint,
   send: SendFn,
@@ -77,7 +80,8 @@ async function call(
   }
   let res: HttpResponse;
   try {
-    res = await send(req);
+    // The hooks are the operator's, not a partner client's: counted apart from every client's bucket.
+    res = await send(req, { role: HOOKS_ROLE });
   } catch (error) {
     throw new HookError(`test hook ${method} ${path} could not be reached: ${(error as Error).message}`);
   }
@@ -152,6 +156,8 @@ export function testHooks(
     },
     async resetRateLimits() {
       await go('POST', '/rate-limits/reset');
+      // Every bucket is full again: what the run had learned of them no longer holds.
+      forgetRateLimits();
     },
     async reset() {
       await go('POST', '/reset');

@@ -6,6 +6,15 @@ import { trustedSecureContext } from '../config/trusted-ca.ts';
 import { curlCommand } from './curl.ts';
 import { Pacer } from './pacing.ts';
 import { assertProfileAllows, type GuardTarget } from './profile-guard.ts';
+import {
+  bucketsOf,
+  CHECK_LIMIT_WAIT_BUDGET_MS,
+  currentTraffic,
+  isProvoking,
+  MAX_LIMIT_RETRIES,
+  RateLimitedError,
+  RateLimitModel,
+} from './rate-limits.ts';
 import { record } from './recorder.ts';
 import { redactBody, redactHeaders, redactText } from './redact.ts';
 import { rolePlaceholder, type SecretRegistry, secrets } from './secrets.ts';
@@ -47,6 +56,8 @@ const TIMEOUT_MS = 30_000;
  */
 const pools = new Map<string, Pool>();
 let pacer = new Pacer({ maxRps: null, honourRetryAfter: false });
+/** The run's clients' buckets as the target described them (rate-limits.ts). */
+let limits = new RateLimitModel();
 let registry: SecretRegistry = secrets;
 /** The target's private CA (target config tls.caFile), trusted beside the public roots. */
 let caFile: string | undefined;
@@ -130,12 +141,14 @@ function closePools(): Promise<unknown> {
  */
 export function configureHttp(options: {
   pacer?: Pacer;
+  limits?: RateLimitModel;
   registry?: SecretRegistry;
   tls?: TargetTls | undefined;
   /** The run's profile and target: requests the profile does not allow are refused (null: no limit). */
   profile?: { profile: Profile; target: GuardTarget } | null;
 }): void {
   if (options.pacer) pacer = options.pacer;
+  if (options.limits) limits = options.limits;
   if (options.profile !== undefined) guard = options.profile ?? undefined;
   if (options.registry) registry = options.registry;
   if ('tls' in options && options.tls?.caFile !== caFile) {
@@ -145,21 +158,81 @@ export function configureHttp(options: {
   }
 }
 
+/** The target emptied its rate-limit windows (test hook rateLimits.reset): every bucket is taken as full again. */
+export function forgetRateLimits(): void {
+  limits.forget();
+}
+
 export async function closeHttp(): Promise<void> {
   await closePools();
 }
 
 const lossyUtf8 = new TextDecoder('utf-8');
 
-/** Sends one request through the pacer, records it (redacted, with a curl line) and returns the raw response. */
+/**
+ * Sends one request within the target's rate limits and the run's pace, records it (redacted, with a curl line) and
+ * returns the raw response. A request whose client's bucket the target said is empty waits for it to refill first;
+ * a 429 the check did not provoke (rate-limits.ts provokingLimits) is waited out and the identical request (same
+ * bytes, same Idempotency-Key) sent again, each attempt recorded, so a check never judges a 429 it did not ask
+ * for. When the target keeps refusing, the check is "not judged" (RateLimitedError), never failed.
+ */
 export async function send(req: HttpRequest, options: SendOptions = {}): Promise<HttpResponse> {
-  const headers = req.headers ?? {};
   if (guard) assertProfileAllows(guard.profile, req.method, req.url, guard.target);
+  const keys = bucketsOf(req.url, options.role);
+  const provoking = isProvoking();
+  const traffic = currentTraffic();
+  const role = options.role ?? 'anonymous';
+  for (let retry = 0; ; retry++) {
+    if (!provoking) {
+      const delay = limits.delayFor(keys);
+      if (delay > 0 && traffic.waitedMs + delay > CHECK_LIMIT_WAIT_BUDGET_MS) throw heldBack(traffic.waitedMs, delay);
+      traffic.waitedMs += await limits.acquire(keys);
+    }
+    traffic.requests[role] = (traffic.requests[role] ?? 0) + 1;
+    const response = await sendOnce(req, options, keys);
+    if (response.status !== 429) return response;
+    if (provoking) {
+      traffic.provoked429 += 1;
+      return response;
+    }
+    traffic.unprovoked429 += 1;
+    const wait = limits.waitAfter429(response.headers, retry);
+    if (retry >= MAX_LIMIT_RETRIES) {
+      throw new RateLimitedError(
+        `${req.method} ${pathOf(req.url)} was refused with 429 ${retry + 1} times although the check did not ` +
+          `provoke it (waited ${Math.round(traffic.waitedMs / 1000)} s for the target's rate limits): nothing could be judged`,
+      );
+    }
+    if (traffic.waitedMs + wait > CHECK_LIMIT_WAIT_BUDGET_MS) throw heldBack(traffic.waitedMs, wait);
+    await limits.sleep(wait);
+    traffic.waitedMs += wait;
+  }
+}
+
+function heldBack(waitedMs: number, nextMs: number): RateLimitedError {
+  return new RateLimitedError(
+    `the target's rate limits held this check back ${Math.round(waitedMs / 1000)} s and asked for ` +
+      `${Math.round(nextMs / 1000)} s more (at most ${CHECK_LIMIT_WAIT_BUDGET_MS / 1000} s a check): nothing could be judged`,
+  );
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
+
+/** One attempt: through the pacer, recorded as evidence, seen by the rate-limit model. */
+async function sendOnce(req: HttpRequest, options: SendOptions, keys: readonly string[]): Promise<HttpResponse> {
+  const headers = req.headers ?? {};
   if (down && Date.now() - down.probedAt < REPROBE_MS) throw new TargetUnreachableError(down.cause);
   if (down) down.probedAt = Date.now();
   await pacer.acquire();
   const started = performance.now();
   let response: HttpResponse | undefined;
+  limits.sent(keys);
   try {
     let res: Awaited<ReturnType<typeof undiciRequest>>;
     let body: Uint8Array;
@@ -186,6 +259,7 @@ export async function send(req: HttpRequest, options: SendOptions = {}): Promise
     registerIssuedToken(req, response, options.role);
     return response;
   } finally {
+    limits.answered(keys, response);
     if (options.record !== false) {
       const durationMs = Math.round(performance.now() - started);
       const answered = response;

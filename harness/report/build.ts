@@ -2,10 +2,18 @@ import { CLAUSES, type Clause, SECTIONS } from '../../contract/clauses/index.ts'
 import { SPEC_RELEASE } from '../../contract/constants.ts';
 import { plainMessage } from '../check/evidence.ts';
 import type { JudgedBy, NotApplicableReason, Outcome, Profile } from '../check/outcome-and-evidence.ts';
+import { addTraffic, emptyTraffic, type Traffic } from '../http/rate-limits.ts';
 import { compareWithBaseline } from './baseline.ts';
 import type { CheckRecord, HarnessError } from './check-record.ts';
 import { decideExit } from './exit.ts';
-import type { ReportCheck, ReportClause, ReportModel, ReportObservation, ReportSection } from './model.ts';
+import type {
+  ReportCheck,
+  ReportClause,
+  ReportModel,
+  ReportObservation,
+  ReportSection,
+  ReportTraffic,
+} from './model.ts';
 import { emptyClauseCounts, emptyCounts, isFailure, judged, worstOutcome } from './outcome.ts';
 import { safeEvidence, safeExchange } from './sanitize.ts';
 import { notApplicableText } from './text.ts';
@@ -97,6 +105,7 @@ export function buildReport(input: BuildReportInput): ReportModel {
         if (record.evidence) check.evidence = safeEvidence(record.evidence);
         if (record.judgedBy) check.judgedBy = record.judgedBy;
         if (record.cases) check.cases = { ...record.cases };
+        if (record.traffic) check.requests = Object.values(record.traffic.requests).reduce((sum, n) => sum + n, 0);
         const observed = [...new Set((record.observations ?? []).map((o) => o.clauseId))].filter((c) => known.has(c));
         if (observed.length > 0) check.observed = observed;
         return check;
@@ -233,9 +242,25 @@ export function buildReport(input: BuildReportInput): ReportModel {
     waivers: waivers.statuses,
     leftovers: [...(input.leftovers ?? [])],
   };
+  const traffic = trafficOf(input.checks);
+  if (traffic) model.traffic = traffic;
   if (harnessErrors.length > 0) model.harnessErrors = harnessErrors;
   if (baseline) model.baseline = baseline;
   return model;
+}
+
+/** The checks' traffic summed, roles in name order; undefined when no check counted any (older records). */
+function trafficOf(checks: readonly CheckRecord[]): ReportTraffic | undefined {
+  const counted = checks.filter((record) => record.traffic !== undefined);
+  if (counted.length === 0) return undefined;
+  const sum = counted.reduce((total, record) => addTraffic(total, record.traffic as Traffic), emptyTraffic());
+  const byRole = Object.fromEntries(Object.entries(sum.requests).sort(([a], [b]) => a.localeCompare(b)));
+  return {
+    requests: Object.values(byRole).reduce((total, n) => total + n, 0),
+    byRole,
+    limited: { provoked: sum.provoked429, unprovoked: sum.unprovoked429 },
+    waitedMs: Math.round(sum.waitedMs),
+  };
 }
 
 /** The clause of "XML answers have the same field names and values as JSON" (spec 4.14). */

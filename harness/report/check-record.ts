@@ -6,6 +6,7 @@ import type {
   Observation,
   Outcome,
 } from '../check/outcome-and-evidence.ts';
+import type { Traffic } from '../http/rate-limits.ts';
 import type { Representation } from '../http/representation.ts';
 import type { ReportHarnessError } from './model.ts';
 
@@ -32,6 +33,8 @@ export interface CheckRecord {
   observations?: Observation[];
   judgedBy?: JudgedBy;
   cases?: { runs: number; judged: number };
+  /** What the check sent and met (requests per role, 429s, waiting for rate limits); summed in the report header. */
+  traffic?: Traffic;
 }
 
 export type HarnessError = ReportHarnessError;

@@ -14,6 +14,7 @@ import {
   exitCodeOf,
   notApplicableText,
   seedText,
+  trafficText,
   verdictLabel,
 } from './text.ts';
 
@@ -192,6 +193,7 @@ function bannerHtml(model: ReportModel): string {
   ].filter(Boolean);
   const rows: [string, string][] = [
     ['Clauses', clauseCountsText(model)],
+    ...(trafficText(model) ? [['Traffic', trafficText(model) as string] as [string, string]] : []),
     ['Target', `${model.target.baseUrl}${model.target.embedded ? ' (embedded reference implementation)' : ''}`],
     ['Profile', model.profile],
     ['Exit code', String(exitCode)],

@@ -12,6 +12,7 @@ import {
   notApplicableText,
   requestText,
   responseText,
+  trafficText,
   verdictLabel,
 } from './text.ts';
 
@@ -93,6 +94,7 @@ function verdictSuite(model: ReportModel): string[] {
     ...baselineLines(model),
     `Clauses: ${clauseCountsText(model)}`,
     `Coverage: ${coverageText(model)}`,
+    ...(trafficText(model) ? [`Traffic: ${trafficText(model)}`] : []),
     ...(model.verdict.notes ?? []).map((note) => `Note: ${note}`),
   ].join('\n');
   return [

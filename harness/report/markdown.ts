@@ -8,6 +8,7 @@ import {
   coverageText,
   curlText,
   exitCodeOf,
+  trafficText,
   verdictLabel,
 } from './text.ts';
 
@@ -120,6 +121,7 @@ function render(model: ReportModel, detail: Detail): string {
     `| Verdict | ${verdictLabel(model)} (exit ${exitCodeOf(model)}) |`,
     `| Clauses | ${clauseCountsText(model)} |`,
     `| Coverage | ${mdInline(coverageText(model))} |`,
+    ...(trafficText(model) ? [`| Traffic | ${mdInline(trafficText(model) as string)} |`] : []),
     `| Spec release | ${mdInline(model.spec.release)} |`,
     `| Target | ${mdInline(model.target.baseUrl)}${model.target.embedded ? ' (embedded reference)' : ''} |`,
     `| Profile | ${mdInline(model.profile)} |`,

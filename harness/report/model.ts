@@ -75,12 +75,27 @@ export interface ReportModel {
    * a failing hook, an unhandled error, a test that is not a check). Any entry fails the verdict: checks may be missing.
    */
   harnessErrors?: ReportHarnessError[];
+  /** What the run's checks sent the target and met of its rate limits (absent in older reports). */
+  traffic?: ReportTraffic;
   /** Added by the load harness (load/): load scenario results shown next to the conformance verdict. */
   load?: LoadScenarioResult[];
   /** --baseline: this run compared, clause by clause, with an earlier report of the same target. */
   baseline?: ReportBaseline;
   /** Added by the mutation harness (npm run mutation): the fault matrix of the reference implementation. */
   mutation?: ReportMutation;
+}
+
+/**
+ * The run's requests to the target (spec 8: a certification lives inside the target's rate limits): by role, the
+ * 429s met (provoked by the rate-limit checks on purpose, or not: those were waited out and the request sent again,
+ * never judged), and the time spent waiting for the target's limits.
+ */
+export interface ReportTraffic {
+  requests: number;
+  /** Requests by the role whose credentials they carried ('anonymous' for none). */
+  byRole: Record<string, number>;
+  limited: { provoked: number; unprovoked: number };
+  waitedMs: number;
 }
 
 /** Clause ids by how they moved since the baseline report (each list in clause-catalogue order). */
@@ -209,6 +224,8 @@ export interface ReportCheck {
   judgedBy?: JudgedBy;
   /** Generated cases of a property: how many ran and how many were judged. */
   cases?: { runs: number; judged: number };
+  /** Requests the check sent the target (the report header's Traffic sums them by role). */
+  requests?: number;
   /** Clauses this check saw deviate and filed an observation under. */
   observed?: string[];
 }

@@ -127,6 +127,7 @@ export function checkRecordOf(
   if (meta?.observations && meta.observations.length > 0) record.observations = meta.observations;
   if (meta?.judgedBy) record.judgedBy = meta.judgedBy;
   if (meta?.cases) record.cases = meta.cases;
+  if (meta?.traffic) record.traffic = meta.traffic;
 
   const declared: Outcome | undefined = meta?.outcome;
   if (result.state === 'skipped') {

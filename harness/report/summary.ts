@@ -1,6 +1,6 @@
 import { failingClauses, groupByCause, oneLine, reachText } from './failures.ts';
 import type { ReportModel } from './model.ts';
-import { baselineLines, clauseCountsText, coverageText, exitCodeOf, verdictLabel } from './text.ts';
+import { baselineLines, clauseCountsText, coverageText, exitCodeOf, trafficText, verdictLabel } from './text.ts';
 
 /** Failure lines the terminal shows; the rest are in the HTML and JSON reports. */
 const MAX_FAILURE_LINES = 25;
@@ -20,6 +20,8 @@ export function formatSummary(model: ReportModel, reportFiles: readonly string[]
   lines.push(...baselineLines(model).map((line, index) => (index === 0 ? line : `  ${line}`)));
   lines.push(`Clauses: ${clauseCountsText(model)}`);
   lines.push(`Coverage: ${coverageText(model)}`);
+  const traffic = trafficText(model);
+  if (traffic) lines.push(`Traffic: ${traffic}`);
   for (const note of model.verdict.notes ?? []) lines.push(`Note: ${note}`);
 
   const failing = failingClauses(model);

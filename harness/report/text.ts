@@ -130,6 +130,23 @@ export function coverageText(model: ReportModel): string {
   return `${coverage.clausesJudged} / ${coverage.clausesTotal} clauses judged on this target (${(coverage.ratio * 100).toFixed(1)}%)${methods.length > 0 ? `: ${methods.join(', ')}` : ''}${checkKindsText(model)}`;
 }
 
+/**
+ * "4,210 requests (partnerA 3,900, rateLimit 310); 429: 60 provoked, 2 waited out; 41 s waiting for the target's
+ * rate limits", or undefined when the report counted none.
+ */
+export function trafficText(model: ReportModel): string | undefined {
+  const traffic = model.traffic;
+  if (!traffic) return undefined;
+  const n = (value: number) => value.toLocaleString('en-US');
+  const roles = Object.entries(traffic.byRole).map(([role, count]) => `${role} ${n(count)}`);
+  const { provoked, unprovoked } = traffic.limited;
+  return (
+    `${n(traffic.requests)} requests${roles.length > 0 ? ` (${roles.join(', ')})` : ''}; ` +
+    `429: ${n(provoked)} provoked, ${n(unprovoked)} not provoked (waited out, never judged); ` +
+    `${Math.round(traffic.waitedMs / 1000)} s waiting for the target's rate limits`
+  );
+}
+
 /** "; checks: 420 properties / 280 examples (60% properties)", or nothing when no check judged. */
 function checkKindsText(model: ReportModel): string {
   const kinds = model.coverage.checks;

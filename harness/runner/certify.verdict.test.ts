@@ -136,8 +136,9 @@ describe('profiles: the test hooks are called in profile full only', () => {
 
 describe('a target that stops answering mid-run', () => {
   test('nothing failed before: the remaining checks error with one note, exit 2', async () => {
-    // Requests: pre-flight's token, the checks' token, two lists; the fifth finds nobody.
-    const stub = await startStubTarget({ clients, answerRequests: 5 });
+    // Requests: pre-flight's token and its GET /locations (the limit it states), the checks' token, two lists; the
+    // sixth finds nobody.
+    const stub = await startStubTarget({ clients, answerRequests: 6 });
     let output = '';
     try {
       const result = await runCertification({
@@ -161,7 +162,7 @@ describe('a target that stops answering mid-run', () => {
   }, 60_000);
 
   test('after failures: exit 1 with the note; no test-framework wording in the terminal or any report', async () => {
-    const stub = await startStubTarget({ clients, answerRequests: 5 });
+    const stub = await startStubTarget({ clients, answerRequests: 6 });
     let output = '';
     const reports = join(dir, 'failed');
     try {

@@ -1,8 +1,15 @@
 import { Command, CommanderError, Option } from 'commander';
 import { packageInfo } from '../../contract/package-info.ts';
+import { EMBEDDED_RATE_LIMIT_PER_MINUTE } from '../target/embedded.ts';
 import { type ImageFlags, ImageOptionError, parseImageFlags } from '../target/image-options.ts';
 import { CertifyError, EXIT } from './errors.ts';
-import { DEFAULT_REMOTE_MAX_RPS, DEFAULT_RUNS, parseDuration, parseIntegerOption } from './options.ts';
+import {
+  DEFAULT_REMOTE_MAX_RPS,
+  DEFAULT_RUNS,
+  parseDuration,
+  parseEmbeddedRateLimit,
+  parseIntegerOption,
+} from './options.ts';
 import type { CertifyOptions } from './run.ts';
 
 export interface CliIo {
@@ -47,6 +54,7 @@ interface ParsedFlags extends Pick<CertifyOptions, SameNamed>, ImageFlags {
   embeddedDatabase?: string;
   embeddedRedis?: string;
   embeddedFaults?: string;
+  embeddedRateLimit?: string;
   fuzz?: boolean;
   duration?: string;
   maxFailures?: string;
@@ -77,7 +85,10 @@ export function buildProgram(io: CliIo): Command {
     .option('--allow-bookings', 'let book/full checks create (and then cancel) reservations on a URL target')
     .option('--only <ids>', 'comma-separated clause ids or sections, e.g. 4.7,5.6')
     .option('--seed <n>', 'seed of generated data (default: random, printed and recorded in the report)')
-    .option('--runs <n>', `fast-check runs per property (default: ${DEFAULT_RUNS})`)
+    .option(
+      '--runs <n>',
+      `fast-check runs per property (default: ${DEFAULT_RUNS}, fewer when the target states a lower limit)`,
+    )
     .option('--format <list>', 'report formats: json,junit,html,md (default: all)')
     .option('--report-dir <dir>', 'where reports go (default: reports/)')
     .option('--max-rps <n>', `request ceiling (default: none on loopback, ${DEFAULT_REMOTE_MAX_RPS} elsewhere)`)
@@ -94,6 +105,10 @@ export function buildProgram(io: CliIo): Command {
     .option(
       '--embedded-faults <names>',
       'start the embedded target with these named faults or benign variants (comma-separated; npm run mutation)',
+    )
+    .option(
+      '--embedded-rate-limit <n>',
+      `business calls a minute for each ordinary client of the embedded target (default ${EMBEDDED_RATE_LIMIT_PER_MINUTE}: raised for speed, the suite's own traffic; a real service limits near 600)`,
     )
     .option(
       '--patient',
@@ -186,6 +201,7 @@ function toOptions(flags: Omit<ParsedFlags, 'preflightOnly'>, io: CliIo): Certif
     embeddedDatabase,
     embeddedRedis,
     embeddedFaults,
+    embeddedRateLimit,
     fuzz,
     duration,
     maxFailures,
@@ -222,7 +238,12 @@ function toOptions(flags: Omit<ParsedFlags, 'preflightOnly'>, io: CliIo): Certif
   } else if (duration !== undefined || maxFailures !== undefined || maxRequests !== undefined) {
     throw new CertifyError('--duration, --max-failures and --max-requests apply to --fuzz');
   }
-  if (embeddedDatabase !== undefined || embeddedRedis !== undefined || embeddedFaults !== undefined) {
+  if (
+    embeddedDatabase !== undefined ||
+    embeddedRedis !== undefined ||
+    embeddedFaults !== undefined ||
+    embeddedRateLimit !== undefined
+  ) {
     options.embedded = {
       ...(embeddedDatabase !== undefined ? { databaseUrl: embeddedDatabase } : {}),
       ...(embeddedRedis !== undefined ? { redisUrl: embeddedRedis } : {}),
@@ -234,6 +255,7 @@ function toOptions(flags: Omit<ParsedFlags, 'preflightOnly'>, io: CliIo): Certif
               .filter((name) => name !== ''),
           }
         : {}),
+      ...(embeddedRateLimit !== undefined ? { rateLimitPerMinute: parseEmbeddedRateLimit(embeddedRateLimit) } : {}),
     };
   }
   if (replay !== undefined && from !== undefined) options.replay = { checkId: replay, from };

@@ -83,6 +83,21 @@ describe('configuration errors exit 2 with a message naming the problem', () => 
     );
   });
 
+  test('--embedded-rate-limit: a positive integer, for the embedded target only', async () => {
+    expectConfigError(await cli('--embedded-rate-limit', '0'), /--embedded-rate-limit: expected an integer from 1 to/);
+    expectConfigError(await cli('--embedded-rate-limit', '600/min'), /--embedded-rate-limit/);
+    const config = join(dir, 'url-target.json');
+    writeFileSync(config, JSON.stringify({ baseUrl: 'http://127.0.0.1:9', clients: {} }));
+    expectConfigError(
+      await cli('--target', 'http://127.0.0.1:9', '--config', config, '--embedded-rate-limit', '600'),
+      /--embedded-rate-limit apply to the embedded target only/,
+    );
+    expectConfigError(
+      await cli('--image', 'partner-api-reference:local', '--embedded-rate-limit', '600'),
+      /--embedded-rate-limit applies to the embedded target only; .*--image-env RATE_LIMIT_PER_MINUTE=N/,
+    );
+  });
+
   test('--config with the embedded target', async () => {
     const config = join(dir, 'c.json');
     writeFileSync(config, JSON.stringify({ baseUrl: 'http://127.0.0.1:9', clients: {} }));
@@ -170,6 +185,7 @@ describe('the CLI entry point', () => {
       '--preflight-only',
       '--baseline',
       '--fail-on',
+      '--embedded-rate-limit',
     ]) {
       expect(result.stdout).toContain(flag);
     }

@@ -3,8 +3,13 @@ import { join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { CertifyError } from './errors.ts';
 import {
+  DEFAULT_RUNS,
   DEFAULT_SUITES,
+  FULL_RUNS_LIMIT_PER_MINUTE,
+  fittedRuns,
+  MIN_FITTED_RUNS,
   parseDate,
+  parseEmbeddedRateLimit,
   parseFormats,
   parseMaxRps,
   parseOnly,
@@ -59,6 +64,16 @@ describe('option parsing', () => {
     expect(message(() => parseMaxRps('10001'))).toMatch(/--max-rps/);
   });
 
+  test('--embedded-rate-limit: calls a minute per ordinary client, a positive integer', () => {
+    expect(parseEmbeddedRateLimit('600')).toBe(600);
+    expect(parseEmbeddedRateLimit(60_000)).toBe(60_000);
+    expect(message(() => parseEmbeddedRateLimit('0'))).toMatch(
+      /--embedded-rate-limit: expected an integer from 1 to 1000000000, got "0"/,
+    );
+    expect(message(() => parseEmbeddedRateLimit('1.5'))).toMatch(/--embedded-rate-limit/);
+    expect(message(() => parseEmbeddedRateLimit('lots'))).toMatch(/--embedded-rate-limit/);
+  });
+
   test('--format: known formats in their listed order, aliases accepted', () => {
     expect(parseFormats('md,json')).toEqual(['json', 'md']);
     expect(parseFormats('markdown, JUNIT')).toEqual(['junit', 'md']);
@@ -87,5 +102,20 @@ describe('DEFAULT_SUITES', () => {
     expect(files).toContain(`suites/05-authentication.test${MODULE_EXTENSION}`);
     expect(files.filter((f) => f.startsWith('suites/support/'))).toEqual([]);
     expect(existsSync(join(PROJECT_ROOT, 'suites', 'support', `secret-watch.test${MODULE_EXTENSION}`))).toBe(true);
+  });
+});
+
+describe('fittedRuns: cases a property runs when --runs is not given', () => {
+  test('the default when the target states no limit, or one high enough', () => {
+    expect(fittedRuns(undefined)).toBe(DEFAULT_RUNS);
+    expect(fittedRuns(FULL_RUNS_LIMIT_PER_MINUTE)).toBe(DEFAULT_RUNS);
+    expect(fittedRuns(60_000)).toBe(DEFAULT_RUNS);
+  });
+
+  test('fewer in proportion below it, never fewer than the floor', () => {
+    expect(fittedRuns(FULL_RUNS_LIMIT_PER_MINUTE / 2)).toBe(Math.floor(DEFAULT_RUNS / 2));
+    expect(fittedRuns(600)).toBeLessThan(DEFAULT_RUNS);
+    expect(fittedRuns(600)).toBeGreaterThanOrEqual(MIN_FITTED_RUNS);
+    expect(fittedRuns(30)).toBe(MIN_FITTED_RUNS);
   });
 });

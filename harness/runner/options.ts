@@ -23,6 +23,25 @@ export const DEFAULT_REMOTE_MAX_RPS = 5;
 export const SEED_MAX = 2 ** 31 - 1;
 export const RUNS_MAX = 10_000;
 export const MAX_RPS_MAX = 10_000;
+export const EMBEDDED_RATE_LIMIT_MAX = 1_000_000_000;
+
+/**
+ * partnerA's business calls a minute at or above which every property runs DEFAULT_RUNS cases: a full certification
+ * sends about 12,000 requests at 25 runs, most of them partnerA's and most of those drawn per case.
+ */
+export const FULL_RUNS_LIMIT_PER_MINUTE = 2_000;
+/** The fewest cases a fitted property runs: still more than a handful of examples. */
+export const MIN_FITTED_RUNS = 5;
+
+/**
+ * Cases per property when --runs is not given: DEFAULT_RUNS, or fewer in proportion when the target states a lower
+ * limit for partnerA (spec 8.2), so the run lives inside it in minutes rather than an hour. What each case sends is
+ * new (a drawn request); what cases share (listings, tokens) is fetched once whatever the runs.
+ */
+export function fittedRuns(limitPerMinute: number | undefined): number {
+  if (limitPerMinute === undefined || limitPerMinute >= FULL_RUNS_LIMIT_PER_MINUTE) return DEFAULT_RUNS;
+  return Math.max(MIN_FITTED_RUNS, Math.floor((DEFAULT_RUNS * limitPerMinute) / FULL_RUNS_LIMIT_PER_MINUTE));
+}
 
 export function parseProfile(value: string): Profile {
   if ((PROFILES as readonly string[]).includes(value)) return value as Profile;
@@ -79,6 +98,11 @@ export function parseSeed(value: string | number): number {
 
 export function parseRuns(value: string | number): number {
   return parseIntegerOption('--runs', value, 1, RUNS_MAX);
+}
+
+/** --embedded-rate-limit: the embedded reference's RATE_LIMIT_PER_MINUTE (calls a minute per ordinary client). */
+export function parseEmbeddedRateLimit(value: string | number): number {
+  return parseIntegerOption('--embedded-rate-limit', value, 1, EMBEDDED_RATE_LIMIT_MAX);
 }
 
 export function parseMaxRps(value: string | number): number {

@@ -39,6 +39,8 @@ export interface PreflightResult {
   passed: string[];
   /** The target's test hooks (discovered only under profile full). */
   hooks: HookName[];
+  /** partnerA's business calls a minute as the target states them (X-RateLimit-Limit of GET /locations), if it does. */
+  partnerLimitPerMinute?: number;
   durationMs: number;
 }
 
@@ -201,6 +203,7 @@ interface TokenAnswer {
   status: number;
   error?: string;
   scope?: string;
+  accessToken?: string;
   ok: boolean;
 }
 
@@ -236,7 +239,33 @@ async function tokenRequest(
   const answer: TokenAnswer = { status: res.status, ok: res.status === 200 && typeof body.access_token === 'string' };
   if (typeof body.error === 'string') answer.error = body.error;
   if (typeof body.scope === 'string') answer.scope = body.scope;
+  if (answer.ok) answer.accessToken = body.access_token as string;
   return answer;
+}
+
+/**
+ * The business limit the target states for a client (spec 8.2: X-RateLimit-Limit), read from one GET /locations, the
+ * cheapest call every profile may make; undefined when the answer does not say (its own checks judge that).
+ */
+async function statedLimit(target: TargetConfig, accessToken: string, timeoutMs: number): Promise<number | undefined> {
+  try {
+    const res = await withTimeout(
+      send(
+        {
+          method: 'GET',
+          url: `${target.baseUrl}${API_PREFIX}/locations`,
+          headers: { authorization: `Bearer ${accessToken}`, accept: MEDIA_TYPES.json },
+        },
+        { record: false, role: 'partnerA' },
+      ),
+      timeoutMs,
+      'GET /locations',
+    );
+    const limit = res.headers['x-ratelimit-limit']?.trim();
+    return limit !== undefined && /^\d+$/.test(limit) && Number(limit) > 0 ? Number(limit) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A token for the role (HTTP Basic, else the secret in the body); the problem line, or the granted scopes. */
@@ -244,9 +273,9 @@ async function token(
   target: TargetConfig,
   role: Role,
   timeoutMs: number,
-): Promise<{ problem?: string; scope?: string }> {
+): Promise<{ problem?: string; scope?: string; accessToken?: string }> {
   const basic = await tokenRequest(target, role, 'basic', timeoutMs);
-  if (basic.ok) return basic.scope !== undefined ? { scope: basic.scope } : {};
+  if (basic.ok) return basic;
   if (basic.status === 404 || basic.status === 405) {
     return {
       problem: `the token endpoint ${API_PREFIX}/oauth/token answered HTTP ${basic.status}: is the base URL right (without ${API_PREFIX})?`,
@@ -269,7 +298,7 @@ async function token(
     };
   }
   const post = await tokenRequest(target, role, 'post', timeoutMs);
-  if (post.ok) return post.scope !== undefined ? { scope: post.scope } : {};
+  if (post.ok) return post;
   const said = basic.error ?? post.error ?? `HTTP ${basic.status}`;
   return {
     problem: `${role}: token endpoint answered ${said} (HTTP ${basic.status}); check clients.${role}.clientId and clientSecret in the target config`,
@@ -289,10 +318,12 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
   const timeoutMs = input.timeoutMs ?? 5_000;
   const problems: string[] = [];
   const passed: string[] = [];
+  let partnerLimitPerMinute: number | undefined;
   const done = (hooks: HookName[] = []): PreflightResult => ({
     problems,
     passed,
     hooks,
+    ...(partnerLimitPerMinute !== undefined ? { partnerLimitPerMinute } : {}),
     durationMs: Date.now() - started,
   });
   const selection = selectionProblem(input.only, input.profile, input.declared);
@@ -319,7 +350,7 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
   const needed = scopesNeeded(input.profile, input.allowBookings);
   const tokens: string[] = [];
   for (const role of roles) {
-    let answer: { problem?: string; scope?: string };
+    let answer: { problem?: string; scope?: string; accessToken?: string };
     try {
       answer = await token(target, role, timeoutMs);
     } catch (error) {
@@ -332,6 +363,9 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
       continue;
     }
     tokens.push(role);
+    if (role === 'partnerA' && answer.accessToken !== undefined) {
+      partnerLimitPerMinute = await statedLimit(target, answer.accessToken, timeoutMs);
+    }
     if (!WORKING_ROLES.includes(role)) continue;
     const lacking = missingScopes(answer.scope, needed);
     if (lacking.length > 0) {
@@ -342,6 +376,7 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
     }
   }
   if (tokens.length > 0) passed.push(`tokens for ${tokens.join(', ')}`);
+  if (partnerLimitPerMinute !== undefined) passed.push(`partnerA limited to ${partnerLimitPerMinute} calls a minute`);
 
   let hooks: HookName[] = [];
   if (target.hooks && input.profile === 'full') {

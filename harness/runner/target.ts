@@ -3,7 +3,7 @@ import { HarnessConfigError, readTargetConfig, type TargetConfig } from '../conf
 import { startEmbeddedTarget } from '../target/embedded.ts';
 import type { ImageSpec } from '../target/image-options.ts';
 import { CertifyError } from './errors.ts';
-import type { TargetSpec } from './options.ts';
+import { parseEmbeddedRateLimit, type TargetSpec } from './options.ts';
 
 export interface ResolvedTarget {
   config: TargetConfig;
@@ -50,12 +50,17 @@ export function loadUrlTarget(
   return config;
 }
 
-/** Stores of the embedded target (--embedded-database, --embedded-redis). */
+/** Stores and settings of the embedded target (--embedded-database, -redis, -faults, -rate-limit). */
 export interface EmbeddedStores {
   databaseUrl?: string;
   redisUrl?: string;
   /** Named faults or benign variants the embedded reference starts with (its FAULTS; the mutation harness). */
   faults?: string[];
+  /**
+   * Business calls a minute for each ordinary client (its RATE_LIMIT_PER_MINUTE). Default: the embedded target's
+   * EMBEDDED_RATE_LIMIT_PER_MINUTE (60,000, raised for speed: the suite's own traffic; a real service limits near 600).
+   */
+  rateLimitPerMinute?: number;
 }
 
 /** Validates the store URLs without echoing them (they may carry passwords). */
@@ -75,6 +80,9 @@ export function parseEmbeddedStores(stores: EmbeddedStores): EmbeddedStores {
     const bad = stores.faults.filter((name) => !/^[a-z0-9][A-Za-z0-9-]{1,80}$/.test(name));
     if (bad.length > 0) throw new CertifyError(`--embedded-faults: not fault names: ${bad.join(', ')}`);
     if (stores.faults.length > 0) out.faults = [...stores.faults];
+  }
+  if (stores.rateLimitPerMinute !== undefined) {
+    out.rateLimitPerMinute = parseEmbeddedRateLimit(stores.rateLimitPerMinute);
   }
   return out;
 }
@@ -105,15 +113,18 @@ export async function resolveTarget(
         storeEnv.REDIS_KEY_PREFIX = `partner-cert:${randomBytes(6).toString('hex')}:`;
       }
       if (stores?.faults) storeEnv.FAULTS = stores.faults.join(',');
-      started = await startEmbeddedTarget({ env: storeEnv });
+      started = await startEmbeddedTarget({
+        env: storeEnv,
+        ...(stores?.rateLimitPerMinute !== undefined ? { rateLimitPerMinute: stores.rateLimitPerMinute } : {}),
+      });
     } catch (error) {
       throw new CertifyError(`the embedded reference implementation did not start: ${(error as Error).message}`);
     }
     return { config: started.config, embedded: true, runOwned: true, stop: () => started.stop() };
   }
-  if (stores?.databaseUrl || stores?.redisUrl || stores?.faults) {
+  if (stores?.databaseUrl || stores?.redisUrl || stores?.faults || stores?.rateLimitPerMinute !== undefined) {
     throw new CertifyError(
-      '--embedded-database, --embedded-redis and --embedded-faults apply to the embedded target only',
+      '--embedded-database, --embedded-redis, --embedded-faults and --embedded-rate-limit apply to the embedded target only',
     );
   }
   const config = loadUrlTarget(spec?.kind === 'url' ? spec : undefined, configFile, env, warn);
@@ -133,6 +144,11 @@ async function resolveImageTarget(
   if (spec) throw new CertifyError('--image and --target name two targets: pass one');
   if (stores?.databaseUrl || stores?.redisUrl) {
     throw new CertifyError('--embedded-database and --embedded-redis apply to the embedded target only');
+  }
+  if (stores?.rateLimitPerMinute !== undefined) {
+    throw new CertifyError(
+      '--embedded-rate-limit applies to the embedded target only; give an image its limit with --image-env RATE_LIMIT_PER_MINUTE=N',
+    );
   }
   const { ImageTargetError, startImageTarget } = await import('../target/image.ts');
   try {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../../contract/constants.ts';
 import { configureHttp, httpDispatcher, send } from '../http/client.ts';
-import { type EmbeddedTarget, startEmbeddedTarget } from './embedded.ts';
+import { EMBEDDED_RATE_LIMIT_PER_MINUTE, type EmbeddedTarget, startEmbeddedTarget } from './embedded.ts';
 import { getLocations, tokenOf } from './test-support/target-calls.ts';
 
 let target: EmbeddedTarget;
@@ -36,7 +36,33 @@ describe('the embedded target', () => {
       baseUrl: `${target.config.baseUrl}/test-hooks/v1`,
       token: expect.any(String),
     });
-    expect((await locations(await token('partnerA'))).status).toBe(200);
+    const res = await locations(await token('partnerA'));
+    expect(res.status).toBe(200);
+    // RATE_LIMIT_PER_MINUTE is set for the server: raised for the suite's own traffic.
+    expect(res.headers['x-ratelimit-limit']).toBe(String(EMBEDDED_RATE_LIMIT_PER_MINUTE));
+  });
+
+  it('rateLimitPerMinute is the ceiling of every ordinary client (--embedded-rate-limit)', async () => {
+    const small = await startEmbeddedTarget({ transport: 'http', rateLimitPerMinute: 2 });
+    try {
+      const bearer = await tokenOf(small.config, 'partnerA');
+      // Plain fetch, outside the harness's client: its 429 must not pace the other tests of this file.
+      const statuses: (string | null)[][] = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(`${small.config.baseUrl}${API_PREFIX}/locations`, {
+          headers: { authorization: `Bearer ${bearer}` },
+        });
+        await res.arrayBuffer();
+        statuses.push([String(res.status), res.headers.get('x-ratelimit-limit')]);
+      }
+      expect(statuses).toEqual([
+        ['200', '2'],
+        ['200', '2'],
+        ['429', '2'],
+      ]);
+    } finally {
+      await small.stop();
+    }
   });
 
   it('is asked over kept-alive connections, races and all: no new connection once the pool has grown', async () => {

@@ -23,7 +23,15 @@ const LISTENING = /Server listening at (https?:\/\/127\.0\.0\.1:\d+)/;
 
 /** Server settings the parent environment must not leak into the embedded target (it must be the fixture's). */
 const INHERITED_SERVER_ENV =
-  /^(PORT|HOST|DATABASE_URL|REDIS_URL|REDIS_KEY_PREFIX|CONTROL_TOKEN|API_DISABLED|LOG_LEVEL|LOG_REQUESTS|TLS_CERT_FILE|TLS_KEY_FILE|TOKEN_LIMIT_.*|CLIENT_SECRET_.*|FAULTS)$/;
+  /^(PORT|HOST|DATABASE_URL|REDIS_URL|REDIS_KEY_PREFIX|CONTROL_TOKEN|API_DISABLED|LOG_LEVEL|LOG_REQUESTS|TLS_CERT_FILE|TLS_KEY_FILE|TOKEN_LIMIT_.*|RATE_LIMIT_PER_MINUTE|CLIENT_SECRET_.*|FAULTS)$/;
+
+/**
+ * Business calls a minute for each ordinary client of a reference the harness starts itself (its
+ * RATE_LIMIT_PER_MINUTE; `--embedded-rate-limit`): raised for speed, since the suite's own traffic makes several
+ * thousand calls a minute as partnerA; a real service limits near 600 (the reference's own default). The `rateLimit`
+ * client keeps its 30, which the rate-limit checks exhaust.
+ */
+export const EMBEDDED_RATE_LIMIT_PER_MINUTE = 60_000;
 
 export interface EmbeddedTarget {
   config: TargetConfig;
@@ -33,8 +41,10 @@ export interface EmbeddedTarget {
 }
 
 export interface EmbeddedTargetOptions {
-  /** Extra environment for the server (e.g. TOKEN_LIMIT_PER_CLIENT). */
+  /** Extra environment for the server (e.g. TOKEN_LIMIT_PER_CLIENT); it wins over the settings below. */
   env?: Record<string, string>;
+  /** RATE_LIMIT_PER_MINUTE of the server (default EMBEDDED_RATE_LIMIT_PER_MINUTE). */
+  rateLimitPerMinute?: number;
   startTimeoutMs?: number;
   /**
    * 'https' (default): a certificate made for this start with the openssl CLI; without openssl, plain HTTP (the
@@ -78,6 +88,7 @@ export async function startEmbeddedTarget(options: EmbeddedTargetOptions = {}): 
     // run, and writing it was a sixth of the server's CPU in a certification.
     LOG_LEVEL: 'info',
     LOG_REQUESTS: '0',
+    RATE_LIMIT_PER_MINUTE: String(options.rateLimitPerMinute ?? EMBEDDED_RATE_LIMIT_PER_MINUTE),
     ...(tls ? { TLS_CERT_FILE: tls.certFile, TLS_KEY_FILE: tls.keyFile } : {}),
     ...options.env,
   });

@@ -6,7 +6,7 @@ import {
   type TargetConfig,
 } from '../config/target-config.ts';
 import { guardContainer } from './container-exit-guard.ts';
-import { referenceFixtureConfig } from './embedded.ts';
+import { EMBEDDED_RATE_LIMIT_PER_MINUTE, referenceFixtureConfig } from './embedded.ts';
 import { IMAGE_LABELS, type ImageSpec } from './image-options.ts';
 import { NotReadyError, waitUntilReady } from './readiness.ts';
 
@@ -76,6 +76,9 @@ export async function startImageTarget(spec: ImageSpec, options: ImageTargetOpti
     // The reference image listens on 0.0.0.0 for published ports; sharing this machine's network, loopback is enough.
     if (reference) containerEnv.HOST = '127.0.0.1';
   }
+  // The reference image limits its ordinary clients as a real service does (600 calls a minute); a run of the suite
+  // against it gets the embedded target's raised ceiling, as `--target embedded` does (--image-env overrides it).
+  if (reference) containerEnv.RATE_LIMIT_PER_MINUTE = String(EMBEDDED_RATE_LIMIT_PER_MINUTE);
   Object.assign(containerEnv, spec.env);
 
   let containerId: string | undefined;

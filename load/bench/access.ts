@@ -1,7 +1,8 @@
 /**
- * Keeps a partner's access to the reference implementation usable at bench rates. partnerA may make 6,000 calls a
- * minute (fixtures), far below what a benchmark sends, so the bench moves the service clock one minute forward every
- * half second (control API): each half second is a fresh rate-limit window. Tokens (600 s) and quotes (30 min) age
+ * Keeps a partner's access to the reference implementation usable at bench rates. partnerA may make 60,000 calls a
+ * minute (the bench starts the reference with RATE_LIMIT_PER_MINUTE=60000, processes.ts), below what a benchmark sends
+ * in a minute, so the bench moves the service clock one minute forward every half second (control API): each half
+ * second is a fresh rate-limit window. Tokens (600 s) and quotes (30 min) age
  * with the clock, so fresh ones are fetched before they expire. The control and token calls are a handful a second,
  * next to thousands of measured requests.
  */

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
+import { EMBEDDED_RATE_LIMIT_PER_MINUTE } from '../../harness/target/embedded.ts';
 import type { BareRoute } from './bare-server.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -117,6 +118,9 @@ export async function startReference(
     HOST: '127.0.0.1',
     DATABASE_URL: databaseUrl ?? `sqlite:${join(dir, 'bench.db')}`,
     LOG_LEVEL: 'warn',
+    // The bench measures throughput as partnerA: the embedded target's raised ceiling, not a real service's 600 a
+    // minute (access.ts moves the service clock a minute every half second on top, so each window is fresh).
+    RATE_LIMIT_PER_MINUTE: String(EMBEDDED_RATE_LIMIT_PER_MINUTE),
   };
   for (const name of [
     'REDIS_URL',

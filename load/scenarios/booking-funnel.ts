@@ -90,7 +90,8 @@ export const bookingFunnelScenario: ScenarioDefinition<FunnelShared> = {
   title: 'Booking funnel',
   description:
     'partnerA shops, quotes, books, reads and cancels at a target arrival rate (open model): latency percentiles per step, errors by code, thresholds. Every booking is cancelled in the same iteration.',
-  rateMeaning: 'journeys a second (five calls each; partnerA may make 100 calls a second)',
+  rateMeaning:
+    'journeys a second (five calls each; the embedded target lets partnerA make 1,000 calls a second, a service allowing 600 a minute 10)',
   defaults: { rate: 2, durationS: 30 },
   ci: { rate: 4, durationS: 4 },
   steps: ['availability', 'quote', 'reservation', 'get', 'cancel'],

@@ -1,8 +1,22 @@
 import { createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import type { ClientFixture } from '../../fixtures/types.ts';
 
+/** A client as the server serves it: its fixture with the business rate limit resolved to a number (spec 8). */
+export type Client = Omit<ClientFixture, 'rateLimitPerMinute'> & { rateLimitPerMinute: number };
+
+/**
+ * The fixture clients as served: an `'ordinary'` client gets the service's ceiling for ordinary clients
+ * (RATE_LIMIT_PER_MINUTE), a client with a ceiling of its own keeps it.
+ */
+export function servedClients(fixtures: readonly ClientFixture[], ordinaryPerMinute: number): Client[] {
+  return fixtures.map((fixture) => ({
+    ...fixture,
+    rateLimitPerMinute: fixture.rateLimitPerMinute === 'ordinary' ? ordinaryPerMinute : fixture.rateLimitPerMinute,
+  }));
+}
+
 interface StoredClient {
-  fixture: ClientFixture;
+  client: Client;
   salt: Buffer;
   hash: Buffer;
 }
@@ -33,8 +47,8 @@ export class ClientRegistry {
   }
 
   static async create(
-    clients: readonly ClientFixture[],
-    secretOf: (c: ClientFixture) => string | undefined,
+    clients: readonly Client[],
+    secretOf: (c: Client) => string | undefined,
   ): Promise<ClientRegistry> {
     const dummySalt = randomBytes(16);
     const registry = new ClientRegistry({
@@ -42,31 +56,31 @@ export class ClientRegistry {
       hash: await scryptAsync(randomBytes(24).toString('hex'), dummySalt),
     });
     await Promise.all(
-      clients.map(async (fixture) => {
-        const secret = secretOf(fixture);
+      clients.map(async (client) => {
+        const secret = secretOf(client);
         if (!secret) return; // a client without a secret cannot authenticate at all
         const salt = randomBytes(16);
-        registry.clients.set(fixture.clientId, { fixture, salt, hash: await scryptAsync(secret, salt) });
+        registry.clients.set(client.clientId, { client, salt, hash: await scryptAsync(secret, salt) });
       }),
     );
     return registry;
   }
 
   /** The client when id and secret match; null otherwise, after the same work as a real check. */
-  async authenticate(clientId: string, secret: string): Promise<ClientFixture | null> {
+  async authenticate(clientId: string, secret: string): Promise<Client | null> {
     const stored = this.clients.get(clientId);
     const memo = createHmac('sha256', this.memoKey).update(clientId).update('\0').update(secret).digest();
     const known = stored ? this.verified.get(clientId) : undefined;
-    if (stored && known && timingSafeEqual(known, memo)) return stored.fixture;
+    if (stored && known && timingSafeEqual(known, memo)) return stored.client;
     const target = stored ?? this.dummy;
     const candidate = await scryptAsync(secret, target.salt);
     const ok = timingSafeEqual(candidate, target.hash) && stored !== undefined;
     if (!ok || !stored) return null;
     this.verified.set(clientId, memo);
-    return stored.fixture;
+    return stored.client;
   }
 
-  byId(clientId: string): ClientFixture | undefined {
-    return this.clients.get(clientId)?.fixture;
+  byId(clientId: string): Client | undefined {
+    return this.clients.get(clientId)?.client;
   }
 }

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clauseById } from '../../contract/clauses/index.ts';
+import type { RateLimitDecision } from '../http/rate-limit/types.ts';
 import { parseXmlResponse } from '../testing/http-helpers.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
+import { slidingWindowLimit } from './registry/benign.ts';
 import { FAULTS } from './registry/index.ts';
 import { FaultSwitch, UnknownFaultError } from './switch.ts';
 
@@ -42,6 +44,60 @@ describe('the fault switch', () => {
     faults.set(['expired-quote-books', 'quote-validity-one-hour']);
     expect(faults.enforce('quote.expiry')).toBe(false);
     expect(faults.adjust('quote.validityMs', 1_800_000, {})).toBe(3_600_000);
+  });
+});
+
+describe('benign-burst-20-per-second: 20 calls per client in any sliding second', () => {
+  /** A minute window with room left: what the limiter answers before the variant looks. */
+  const minute = (remaining: number, allowed = true): RateLimitDecision => ({
+    allowed,
+    limit: 600,
+    remaining,
+    resetAtMs: 60_000,
+    retryAfterSeconds: 17,
+  });
+
+  it('serves 20 calls of a key within 1,000 ms and refuses the 21st: Retry-After 1, the minute window kept', () => {
+    const limit = slidingWindowLimit(20, 1_000);
+    const served = Array.from({ length: 20 }, (_, i) => limit(minute(599 - i), 'client:a', 1_000 + i * 10));
+    expect(served.every((d) => d.allowed)).toBe(true);
+    const refused = limit(minute(579), 'client:a', 1_200);
+    expect(refused).toEqual({ ...minute(579), allowed: false, retryAfterSeconds: 1 });
+    // Per key: another client is not touched.
+    expect(limit(minute(599), 'client:b', 1_200).allowed).toBe(true);
+  });
+
+  it('slides: a call is served again once the oldest served call is 1,000 ms old, not at a calendar second', () => {
+    const limit = slidingWindowLimit(20, 1_000);
+    for (let i = 0; i < 20; i++) limit(minute(100), 'client:a', 1_500 + i * 10); // 1,500 … 1,690
+    // A calendar second would start afresh at 2,000; the sliding window still holds all 20 calls.
+    expect(limit(minute(100), 'client:a', 2_000).allowed).toBe(false);
+    expect(limit(minute(100), 'client:a', 2_499).allowed).toBe(false);
+    expect(limit(minute(100), 'client:a', 2_500).allowed).toBe(true); // 1,500 has left
+    expect(limit(minute(100), 'client:a', 2_505).allowed).toBe(false); // 1,510 … 1,690 and 2,500: 20
+    expect(limit(minute(100), 'client:a', 2_510).allowed).toBe(true); // 1,510 has left
+  });
+
+  it('counts served calls only, and passes a refusal of the minute window unchanged', () => {
+    const limit = slidingWindowLimit(2, 1_000);
+    expect(limit(minute(0, false), 'client:a', 0)).toEqual(minute(0, false));
+    expect(limit(minute(5), 'client:a', 10).allowed).toBe(true);
+    expect(limit(minute(4), 'client:a', 20).allowed).toBe(true);
+    for (let t = 30; t < 1_000; t += 100) expect(limit(minute(3), 'client:a', t).allowed).toBe(false);
+    // The refusals did not enter the log: the first served call (10) leaving is enough.
+    expect(limit(minute(3), 'client:a', 1_010).allowed).toBe(true);
+  });
+
+  it('is what the switched-on variant does at the rateLimit seam', () => {
+    const faults = new FaultSwitch(FAULTS);
+    faults.set(['benign-burst-20-per-second']);
+    const input = { key: `client:burst-${Math.random()}`, limit: 600 };
+    // 21 calls in well under a second.
+    const decisions = Array.from({ length: 21 }, (_, i) => faults.adjust('rateLimit', minute(599 - i), input));
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(20);
+    expect(decisions[20]).toEqual({ ...minute(579), allowed: false, retryAfterSeconds: 1 });
+    const variant = FAULTS.find((f) => f.name === 'benign-burst-20-per-second');
+    expect(variant).toMatchObject({ kind: 'benign', clause: '8.14' });
   });
 });
 

@@ -1,11 +1,11 @@
 import type { Scope } from '../../contract/scopes.ts';
-import type { ClientFixture } from '../../fixtures/types.ts';
+import type { Client } from '../domain/credentials.ts';
 import type { FaultSwitch } from '../faults/switch.ts';
 import type { ControlState } from '../store/types.ts';
 import type { WireRepresentation } from './negotiation.ts';
 
 export interface Caller {
-  client: ClientFixture;
+  client: Client;
   partnerId: string;
   scopes: Scope[];
 }

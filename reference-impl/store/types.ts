@@ -169,9 +169,17 @@ export interface Store {
   listStaffAlerts(): Promise<StaffAlert[]>;
 
   // --- control state ---
+  /**
+   * The control state as of a moment no earlier than the last updateControlState answered on any instance. Declines
+   * taken by takeDeclineNextBooking are the exception: another instance may go on showing them for up to a lease
+   * (PostgreSQL's control watch), which only sends its next booking to takeDeclineNextBooking, where the row decides.
+   */
   getControlState(): Promise<ControlState>;
-  /** Atomic read-modify-write of the control state. */
+  /** Atomic read-modify-write of the control state; answered once every instance reads the change. */
   updateControlState(update: (state: ControlState) => ControlState): Promise<ControlState>;
-  /** Atomically takes one pending decline; true when this booking must be declined. */
+  /**
+   * Atomically takes one pending decline; true when this booking must be declined. Each decline is taken once across
+   * all instances; the others' copies of the count catch up without being waited for (see getControlState).
+   */
   takeDeclineNextBooking(): Promise<boolean>;
 }

@@ -7,7 +7,7 @@ import { PartnerApiClient } from './booking-helpers.ts';
 import { BookingStorm, PROMPT_MS } from './outage-storm.ts';
 import { immutableEnforcedIn, mountSmallDisk, type SmallDisk, turnReadOnly } from './own-disk.ts';
 import { sleep } from './own-services.ts';
-import { type SpawnedServer, spawnServer } from './spawn-server.ts';
+import { HIGH_RATE_LIMIT, type SpawnedServer, spawnServer } from './spawn-server.ts';
 
 /**
  * The embedded store when its disk fails under it (spec 7.3 DEPENDENCY_UNAVAILABLE): the SQLite file on a small tmpfs
@@ -103,7 +103,7 @@ describe('SQLite store on a failing disk', () => {
     if ('unavailable' in disk) return ctx.skip(disk.unavailable);
     cleanups.push(() => (disk as SmallDisk).close());
     const file = join(disk.dir, 'reference.db');
-    const server = await spawnServer({ DATABASE_URL: `sqlite:${file}` });
+    const server = await spawnServer({ DATABASE_URL: `sqlite:${file}`, ...HIGH_RATE_LIMIT });
     cleanups.push(() => server.kill('SIGKILL'));
     await stormThroughFault(
       server,
@@ -120,7 +120,7 @@ describe('SQLite store on a failing disk', () => {
     const enforced = await immutableEnforcedIn(dir);
     if (enforced !== true) return ctx.skip(enforced.unavailable);
     const file = join(dir, 'reference.db');
-    const server = await spawnServer({ DATABASE_URL: `sqlite:${file}` });
+    const server = await spawnServer({ DATABASE_URL: `sqlite:${file}`, ...HIGH_RATE_LIMIT });
     cleanups.push(() => server.kill('SIGKILL'));
     let readOnly: Awaited<ReturnType<typeof turnReadOnly>> | undefined;
     cleanups.push(async () => readOnly?.restore());

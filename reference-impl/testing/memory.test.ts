@@ -5,7 +5,7 @@ import { serializeTypedXml } from '../../contract/xml/index.ts';
 import { newIdempotencyKey, PartnerApiClient, quoteRequest, reservationBody } from './booking-helpers.ts';
 import { createSqliteDatabase, type TestDatabase } from './databases.ts';
 import { sleep } from './own-services.ts';
-import { type SpawnedServer, spawnServer } from './spawn-server.ts';
+import { HIGH_RATE_LIMIT, type SpawnedServer, spawnServer } from './spawn-server.ts';
 
 /**
  * Memory stays bounded under a flood of the largest and the most hostile bodies (spec 8 limits): the reference (a child
@@ -98,7 +98,7 @@ describe('memory under a flood of maximum-size and hostile documents', () => {
 
   beforeAll(async () => {
     db = createSqliteDatabase();
-    server = await spawnServer({ DATABASE_URL: db.url });
+    server = await spawnServer({ DATABASE_URL: db.url, ...HIGH_RATE_LIMIT });
   }, 60_000);
 
   afterAll(async () => {

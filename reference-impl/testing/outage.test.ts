@@ -9,7 +9,7 @@ import { BookingStorm, PROMPT_MS } from './outage-storm.ts';
 import { type OwnPostgres, startOwnPostgres } from './own-postgres.ts';
 import { type OwnRedis, startOwnRedis } from './own-redis.ts';
 import { sleep } from './own-services.ts';
-import { type SpawnedServer, spawnServer } from './spawn-server.ts';
+import { HIGH_RATE_LIMIT, type SpawnedServer, spawnServer } from './spawn-server.ts';
 import type { ApiResponse } from './test-server.ts';
 
 /**
@@ -29,7 +29,7 @@ describe('PostgreSQL restarted in the middle of a booking storm', () => {
 
   beforeAll(async () => {
     postgres = await startOwnPostgres();
-    server = await spawnServer({ DATABASE_URL: postgres.url });
+    server = await spawnServer({ DATABASE_URL: postgres.url, ...HIGH_RATE_LIMIT });
   }, 60_000);
 
   afterAll(async () => {
@@ -95,7 +95,7 @@ describe('Redis stopped in the middle of load', () => {
   beforeAll(async () => {
     redis = await startOwnRedis();
     db = createSqliteDatabase();
-    server = await spawnServer({ DATABASE_URL: db.url, REDIS_URL: redis.url });
+    server = await spawnServer({ DATABASE_URL: db.url, REDIS_URL: redis.url, ...HIGH_RATE_LIMIT });
   }, 60_000);
 
   afterAll(async () => {

@@ -8,6 +8,13 @@ const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
  */
 const TSX_LOADER = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
 
+/**
+ * The server environment of a test that sends far more than 600 calls a minute as one ordinary client (a booking
+ * storm, a flood): it measures the store or the memory, not the limiter, so the ceiling RATE_LIMIT_PER_MINUTE of
+ * every ordinary client is raised from a real service's 600 to the embedded target's 60,000.
+ */
+export const HIGH_RATE_LIMIT = { RATE_LIMIT_PER_MINUTE: '60000' } as const;
+
 export interface SpawnedServer {
   url: string;
   child: ChildProcess;

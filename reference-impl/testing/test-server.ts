@@ -15,6 +15,8 @@ export interface TestServerOptions {
   redisKeyPrefix?: string;
   /** Reuse a database (several instances on one store); the caller drops it. */
   databaseUrl?: string;
+  /** The server's environment, read as main.ts reads it (configFromEnv); default: none, every default. */
+  env?: NodeJS.ProcessEnv;
   config?: Partial<ServerConfig>;
 }
 
@@ -70,7 +72,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const databaseUrl = options.databaseUrl ?? (db as TestDatabase).url;
   const redisKeyPrefix = options.redisKeyPrefix ?? `test:${randomBytes(6).toString('hex')}:`;
   const config: ServerConfig = {
-    ...configFromEnv({}),
+    ...configFromEnv(options.env ?? {}),
     port: 0,
     databaseUrl,
     redisUrl: options.redis ? REDIS_URL : undefined,

@@ -11,6 +11,7 @@ import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
 import { errorCodeOf, expectError } from '../../harness/check/expect-api.ts';
 import { claim, requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
+import { provokingLimits } from '../../harness/http/rate-limits.ts';
 import type { Representation } from '../../harness/http/representation.ts';
 
 /** Spec 8.2: the three headers of a rate-limited response (undefined when absent). */
@@ -143,7 +144,15 @@ export interface Exhaustion {
   before: ApiResult[];
   /** The first 429, or undefined when none came within the bound. */
   limited: ApiResult | undefined;
+  /** Where sending stopped without a 429, for the check's "not judged" reason: "within 400 requests". */
+  bound: string;
 }
+
+/**
+ * How long a check may send to reach a 429. A ceiling too high to reach at the pace the run allows (--max-rps, the
+ * target's other limits) is "not judged" with this reason, never a check timed out (spec 8: ceilings not shown).
+ */
+export const MAX_MS_TO_429 = 90_000;
 
 /** A span of requests shorter than this fits in at most two one-minute windows (spec 8.14). */
 const ONE_MINUTE_MS = 60_000;
@@ -160,18 +169,31 @@ const ONE_MINUTE_MS = 60_000;
  * Answers without the headers prove nothing. Token requests (`tokenEndpoint`) are not judged so: that endpoint
  * has limits of its own and sends no X-RateLimit-* (8.16), so any it sends are 8.16b's deviation, not a limit.
  */
-export async function sendUntil429(
+export function sendUntil429(
   send: () => Promise<ApiResult>,
   max: number,
-  { tokenEndpoint = false }: { tokenEndpoint?: boolean } = {},
+  { tokenEndpoint = false, maxMs = MAX_MS_TO_429 }: { tokenEndpoint?: boolean; maxMs?: number } = {},
+): Promise<Exhaustion> {
+  // Provoked on purpose: the 429 must reach us, not be waited out by the transport (harness/http/rate-limits.ts).
+  return provokingLimits(() => untilLimited(send, max, tokenEndpoint, maxMs));
+}
+
+async function untilLimited(
+  send: () => Promise<ApiResult>,
+  max: number,
+  tokenEndpoint: boolean,
+  maxMs: number,
 ): Promise<Exhaustion> {
   const before: ApiResult[] = [];
   const windows = new Map<string, { served: number; limit: number }>();
   let highestLimit: number | undefined;
   const firstSentAt = Date.now();
   for (let i = 0; i < max; i++) {
+    if (Date.now() - firstSentAt > maxMs) {
+      return { before, limited: undefined, bound: `within ${Math.round(maxMs / 1000)} s (${i} requests)` };
+    }
     const res = await send();
-    if (res.status === 429) return { before, limited: res };
+    if (res.status === 429) return { before, limited: res, bound: `within ${i + 1} requests` };
     before.push(res);
     const reading = tokenEndpoint ? undefined : rateLimitReadingOf(res);
     if (!reading) continue;
@@ -197,7 +219,7 @@ export async function sendUntil429(
       { expected: `a 429 by request ${2 * highestLimit + 1}`, actual: `HTTP ${res.status}` },
     );
   }
-  return { before, limited: undefined };
+  return { before, limited: undefined, bound: `within ${max} requests` };
 }
 
 /** Requests a rate-limit check may send to reach a 429: a bound, so a high ceiling makes it not-applicable. */

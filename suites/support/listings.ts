@@ -1,7 +1,9 @@
 /**
  * What the target lists (GET /fleet, /locations, /rates): read in JSON as a step other checks need (a failure is
  * filed under the endpoint's 4.0.x row and blocks the check), or read in the check's representation as what a
- * spec 2 check judges (a failure fails the check), and the generators' TargetListings built from it.
+ * spec 2 check judges (a failure fails the check), and the generators' TargetListings built from it. A step read
+ * that succeeded is reused by the next checks of the run while it is fresh (see stepRead): a target limits each API
+ * client's requests a minute (spec 8), and nearly every check needs the listings as a step.
  */
 import fc from 'fast-check';
 import type { FleetList, FleetVehicle, Location, LocationList, RateList, RatePlan } from '../../contract/types.ts';
@@ -10,7 +12,144 @@ import type { CheckContext } from '../../harness/check/check.ts';
 import { errorCodeOf, expectSchema, requireSuccess } from '../../harness/check/expect-api.ts';
 import { claim, requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
-import { profileRank } from '../../harness/run-settings.ts';
+import type { TestHooks } from '../../harness/hooks/adapter.ts';
+import { profileRank, type RunSettings } from '../../harness/run-settings.ts';
+
+// ---------------------------------------------------------------------------------------------------------------
+// The run's step reads, reused while fresh
+
+/**
+ * How long a listing read as a step is reused. The spec lets what is listed change at any time, so a step re-reads
+ * it at least this often; the test hooks that may change it drop it at once (watchHooks).
+ */
+export const LISTING_MAX_AGE_MS = 60_000;
+
+/**
+ * The clauses whose checks judge the listings themselves (2.5 to 2.7 the resources, 4.2 to 4.4 the endpoints, 4.0.5
+ * to 4.0.9 their rows, which a failed step read is filed under): their checks send every read of their own, never
+ * take one from the cache (they still leave a fresh one in it).
+ */
+const LISTING_CLAUSES = /^(?:2\.[5-7]|4\.[2-4])\.|^4\.0\.[5-9](?![0-9])/;
+
+/** Whether the check judges the listings itself, so reads them afresh (LISTING_CLAUSES). */
+export function judgesListings(clauseId: string): boolean {
+  return LISTING_CLAUSES.test(clauseId);
+}
+
+/** A step read that succeeded: its body (never handed out itself, only copies), when it was sent, in which state. */
+interface StepRead {
+  body: unknown;
+  sentAt: number;
+  generation: number;
+}
+
+/** Per run (its settings object, as the harness's own state), per role and path. */
+const stepReads = new WeakMap<RunSettings, Map<string, StepRead>>();
+
+/**
+ * Counts what may have changed the target's listings: a test hook called (before and after it), forgetListings.
+ * A read is reused only in the generation it was sent in.
+ */
+let generation = 0;
+
+/** Every step read kept so far is sent again when next needed (a test, or a check that knows the listings changed). */
+export function forgetListings(): void {
+  generation += 1;
+}
+
+/**
+ * The hooks that change nothing a listing shows (reservations, quotes, idempotency keys, rate-limit windows, alerts).
+ * Any other hook, also one added later, drops the step reads before and after it runs: a price moved, tokens
+ * expired, a partner disabled, the API switched off, failures on, a reset (docs/test-hooks.md).
+ */
+const HOOKS_LEAVING_LISTINGS = new Set<string>([
+  'available',
+  'expireQuote',
+  'forgetIdempotencyKeys',
+  'declineNextBookings',
+  'attachMoney',
+  'setReservationStatus',
+  'listAlerts',
+  'resetRateLimits',
+]);
+
+/** Hooks objects watched (wrapped), and whether one could not be: then nothing is reused for the rest of the run. */
+const watchedHooks = new WeakSet<object>();
+let unwatchable = false;
+
+/**
+ * The run's test hooks, when a check of this run may call any: the full profile and a hook the target offers
+ * (t.hookIfOffered, which does not depend on what the current check declared).
+ */
+function runHooks(t: CheckContext): TestHooks | undefined {
+  for (const name of t.settings.hooks) {
+    const hooks = t.hookIfOffered(name);
+    if (hooks) return hooks;
+  }
+  return undefined;
+}
+
+/**
+ * Makes every hook that may change the listings (not HOOKS_LEAVING_LISTINGS) start a new generation before and
+ * after it runs, so no step read sent before it, or while its effect lasted, is reused after it. The run's hooks
+ * object is one for every check of the worker (harness/check/harness-state.ts); checks call its methods through
+ * t.hooks, so wrapping them in place sees every call. A hooks object that cannot be wrapped turns reuse off.
+ */
+function watchHooks(t: CheckContext): void {
+  const hooks = runHooks(t);
+  if (!hooks || watchedHooks.has(hooks)) return;
+  watchedHooks.add(hooks);
+  const methods = hooks as unknown as Record<string, unknown>;
+  const names = new Set<string>();
+  for (let o: object | null = hooks; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    for (const name of Object.getOwnPropertyNames(o)) if (name !== 'constructor') names.add(name);
+  }
+  try {
+    for (const name of names) {
+      const original = methods[name];
+      if (HOOKS_LEAVING_LISTINGS.has(name) || typeof original !== 'function') continue;
+      methods[name] = async (...args: unknown[]) => {
+        generation += 1;
+        try {
+          return await (original as (...a: unknown[]) => unknown).apply(hooks, args);
+        } finally {
+          generation += 1;
+        }
+      };
+    }
+  } catch {
+    unwatchable = true;
+  }
+}
+
+/**
+ * GET `path` as `role`, in JSON, as a step (a failure filed under `stepClause`, blocking the check, see
+ * requireSuccess). A read that succeeded cleanly (200, a body read without a deviation) is kept for the run and
+ * handed to the next checks that need it, as a copy, while it is fresh: younger than LISTING_MAX_AGE_MS, and no hook
+ * that may change the listings called since it was sent. A failed read is never kept (the next check sends its own,
+ * with the exchange in its evidence); a check of a listing clause (judgesListings) always sends its own.
+ */
+async function stepRead(t: CheckContext, role: Role, path: string, stepClause: string, what: string): Promise<unknown> {
+  watchHooks(t);
+  let reads = stepReads.get(t.settings);
+  if (!reads) {
+    reads = new Map();
+    stepReads.set(t.settings, reads);
+  }
+  const key = `${role} ${path}`;
+  const kept = reads.get(key);
+  const fresh = kept !== undefined && kept.generation === generation && Date.now() - kept.sentAt < LISTING_MAX_AGE_MS;
+  if (fresh && !unwatchable && !judgesListings(t.clause.id)) return structuredClone(kept.body);
+  reads.delete(key);
+  const sentIn = generation;
+  const sentAt = Date.now();
+  const res = await t.client(role).get(path, { representation: 'json' });
+  const body = requireSuccess(res, 200, stepClause, what);
+  if (body !== undefined && res.readDespite === undefined && generation === sentIn) {
+    reads.set(key, { body: structuredClone(body), sentAt, generation });
+  }
+  return body;
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Read as a step (JSON)
@@ -58,12 +197,12 @@ function plannablePlan(value: unknown): RatePlan | undefined {
 }
 
 /**
- * The role's fleet list in JSON; a check that cannot read it is blocked by 4.0.5 (filed there). Only vehicles the
- * suite can plan with (a vehicleCode, the locationCodes): one without them is 2.5.1's to judge.
+ * The role's fleet list in JSON (a step read, reused while fresh: stepRead); a check that cannot read it is blocked
+ * by 4.0.5 (filed there). Only vehicles the suite can plan with (a vehicleCode, the locationCodes): one without them
+ * is 2.5.1's to judge.
  */
 export async function fleetOf(t: CheckContext, role: Role): Promise<FleetList> {
-  const res = await t.client(role).get('/fleet', { representation: 'json' });
-  const list = requireSuccess(res, 200, '4.0.5', 'GET /fleet') as FleetList;
+  const list = (await stepRead(t, role, '/fleet', '4.0.5', 'GET /fleet')) as FleetList;
   const listed: unknown[] = Array.isArray(list?.vehicles) ? list.vehicles : [];
   const vehicles = listed.filter(plannableVehicle);
   requireStep('2.5.1', listed.length === 0 || vehicles.length > 0, 'GET /fleet lists vehicles with a vehicleCode', {
@@ -73,13 +212,13 @@ export async function fleetOf(t: CheckContext, role: Role): Promise<FleetList> {
 }
 
 /**
- * The role's location list in JSON; a check that cannot read it is blocked by 4.0.7 (filed there). Only locations
- * the suite can plan with (a locationCode, the capabilities): when none has them, the check is blocked by 2.6.1
- * (the required keys; a key spelled otherwise is also 9.3b's and 2.0.2's, judged on the samples).
+ * The role's location list in JSON (a step read, reused while fresh: stepRead); a check that cannot read it is
+ * blocked by 4.0.7 (filed there). Only locations the suite can plan with (a locationCode, the capabilities): when
+ * none has them, the check is blocked by 2.6.1 (the required keys; a key spelled otherwise is also 9.3b's and
+ * 2.0.2's, judged on the samples).
  */
 export async function locationsOf(t: CheckContext, role: Role): Promise<LocationList> {
-  const res = await t.client(role).get('/locations', { representation: 'json' });
-  const list = requireSuccess(res, 200, '4.0.7', 'GET /locations') as LocationList;
+  const list = (await stepRead(t, role, '/locations', '4.0.7', 'GET /locations')) as LocationList;
   const listed: unknown[] = Array.isArray(list?.locations) ? list.locations : [];
   const locations = listed.filter(plannableLocation);
   requireStep(
@@ -92,13 +231,12 @@ export async function locationsOf(t: CheckContext, role: Role): Promise<Location
 }
 
 /**
- * The role's rate plans in JSON, as the suite plans with them (validity read leniently as dates, plans without
- * their codes or a readable validity left out: their spelling is the 2.7 checks' to judge); a check that cannot
- * read the list is blocked by 4.0.9 (filed there).
+ * The role's rate plans in JSON (a step read, reused while fresh: stepRead), as the suite plans with them (validity
+ * read leniently as dates, plans without their codes or a readable validity left out: their spelling is the 2.7
+ * checks' to judge); a check that cannot read the list is blocked by 4.0.9 (filed there).
  */
 export async function ratesOf(t: CheckContext, role: Role): Promise<RatePlan[]> {
-  const res = await t.client(role).get('/rates', { representation: 'json' });
-  const rates = (requireSuccess(res, 200, '4.0.9', 'GET /rates') as { rates?: unknown }).rates;
+  const rates = ((await stepRead(t, role, '/rates', '4.0.9', 'GET /rates')) as { rates?: unknown } | undefined)?.rates;
   return Array.isArray(rates) ? rates.flatMap((p) => plannablePlan(p) ?? []) : [];
 }
 

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EMBEDDED_RATE_LIMIT_PER_MINUTE } from '../../target/embedded.ts';
 import { PROJECT_ROOT } from '../paths.ts';
 
 export interface SpawnedServer {
@@ -21,6 +22,9 @@ export async function spawnReferenceServer(): Promise<SpawnedServer> {
     HOST: '127.0.0.1',
     DATABASE_URL: `sqlite:${join(dir, 'reference.db')}`,
     LOG_LEVEL: 'info',
+    // npm run serve's default (600 calls a minute per ordinary client) is a real service's: a whole certification
+    // makes thousands a minute as partnerA, which the harness does not pace on loopback. The embedded target's ceiling.
+    RATE_LIMIT_PER_MINUTE: String(EMBEDDED_RATE_LIMIT_PER_MINUTE),
   };
   for (const name of ['REDIS_URL', 'API_DISABLED', 'CONTROL_TOKEN']) delete env[name];
   const child = spawn(

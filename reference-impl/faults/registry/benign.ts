@@ -65,6 +65,37 @@ function burstLimited(decision: RateLimitDecision, key: string, nowMs: number): 
   return { ...decision, allowed: false, retryAfterSeconds: 1 };
 }
 
+/**
+ * A ceiling over a sliding window on top of the minute window (benign-burst-20-per-second): a call is served when fewer
+ * than `limit` calls of its bucket key were served in the `windowMs` before it, by a log of their times (a real sliding
+ * window, not a calendar second). A refusal is a 429 with Retry-After of the window in whole seconds (by then the oldest
+ * served call has left it) and the minute window's X-RateLimit-* (whose count holds the call, as for any refusal).
+ * Only served calls enter the log; a call the minute window refuses passes unchanged.
+ */
+export function slidingWindowLimit(limit: number, windowMs: number) {
+  const served = new Map<string, number[]>();
+  let nextSweepAtMs = Number.NEGATIVE_INFINITY;
+  return (decision: RateLimitDecision, key: string, nowMs: number): RateLimitDecision => {
+    // At most once a window, keys idle for a whole window are dropped: memory follows the keys in use.
+    if (nowMs >= nextSweepAtMs) {
+      nextSweepAtMs = nowMs + windowMs;
+      for (const [k, times] of served) {
+        if ((times.at(-1) ?? Number.NEGATIVE_INFINITY) <= nowMs - windowMs) served.delete(k);
+      }
+    }
+    if (!decision.allowed) return decision;
+    const times = served.get(key) ?? [];
+    served.set(key, times);
+    while (times.length > 0 && (times[0] as number) <= nowMs - windowMs) times.shift();
+    if (times.length >= limit) return { ...decision, allowed: false, retryAfterSeconds: Math.ceil(windowMs / 1000) };
+    times.push(nowMs);
+    return decision;
+  };
+}
+
+/** benign-burst-20-per-second: 20 calls per client in any 1,000 ms, on the monotonic clock (performance.now()). */
+const burst20PerSecond = slidingWindowLimit(20, 1_000);
+
 function sliding(decision: RateLimitDecision, nowMs: number): RateLimitDecision {
   return {
     ...decision,
@@ -122,6 +153,14 @@ export const BENIGN_VARIANTS: Fault[] = [
     description:
       'A per-second burst limit (a third of the minute limit) answers 429 with Retry-After 1 while the minute window still has requests left (X-RateLimit-Remaining > 0).',
     adjust: { rateLimit: (decision, input) => burstLimited(decision, input.key, Date.now()) },
+  },
+  {
+    name: 'benign-burst-20-per-second',
+    kind: 'benign',
+    clause: '8.14',
+    description:
+      "Besides the minute window, at most 20 calls per client within any sliding second (1,000 ms); the 21st is refused with 429 RATE_LIMITED, Retry-After 1 and the minute window's X-RateLimit-* headers.",
+    adjust: { rateLimit: (decision, input) => burst20PerSecond(decision, input.key, performance.now()) },
   },
   {
     name: 'benign-rate-limit-45',

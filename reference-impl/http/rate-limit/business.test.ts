@@ -12,6 +12,10 @@ import { type ApiResponse, startTestServer, type TestServer } from '../../testin
 
 const ISO_UTC = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,3})?Z$/;
 const RATE_LIMIT_CLIENT_PER_MINUTE = 30;
+/** RATE_LIMIT_PER_MINUTE unset: every ordinary client's ceiling (README "Configuration"). */
+const ORDINARY_DEFAULT_PER_MINUTE = 600;
+/** The fixture clients with the service's ordinary ceiling that can get a token (disabledPartner cannot). */
+const ORDINARY_ROLES = ['partnerA', 'partnerB', 'readOnly', 'narrowPartner'];
 
 /** Spec 8.2: Limit, Remaining and an ISO 8601 Reset within the current minute of the service clock. */
 function expectRateLimitHeaders(
@@ -28,6 +32,12 @@ function expectRateLimitHeaders(
   expect(resetMs).toBeGreaterThan(nowMs - 2000);
   expect(resetMs).toBeLessThanOrEqual(nowMs + 62_000);
   return { limit: Number(limit), remaining: Number(remaining), resetMs };
+}
+
+/** Moves the service clock to just after the start of the next one-minute window. */
+async function startOfNextWindow(server: TestServer): Promise<void> {
+  const now = await serviceNowMs(server);
+  await advanceClock(server, (60_000 - (now % 60_000) + 200) / 1000);
 }
 
 const SETUPS = [
@@ -47,14 +57,8 @@ describe.each(SETUPS)('spec 8 business rate limits over HTTP ($name)', ({ option
     await server?.close();
   });
 
-  /** Moves the service clock to just after the start of the next one-minute window. */
-  async function startOfNextWindow(): Promise<void> {
-    const now = await serviceNowMs(server);
-    await advanceClock(server, (60_000 - (now % 60_000) + 200) / 1000);
-  }
-
   it('success, every 4xx after authentication, and 429 carry X-RateLimit-*; Remaining counts down', async () => {
-    await startOfNextWindow();
+    await startOfNextWindow(server);
     const now = await serviceNowMs(server);
     const fleetOnly = await freshToken(server, 'partnerA', 'fleet:read');
     const responses: [string, ApiResponse][] = [
@@ -79,14 +83,14 @@ describe.each(SETUPS)('spec 8 business rate limits over HTTP ($name)', ({ option
     for (const [label, res] of responses) {
       if (label === '404 path') continue; // unknown paths are not a rate-limited endpoint
       const h = expectRateLimitHeaders(res, now);
-      expect(h.limit, label).toBeGreaterThan(0);
+      expect(h.limit, label).toBe(ORDINARY_DEFAULT_PER_MINUTE);
       if (previous !== undefined) expect(h.remaining, label).toBe(previous - 1);
       previous = h.remaining;
     }
   });
 
   it('the rateLimit client gets 429 RATE_LIMITED on request 31, with whole-second Retry-After; others are unaffected', async () => {
-    await startOfNextWindow();
+    await startOfNextWindow(server);
     const token = await freshToken(server, 'rateLimit');
     const now = await serviceNowMs(server);
     for (let i = 1; i <= RATE_LIMIT_CLIENT_PER_MINUTE; i++) {
@@ -120,5 +124,48 @@ describe.each(SETUPS)('spec 8 business rate limits over HTTP ($name)', ({ option
     const after = await server.call('GET', '/locations', { token });
     expect(after.status).toBe(200);
     expect(Number(after.headers.get('x-ratelimit-remaining'))).toBe(RATE_LIMIT_CLIENT_PER_MINUTE - 1);
+  });
+});
+
+describe.each(SETUPS)('RATE_LIMIT_PER_MINUTE: the ceiling of every ordinary client ($name)', ({ options }) => {
+  const N = 5;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({ ...options, env: { RATE_LIMIT_PER_MINUTE: String(N) } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it(`with RATE_LIMIT_PER_MINUTE=${N} each ordinary client gets 429 RATE_LIMITED on call ${N + 1}; rateLimit keeps its 30`, async () => {
+    await startOfNextWindow(server);
+    const now = await serviceNowMs(server);
+    for (const role of ORDINARY_ROLES) {
+      const token = await freshToken(server, role);
+      for (let i = 1; i <= N; i++) {
+        const res = await server.call('GET', '/locations', { token });
+        expect(res.status, `${role} call ${i}`).toBe(200);
+        const h = expectRateLimitHeaders(res, now);
+        expect(h.limit, role).toBe(N);
+        expect(h.remaining, `${role} call ${i}`).toBe(N - i);
+      }
+      const limited = await server.call('GET', '/locations', { token });
+      expect(limited.status, `${role} call ${N + 1}`).toBe(429);
+      expectApiError(limited, 'RATE_LIMITED');
+      expect(limited.headers.get('retry-after') ?? '', role).toMatch(/^[1-9][0-9]*$/);
+      expect(expectRateLimitHeaders(limited, now)).toMatchObject({ limit: N, remaining: 0 });
+    }
+
+    // A client with a ceiling of its own is not an ordinary client: the setting does not touch it.
+    const token = await freshToken(server, 'rateLimit');
+    for (let i = 1; i <= N + 1; i++) {
+      const res = await server.call('GET', '/locations', { token });
+      expect(res.status, `rateLimit call ${i}`).toBe(200);
+      expect(expectRateLimitHeaders(res, now)).toMatchObject({
+        limit: RATE_LIMIT_CLIENT_PER_MINUTE,
+        remaining: RATE_LIMIT_CLIENT_PER_MINUTE - i,
+      });
+    }
   });
 });
