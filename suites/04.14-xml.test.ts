@@ -47,9 +47,10 @@ import {
   postBytes,
   xmlRequest,
 } from './support/limits.ts';
-import { someCodes, targetListings, unknownCode } from './support/listings.ts';
+import { runUnknownCode, someCodes, targetListings } from './support/listings.ts';
 import { requireFaultRefused, requireUnknownKeysRefused } from './support/request-faults.ts';
 import { plainRequest } from './support/reservation-requests.ts';
+import { sharedStep } from './support/shared-steps.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // An independent reading of a typed XML response: the document as a tree of namespaced elements, then each rule
@@ -478,10 +479,18 @@ interface ResponsePair {
   json: ApiResult;
 }
 
-/** Successes and errors of the listing reads, each in both representations. */
-async function responsePairs(t: CheckContext): Promise<ResponsePair[]> {
+/**
+ * Successes and errors of the listing reads, each in both representations: read once for the run's response rules
+ * (sharedStep), each of which judges its own clause on them.
+ */
+function responsePairs(t: CheckContext): Promise<ResponsePair[]> {
+  return sharedStep(t, 'xml response pairs', () => readResponsePairs(t));
+}
+
+async function readResponsePairs(t: CheckContext): Promise<ResponsePair[]> {
   const { vehicleCode, locationCode } = await someCodes(t, 'partnerA');
   const client = t.client('partnerA');
+  const unknown = runUnknownCode(t);
   const calls: [string, (rep: 'json' | 'xml') => Promise<ApiResult>][] = [
     ...['/locations', `/locations/${locationCode}`, '/fleet', `/fleet/${vehicleCode}`, '/rates'].map(
       (path): [string, (rep: 'json' | 'xml') => Promise<ApiResult>] => [
@@ -489,7 +498,7 @@ async function responsePairs(t: CheckContext): Promise<ResponsePair[]> {
         (rep) => client.get(path, { representation: rep }),
       ],
     ),
-    [`GET /locations/${unknownCode(t)}`, (rep) => client.get(`/locations/${unknownCode(t)}`, { representation: rep })],
+    [`GET /locations/${unknown}`, (rep) => client.get(`/locations/${unknown}`, { representation: rep })],
     ['GET /fleet without a token', (rep) => t.anonymous.get('/fleet', { representation: rep })],
     ['GET /rates lacking rates:read', (rep) => client.get('/rates', { representation: rep, scopes: ['fleet:read'] })],
   ];

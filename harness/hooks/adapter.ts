@@ -62,6 +62,19 @@ export interface HooksEndpoint {
   token: string;
 }
 
+/**
+ * Counts the test-hook calls that may change the target's state (every one but a read), before and after each: what
+ * a check read before a different count may no longer be what the target serves (suites/support/listings.ts).
+ */
+let changes = 0;
+/** Empties rate-limit windows only: nothing any read's body shows changes (not counted in `changes`). */
+const RATE_LIMITS_RESET = '/rate-limits/reset';
+
+/** The count of state-changing hook calls begun or ended so far in this process. */
+export function hookChanges(): number {
+  return changes;
+}
+
 /** The traffic name of test-hook calls (the report's requests per role). */
 const HOOKS_ROLE = 'testHooks';
 
@@ -117,7 +130,15 @@ export function testHooks(
   send: SendFn = defaultSend,
 ): TestHooks {
   const segment = (s: string) => encodeURIComponent(s);
-  const go = (method: string, path: string, body?: unknown) => call(endpoint, send, method, path, body);
+  const go = async (method: string, path: string, body?: unknown) => {
+    if (method === 'GET' || path === RATE_LIMITS_RESET) return call(endpoint, send, method, path, body);
+    changes += 1;
+    try {
+      return await call(endpoint, send, method, path, body);
+    } finally {
+      changes += 1;
+    }
+  };
   return {
     available: new Set(available),
     async expireQuote(quoteId) {
@@ -155,7 +176,7 @@ export function testHooks(
       return Array.isArray(body?.alerts) ? body.alerts : [];
     },
     async resetRateLimits() {
-      await go('POST', '/rate-limits/reset');
+      await go('POST', RATE_LIMITS_RESET);
       // Every bucket is full again: what the run had learned of them no longer holds.
       forgetRateLimits();
     },

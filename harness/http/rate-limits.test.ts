@@ -115,9 +115,15 @@ describe('RateLimitModel', () => {
     expect(tokenA).toHaveLength(2);
     model.sent(tokenA);
     model.answered(tokenA, { status: 429, headers: { 'retry-after': '3' } });
-    // The address bucket is shared: partner B's token request waits as well; business calls do not.
-    expect(model.delayFor(tokenB)).toBe(3_000);
+    // Taken as partner A's own bucket: A waits, B and business calls do not.
+    expect(model.delayFor(tokenA)).toBe(3_000);
+    expect(model.delayFor(tokenB)).toBe(0);
     expect(model.delayFor(business)).toBe(0);
+    // A refusal of a request without a client is the address's: everybody's token requests wait.
+    const anonymous = bucketsOf(`${ORIGIN}/api/partner/v1/oauth/token`, undefined);
+    model.sent(anonymous);
+    model.answered(anonymous, { status: 429, headers: { 'retry-after': '5' } });
+    expect(model.delayFor(tokenB)).toBe(5_000);
   });
 
   it('waits after a 429 for Retry-After, else Reset, else a doubling second', () => {

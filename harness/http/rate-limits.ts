@@ -31,6 +31,9 @@ export class RateLimitedError extends Error {
   override readonly name = 'RateLimitedError';
 }
 
+/** The token endpoint's per-address bucket (8.4): one for every client of this process. */
+const ADDRESS = 'token-address';
+
 /**
  * Which buckets of the target a request draws on: the client's business bucket, or the token endpoint's two (spec
  * 8.1, 8.4). Keyed by origin as well: one process may talk to several servers (the harness's own tests do).
@@ -43,7 +46,7 @@ export function bucketsOf(url: string, role: string | undefined): string[] {
   } catch {
     // keyed by role alone
   }
-  if (/\/oauth\/token(?:\?|$)/.test(url)) return [`token ${client} ${origin}`, `token-address ${origin}`];
+  if (/\/oauth\/token(?:\?|$)/.test(url)) return [`token ${client} ${origin}`, `${ADDRESS} ${origin}`];
   return [`business ${client} ${origin}`];
 }
 
@@ -157,9 +160,12 @@ export class RateLimitModel {
       } else if (bucket.left !== undefined) {
         bucket.left -= 1;
       }
-      if (answer.status === 429) {
+      if (answer.status === 429 && !(key.startsWith(ADDRESS) && keys.length > 1 && !keys[0]?.includes(' anonymous '))) {
         // The 429's own Retry-After is the target's word on when to come back (a per-second burst limit says 1
-        // while the minute window's Reset is far off); Reset only when it gives none.
+        // while the minute window's Reset is far off); Reset only when it gives none. A token 429 does not say
+        // which of its two buckets refused: it is taken as the client's, so one client's limit holds no other
+        // client back (8.16a); a request without a client (or a refusal of another client, met and waited out
+        // then) tells of the address's.
         bucket.left = 0;
         bucket.until = now + this.waitAfter429(answer.headers, 0);
       }

@@ -14,6 +14,8 @@ type Recorded = EvidenceExchange | (() => EvidenceExchange);
 interface Recording {
   exchanges: Recorded[];
   dropped: number;
+  /** The recording an exchange also goes to (capturing: the check's own). */
+  forward?: Recording;
 }
 
 function evidenceOf(recorded: Recorded): EvidenceExchange {
@@ -54,13 +56,33 @@ export class RecordedError extends Error {
  * most once, when the recording is read; redaction then knows every secret registered meanwhile as well).
  */
 export function record(exchange: EvidenceExchange | (() => EvidenceExchange)): void {
-  const rec = storage.getStore();
-  if (!rec) return;
-  rec.exchanges.push(exchange);
-  if (rec.exchanges.length > MAX_RECORDED_EXCHANGES) {
-    rec.exchanges.shift();
-    rec.dropped += 1;
+  for (let rec = storage.getStore(); rec; rec = rec.forward) {
+    rec.exchanges.push(exchange);
+    if (rec.exchanges.length > MAX_RECORDED_EXCHANGES) {
+      rec.exchanges.shift();
+      rec.dropped += 1;
+    }
   }
+}
+
+/** Exchanges as captured: evidence, or what makes it when read. */
+export type CapturedExchanges = readonly Recorded[];
+
+/**
+ * Runs fn, recording its exchanges as usual, and also returns them: a result the run reuses in later checks (a
+ * listing read once for many) carries them, so each check that uses it shows them as its own evidence (recordAgain).
+ */
+export async function capturing<T>(fn: () => Promise<T>): Promise<{ result: T; captured: CapturedExchanges }> {
+  const rec: Recording = { exchanges: [], dropped: 0 };
+  const outer = storage.getStore();
+  if (outer) rec.forward = outer;
+  const result = await storage.run(rec, fn);
+  return { result, captured: rec.exchanges };
+}
+
+/** Adds exchanges captured earlier (capturing) to the current recording, as if the check had made them. */
+export function recordAgain(captured: CapturedExchanges): void {
+  for (const exchange of captured) record(exchange);
 }
 
 /** The last exchange of the current recording (the one a claim about a response is about). */

@@ -85,10 +85,7 @@ export function buildProgram(io: CliIo): Command {
     .option('--allow-bookings', 'let book/full checks create (and then cancel) reservations on a URL target')
     .option('--only <ids>', 'comma-separated clause ids or sections, e.g. 4.7,5.6')
     .option('--seed <n>', 'seed of generated data (default: random, printed and recorded in the report)')
-    .option(
-      '--runs <n>',
-      `fast-check runs per property (default: ${DEFAULT_RUNS}, fewer when the target states a lower limit)`,
-    )
+    .option('--runs <n>', `fast-check runs per property (default: ${DEFAULT_RUNS})`)
     .option('--format <list>', 'report formats: json,junit,html,md (default: all)')
     .option('--report-dir <dir>', 'where reports go (default: reports/)')
     .option('--max-rps <n>', `request ceiling (default: none on loopback, ${DEFAULT_REMOTE_MAX_RPS} elsewhere)`)

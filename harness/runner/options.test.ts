@@ -3,11 +3,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { CertifyError } from './errors.ts';
 import {
-  DEFAULT_RUNS,
   DEFAULT_SUITES,
-  FULL_RUNS_LIMIT_PER_MINUTE,
-  fittedRuns,
-  MIN_FITTED_RUNS,
   parseDate,
   parseEmbeddedRateLimit,
   parseFormats,
@@ -102,20 +98,5 @@ describe('DEFAULT_SUITES', () => {
     expect(files).toContain(`suites/05-authentication.test${MODULE_EXTENSION}`);
     expect(files.filter((f) => f.startsWith('suites/support/'))).toEqual([]);
     expect(existsSync(join(PROJECT_ROOT, 'suites', 'support', `secret-watch.test${MODULE_EXTENSION}`))).toBe(true);
-  });
-});
-
-describe('fittedRuns: cases a property runs when --runs is not given', () => {
-  test('the default when the target states no limit, or one high enough', () => {
-    expect(fittedRuns(undefined)).toBe(DEFAULT_RUNS);
-    expect(fittedRuns(FULL_RUNS_LIMIT_PER_MINUTE)).toBe(DEFAULT_RUNS);
-    expect(fittedRuns(60_000)).toBe(DEFAULT_RUNS);
-  });
-
-  test('fewer in proportion below it, never fewer than the floor', () => {
-    expect(fittedRuns(FULL_RUNS_LIMIT_PER_MINUTE / 2)).toBe(Math.floor(DEFAULT_RUNS / 2));
-    expect(fittedRuns(600)).toBeLessThan(DEFAULT_RUNS);
-    expect(fittedRuns(600)).toBeGreaterThanOrEqual(MIN_FITTED_RUNS);
-    expect(fittedRuns(30)).toBe(MIN_FITTED_RUNS);
   });
 });

@@ -25,24 +25,6 @@ export const RUNS_MAX = 10_000;
 export const MAX_RPS_MAX = 10_000;
 export const EMBEDDED_RATE_LIMIT_MAX = 1_000_000_000;
 
-/**
- * partnerA's business calls a minute at or above which every property runs DEFAULT_RUNS cases: a full certification
- * sends about 12,000 requests at 25 runs, most of them partnerA's and most of those drawn per case.
- */
-export const FULL_RUNS_LIMIT_PER_MINUTE = 2_000;
-/** The fewest cases a fitted property runs: still more than a handful of examples. */
-export const MIN_FITTED_RUNS = 5;
-
-/**
- * Cases per property when --runs is not given: DEFAULT_RUNS, or fewer in proportion when the target states a lower
- * limit for partnerA (spec 8.2), so the run lives inside it in minutes rather than an hour. What each case sends is
- * new (a drawn request); what cases share (listings, tokens) is fetched once whatever the runs.
- */
-export function fittedRuns(limitPerMinute: number | undefined): number {
-  if (limitPerMinute === undefined || limitPerMinute >= FULL_RUNS_LIMIT_PER_MINUTE) return DEFAULT_RUNS;
-  return Math.max(MIN_FITTED_RUNS, Math.floor((DEFAULT_RUNS * limitPerMinute) / FULL_RUNS_LIMIT_PER_MINUTE));
-}
-
 export function parseProfile(value: string): Profile {
   if ((PROFILES as readonly string[]).includes(value)) return value as Profile;
   throw new CertifyError(`--profile: unknown profile "${value}" (expected one of ${PROFILES.join(', ')})`);

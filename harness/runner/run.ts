@@ -30,7 +30,6 @@ import {
   DEFAULT_RUNS,
   DEFAULT_SUITES,
   defaultDate,
-  fittedRuns,
   parseDate,
   parseFormats,
   parseMaxRps,
@@ -136,8 +135,7 @@ interface Plan {
   allowBookings: boolean | undefined;
   only: string[];
   seed: number;
-  /** --runs (or the replayed report's); undefined: fitted to the target's stated limit (fittedRuns). */
-  runs: number | undefined;
+  runs: number;
   formats: ReportFormat[];
   reportDir: string;
   maxRps: number | null | undefined;
@@ -161,7 +159,7 @@ function plan(options: CertifyOptions): Plan {
     allowBookings: options.allowBookings,
     only: replay ? [replay.clauseId] : options.only !== undefined ? parseOnly(options.only) : [],
     seed: options.seed !== undefined ? parseSeed(options.seed) : (replay?.seed ?? randomInt(0, SEED_MAX)),
-    runs: options.runs !== undefined ? parseRuns(options.runs) : replay?.runs,
+    runs: options.runs !== undefined ? parseRuns(options.runs) : (replay?.runs ?? DEFAULT_RUNS),
     formats: options.formats !== undefined ? parseFormats(options.formats) : [...REPORT_FORMATS],
     reportDir: options.reportDir ?? 'reports',
     maxRps: options.maxRps === null ? null : options.maxRps !== undefined ? parseMaxRps(options.maxRps) : undefined,
@@ -257,12 +255,6 @@ async function prepare(options: CertifyOptions, output: (text: string) => void, 
       throw new PreflightError(checked.problems.map(scrub));
     }
     output(`Pre-flight: ${checked.passed.join(', ')} (${(checked.durationMs / 1000).toFixed(1)} s)\n`);
-    const runs = p.runs ?? fittedRuns(checked.partnerLimitPerMinute);
-    if (p.runs === undefined && runs < DEFAULT_RUNS) {
-      output(
-        `Runs: ${runs} cases a property, fitted to partnerA's ${checked.partnerLimitPerMinute} calls a minute (--runs N to choose)\n`,
-      );
-    }
     const settings: RunSettings = {
       target: target.config,
       embedded: target.embedded,
@@ -270,7 +262,7 @@ async function prepare(options: CertifyOptions, output: (text: string) => void, 
       allowBookings,
       strict: p.strict,
       seed: p.seed,
-      runs,
+      runs: p.runs,
       maxRps,
       date: p.date,
       bookingPrefix: `CERT-${runId()}-`,

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
 import { BlockedSignal, inCheckScope } from '../../harness/check/scope.ts';
-import type { HookName, TestHooks } from '../../harness/hooks/adapter.ts';
+import { type HookName, testHooks } from '../../harness/hooks/adapter.ts';
+import type { HttpRequest } from '../../harness/http/client.ts';
+import { record, recording } from '../../harness/http/recorder.ts';
 import type { RunSettings } from '../../harness/run-settings.ts';
 import { fleetOf, forgetListings, LISTING_MAX_AGE_MS, locationsOf, ratesOf } from './listings.ts';
 
@@ -24,14 +26,15 @@ function fakeRun(offered: HookName[] = ['prices.move', 'rateLimits.reset']) {
   const sent: string[] = [];
   let answer: (path: string) => unknown = ok;
   const calls: string[] = [];
-  const hook = (name: string) => async () => {
-    calls.push(name);
-  };
-  const hooks = {
-    available: new Set(offered),
-    movePrice: hook('movePrice'),
-    resetRateLimits: hook('resetRateLimits'),
-  } as unknown as TestHooks;
+  // The real adapter (it counts the state-changing calls) over a hooks endpoint that says yes to everything.
+  const hooks = testHooks(
+    { baseUrl: 'https://target.example/test-hooks/v1', token: 'hooks-token' },
+    offered,
+    async (req: HttpRequest) => {
+      calls.push(`${req.method} ${new URL(req.url).pathname.replace('/test-hooks/v1', '')}`);
+      return { status: 200, headers: {}, body: new TextEncoder().encode('{}'), durationMs: 0 };
+    },
+  );
   const settings = {
     target: { baseUrl: 'https://target.example' },
     hooks: offered,
@@ -49,6 +52,7 @@ function fakeRun(offered: HookName[] = ['prices.move', 'rateLimits.reset']) {
       client: () => ({
         get: async (path: string) => {
           sent.push(path);
+          record({ request: { method: 'GET', url: path, headers: {} }, curl: `curl ${path}`, durationMs: sent.length });
           return answer(path) as ApiResult;
         },
       }),
@@ -141,8 +145,18 @@ describe('listings read as a step: one read per role shared by the run while fre
     await run.hooks.movePrice('CAR-1', 10);
     await inCheckScope('4.7.1', () => fleetOf(run.contextOf('4.7.1'), 'partnerA'));
     expect(run.sent).toEqual(['/fleet', '/fleet']);
-    // The hooks still run (wrapped, not replaced).
-    expect(run.calls).toEqual(['resetRateLimits', 'movePrice']);
+    expect(run.calls).toEqual(['POST /rate-limits/reset', 'PUT /prices/CAR-1']);
+  });
+
+  it("shows a reused read's exchange in the evidence of each check that reuses it", async () => {
+    const run = fakeRun();
+    const { exchanges } = await recording(() =>
+      inCheckScope('4.7.1', () => fleetOf(run.contextOf('4.7.1'), 'partnerA')),
+    );
+    const again = await recording(() => inCheckScope('4.5.1', () => fleetOf(run.contextOf('4.5.1'), 'partnerA')));
+    expect(run.sent).toEqual(['/fleet']);
+    expect(exchanges.map((e) => e.curl)).toEqual(['curl /fleet']);
+    expect(again.exchanges).toEqual(exchanges);
   });
 
   it('does not keep a read answered while a hook ran', async () => {

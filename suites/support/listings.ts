@@ -12,7 +12,8 @@ import type { CheckContext } from '../../harness/check/check.ts';
 import { errorCodeOf, expectSchema, requireSuccess } from '../../harness/check/expect-api.ts';
 import { claim, requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
-import type { TestHooks } from '../../harness/hooks/adapter.ts';
+import { hookChanges } from '../../harness/hooks/adapter.ts';
+import { type CapturedExchanges, capturing, recordAgain } from '../../harness/http/recorder.ts';
 import { profileRank, type RunSettings } from '../../harness/run-settings.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -20,7 +21,7 @@ import { profileRank, type RunSettings } from '../../harness/run-settings.ts';
 
 /**
  * How long a listing read as a step is reused. The spec lets what is listed change at any time, so a step re-reads
- * it at least this often; the test hooks that may change it drop it at once (watchHooks).
+ * it at least this often; a test hook that changes state drops it at once (generation).
  */
 export const LISTING_MAX_AGE_MS = 60_000;
 
@@ -40,86 +41,28 @@ export function judgesListings(clauseId: string): boolean {
 interface StepRead {
   body: unknown;
   sentAt: number;
-  generation: number;
+  generation: string;
+  /** The read's exchanges, shown in the evidence of each check that reuses it. */
+  captured: CapturedExchanges;
 }
 
 /** Per run (its settings object, as the harness's own state), per role and path. */
 const stepReads = new WeakMap<RunSettings, Map<string, StepRead>>();
 
-/**
- * Counts what may have changed the target's listings: a test hook called (before and after it), forgetListings.
- * A read is reused only in the generation it was sent in.
- */
-let generation = 0;
+/** Step reads sent again from now on, whatever their age (a test, or a check that knows the listings changed). */
+let forgotten = 0;
 
-/** Every step read kept so far is sent again when next needed (a test, or a check that knows the listings changed). */
 export function forgetListings(): void {
-  generation += 1;
+  forgotten += 1;
 }
 
 /**
- * The hooks that change nothing a listing shows (reservations, quotes, idempotency keys, rate-limit windows, alerts).
- * Any other hook, also one added later, drops the step reads before and after it runs: a price moved, tokens
- * expired, a partner disabled, the API switched off, failures on, a reset (docs/test-hooks.md).
+ * What may have changed the target's listings since a read: a test hook that changes state called since (the
+ * adapter counts them, before and after each), or forgetListings. A read is reused only in the generation it was
+ * sent in.
  */
-const HOOKS_LEAVING_LISTINGS = new Set<string>([
-  'available',
-  'expireQuote',
-  'forgetIdempotencyKeys',
-  'declineNextBookings',
-  'attachMoney',
-  'setReservationStatus',
-  'listAlerts',
-  'resetRateLimits',
-]);
-
-/** Hooks objects watched (wrapped), and whether one could not be: then nothing is reused for the rest of the run. */
-const watchedHooks = new WeakSet<object>();
-let unwatchable = false;
-
-/**
- * The run's test hooks, when a check of this run may call any: the full profile and a hook the target offers
- * (t.hookIfOffered, which does not depend on what the current check declared).
- */
-function runHooks(t: CheckContext): TestHooks | undefined {
-  for (const name of t.settings.hooks) {
-    const hooks = t.hookIfOffered(name);
-    if (hooks) return hooks;
-  }
-  return undefined;
-}
-
-/**
- * Makes every hook that may change the listings (not HOOKS_LEAVING_LISTINGS) start a new generation before and
- * after it runs, so no step read sent before it, or while its effect lasted, is reused after it. The run's hooks
- * object is one for every check of the worker (harness/check/harness-state.ts); checks call its methods through
- * t.hooks, so wrapping them in place sees every call. A hooks object that cannot be wrapped turns reuse off.
- */
-function watchHooks(t: CheckContext): void {
-  const hooks = runHooks(t);
-  if (!hooks || watchedHooks.has(hooks)) return;
-  watchedHooks.add(hooks);
-  const methods = hooks as unknown as Record<string, unknown>;
-  const names = new Set<string>();
-  for (let o: object | null = hooks; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
-    for (const name of Object.getOwnPropertyNames(o)) if (name !== 'constructor') names.add(name);
-  }
-  try {
-    for (const name of names) {
-      const original = methods[name];
-      if (HOOKS_LEAVING_LISTINGS.has(name) || typeof original !== 'function') continue;
-      methods[name] = async (...args: unknown[]) => {
-        generation += 1;
-        try {
-          return await (original as (...a: unknown[]) => unknown).apply(hooks, args);
-        } finally {
-          generation += 1;
-        }
-      };
-    }
-  } catch {
-    unwatchable = true;
-  }
+function generation(): string {
+  return `${hookChanges()}/${forgotten}`;
 }
 
 /**
@@ -130,7 +73,6 @@ function watchHooks(t: CheckContext): void {
  * with the exchange in its evidence); a check of a listing clause (judgesListings) always sends its own.
  */
 async function stepRead(t: CheckContext, role: Role, path: string, stepClause: string, what: string): Promise<unknown> {
-  watchHooks(t);
   let reads = stepReads.get(t.settings);
   if (!reads) {
     reads = new Map();
@@ -138,15 +80,18 @@ async function stepRead(t: CheckContext, role: Role, path: string, stepClause: s
   }
   const key = `${role} ${path}`;
   const kept = reads.get(key);
-  const fresh = kept !== undefined && kept.generation === generation && Date.now() - kept.sentAt < LISTING_MAX_AGE_MS;
-  if (fresh && !unwatchable && !judgesListings(t.clause.id)) return structuredClone(kept.body);
+  const fresh = kept !== undefined && kept.generation === generation() && Date.now() - kept.sentAt < LISTING_MAX_AGE_MS;
+  if (fresh && !judgesListings(t.clause.id)) {
+    recordAgain(kept.captured);
+    return structuredClone(kept.body);
+  }
   reads.delete(key);
-  const sentIn = generation;
+  const sentIn = generation();
   const sentAt = Date.now();
-  const res = await t.client(role).get(path, { representation: 'json' });
+  const { result: res, captured } = await capturing(() => t.client(role).get(path, { representation: 'json' }));
   const body = requireSuccess(res, 200, stepClause, what);
-  if (body !== undefined && res.readDespite === undefined && generation === sentIn) {
-    reads.set(key, { body: structuredClone(body), sentAt, generation });
+  if (body !== undefined && res.readDespite === undefined && generation() === sentIn) {
+    reads.set(key, { body: structuredClone(body), sentAt, generation: sentIn, captured });
   }
   return body;
 }
@@ -357,7 +302,16 @@ export async function someCodes(t: CheckContext, role: Role): Promise<{ vehicleC
 
 /** A code of the VehicleCode / LocationCode pattern that no target should hold. */
 export function unknownCode(t: CheckContext): string {
-  return `ZZ-CERT-UNKNOWN-${(t.seed >>> 0).toString(36).toUpperCase()}`;
+  return unknownCodeOf(t.seed);
+}
+
+/** The same for every check of the run (its seed): for answers the run's checks share (shared-steps.ts). */
+export function runUnknownCode(t: CheckContext): string {
+  return unknownCodeOf(t.settings.seed);
+}
+
+function unknownCodeOf(seed: number): string {
+  return `ZZ-CERT-UNKNOWN-${(seed >>> 0).toString(36).toUpperCase()}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

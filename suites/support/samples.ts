@@ -15,6 +15,7 @@ import { bookReservation, issueQuote } from './booking.ts';
 import { succeeded } from './endpoint-success.ts';
 import { sampleOf } from './generated.ts';
 import { targetListings } from './listings.ts';
+import { sharedDraw, sharedStep } from './shared-steps.ts';
 
 /** One response and what it must be: its status and the contract's schema of its body. */
 export interface Sample {
@@ -161,7 +162,8 @@ function sampleRuns(t: CheckContext, level: SampleLevel): number {
  * A property over the samples of a level: per case another draw (which vehicle and location are read by code,
  * which window is shopped, quoted and booked), every sample's status and schema judged, then `judge`. A case whose
  * samples hold nothing to judge returns SKIP (or calls t.notApplicable); too few judged cases make the check
- * not applicable.
+ * not applicable. The draws are the run's (sharedDraw), so every check of the level judges the same few sample
+ * sets, fetched once for all of them (sharedStep): each judges its own clause on them.
  */
 export async function forSamples(
   t: CheckContext,
@@ -169,16 +171,18 @@ export async function forSamples(
   judge: (samples: Sample[]) => unknown,
   role: Role = 'partnerA',
 ): Promise<void> {
+  const runs = sampleRuns(t, level);
   await t.forAll(
-    fc.nat({ max: 1_000_000 }),
-    async (salt) => {
-      const samples = await samplesOf(t, level, role, salt);
+    fc.integer({ min: 0, max: runs - 1 }),
+    async (index) => {
+      const key = `samples ${level} ${role} ${t.representation} ${index}`;
+      const samples = await sharedStep(t, key, () => samplesOf(t, level, role, sharedDraw(t, index)));
       // A JSON answer to an XML Accept is 4.13.1a's (filed there): the check has no XML sample to judge.
       if (t.representation === 'xml') for (const s of samples) requireRepresentation(s.res, 'xml', s.label);
       expectSamples(samples);
       return await judge(samples);
     },
-    { numRuns: sampleRuns(t, level) },
+    { numRuns: runs },
   );
 }
 

@@ -1,0 +1,52 @@
+/**
+ * Answers several checks judge, fetched once per run: the samples every convention of spec 1, 2 and 9 is judged on,
+ * the XML/JSON response pairs of 4.14. Each check judges its own clause on them, so one set of requests serves all
+ * of them instead of one set each: a target limits each client's requests a minute (spec 8), and the run spends
+ * that limit on what is judged. A check that reuses an answer shows its exchanges as its own evidence
+ * (harness/http/recorder.ts recordAgain), and gets its own copy of it.
+ */
+import type { CheckContext } from '../../harness/check/check.ts';
+import { hookChanges } from '../../harness/hooks/adapter.ts';
+import { type CapturedExchanges, capturing, recordAgain } from '../../harness/http/recorder.ts';
+import type { RunSettings } from '../../harness/run-settings.ts';
+
+interface Shared {
+  value: unknown;
+  captured: CapturedExchanges;
+  /** The test-hook state it was fetched in: a hook that changes the target's state since makes it stale. */
+  hooks: number;
+}
+
+/** Per run (its settings object), per key. */
+const shared = new WeakMap<RunSettings, Map<string, Shared>>();
+
+/**
+ * `fetch()`'s result for `key`, fetched by the first check of the run that needs it (its failure is that check's:
+ * filed, blocking, with its evidence, and nothing kept) and handed to every later one as a copy with the exchanges
+ * that fetched it. `key` must name everything the result depends on (role, representation, the draw). Fetched again
+ * after a test hook that changes the target's state.
+ */
+export async function sharedStep<T>(t: CheckContext, key: string, fetch: () => Promise<T>): Promise<T> {
+  let entries = shared.get(t.settings);
+  if (!entries) {
+    entries = new Map();
+    shared.set(t.settings, entries);
+  }
+  const kept = entries.get(key);
+  if (kept && kept.hooks === hookChanges()) {
+    recordAgain(kept.captured);
+    return structuredClone(kept.value) as T;
+  }
+  const before = hookChanges();
+  const { result, captured } = await capturing(fetch);
+  if (hookChanges() === before) entries.set(key, { value: structuredClone(result), captured, hooks: before });
+  return result;
+}
+
+/** A draw shared by every check of the run (the run's seed and the case's index), so their answers can be too. */
+export function sharedDraw(t: CheckContext, index: number): number {
+  let hash = (t.settings.seed ^ 0x9e3779b9) >>> 0;
+  hash = Math.imul(hash ^ (index + 1), 0x85ebca6b) >>> 0;
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35) >>> 0;
+  return ((hash ^ (hash >>> 16)) >>> 0) % 1_000_000;
+}
