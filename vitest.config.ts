@@ -18,6 +18,7 @@ export const LONGEST_FIRST = [
   'load/scenarios/scenarios.embedded.test.ts',
   'harness/runner/certify.reference.test.ts',
   'harness/runner/certify.fuzz.test.ts',
+  'harness/runner/certify.unreadable.test.ts',
   'reference-impl/testing/crash.test.ts',
   'reference-impl/testing/disk-fault.test.ts',
   'reference-impl/testing/outage.test.ts',

@@ -1,5 +1,6 @@
+import type { Scope } from '../contract/scopes.ts';
 import type { Profile } from './check/outcome-and-evidence.ts';
-import type { TargetConfig } from './config/target-config.ts';
+import type { Role, TargetConfig } from './config/target-config.ts';
 import type { HookName } from './hooks/adapter.ts';
 
 /**
@@ -35,6 +36,13 @@ export interface RunSettings {
   only: string[];
   /** The test hooks the target lists (discovered before the run); empty without hooks. */
   hooks: HookName[];
+  /**
+   * The scopes each role's token carries, as pre-flight read them from the token response's `scope` (spec 4.1, 5.5):
+   * a check draws only scopes its role holds, and one that needs a scope its role lacks is not judged. A role absent
+   * here (not configured, refused a token, or a scope string in names other than the spec's, which 5.5a judges) is
+   * taken to hold every scope, as is every role when the field is absent.
+   */
+  granted?: Partial<Record<Role, Scope[]>>;
   /** --patient: the clocks the runner started for the checks that judge expiry by waiting. */
   patient?: PatientClock;
   /** --fuzz: the campaign's bounds (suites/fuzz.campaign.ts). */

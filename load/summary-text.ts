@@ -1,4 +1,5 @@
 import type { LoadScenarioResult } from '../harness/report/model.ts';
+import { isNotJudged, NOT_JUDGED_PREFIX } from './engine-neutral/results.ts';
 
 const pad = (text: string | number, width: number) => String(text).padStart(width);
 const ms = (value: number) => value.toFixed(value < 10 ? 2 : 1);
@@ -12,8 +13,10 @@ function formatActual(value: number | null): string {
 export function formatResult(result: LoadScenarioResult): string {
   const lines: string[] = [];
   const where = `${result.target.baseUrl}${result.target.embedded ? ' (embedded)' : ''}`;
+  const notJudged = result.checks.filter(isNotJudged).length;
+  const verdict = `${result.passed ? 'PASSED' : 'FAILED'}${notJudged > 0 ? `, ${notJudged} checks not judged` : ''}`;
   lines.push(
-    `${result.scenario}: ${result.title}: ${result.passed ? 'PASSED' : 'FAILED'} (${result.engine} engine, ${where}, ${(result.durationMs / 1000).toFixed(1)} s)`,
+    `${result.scenario}: ${result.title}: ${verdict} (${result.engine} engine, ${where}, ${(result.durationMs / 1000).toFixed(1)} s)`,
   );
   for (const phase of result.phases) lines.push(`  phase ${phase.name}: ${phase.arrival}`);
   lines.push(
@@ -31,9 +34,11 @@ export function formatResult(result: LoadScenarioResult): string {
   }
   lines.push('  checks');
   for (const check of result.checks) {
+    const unjudged = isNotJudged(check);
     const counts = check.outcome === 'not-applicable' ? '' : ` (${check.passes} passed, ${check.fails} failed)`;
-    lines.push(`    ${check.outcome.padEnd(14)} ${check.name}${counts}`);
-    if (check.detail && check.outcome !== 'pass') lines.push(`    ${''.padEnd(14)} ${check.detail}`);
+    lines.push(`    ${(unjudged ? 'not judged' : check.outcome).padEnd(14)} ${check.name}${counts}`);
+    const detail = unjudged ? check.detail?.slice(NOT_JUDGED_PREFIX.length) : check.detail;
+    if (detail && check.outcome !== 'pass') lines.push(`    ${''.padEnd(14)} ${detail}`);
   }
   lines.push('  thresholds');
   for (const threshold of result.thresholds) {

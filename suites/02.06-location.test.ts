@@ -7,7 +7,7 @@ import { SCHEMA_BUNDLE } from '../contract/schemas/index.ts';
 import type { LocationList } from '../contract/types.ts';
 import { availabilityRequest, locationPairs } from '../generators/index.ts';
 import { check } from '../harness/check/check.ts';
-import { expectValue } from '../harness/check/expect-api.ts';
+import { bodyOf, expectValue, listItems } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { isIanaZone } from './support/datetime.ts';
@@ -176,8 +176,9 @@ describe('2.6 Location', () => {
   check('2.6.16')({ ...business, name: 'The location list holds eight locations' }, async (t) => {
     const res = await t.client('partnerA').get('/locations');
     expect(res.status, res.text.slice(0, 300)).toBe(200);
-    const list = res.body as LocationList;
-    expect(list.locations.length, 'locations listed').toBe(8);
+    const locations = listItems(res, 'LocationList', 'GET /locations');
+    const list = bodyOf<LocationList>(res, 'GET /locations');
+    expect(locations.length, 'locations listed').toBe(8);
     expect(list.count, 'count').toBe(8);
     // Which locations are listed is told by their codes: a location without one is 2.6.1's (a required key).
     expect(new Set(listedCodes(list)).size, 'distinct location codes').toBe(8);

@@ -4,10 +4,10 @@
  */
 import { describe, expect } from 'vitest';
 import { SCHEMA_BUNDLE } from '../contract/schemas/index.ts';
-import type { AvailabilityResponse, Reservation } from '../contract/types.ts';
+import type { Reservation } from '../contract/types.ts';
 import { availabilityRequest } from '../generators/index.ts';
 import { check } from '../harness/check/check.ts';
-import { expectSchema, expectValue } from '../harness/check/expect-api.ts';
+import { expectSchema, expectValue, listItems } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { expectBooked, postReservation } from './support/booking.ts';
@@ -49,7 +49,7 @@ describe('2.8 AvailabilityOffer', () => {
       const request = sampleOf(t, availabilityRequest(cat, { rate: 'public' }), salt * 104729);
       const res = await t.client('partnerA').post('/availability', request);
       expect(isAvailabilityAnswer(res), res.text.slice(0, 300)).toBe(true);
-      const offer = res.status === 200 ? (res.body as AvailabilityResponse).offers[0] : undefined;
+      const offer = res.status === 200 ? listItems(res, 'AvailabilityResponse', 'POST /availability')[0] : undefined;
       if (!offer) continue;
       const created = await postReservation(t, 'partnerA', {
         quoteId: offer.quoteId,

@@ -4,10 +4,10 @@
  */
 import { describe, expect } from 'vitest';
 import { SCHEMA_BUNDLE } from '../contract/schemas/index.ts';
-import type { Reservation, ReservationList } from '../contract/types.ts';
+import type { Reservation } from '../contract/types.ts';
 import { RESERVATION_STATUSES } from '../contract/types.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
-import { expectSchema } from '../harness/check/expect-api.ts';
+import { bodyOf, expectSchema, listItems } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import {
@@ -209,9 +209,11 @@ describe('2.11 Reservation', () => {
         const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
         const read = await t.client('partnerA').get(path);
         expect(read.status, read.text.slice(0, 300)).toBe(200);
-        expect((read.body as Reservation).total, 'total after a 25% price move').toEqual(reservation.total);
+        expect(bodyOf<Reservation>(read, 'GET /reservations/{id}').total, 'total after a 25% price move').toEqual(
+          reservation.total,
+        );
         const list = await t.client('partnerA').get('/reservations?limit=100');
-        const listed = (list.body as ReservationList).reservations.find(
+        const listed = listItems(list, 'ReservationList', 'GET /reservations').find(
           (r) => r.reservationId === reservation.reservationId,
         );
         if (listed) expect(listed.total, 'listed total after the price move').toEqual(reservation.total);

@@ -7,7 +7,7 @@ import { LIMITS } from '../contract/limits.ts';
 import type { AvailabilityResponse, CancelRequest, Reservation, ReservationList } from '../contract/types.ts';
 import { availabilityRequest } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
-import { expectError, expectSchema } from '../harness/check/expect-api.ts';
+import { bodyOf, expectError, expectSchema } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
@@ -113,7 +113,9 @@ describe('2.12 Request and list shapes', () => {
       const unmet = await unmetFaults(faults, (body) => t.client('partnerA').post(`${path}/cancel`, body));
       expect(unmet, 'CancelRequest faults not refused').toEqual([]);
       const read = await t.client('partnerA').get(path);
-      expect((read.body as Reservation).status, 'the reservation after refused cancels').toBe(reservation.status);
+      expect(bodyOf<Reservation>(read, 'GET /reservations/{id}').status, 'the reservation after refused cancels').toBe(
+        reservation.status,
+      );
     },
   );
 

@@ -13,7 +13,7 @@ import type { Scope } from '../contract/scopes.ts';
 import type { Reservation, ReservationList } from '../contract/types.ts';
 import { malformedCodes } from '../generators/index.ts';
 import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
-import { errorStatusAmong, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import { bodyOf, errorStatusAmong, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
@@ -313,7 +313,7 @@ describe('4 Endpoints', () => {
       expectMediaType(replay, t.representation);
       expectSchema(replay, 'Reservation');
       expect((replay.body as Reservation).reservationId, 'the replay describes the same reservation').toBe(
-        (first.body as Reservation).reservationId,
+        bodyOf<Reservation>(first, 'the first booking').reservationId,
       );
     },
   );

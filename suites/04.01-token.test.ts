@@ -7,7 +7,7 @@ import { describe, expect } from 'vitest';
 import { MEDIA_TYPES } from '../contract/constants.ts';
 import { SCOPES } from '../contract/scopes.ts';
 import { check } from '../harness/check/check.ts';
-import { expectMediaType, expectOAuthError, expectSchema } from '../harness/check/expect-api.ts';
+import { bodyOf, expectMediaType, expectOAuthError, expectSchema } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
 import {
   basicCredentials,
@@ -117,7 +117,7 @@ describe('4.1 POST /oauth/token', () => {
   check('4.1.4')({ name: 'scope omitted: the token carries every scope held', needs: ['partnerA'] }, async (t) => {
     const all = await requestToken(t, 'partnerA');
     expect(all.status, all.text.slice(0, 300)).toBe(200);
-    const held = grantedScopes((all.body as { scope?: unknown }).scope);
+    const held = grantedScopes(bodyOf<{ scope?: unknown }>(all, 'the token response').scope);
     expect(held.length, 'scopes of a token requested without scope').toBeGreaterThan(0);
     // Every scope the client can obtain singly is in the scope-less token, and no other.
     const obtainable: string[] = [];
@@ -135,7 +135,7 @@ describe('4.1 POST /oauth/token', () => {
     async (t) => {
       const all = await requestToken(t, 'partnerA');
       expect(all.status, all.text.slice(0, 300)).toBe(200);
-      const held = grantedScopes((all.body as { scope?: unknown }).scope);
+      const held = grantedScopes(bodyOf<{ scope?: unknown }>(all, 'the token response').scope);
       if (held.length === 0) return t.notApplicable('the client holds no scope');
       // Any non-empty subset, in any order, space-delimited.
       await t.forAll(

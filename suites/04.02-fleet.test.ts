@@ -2,9 +2,9 @@
 
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
-import type { AvailabilityResponse, FleetList, FleetVehicle } from '../contract/types.ts';
+import type { FleetList, FleetVehicle } from '../contract/types.ts';
 import { check } from '../harness/check/check.ts';
-import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import { expectError, expectMediaType, expectSchema, listItems } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { fewCases, listedVehicle, otherScope, unknownCodes } from './support/draws.ts';
 import { fleetOf, locationsOf } from './support/listings.ts';
@@ -59,9 +59,9 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
     async (t) => {
       const list = await t.client('partnerA').get('/fleet');
       expect(list.status, list.text.slice(0, 300)).toBe(200);
-      const codes = (list.body as FleetList).vehicles.map((v) => v.vehicleCode);
+      const codes = listItems(list, 'FleetList', 'GET /fleet').map((v) => v.vehicleCode);
       expect(codes.length, 'vehicle codes are unique in the list').toBe(new Set(codes).size);
-      for (const vehicle of (list.body as FleetList).vehicles) {
+      for (const vehicle of listItems(list, 'FleetList', 'GET /fleet')) {
         const one = await t.client('partnerA').get(`/fleet/${encodeURIComponent(vehicle.vehicleCode)}`);
         expect(one.body, `GET /fleet/${vehicle.vehicleCode} against its list entry`).toEqual(vehicle);
       }
@@ -79,7 +79,9 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
         const body = await availabilityRequest(t, 'partnerA', { location: location.locationCode });
         const res = await t.client('partnerA').post('/availability', body);
         if (res.status !== 200) continue;
-        for (const offer of (res.body as AvailabilityResponse).offers ?? []) offered.add(offer.vehicle.vehicleCode);
+        for (const offer of listItems(res, 'AvailabilityResponse', 'POST /availability')) {
+          offered.add(offer.vehicle.vehicleCode);
+        }
       }
       if (offered.size === 0) return t.notApplicable('availability offered no vehicle to compare with the list');
       const missing = [...offered].filter((code) => !listed.has(code));
@@ -99,7 +101,7 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
     { ...business, name: 'GET /fleet with a token lacking fleet:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
       await t.forAll(
-        otherScope('fleet:read'),
+        otherScope(t, 'fleet:read'),
         async (scopes) => {
           const res = await t.client('partnerA').get('/fleet', { scopes });
           expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
@@ -129,7 +131,7 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
     { ...business, name: 'GET /fleet/{vehicleCode} with a token lacking fleet:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
       await t.forAll(
-        fc.tuple(await listedVehicle(t, 'partnerA'), otherScope('fleet:read')),
+        fc.tuple(await listedVehicle(t, 'partnerA'), otherScope(t, 'fleet:read')),
         async ([vehicle, scopes]) => {
           const res = await t.client('partnerA').get(`/fleet/${encodeURIComponent(vehicle.vehicleCode)}`, { scopes });
           expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { Location, LocationList } from '../contract/types.ts';
 import { check } from '../harness/check/check.ts';
-import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import { bodyOf, expectError, expectMediaType, expectSchema, listItems } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { fewCases, listedLocation, otherScope, unknownCodes } from './support/draws.ts';
@@ -28,6 +28,7 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
       const list = await t.client('partnerA').get('/locations', { scopes: ['locations:read'] });
       expect(list.status, list.text.slice(0, 300)).toBe(200);
       expectSchema(list, 'LocationList');
+      listItems(list, 'LocationList', 'GET /locations');
       const codes = listedCodes(list.body as LocationList);
       const unknown: string[] = [];
       for (const code of codes) {
@@ -60,9 +61,10 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
     async (t) => {
       const list = await t.client('partnerA').get('/locations');
       expect(list.status, list.text.slice(0, 300)).toBe(200);
-      const codes = listedCodes(list.body as LocationList);
+      const locations = listItems(list, 'LocationList', 'GET /locations');
+      const codes = listedCodes(bodyOf<LocationList>(list, 'GET /locations'));
       expect(codes.length, 'location codes are unique in the list').toBe(new Set(codes).size);
-      for (const location of (list.body as LocationList).locations) {
+      for (const location of locations) {
         const one = await t.client('partnerA').get(`/locations/${encodeURIComponent(location.locationCode)}`);
         expect(one.body, `GET /locations/${location.locationCode} against its list entry`).toEqual(location);
       }
@@ -81,7 +83,7 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
     { ...business, name: 'GET /locations with a token lacking locations:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
       await t.forAll(
-        otherScope('locations:read'),
+        otherScope(t, 'locations:read'),
         async (scopes) => {
           const res = await t.client('partnerA').get('/locations', { scopes });
           expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
@@ -112,7 +114,7 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
     async (t) => {
       const locations = await listedLocation(t, 'partnerA');
       await t.forAll(
-        fc.tuple(locations, otherScope('locations:read')),
+        fc.tuple(locations, otherScope(t, 'locations:read')),
         async ([location, scopes]) => {
           const res = await t
             .client('partnerA')

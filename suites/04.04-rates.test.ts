@@ -107,7 +107,7 @@ describe('4.4 GET /rates', () => {
     { ...business, name: 'GET /rates with a token lacking rates:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
       await t.forAll(
-        otherScope('rates:read'),
+        otherScope(t, 'rates:read'),
         async (scopes) => {
           const res = await t.client('partnerA').get('/rates', { scopes });
           expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });

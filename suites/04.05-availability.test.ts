@@ -7,7 +7,7 @@
 import { describe, expect } from 'vitest';
 import type { AvailabilityRequest, AvailabilityResponse, Reservation } from '../contract/types.ts';
 import { type ApiResult, check, SKIP } from '../harness/check/check.ts';
-import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import { expectError, expectMediaType, expectSchema, listItems } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { attemptBooking, book, expectBooked, quote } from './support/booking.ts';
 import { expectThirtyMinutes, isAvailabilityAnswer } from './support/limits.ts';
@@ -109,7 +109,7 @@ describe('4.5 POST /availability', () => {
       const req = await plainAvailabilityRequest(t, 'partnerA');
       const res = await t.client('partnerA').post('/availability', req);
       expect(res.status, res.text.slice(0, 300)).toBe(200);
-      const offers = (res.body as AvailabilityResponse).offers;
+      const offers = listItems(res, 'AvailabilityResponse', 'POST /availability');
       if (offers.length === 0) return t.notApplicable('the plain window got no offer');
       // The cheapest and the dearest offer: two quote ids, two vehicles.
       const picked = offers.length === 1 ? offers : [offers[0], offers[offers.length - 1]];
@@ -143,7 +143,11 @@ describe('4.5 POST /availability', () => {
   check('4.5.3')({ ...business, name: 'Asking again offers the same vehicles: nothing was held' }, async (t) => {
     const cat = await targetListings(t, 'partnerA');
     const vehiclesOf = (res: ApiResult) =>
-      res.status === 200 ? (res.body as AvailabilityResponse).offers.map((o) => o.vehicle.vehicleCode).sort() : [];
+      res.status === 200
+        ? listItems(res, 'AvailabilityResponse', 'POST /availability')
+            .map((o) => o.vehicle.vehicleCode)
+            .sort()
+        : [];
     await t.forAll(
       requests(cat),
       async (req) => {
@@ -167,12 +171,14 @@ describe('4.5 POST /availability', () => {
       const req = await plainAvailabilityRequest(t, 'partnerA');
       const before = await t.client('partnerA').post('/availability', req);
       expect(before.status, before.text.slice(0, 300)).toBe(200);
-      const offer = (before.body as AvailabilityResponse).offers[0];
+      const offer = listItems(before, 'AvailabilityResponse', 'POST /availability')[0];
       if (!offer) return t.notApplicable('the plain window got no offer');
       await book(t, 'partnerA', offer.quoteId, { body: plainRequest(t, offer.quoteId), stepClause: '4.5.2' });
       const after = await t.client('partnerA').post('/availability', req);
       expect(after.status, after.text.slice(0, 300)).toBe(200);
-      const codes = (after.body as AvailabilityResponse).offers.map((o) => o.vehicle.vehicleCode);
+      const codes = listItems(after, 'AvailabilityResponse', 'POST /availability again').map(
+        (o) => o.vehicle.vehicleCode,
+      );
       expect(codes, 'vehicles offered after booking one').toContain(offer.vehicle.vehicleCode);
     },
   );

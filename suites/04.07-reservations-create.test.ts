@@ -17,7 +17,15 @@ import {
   xmlText,
 } from '../generators/index.ts';
 import { type CheckContext, check, SKIP } from '../harness/check/check.ts';
-import { errorCodeOf, expectError, expectMediaType, expectSchema, refusalMeets } from '../harness/check/expect-api.ts';
+import {
+  bodyOf,
+  errorCodeOf,
+  expectError,
+  expectMediaType,
+  expectSchema,
+  listItems,
+  refusalMeets,
+} from '../harness/check/expect-api.ts';
 import { BlockedSignal, claim, requireStep, TransientSignal } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
@@ -160,7 +168,7 @@ function expectBookedFrom(reservation: Reservation, q: Quote, request: Reservati
 async function plansOf(t: CheckContext, role: Role): Promise<RatePlan[]> {
   const res = await t.client(role).get('/rates', { representation: 'json' });
   expect(res.status, `GET /rates as ${role}: ${res.text.slice(0, 300)}`).toBe(200);
-  return (res.body as { rates: RatePlan[] }).rates;
+  return listItems(res, 'RateList', 'GET /rates');
 }
 
 describe('4.7 POST /reservations', () => {
@@ -985,7 +993,7 @@ describe('4.7 POST /reservations', () => {
     { ...booking, name: 'A token lacking reservations:write: refused (403 INSUFFICIENT_SCOPE), nothing created' },
     async (t) => {
       await t.forAll(
-        fc.tuple(await quoteWindow(t, 'partnerA'), otherScope('reservations:write')),
+        fc.tuple(await quoteWindow(t, 'partnerA'), otherScope(t, 'reservations:write')),
         async ([request, scopes]) => {
           const q = await quoteFor(t, 'partnerA', request);
           if (!q) return SKIP;
@@ -1013,7 +1021,7 @@ describe('4.7 POST /reservations', () => {
         async (request) => {
           const shopped = await t.client('readOnly').post('/quotes', request);
           if (shopped.status !== 201) return SKIP;
-          const q = shopped.body as Quote;
+          const q = bodyOf<Quote>(shopped, 'POST /quotes');
           const attempt = await attemptBooking(t, 'readOnly', q.quoteId);
           // Served: a booking scope in the grant is 1.7's, a token lacking it served 4.0.12's (filed there).
           await requireUnscopedBookingRefused(t, 'readOnly', attempt.res);

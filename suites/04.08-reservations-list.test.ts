@@ -215,7 +215,7 @@ describe('4.8 GET /reservations', () => {
   // Spec 4.0.13: "GET | /api/partner/v1/reservations | reservations:read | 200 ReservationList"
   check('4.0.13')({ ...reading, name: 'With a token lacking reservations:read: 403 INSUFFICIENT_SCOPE' }, async (t) => {
     await t.forAll(
-      otherScope('reservations:read'),
+      otherScope(t, 'reservations:read'),
       async (scopes) => {
         const res = await t.client('partnerA').get('/reservations', { scopes });
         expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });

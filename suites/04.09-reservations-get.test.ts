@@ -87,7 +87,7 @@ describe('4.9 GET /reservations/{reservationId}', () => {
   check('4.0.14')({ ...booking, name: 'With a token lacking reservations:read: 403 INSUFFICIENT_SCOPE' }, async (t) => {
     const { reservation } = await quoteAndBook(t, 'partnerA');
     await t.forAll(
-      otherScope('reservations:read'),
+      otherScope(t, 'reservations:read'),
       async (scopes) => {
         const res = await t.client('partnerA').get(pathOf(reservation.reservationId), { scopes });
         expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });

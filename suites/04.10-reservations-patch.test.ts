@@ -101,7 +101,7 @@ describe('4.10 PATCH /reservations/{reservationId}', () => {
     async (t) => {
       const { reservation } = await quoteAndBook(t, 'partnerA');
       await t.forAll(
-        fc.tuple(patchBodies, otherScope('reservations:write')),
+        fc.tuple(patchBodies, otherScope(t, 'reservations:write')),
         async ([change, scopes]) => {
           const res = await t.client('partnerA').patch(pathOf(reservation.reservationId), change, { scopes });
           expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });

@@ -3,7 +3,7 @@ import { describe, expect } from 'vitest';
 import type { Reservation } from '../contract/types.ts';
 import { cancelRequest, schemaFault } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
-import { expectError, expectMediaType, expectSchema, refusalMeets } from '../harness/check/expect-api.ts';
+import { bodyOf, expectError, expectMediaType, expectSchema, refusalMeets } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { cancelPath, currentStatus, expectNewState, quoteAndBook, readReservation } from './support/booking.ts';
@@ -119,7 +119,7 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
       expect(read.status).toBe(200);
       // The status is compared as both read operations show it: reads that disagree are 6.3's (filed there).
       const { status: _answered, ...answeredRest } = cancelled;
-      const { status: _read, ...readRest } = read.body as Reservation;
+      const { status: _read, ...readRest } = bodyOf<Reservation>(read, 'GET /reservations/{id}');
       expect(readRest, 'GET after the cancel').toEqual(answeredRest);
       expect(await currentStatus(t, 'partnerA', reservation.reservationId, 'cancelled'), 'status read back').toBe(
         cancelled.status,
@@ -154,7 +154,7 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
       const { reservation } = await quoteAndBook(t, 'partnerA');
       const path = cancelPath(reservation.reservationId);
       await t.forAll(
-        fc.tuple(cancelRequest(), otherScope('reservations:cancel')),
+        fc.tuple(cancelRequest(), otherScope(t, 'reservations:cancel')),
         async ([body, scopes]) => {
           const scoped = await t.client('partnerA').post(path, body, { scopes });
           expectError(scoped, 'INSUFFICIENT_SCOPE', { representation: t.representation });

@@ -8,7 +8,7 @@ import { describe, expect } from 'vitest';
 import { BOOKING_SCOPES, SCOPES, type Scope } from '../contract/scopes.ts';
 import { bearerAttacks, foreignKey, type HeaderCase, isRejection } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
-import { expectError, expectOAuthError, expectOAuthStatus, expectSchema } from '../harness/check/expect-api.ts';
+import { bodyOf, expectError, expectOAuthError, expectOAuthStatus, expectSchema } from '../harness/check/expect-api.ts';
 import { ACCEPT_OF } from '../harness/http/partner-client.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import {
@@ -126,7 +126,7 @@ describe('5 Authentication', () => {
   check('5.3c')({ name: 'No refresh token is issued', needs: ['partnerA'] }, async (t) => {
     const res = await requestToken(t, 'partnerA');
     expect(res.status, res.text.slice(0, 300)).toBe(200);
-    expect(Object.keys(res.body as object)).not.toContain('refresh_token');
+    expect(Object.keys(bodyOf<object>(res, 'the token response'))).not.toContain('refresh_token');
   });
 
   // Spec 5.4a: "400 for malformed request, unsupported grant type, or requested scope beyond the grant (error
@@ -514,7 +514,7 @@ describe('5 Authentication', () => {
         [`/locations/${locationCode}`, 'locations:read'],
         ['/rates', 'rates:read'],
       );
-      const cases = reads.chain(([path, needed]) => otherScope(needed).map((scopes) => ({ path, scopes })));
+      const cases = reads.chain(([path, needed]) => otherScope(t, needed).map((scopes) => ({ path, scopes })));
       await t.forAll(
         cases,
         async ({ path, scopes }) => {

@@ -10,11 +10,11 @@ import { describe, expect } from 'vitest';
 import { MEDIA_TYPES } from '../contract/constants.ts';
 import { ERROR_CODES, type ErrorCode } from '../contract/errors.ts';
 import type { Scope } from '../contract/scopes.ts';
-import type { AvailabilityRequest, Location, QuoteRequest, RateList, RentalWindow } from '../contract/types.ts';
+import type { AvailabilityRequest, Location, QuoteRequest, RentalWindow } from '../contract/types.ts';
 import { serializeTypedXml } from '../contract/xml/index.ts';
 import { addDays, quoteRequest, schemaFault } from '../generators/index.ts';
 import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
-import { errorCodeOf, expectError, expectOAuthError } from '../harness/check/expect-api.ts';
+import { errorCodeOf, expectError, expectOAuthError, listItems } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import type { HookName, TestHooks } from '../harness/hooks/adapter.ts';
@@ -189,7 +189,7 @@ describe('7.3 Error code table', () => {
       );
       await t.forAll(
         reads.chain(([path, needed, endpointRow]) =>
-          otherScope(needed).map((scopes) => ({ path, scopes, endpointRow })),
+          otherScope(t, needed).map((scopes) => ({ path, scopes, endpointRow })),
         ),
         async ({ path, scopes, endpointRow }) => {
           const res = await t.client(A).get(path, { scopes });
@@ -205,7 +205,7 @@ describe('7.3 Error code table', () => {
     { ...business, profile: 'shop', name: `${row('INSUFFICIENT_SCOPE')}: a valid quote request without quotes:write` },
     async (t) => {
       await t.forAll(
-        fc.tuple(await quoteWindow(t, A), otherScope('quotes:write')),
+        fc.tuple(await quoteWindow(t, A), otherScope(t, 'quotes:write')),
         async ([request, scopes]) => {
           const res = await t.client(A).post('/quotes', request, { scopes });
           expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation, servedBreaks: '4.0.11' });
@@ -973,7 +973,7 @@ async function expectRetrySucceeds(t: CheckContext, token: string): Promise<void
 async function ownPlans(t: CheckContext, role: Role) {
   const res = await t.client(role).get('/rates', { representation: 'json' });
   expect(res.status, `GET /rates: ${res.text.slice(0, 300)}`).toBe(200);
-  return (res.body as RateList).rates;
+  return listItems(res, 'RateList', 'GET /rates');
 }
 
 /**

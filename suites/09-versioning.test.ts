@@ -56,13 +56,15 @@ async function publishedContract(t: CheckContext): Promise<{ source: string; doc
   );
 }
 
-/** What the provoked errors are drawn from: a forged token, a scope, a code nobody holds. */
-const errorInputs = fc.record({
-  token: fc.stringMatching(/^[A-Za-z0-9._~-]{4,64}$/),
-  scopes: otherScope('rates:read'),
-  code: unknownCodes,
-});
-type ErrorInputs = typeof errorInputs extends fc.Arbitrary<infer T> ? T : never;
+/** What the provoked errors are drawn from: a forged token, a scope partnerA holds, a code nobody holds. */
+function errorInputs(t: CheckContext) {
+  return fc.record({
+    token: fc.stringMatching(/^[A-Za-z0-9._~-]{4,64}$/),
+    scopes: otherScope(t, 'rates:read'),
+    code: unknownCodes,
+  });
+}
+type ErrorInputs = ReturnType<typeof errorInputs> extends fc.Arbitrary<infer T> ? T : never;
 
 /** Errors the suite can provoke without side effects, in the check's representation. */
 async function provokedErrors(t: CheckContext, input: ErrorInputs): Promise<Provoked[]> {
@@ -234,7 +236,7 @@ describe('9 Versioning', () => {
   check('9.3a')(
     { ...business, name: 'Provoked errors carry table codes with their 7.3 status and retryable (listing reads)' },
     async (t) => {
-      await t.forAll(errorInputs, async (input) => expectTableCodes(await provokedErrors(t, input), t), {
+      await t.forAll(errorInputs(t), async (input) => expectTableCodes(await provokedErrors(t, input), t), {
         numRuns: slowCases(t),
       });
     },
@@ -367,7 +369,7 @@ describe('9 Versioning', () => {
     { needs: A, representations: ['xml'], name: 'XML error answers have root version="1" in the v1 namespace' },
     async (t) => {
       await t.forAll(
-        errorInputs,
+        errorInputs(t),
         async (input) => {
           const errors = (await provokedErrors(t, input)).filter((e) => e.name !== 'not acceptable');
           for (const { name, res } of errors) expectVersionedRoot(name, res);

@@ -15,8 +15,11 @@ export const PATTERNS = {
   sippCode: '^[A-Z]{4}$',
   /** Spec 2.4: 24-hour local time at the location. */
   localTime: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
-  /** Spec 2.9, 2.12: local date-time without an offset. */
-  localDateTime: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2})?$',
+  /**
+   * Spec 2.9, 2.12: local date-time without an offset; seconds and a fraction of them are optional (ISO 8601 writes
+   * 10:00, 10:00:00 and 10:00:00.000 alike: a JavaScript or .NET server writes the fraction).
+   */
+  localDateTime: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?$',
   /** Spec 2.6 */
   countryCode: '^[A-Z]{2}$',
   iataCode: '^[A-Z]{3}$',

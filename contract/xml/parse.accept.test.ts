@@ -31,6 +31,32 @@ describe('4.14 typed XML: documents that are accepted', () => {
     expect(parseTypedXml(yes, 'request', LIMITS.xml, { lenientBoolean: true })).toMatchObject({ ok: false });
   });
 
+  it('reads a property repeated with the same value only when asked (lenientDuplicates); two values never', () => {
+    const twice = (a: string, b: string) =>
+      bytes(
+        doc(
+          `<object><property name="a">${a}</property><property name="b"><null/></property><property name="a">${b}</property></object>`,
+        ),
+      );
+    const same = twice(
+      '<object><property name="x"><number>1</number></property></object>',
+      '<object><property name="x"><number>1.0</number></property></object>',
+    );
+    expect(parseTypedXml(same, 'request')).toMatchObject({
+      ok: false,
+      reason: 'duplicate property name within one object',
+    });
+    expect(parseTypedXml(same, 'request', LIMITS.xml, { lenientDuplicates: true })).toEqual({
+      ok: true,
+      value: { a: { x: 1 }, b: null },
+    });
+    const other = twice('<string>1</string>', '<number>1</number>');
+    expect(parseTypedXml(other, 'request', LIMITS.xml, { lenientDuplicates: true })).toMatchObject({
+      ok: false,
+      reason: 'duplicate property name within one object',
+    });
+  });
+
   it('reads a prefixed request and response', () => {
     expect(parse(doc('<p:number>42</p:number>', { prefix: 'p' }))).toBe(42);
     expect(parse(doc('<ns0:boolean>true</ns0:boolean>', { prefix: 'ns0', root: 'response' }), 'response')).toBe(true);

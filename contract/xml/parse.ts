@@ -27,6 +27,12 @@ export interface XmlReadOptions {
    * deviation is judged under its own clause. Servers parse requests strictly.
    */
   readonly lenientBoolean?: boolean;
+  /**
+   * Reads a property written twice in one object with the same value as that one property, where 4.14.6 asks for
+   * unique names: a client can then judge the content while the duplicate is judged under its own clause. Two values
+   * under one name still refuse the document (no reading of it is the right one). Servers parse requests strictly.
+   */
+  readonly lenientDuplicates?: boolean;
 }
 
 /** The reasons lenientFrame reads past (the document's frame, not its content). */
@@ -45,7 +51,7 @@ export interface XmlLimits {
 }
 
 type Frame =
-  | { kind: 'root' | 'property' | 'item'; value: JsonValue | undefined; name: string }
+  | { kind: 'root' | 'property' | 'item'; value: JsonValue | undefined; name: string; repeated?: boolean }
   | { kind: 'object'; value: { [key: string]: JsonValue }; names: Set<string> }
   | { kind: 'array'; value: JsonValue[] }
   | { kind: ScalarElement; text: string };
@@ -150,9 +156,10 @@ function parseText(text: string, expectedRoot: XmlRoot, limits: XmlLimits, optio
         const name = tag.attributes.name?.value;
         if (name === undefined) reject(REASONS.missingPropertyName);
         if (RESERVED_PROPERTY_NAMES.has(name)) reject(REASONS.reservedPropertyName);
-        if (parent.names.has(name)) reject(REASONS.duplicatePropertyName);
+        const repeated = parent.names.has(name);
+        if (repeated && options.lenientDuplicates !== true) reject(REASONS.duplicatePropertyName);
         parent.names.add(name);
-        stack.push({ kind: 'property', value: undefined, name });
+        stack.push({ kind: 'property', value: undefined, name, repeated });
         return;
       }
       case 'array':
@@ -219,6 +226,11 @@ function parseText(text: string, expectedRoot: XmlRoot, limits: XmlLimits, optio
     } else if (parent.kind === 'array') {
       parent.value.push(value);
     } else if (parent.kind === 'object' && frame.kind === 'property') {
+      if (frame.repeated) {
+        // lenientDuplicates: the same value again is read as the one property; another value has no one reading.
+        if (!sameJson(parent.value[frame.name], value)) reject(REASONS.duplicatePropertyName);
+        return;
+      }
       // A data property, never an assignment: no setter on the prototype chain can run.
       Object.defineProperty(parent.value, frame.name, { value, enumerable: true, writable: true, configurable: true });
     } else if (parent.kind === 'root' || parent.kind === 'property' || parent.kind === 'item') {
@@ -229,6 +241,17 @@ function parseText(text: string, expectedRoot: XmlRoot, limits: XmlLimits, optio
   parser.write(text).close();
   if (result === undefined) return reject(REASONS.notWellFormed);
   return result.value;
+}
+
+/** Whether two JSON-shaped values are equal (key order aside). */
+function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameJson(v, b[i]));
+  }
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
 }
 
 /** XML Schema's boolean lexical forms (the spec allows only the first two). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpRequest, HttpResponse } from '../http/client.ts';
-import { basicAuthorization, TokenCache, TokenFetchError } from './token-cache.ts';
+import { basicAuthorization, ScopeNotGrantedError, TokenCache, TokenFetchError } from './token-cache.ts';
 
 const SECRET = 'client-secret-value';
 
@@ -154,6 +154,62 @@ describe('TokenCache and client authentication (spec 5.2)', () => {
     expect(refused.requests).toHaveLength(2);
     // A client refused whatever the method (an inactive partner's) is asked with Basic, the preferred one.
     expect(await cache.clientAuthentication('partnerA')).toBe('basic');
+  });
+});
+
+describe('TokenCache and the scopes a role holds (spec 5.5)', () => {
+  it('refuses a token limited to a scope the role was not granted, before any request', async () => {
+    const endpoint = tokenEndpoint();
+    const cache = new TokenCache({
+      baseUrl: 'http://x.test',
+      clients: { partnerA: { clientId: 'pa', clientSecret: SECRET } },
+      send: endpoint.send,
+      granted: { partnerA: ['fleet:read', 'quotes:write'] },
+    });
+    const error = (await cache
+      .token('partnerA', ['fleet:read', 'reservations:write'])
+      .catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(ScopeNotGrantedError);
+    expect(error).toMatchObject({ role: 'partnerA', scopes: ['reservations:write'] });
+    expect(error.message).toBe('partnerA does not hold reservations:write: its token carries fleet:read quotes:write');
+    expect(endpoint.requests).toHaveLength(0);
+    // What it holds, and its everything-held token, are fetched as ever.
+    expect(await cache.token('partnerA', ['quotes:write'])).toBe('token-1');
+    expect(await cache.token('partnerA')).toBe('token-2');
+    expect(endpoint.requests).toHaveLength(2);
+  });
+
+  it('an invalid_scope refusal of a limited token is ScopeNotGrantedError, remembered for the run', async () => {
+    const calls: HttpRequest[] = [];
+    const cache = new TokenCache({
+      baseUrl: 'http://x.test',
+      clients: { partnerA: { clientId: 'pa', clientSecret: SECRET } },
+      send: async (req) => {
+        calls.push(req);
+        const body = new TextEncoder().encode('{"error":"invalid_scope","error_description":"beyond the grant"}');
+        return { status: 400, headers: {}, body, durationMs: 1 };
+      },
+    });
+    const error = (await cache
+      .token('partnerA', ['reservations:write', 'fleet:read'])
+      .catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(ScopeNotGrantedError);
+    expect(error).toMatchObject({ role: 'partnerA', scopes: ['fleet:read', 'reservations:write'] });
+    await expect(cache.token('partnerA', ['fleet:read', 'reservations:write'])).rejects.toBe(error);
+    expect(calls).toHaveLength(1);
+    // Without a scope the refusal is the credentials' (a configuration error), not a scope.
+    const unlimited = await cache.token('partnerA').catch((e: unknown) => e);
+    expect(unlimited).toBeInstanceOf(TokenFetchError);
+    expect(unlimited).not.toBeInstanceOf(ScopeNotGrantedError);
+  });
+
+  it('knows which tokens carry everything the role holds (requested without scope)', async () => {
+    const cache = cacheWith(tokenEndpoint(), () => 0);
+    const everything = await cache.token('partnerA');
+    const limited = await cache.token('partnerA', ['fleet:read']);
+    expect(cache.isUnlimited(everything)).toBe(true);
+    expect(cache.isUnlimited(limited)).toBe(false);
+    expect(cache.isUnlimited('some-token-of-a-check')).toBe(false);
   });
 });
 

@@ -14,6 +14,11 @@ export interface TokenCacheOptions {
   send: SendFn;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * The scopes each role's token carries (pre-flight's reading, RunSettings.granted): a token limited to a scope the
+   * role does not hold is never asked for. A role absent here: every scope.
+   */
+  granted?: Partial<Record<Role, readonly string[]>>;
 }
 
 /** Longest Retry-After the cache waits out on a 429 slow_down before it gives up. */
@@ -21,7 +26,23 @@ export const MAX_SLOW_DOWN_WAIT_SECONDS = 60;
 
 /** The harness could not obtain a token for a role: a harness or configuration error, never a check failure. */
 export class TokenFetchError extends Error {
-  override readonly name = 'TokenFetchError';
+  override readonly name: string = 'TokenFetchError';
+}
+
+/**
+ * The role holds none of `scopes` on this target: pre-flight saw its token without them, or the token endpoint
+ * refused a token limited to them (400 invalid_scope, spec 5.4). Not a defect of the harness: the check that asked
+ * cannot be judged with this role (not-applicable), whatever the profile.
+ */
+export class ScopeNotGrantedError extends TokenFetchError {
+  override readonly name = 'ScopeNotGrantedError';
+  constructor(
+    readonly role: Role,
+    readonly scopes: readonly string[],
+    why: string,
+  ) {
+    super(`${role} does not hold ${scopes.join(', ')}: ${why}`);
+  }
 }
 
 /** RFC 6749 2.3.1: client id and secret are form-urlencoded before they are joined and base64-encoded. */
@@ -46,6 +67,10 @@ interface Entry {
 export class TokenCache {
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, Promise<Entry>>();
+  /** Scope sets the endpoint refused a role (invalid_scope): never asked again in the run. */
+  private readonly refused = new Map<string, ScopeNotGrantedError>();
+  /** Tokens issued for a request without `scope` (everything the role holds), by their value. */
+  private readonly unlimited = new Set<string>();
   /** The client authentication each role's token requests use, once a token was issued with it. */
   private readonly methods = new Map<Role, ClientAuthentication>();
   private readonly now: () => number;
@@ -59,6 +84,13 @@ export class TokenCache {
   /** A token of the role limited to `scopes` (omitted: everything the client holds). */
   async token(role: Role, scopes?: readonly string[]): Promise<string> {
     const key = cacheKey(role, scopes);
+    const granted = this.options.granted?.[role];
+    const lacking = granted ? (scopes ?? []).filter((scope) => !granted.includes(scope)) : [];
+    if (lacking.length > 0) {
+      throw new ScopeNotGrantedError(role, lacking, `its token carries ${granted?.join(' ') || 'no scope'}`);
+    }
+    const refused = this.refused.get(key);
+    if (refused) throw refused;
     const entry = this.entries.get(key);
     if (entry && this.now() < entry.reuseUntil) return entry.token;
     let fetching = this.pending.get(key);
@@ -69,6 +101,14 @@ export class TokenCache {
     const fresh = await fetching;
     this.entries.set(key, fresh);
     return fresh.token;
+  }
+
+  /**
+   * Whether `token` came from this cache for a request without `scope`, i.e. carries everything its role holds: a
+   * call made with it means to be served, not to be refused for a scope (harness/check/scope-guard.ts).
+   */
+  isUnlimited(token: string): boolean {
+    return this.unlimited.has(token);
   }
 
   /** Forgets `token` (the server refused it), so the next token() call fetches a new one. */
@@ -113,6 +153,15 @@ export class TokenCache {
       }
     }
     const { res, body, requestedAt } = answer;
+    if (res.status === 400 && body?.error === 'invalid_scope' && scopes && scopes.length > 0) {
+      const refused = new ScopeNotGrantedError(
+        role,
+        [...new Set(scopes)].sort(),
+        'the token endpoint refused a token limited to them: HTTP 400 (invalid_scope)',
+      );
+      this.refused.set(cacheKey(role, scopes), refused);
+      throw refused;
+    }
     if (res.status !== 200 || typeof body?.access_token !== 'string' || body.access_token === '') {
       const oauthError = typeof body?.error === 'string' ? ` (${body.error})` : '';
       throw new TokenFetchError(
@@ -121,6 +170,7 @@ export class TokenCache {
       );
     }
     this.methods.set(role, method);
+    if (!scopes || scopes.length === 0) this.unlimited.add(body.access_token);
     const expiresIn =
       typeof body.expires_in === 'number' && Number.isFinite(body.expires_in) && body.expires_in > 0
         ? body.expires_in

@@ -81,7 +81,12 @@ async function run(
   registerTargetSecrets(runSettings.target);
   const state = {
     settings: runSettings,
-    tokens: new TokenCache({ baseUrl, clients: runSettings.target.clients, send }),
+    tokens: new TokenCache({
+      baseUrl,
+      clients: runSettings.target.clients,
+      send,
+      ...(runSettings.granted ? { granted: runSettings.granted } : {}),
+    }),
     send,
     hooks,
   };
@@ -127,7 +132,12 @@ describe('runCheck outcomes', () => {
         representation,
         state: {
           settings: runSettings,
-          tokens: new TokenCache({ baseUrl, clients: runSettings.target.clients, send }),
+          tokens: new TokenCache({
+            baseUrl,
+            clients: runSettings.target.clients,
+            send,
+            ...(runSettings.granted ? { granted: runSettings.granted } : {}),
+          }),
           send,
           hooks: undefined,
         },
@@ -338,6 +348,103 @@ describe('runCheck outcomes', () => {
       expect(skipped).toBe(meta.notApplicable?.detail);
     }
     expect((await run('4.2.1', { needs: ['partnerB'] }, never)).meta.notApplicable?.detail).toContain('partnerB');
+  });
+
+  it('not-applicable: a scope the role does not hold, by name, before the profile (spec 5.5)', async () => {
+    const readShop = settings({
+      granted: { partnerA: ['fleet:read', 'locations:read', 'rates:read', 'availability:read', 'quotes:write'] },
+    });
+    const reasons = async (options: CheckOptions, runSettings = readShop) =>
+      (await run('4.2.1', options, never, runSettings)).meta.notApplicable;
+    // Declared, and derived: a check that books or is of profile book needs the booking scopes.
+    expect(await reasons({ scopes: ['reservations:write'] })).toEqual({
+      kind: 'missing-scope',
+      detail: 'no role holds reservations:write',
+    });
+    for (const options of [{ bookings: true }, { profile: 'book' as const }]) {
+      expect(await reasons(options)).toEqual({
+        kind: 'missing-scope',
+        detail: 'no role holds reservations:read, reservations:write, reservations:cancel',
+      });
+    }
+    // Another role holds it: the check's own role is named.
+    const partnerBBooks = settings({
+      target: {
+        baseUrl,
+        clients: {
+          partnerA: { clientId: 'fixture-a', clientSecret: SECRET },
+          partnerB: { clientId: 'fixture-b', clientSecret: SECRET },
+        },
+      },
+      granted: { partnerA: ['fleet:read'], partnerB: ['fleet:read', 'reservations:read'] },
+    });
+    expect(await reasons({ scopes: ['reservations:read'] }, partnerBBooks)).toEqual({
+      kind: 'missing-scope',
+      detail: 'partnerA does not hold reservations:read',
+    });
+    expect(await reasons({ needs: ['partnerB'], scopes: ['reservations:read'] }, partnerBBooks)).toBeUndefined();
+    // Held, or not known (no grant recorded): the other rules decide.
+    expect((await reasons({ scopes: ['fleet:read'], profile: 'book' }))?.kind).toBe('profile');
+    expect((await reasons({ bookings: true }, settings()))?.kind).toBe('bookings-not-allowed');
+    expect(await reasons({ scopes: ['fleet:read'] })).toBeUndefined();
+  });
+
+  it('a call the role lacks the scope for ends the check not-applicable, never error, and is not sent', async () => {
+    const granted = settings({ granted: { partnerA: ['fleet:read'] } });
+    const calls: string[] = [];
+    const track = (path: string) => calls.push(path);
+    // With the everything-held token: GET /rates needs rates:read, which partnerA lacks.
+    const unlimited = await run(
+      '4.4.1',
+      {},
+      async (t) => {
+        track('/fleet');
+        expect((await t.client('partnerA').get('/fleet')).status).toBe(200);
+        track('/rates');
+        await t.client('partnerA').get('/rates');
+        track('after');
+      },
+      granted,
+    );
+    expect(unlimited.meta.outcome).toBe('not-applicable');
+    expect(unlimited.meta.notApplicable).toEqual({ kind: 'missing-scope', detail: 'no role holds rates:read' });
+    expect(calls).toEqual(['/fleet', '/rates']);
+    expect(unlimited.meta.evidence).toBeUndefined();
+    // A token the check limits to a scope the role does not hold: refused by the token cache, never asked for.
+    const limited = await run(
+      '4.0.5',
+      {},
+      async (t) => {
+        await t.client('partnerA').get('/fleet', { scopes: ['reservations:read'] });
+      },
+      granted,
+    );
+    expect(limited.meta.notApplicable).toEqual({ kind: 'missing-scope', detail: 'no role holds reservations:read' });
+    // A token the check limits itself, to a scope the role holds, goes whatever the endpoint: its 403 is judged.
+    const judged = await run(
+      '4.0.9',
+      {},
+      async (t) => {
+        expect((await t.client('partnerA').get('/rates', { scopes: ['fleet:read'] })).status).toBe(200);
+      },
+      granted,
+    );
+    expect(judged.meta.outcome).toBe('pass');
+    // Inside a property: the first case ends it, without shrinking.
+    let cases = 0;
+    const property = await run(
+      '4.4.1',
+      {},
+      async (t) => {
+        await t.forAll(fc.integer(), async () => {
+          cases += 1;
+          await t.client('partnerA').get('/rates');
+        });
+      },
+      granted,
+    );
+    expect(property.meta.notApplicable?.kind).toBe('missing-scope');
+    expect(cases).toBe(1);
   });
 
   it('runs a hooks check when the target offers the hook and the profile is full', async () => {

@@ -1,27 +1,25 @@
 import type fc from 'fast-check';
 import { test } from 'vitest';
 import { type Clause, clauseById } from '../../contract/clauses/index.ts';
+import type { Scope } from '../../contract/scopes.ts';
+import { ScopeNotGrantedError } from '../auth/token-cache.ts';
 import type { Role, TargetProbes } from '../config/target-config.ts';
 import type { HookName, TestHooks } from '../hooks/adapter.ts';
 import { createPartnerClient, type PartnerClient } from '../http/partner-client.ts';
 import { ProfileViolation } from '../http/profile-guard.ts';
-import {
-  CHECK_LIMIT_WAIT_BUDGET_MS,
-  emptyTraffic,
-  provokingLimits,
-  RateLimitedError,
-  withTraffic,
-} from '../http/rate-limits.ts';
+import { CHECK_LIMIT_WAIT_BUDGET_MS, provokingLimits, RateLimitedError, withTraffic } from '../http/rate-limits.ts';
 import { RecordedError, recording } from '../http/recorder.ts';
 import type { Representation } from '../http/representation.ts';
+import { emptyTraffic } from '../http/traffic.ts';
 import { TargetUnreachableError } from '../http/unreachable.ts';
 import type { RunSettings } from '../run-settings.ts';
-import { isSelected, notApplicableReason } from './applicability.ts';
+import { isSelected, missingScopeDetail, notApplicableReason, scopesOfCheck } from './applicability.ts';
 import { buildEvidence, isAssertionFailure, scrubError } from './evidence.ts';
 import { type HarnessState, harnessState, readRunSettings } from './harness-state.ts';
 import { FewCasesSignal, forAll, SKIP } from './judge.ts';
 import type { CheckMeta, JudgedBy, Level, NotApplicableReason, Observation, Profile } from './outcome-and-evidence.ts';
 import { BlockedSignal, inCheckScope, TransientSignal } from './scope.ts';
+import { scopeGuarded } from './scope-guard.ts';
 
 export type { ApiResult, CallOptions, PartnerClient, RawRequest } from '../http/partner-client.ts';
 /** What a case of t.forAll returns when the target gave it nothing to judge. */
@@ -42,6 +40,12 @@ export interface CheckOptions {
   probes?: (keyof TargetProbes)[];
   /** Creates reservations → not-applicable without allowBookings. */
   bookings?: boolean;
+  /**
+   * Scopes the check's working roles (partnerA, and partnerB when it needs it) must hold; not-applicable, by name,
+   * when the target has not granted them (RunSettings.granted; spec 5.5). Default: the booking scopes for a check that
+   * creates reservations or is of profile book, none otherwise (applicability.ts scopesOfCheck).
+   */
+  scopes?: readonly Scope[];
   /** Default: the clause's level. */
   level?: Level;
   /** How the check judges (default: 'hooks' when it needs them, 'static' for a static clause, else 'live'). */
@@ -202,6 +206,7 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
       patient: options.patient ?? false,
       bookings: options.bookings ?? false,
       https: clause.verification === 'https',
+      scopes: scopesOfCheck(options.scopes, options.profile ?? clause.minProfile, options.bookings),
     },
     settings,
   );
@@ -216,7 +221,7 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
     baseUrl: settings.target.baseUrl,
     representation,
     tokens: state.tokens,
-    send: state.send,
+    send: scopeGuarded(state.send, state.tokens, settings),
   };
   const context: CheckContext = {
     clause,
@@ -289,6 +294,9 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
     const exchanges = wrapped instanceof RecordedError ? wrapped.exchanges : [];
     if (observations.length > 0) meta.observations = observations;
     if (error instanceof NotApplicableSignal) return notApplicable(error.reason);
+    if (error instanceof ScopeNotGrantedError) {
+      return notApplicable({ kind: 'missing-scope', detail: missingScopeDetail(settings, error.role, error.scopes) });
+    }
     if (error instanceof FewCasesSignal) return notApplicable({ kind: 'few-cases', detail: error.message });
     if (error instanceof TransientSignal || error instanceof RateLimitedError)
       return notApplicable({ kind: 'target', detail: error.message });

@@ -1,8 +1,19 @@
 /** expectError judges the check's own clause and files what belongs to other clauses under them. */
 import { describe, expect, it } from 'vitest';
 import type { ApiResult } from '../http/partner-client.ts';
-import { errorStatusAmong, expectError, expectMediaType, refusalMeets, requireRepresentation } from './expect-api.ts';
-import { inCheckScope } from './scope.ts';
+import {
+  bodyOf,
+  errorCodeOf,
+  errorStatusAmong,
+  expectError,
+  expectMediaType,
+  observeUnparsed,
+  refusalMeets,
+  requireParsed,
+  requireRepresentation,
+  stringErrorCode,
+} from './expect-api.ts';
+import { BlockedSignal, ClauseAssertionError, inCheckScope } from './scope.ts';
 
 function errorAnswer(status: number, code: string): ApiResult {
   const requestId = 'req-1';
@@ -155,5 +166,67 @@ describe('served calls and representations are their own clauses’', () => {
       expect(errorStatusAmong(errorAnswer(200, 'VALIDATION_ERROR'), [400, 409])).toBe(false);
     });
     expect(scoped.observations.map((o) => o.clauseId)).toEqual(['7.3.6']);
+  });
+});
+
+describe('a body that cannot be read is the rule it breaks, never an undefined for the check to crash on', () => {
+  /** An XML answer whose typed XML repeats a property with two values (4.14.6): the client cannot read it. */
+  function unreadableXml(status: number): ApiResult {
+    const text = '<response xmlns="urn:service:partner-api:v1" version="1"><object>…</object></response>';
+    const reason = 'duplicate property name within one object';
+    return {
+      status,
+      headers: { 'content-type': 'application/xml' },
+      body: undefined,
+      text,
+      bytes: new TextEncoder().encode(text),
+      mediaType: 'application/xml',
+      requestId: 'req-1',
+      parseError: `not valid typed XML: ${reason}`,
+      parseFailure: { representation: 'xml', reason },
+    };
+  }
+
+  it('bodyOf and errorCodeOf block the check under the XML rule (4.14.6), filed there', async () => {
+    for (const read of [
+      (res: ApiResult) => bodyOf<{ offers: unknown[] }>(res, 'POST /availability').offers,
+      (res: ApiResult) => errorCodeOf(res),
+    ]) {
+      const scoped = await inCheckScope('4.5.3', async () => read(unreadableXml(409)));
+      expect(scoped.error).toBeInstanceOf(BlockedSignal);
+      expect((scoped.error as BlockedSignal).clauseId).toBe('4.14.6');
+      expect(scoped.observations.map((o) => o.clauseId)).toEqual(['4.14.6']);
+    }
+    expect(await inCheckScope('4.5.3', async () => errorCodeOf(errorAnswer(409, 'NO_AVAILABILITY')))).toMatchObject({
+      result: 'NO_AVAILABILITY',
+      observations: [],
+    });
+  });
+
+  it('fails the check whose own clause the body breaks', async () => {
+    const scoped = await inCheckScope('4.14.6', async () => bodyOf(unreadableXml(200), 'GET /fleet'));
+    expect(scoped.error).toBeInstanceOf(ClauseAssertionError);
+  });
+
+  it('refusalMeets and stringErrorCode file unreadable XML under its rule, not 7.2.1, and go on by the status', async () => {
+    const scoped = await inCheckScope('4.12.2', async () => [
+      refusalMeets([{ status: 409, codes: ['NO_AVAILABILITY'] }], unreadableXml(409)),
+      stringErrorCode(unreadableXml(409)),
+    ]);
+    expect(scoped.error).toBeUndefined();
+    expect(scoped.result).toEqual([true, undefined]);
+    expect(scoped.observations.map((o) => o.clauseId)).toEqual(['4.14.6']);
+  });
+
+  it('observeUnparsed files and does not block; requireParsed blocks; neither touches a parsed body', async () => {
+    const scoped = await inCheckScope('7.2.3', async () => [
+      observeUnparsed(unreadableXml(400), 'the error body'),
+      observeUnparsed(errorAnswer(400, 'VALIDATION_ERROR'), 'the error body'),
+      requireParsed(errorAnswer(400, 'VALIDATION_ERROR')),
+    ]);
+    expect(scoped.result).toEqual([true, false, undefined]);
+    expect(scoped.observations.map((o) => o.clauseId)).toEqual(['4.14.6']);
+    const blocked = await inCheckScope('7.2.3', async () => requireParsed(unreadableXml(400)));
+    expect(blocked.error).toBeInstanceOf(BlockedSignal);
   });
 });

@@ -1,7 +1,9 @@
 import { CODE_OWNER_CLAUSE, ERROR_CODE_CLAUSE, RESPONSE_CLAUSES, xmlReasonClause } from '../../contract/clause-refs.ts';
 import { MEDIA_TYPES } from '../../contract/constants.ts';
 import { ERROR_CODES, type ErrorCode, isErrorCode, OAUTH_ERRORS, type OAuthErrorCode } from '../../contract/errors.ts';
+import { CLOSED_OBJECTS_CLAUSE, SCHEMA_CLAUSES } from '../../contract/schemas/clause-map.ts';
 import type { SchemaName } from '../../contract/schemas/index.ts';
+import type { AvailabilityResponse, FleetList, LocationList, RateList, ReservationList } from '../../contract/types.ts';
 import { schemaViolations } from '../../contract/validation.ts';
 import type { ApiResult } from '../http/partner-client.ts';
 import type { Representation } from '../http/representation.ts';
@@ -57,6 +59,76 @@ export function readableBody(result: ApiResult, what = 'the response body', erro
     actual: result.text.slice(0, 300),
   });
   return undefined;
+}
+
+/**
+ * The parsed body of a response whose status the check has judged, as the type the check reads it as: a body that
+ * cannot be read (broken typed XML, not JSON, none) is filed under the clause it breaks and blocks the check
+ * (readableBody), so no check reads a property of an undefined body. What the body holds is still the check's to
+ * judge (expectSchema).
+ */
+export function bodyOf<T>(result: ApiResult, what: string): T {
+  return readableBody(result, what, result.status >= 400) as T;
+}
+
+/** The JSON kind of a key a check reads next (requireKeys). */
+export type JsonKind = 'object' | 'array' | 'string' | 'number';
+
+function isKind(value: unknown, kind: JsonKind): boolean {
+  if (kind === 'array') return Array.isArray(value);
+  if (kind === 'object') return value !== null && typeof value === 'object' && !Array.isArray(value);
+  return typeof value === kind;
+}
+
+/**
+ * What a check reads next of a body value (a quote's charges, a list's array): each key present with its JSON kind,
+ * or the check is blocked, the deviation filed under the key's clause (contract/schemas/clause-map.ts: `Quote.charges`
+ * is 2.9.8a's, `FleetList.vehicles` 2.12.6a's). The key's other rules stay its clause's to judge (expectSchema); this
+ * only keeps a check from reading into what is not there.
+ */
+export function requireKeys(
+  value: unknown,
+  schema: SchemaName,
+  keys: Readonly<Record<string, JsonKind>>,
+  what: string,
+): void {
+  for (const [key, kind] of Object.entries(keys)) {
+    const found = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+    const clause = SCHEMA_CLAUSES[`${schema}.${key}`] ?? SCHEMA_CLAUSES[`${schema}#required`] ?? CLOSED_OBJECTS_CLAUSE;
+    const article = kind === 'array' || kind === 'object' ? 'an' : 'a';
+    requireStep(clause, isKind(found, kind), `${what} carries ${key} (${article} ${kind})`, { actual: found });
+  }
+}
+
+/** The array each list answer carries (spec 2.12.5, 2.12.6). */
+const LIST_ARRAYS = {
+  AvailabilityResponse: 'offers',
+  FleetList: 'vehicles',
+  LocationList: 'locations',
+  RateList: 'rates',
+  ReservationList: 'reservations',
+} as const;
+
+type ListSchema = keyof typeof LIST_ARRAYS;
+
+interface ListItems {
+  AvailabilityResponse: AvailabilityResponse['offers'];
+  FleetList: FleetList['vehicles'];
+  LocationList: LocationList['locations'];
+  RateList: RateList['rates'];
+  ReservationList: ReservationList['reservations'];
+}
+
+/**
+ * The array of a list answer whose status the check judged (a FleetList's vehicles, an AvailabilityResponse's
+ * offers): a body that cannot be read, or that lacks the array, blocks the check, filed under the clause it breaks
+ * (2.12.5, 2.12.6a-d). Its items are still the check's to judge.
+ */
+export function listItems<S extends ListSchema>(result: ApiResult, schema: S, what: string): ListItems[S] {
+  const body = bodyOf<Record<string, unknown>>(result, what);
+  const key = LIST_ARRAYS[schema];
+  requireKeys(body, schema, { [key]: 'array' }, what);
+  return body[key] as ListItems[S];
 }
 
 /**
@@ -176,8 +248,32 @@ function fieldValue(body: unknown, field: string): unknown {
   return current;
 }
 
-/** `error.code` of an envelope body, if there is one. */
+/**
+ * A body its media type says is JSON or typed XML that cannot be parsed, filed under the clause it breaks without
+ * blocking the check: for a check that judges many answers and sets this one aside. True when it filed one.
+ */
+export function observeUnparsed(result: ApiResult, what: string): boolean {
+  if (!result.parseFailure) return false;
+  const message = `${what} cannot be read (${statusText(result)}: ${result.parseError})`;
+  claim(unreadableClause(result, result.status >= 400), false, message, { actual: result.text.slice(0, 300) });
+  return true;
+}
+
+/**
+ * A response the check reads or compares whatever its status: a body its media type says is JSON or typed XML that
+ * cannot be parsed has no value to go on with, so it is filed under the clause it breaks and blocks the check
+ * (readableBody). A body of no such media type, or none, is left to the check, which judges what it has.
+ */
+export function requireParsed(result: ApiResult, what = `the HTTP ${result.status} answer`): void {
+  if (result.parseFailure) readableBody(result, what, result.status >= 400);
+}
+
+/**
+ * `error.code` of an envelope body, if there is one. A body that cannot be parsed blocks the check (requireParsed):
+ * its code is unknown, not absent, and a comparison with it would judge the check's clause on a guess.
+ */
 export function errorCodeOf(result: ApiResult): string | undefined {
+  requireParsed(result, `the HTTP ${result.status} error body`);
   const code = (result.body as { error?: { code?: unknown } } | undefined)?.error?.code;
   return typeof code === 'string' ? code : undefined;
 }
@@ -314,8 +410,15 @@ export function expectRowStatus(result: ApiResult, code: ErrorCode): boolean {
   });
 }
 
-/** An error whose error.code is not a string: filed under 7.2.2, or 7.2.1 when the body is no envelope at all. */
+/**
+ * An error whose error.code is not a string: filed under 7.2.2, or 7.2.1 when the body is no envelope at all. A typed
+ * XML body that cannot be read is the XML rule's it breaks (4.14), not the envelope's: filed there.
+ */
 function fileUnreadableCode(result: ApiResult, raw: unknown): void {
+  if (result.parseFailure?.representation === 'xml') {
+    observeUnparsed(result, `the HTTP ${result.status} error body`);
+    return;
+  }
   // An `error` that is no object (the token endpoint's OAuth shape has a string there) is no envelope at all: 7.2.1's.
   const error = (result.body as { error?: unknown } | undefined)?.error;
   const enveloped = typeof error === 'object' && error !== null && !Array.isArray(error);

@@ -54,7 +54,12 @@ export function harnessState(settings: RunSettings): HarnessState {
   configureRunHttp(settings);
   state = {
     settings,
-    tokens: new TokenCache({ baseUrl: target.baseUrl, clients: target.clients, send }),
+    tokens: new TokenCache({
+      baseUrl: target.baseUrl,
+      clients: target.clients,
+      send,
+      ...(settings.granted ? { granted: settings.granted } : {}),
+    }),
     send,
     hooks: target.hooks && settings.hooks.length > 0 ? testHooks(target.hooks, settings.hooks, send) : undefined,
   };

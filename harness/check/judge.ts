@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { ScopeNotGrantedError } from '../auth/token-cache.ts';
 import { RateLimitedError } from '../http/rate-limits.ts';
 import { BlockedSignal, countCase, TransientSignal } from './scope.ts';
 
@@ -22,8 +23,9 @@ export interface ForAllOptions {
 /**
  * A property over generated cases that counts how many it really judged. A case that returns SKIP (the target
  * offered nothing to judge it on) does not count; when fewer than a third of the runs were judged the check is
- * not-applicable with that reason, never a silent pass. A step that blocks the check (scope.ts) ends
- * the property at once, without shrinking: shrinking would only repeat what the other clause already failed.
+ * not-applicable with that reason, never a silent pass. A step that blocks the check (scope.ts), or a scope the
+ * role does not hold (ScopeNotGrantedError), ends the property at once, without shrinking: shrinking would only repeat
+ * what the other clause already failed, or ask again for what the target does not grant.
  */
 export async function forAll<T>(
   arbitrary: fc.Arbitrary<T>,
@@ -33,7 +35,7 @@ export async function forAll<T>(
 ): Promise<{ runs: number; judged: number }> {
   let runs = 0;
   let judged = 0;
-  let blocked: BlockedSignal | TransientSignal | RateLimitedError | undefined;
+  let blocked: BlockedSignal | TransientSignal | RateLimitedError | ScopeNotGrantedError | undefined;
   let shrinking = false;
   await fc.assert(
     fc.asyncProperty(arbitrary, async (value) => {
@@ -46,7 +48,12 @@ export async function forAll<T>(
           countCase(result !== SKIP);
         }
       } catch (error) {
-        if (error instanceof BlockedSignal || error instanceof TransientSignal || error instanceof RateLimitedError) {
+        if (
+          error instanceof BlockedSignal ||
+          error instanceof TransientSignal ||
+          error instanceof RateLimitedError ||
+          error instanceof ScopeNotGrantedError
+        ) {
           blocked = error;
           return;
         }

@@ -1,5 +1,5 @@
-import type { Traffic } from '../http/rate-limits.ts';
 import type { Representation } from '../http/representation.ts';
+import type { Traffic } from '../http/traffic.ts';
 
 /** The outcome of one check (docs/design.md "Check model"). Nothing is silently skipped. */
 export type Outcome = 'pass' | 'fail' | 'warn' | 'not-applicable' | 'error';
@@ -15,6 +15,8 @@ export type NotApplicableReason =
   | { kind: 'missing-hooks'; detail: string }
   /** A probe code of the target config (codes only the operator knows) is missing. */
   | { kind: 'missing-probe'; detail: string }
+  /** The check's role holds no such scope on this target (spec 5.5: booking scopes follow a joint certification). */
+  | { kind: 'missing-scope'; detail: string }
   /** Judged by waiting for an expiry: the run did not ask for it (--patient). */
   | { kind: 'not-patient'; detail: string }
   /** The target never showed the state the clause is about (no 429 within its own advertised limit, say). */

@@ -207,6 +207,20 @@ describe('PartnerClient', () => {
     expect(snake.readDespite).toEqual({ representation: 'xml', reason: SNAKE_CASE_REASON, clauseId: '9.3b' });
     const other = toApiResult(xml('<object><property name="x"><boolean>yes</boolean></property></object>'));
     expect(other.body).toBeUndefined();
+    // A property written twice with its value (4.14.6) reads as the property; with two values it cannot be read.
+    const prop = (value: string) => `<property name="code"><string>${value}</string></property>`;
+    const repeated = toApiResult(xml(`<object>${prop('A')}${prop('A')}</object>`));
+    expect(repeated.body).toEqual({ code: 'A' });
+    expect(repeated.readDespite).toEqual({
+      representation: 'xml',
+      reason: 'duplicate property name within one object',
+    });
+    const conflicting = toApiResult(xml(`<object>${prop('A')}${prop('B')}</object>`));
+    expect(conflicting.body).toBeUndefined();
+    expect(conflicting.parseFailure).toEqual({
+      representation: 'xml',
+      reason: 'duplicate property name within one object',
+    });
     const plain = toApiResult(xml('<object><property name="x"><boolean>true</boolean></property></object>'));
     expect(plain).toMatchObject({ body: { x: true } });
     expect(plain.readDespite).toBeUndefined();

@@ -46,9 +46,9 @@ export interface ApiResult {
   parseFailure?: { representation: 'json' | 'xml'; reason: string };
   /**
    * The body was read although its XML deviates in a way with one clear reading (the frame's namespace, root name
-   * or version, contract/xml FRAME_REASONS; a boolean written 1 or 0; field names in snake_case): the reason, and
-   * the clause when it is not the reason's own (xmlReasonClause), so the deviation is judged under its clause while
-   * the content is judged as usual.
+   * or version, contract/xml FRAME_REASONS; a boolean written 1 or 0; a property repeated with the same value; field
+   * names in snake_case): the reason, and the clause when it is not the reason's own (xmlReasonClause), so the
+   * deviation is judged under its clause while the content is judged as usual.
    */
   readDespite?: ReadDespite;
 }
@@ -179,8 +179,16 @@ type Parsed = {
   readDespite?: ReadDespite;
 };
 
-/** Deviations read past: each has one clear reading, so only its own clause is judged (readableBody files it). */
-const READ_PAST: readonly string[] = [...FRAME_REASONS, XML_REJECTION_REASONS.invalidBoolean];
+/**
+ * Deviations read past: each has one clear reading, so only its own clause is judged (readableBody files it). A
+ * property written twice with the same value (4.14.6) reads as that property; twice with two values it has no one
+ * reading, and the body stays unreadable (filed under 4.14.6, blocking what needed it).
+ */
+const READ_PAST: readonly string[] = [
+  ...FRAME_REASONS,
+  XML_REJECTION_REASONS.invalidBoolean,
+  XML_REJECTION_REASONS.duplicatePropertyName,
+];
 
 /**
  * Spec 9.3b: field names are as in the spec (camelCase, spec 2), in XML as in JSON: a snake_case name breaks it
@@ -202,9 +210,9 @@ function parseBody(bytes: Uint8Array, mediaType: string | null): Parsed {
     const parsed = parseTypedXml(bytes, 'response', RESPONSE_XML_LIMITS);
     if (parsed.ok) return withJsonNames({ value: parsed.value });
     if (READ_PAST.includes(parsed.reason)) {
-      // A frame deviation (say a v2 namespace) or a boolean written 1 is one clause's: the content is still read
-      // for every other check.
-      const options = { lenientFrame: true, lenientBoolean: true };
+      // A frame deviation (say a v2 namespace), a boolean written 1 or a property repeated with its value is one
+      // clause's: the content is still read for every other check.
+      const options = { lenientFrame: true, lenientBoolean: true, lenientDuplicates: true };
       const lenient = parseTypedXml(bytes, 'response', RESPONSE_XML_LIMITS, options);
       if (lenient.ok)
         return withJsonNames({ value: lenient.value, readDespite: { representation: 'xml', reason: parsed.reason } });

@@ -4,7 +4,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configureHttp, forgetRateLimits, send } from './client.ts';
 import {
   bucketsOf,
-  emptyTraffic,
   MAX_LIMIT_RETRIES,
   provokingLimits,
   RateLimitedError,
@@ -12,6 +11,7 @@ import {
   withTraffic,
 } from './rate-limits.ts';
 import { recording } from './recorder.ts';
+import { emptyTraffic } from './traffic.ts';
 
 /** A clock the test moves by hand; sleeping moves it. */
 function fakeClock(start = Date.parse('2026-11-29T10:00:00Z')) {

@@ -11,6 +11,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { retryAfterSeconds } from './pacing.ts';
+import { emptyTraffic, type Traffic } from './traffic.ts';
 
 /** Longest single wait honoured; a larger Retry-After or Reset (or a broken one) must not stall a run for hours. */
 export const MAX_LIMIT_WAIT_MS = 120_000;
@@ -220,18 +221,6 @@ interface LimitScope {
   traffic: Traffic;
 }
 
-/** What a check (or the run) sent and met: requests per role, 429s by whether they were provoked, time waited. */
-export interface Traffic {
-  requests: Record<string, number>;
-  provoked429: number;
-  unprovoked429: number;
-  waitedMs: number;
-}
-
-export function emptyTraffic(): Traffic {
-  return { requests: {}, provoked429: 0, unprovoked429: 0, waitedMs: 0 };
-}
-
 const scopes = new AsyncLocalStorage<LimitScope>();
 /** Traffic outside any check (pre-flight, cleanup, the harness's own tests). */
 let processTraffic = emptyTraffic();
@@ -265,13 +254,4 @@ export function takeProcessTraffic(): Traffic {
   const taken = processTraffic;
   processTraffic = emptyTraffic();
   return taken;
-}
-
-/** Sums traffic counts (the report's header adds the checks'). */
-export function addTraffic(into: Traffic, more: Traffic): Traffic {
-  for (const [role, n] of Object.entries(more.requests)) into.requests[role] = (into.requests[role] ?? 0) + n;
-  into.provoked429 += more.provoked429;
-  into.unprovoked429 += more.unprovoked429;
-  into.waitedMs += more.waitedMs;
-  return into;
 }

@@ -2,7 +2,7 @@ import { CLAUSES, type Clause, SECTIONS } from '../../contract/clauses/index.ts'
 import { SPEC_RELEASE } from '../../contract/constants.ts';
 import { plainMessage } from '../check/evidence.ts';
 import type { JudgedBy, NotApplicableReason, Outcome, Profile } from '../check/outcome-and-evidence.ts';
-import { addTraffic, emptyTraffic, type Traffic } from '../http/rate-limits.ts';
+import { addTraffic, emptyTraffic, type Traffic } from '../http/traffic.ts';
 import { compareWithBaseline } from './baseline.ts';
 import type { CheckRecord, HarnessError } from './check-record.ts';
 import { decideExit } from './exit.ts';

@@ -6,8 +6,8 @@ import type {
   Observation,
   Outcome,
 } from '../check/outcome-and-evidence.ts';
-import type { Traffic } from '../http/rate-limits.ts';
 import type { Representation } from '../http/representation.ts';
+import type { Traffic } from '../http/traffic.ts';
 import type { ReportHarnessError } from './model.ts';
 
 /**

@@ -82,7 +82,7 @@ describe('pre-flight: exit 2 within seconds, one line per problem with its fix, 
     expect(ok.stdout).toContain('Pre-flight passed');
   });
 
-  test('a wrong secret for one role, and scopes the profile needs', async () => {
+  test('a wrong secret for one role; scopes the profile uses that a role lacks are said, and the run goes on', async () => {
     const run = await cli('--config', stubConfig(dir, plain.baseUrl, roles), '--report-dir', join(dir, 'secret'));
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
@@ -94,9 +94,23 @@ describe('pre-flight: exit 2 within seconds, one line per problem with its fix, 
       ...['--config', stubConfig(dir, https.baseUrl, roles, { tls: { caFile: https.certFile } })],
       ...['--profile', 'book', '--allow-bookings', '--preflight-only'],
     );
-    expect(book.code).toBe(2);
-    expect(book.stderr).toContain(
-      '  partnerA: its token lacks reservations:read, reservations:write, reservations:cancel, which profile book needs',
+    // A partner before joint certification (spec 1.7, 5.5): the booking checks are not judged, the others run.
+    expect(book.stderr).toBe('');
+    expect(book.code).toBe(0);
+    expect(book.stdout).toContain(
+      `Pre-flight: partnerA's token lacks reservations:read, reservations:write, reservations:cancel (profile book uses reservations:read, reservations:write, reservations:cancel): the checks that need them are not judged ("partnerA does not hold …"); booking scopes follow a joint certification (spec 5.5)\n`,
+    );
+    expect(book.stdout).toMatch(
+      /^Pre-flight: clauses every check of which needs reservations:read, reservations:write, reservations:cancel, so not judged: \d+ \(/m,
+    );
+    // Nothing selected could be judged: exit 2, one line.
+    const only = await cli(
+      ...['--config', stubConfig(dir, https.baseUrl, roles, { tls: { caFile: https.certFile } })],
+      ...['--profile', 'book', '--allow-bookings', '--preflight-only', '--only', '4.7'],
+    );
+    expect(only.code).toBe(2);
+    expect(only.stderr).toContain(
+      "  no check could run: 4.7 needs reservations:read, reservations:write, reservations:cancel, which partnerA's token lacks; booking scopes follow a joint certification (spec 5.5); ask the operator to grant them, or select checks that need none (--only)\n",
     );
   });
 

@@ -2,9 +2,9 @@ import { connect as netConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { CLAUSES } from '../../contract/clauses/index.ts';
 import { API_PREFIX, MEDIA_TYPES } from '../../contract/constants.ts';
-import { SCOPES } from '../../contract/scopes.ts';
+import { BOOKING_SCOPES, SCOPES, type Scope } from '../../contract/scopes.ts';
 import { basicAuthorization } from '../auth/token-cache.ts';
-import { isSelected } from '../check/applicability.ts';
+import { isSelected, scopesOfCheck, WORKING_ROLES } from '../check/applicability.ts';
 import type { Profile } from '../check/outcome-and-evidence.ts';
 import type { Role, TargetConfig } from '../config/target-config.ts';
 import { CaFileError, trustedCertificates } from '../config/trusted-ca.ts';
@@ -17,7 +17,9 @@ import { CertifyError } from './errors.ts';
  * The pre-flight stage: everything that would make a run unable to judge, found before any check, in seconds, each
  * problem in one line with its fix (exit 2). Nothing here judges the target: a token endpoint that refuses HTTP
  * Basic but accepts the secret in the body passes (5.2a judges that), a scope string in another spelling is left to
- * 5.5a, a disabled partner's refused token is what it is for.
+ * 5.5a, a disabled partner's refused token is what it is for. The scopes each role's token carries are recorded for
+ * the checks (RunSettings.granted): a role that lacks some (a partner before joint certification, spec 1.7 and 5.5)
+ * leaves the checks that need them unjudged, said here, and stops the run only when nothing selected could be judged.
  */
 
 export interface PreflightInput {
@@ -26,8 +28,8 @@ export interface PreflightInput {
   profile: Profile;
   allowBookings: boolean;
   only: readonly string[];
-  /** Profiles the checks of each clause declare in the suite sources (suite-scan.ts). */
-  declared?: ReadonlyMap<string, readonly Profile[]>;
+  /** The checks of each clause as the suite sources declare them (suite-scan.ts): their profile and scopes. */
+  declared?: ReadonlyMap<string, readonly DeclaredCheck[]>;
   /** Per network step, milliseconds (default 5,000). */
   timeoutMs?: number;
 }
@@ -39,6 +41,10 @@ export interface PreflightResult {
   passed: string[];
   /** The target's test hooks (discovered only under profile full). */
   hooks: HookName[];
+  /** The scopes each role's token carries (roles whose token the target issued with the spec's scope names). */
+  granted: Partial<Record<Role, Scope[]>>;
+  /** What the roles' grants leave unjudged, one line each: the scopes a working role lacks and the clauses they take. */
+  notes: string[];
   /** partnerA's business calls a minute as the target states them (X-RateLimit-Limit of GET /locations), if it does. */
   partnerLimitPerMinute?: number;
   durationMs: number;
@@ -53,20 +59,74 @@ export class PreflightError extends CertifyError {
   }
 }
 
-const READ_SCOPES = ['fleet:read', 'locations:read', 'rates:read'];
-const SHOP_SCOPES = ['availability:read', 'quotes:write'];
-const BOOK_SCOPES = ['reservations:read', 'reservations:write', 'reservations:cancel'];
-/** The roles that carry the suite's business calls; the others exist to be refused something. */
-const WORKING_ROLES: readonly Role[] = ['partnerA', 'partnerB'];
+/** A check as the suite sources declare it (suite-scan.ts ScannedCheck). */
+export interface DeclaredCheck {
+  profile?: Profile;
+  scopes: readonly Scope[];
+}
 
-/** Scopes partnerA and partnerB need for what the profile lets the checks do. */
-export function scopesNeeded(profile: Profile, allowBookings: boolean): string[] {
+const READ_SCOPES: readonly Scope[] = ['fleet:read', 'locations:read', 'rates:read'];
+const SHOP_SCOPES: readonly Scope[] = ['availability:read', 'quotes:write'];
+const BOOK_SCOPES: readonly Scope[] = ['reservations:read', 'reservations:write', 'reservations:cancel'];
+
+/** Scopes partnerA and partnerB use for what the profile lets the checks do. */
+export function scopesNeeded(profile: Profile, allowBookings: boolean): Scope[] {
   const rank = profileRank(profile);
   return [
     ...READ_SCOPES,
     ...(rank >= profileRank('shop') ? SHOP_SCOPES : []),
     ...(rank >= profileRank('book') && allowBookings ? BOOK_SCOPES : []),
   ];
+}
+
+/** The scopes of a token response's `scope`; undefined when it is absent or names a scope the spec does not have. */
+export function grantedScopes(scope: string | undefined): Scope[] | undefined {
+  if (scope === undefined) return undefined;
+  const granted = scope.split(/\s+/).filter(Boolean);
+  return granted.every((name) => (SCOPES as readonly string[]).includes(name)) ? (granted as Scope[]) : undefined;
+}
+
+/** A list of clause ids cut to its first few: "2.10.1, 2.10.2, 4.7.1 and 84 more". */
+function someOf(ids: readonly string[], shown = 6): string {
+  return ids.length <= shown ? ids.join(', ') : `${ids.slice(0, shown).join(', ')} and ${ids.length - shown} more`;
+}
+
+/**
+ * What partnerA's grant leaves unjudged among the clauses `only` selects, by the checks the suite sources declare
+ * (a clause no source declares: one check of its clause-catalogue minimum and the scopes that profile implies):
+ * `unjudged`, the clauses every check of which needs a scope partnerA lacks, for the note; and the problem (exit 2)
+ * when no check the profile reaches could run for want of scopes ("no check could run: …").
+ */
+export function scopeShortfall(
+  granted: readonly Scope[] | undefined,
+  only: readonly string[],
+  profile: Profile,
+  declared: ReadonlyMap<string, readonly DeclaredCheck[]> = new Map(),
+): { problem?: string; unjudged: string[]; lacking: Scope[] } {
+  if (granted === undefined) return { unjudged: [], lacking: [] };
+  const lacks = (check: DeclaredCheck) => check.scopes.filter((scope) => !granted.includes(scope));
+  const selected = CLAUSES.filter((clause) => isSelected(clause, only)).map((clause) => {
+    const fallback = { profile: clause.minProfile, scopes: scopesOfCheck(undefined, clause.minProfile) };
+    const checks = declared.get(clause.id) ?? [fallback];
+    const reached = checks.filter((check) => profileRank(check.profile ?? clause.minProfile) <= profileRank(profile));
+    return { id: clause.id, checks, reached };
+  });
+  const unjudgedClauses = selected.filter((clause) => clause.checks.every((check) => lacks(check).length > 0));
+  const order = (a: Scope, b: Scope) => SCOPES.indexOf(a) - SCOPES.indexOf(b);
+  const lacking = [...new Set(unjudgedClauses.flatMap((clause) => clause.checks.flatMap(lacks)))].sort(order);
+  const unjudged = unjudgedClauses.map((clause) => clause.id);
+  const reached = selected.flatMap((clause) => clause.reached);
+  if (reached.length === 0 || reached.some((check) => lacks(check).length === 0)) return { unjudged, lacking };
+  const needed = [...new Set(reached.flatMap(lacks))].sort(order);
+  const booking = needed.every((scope) => BOOKING_SCOPES.includes(scope))
+    ? '; booking scopes follow a joint certification (spec 5.5)'
+    : '';
+  const what = only.length > 0 ? only.join(', ') : 'the suite';
+  return {
+    problem: `no check could run: ${what} ${only.length > 1 ? 'need' : 'needs'} ${needed.join(', ')}, which partnerA's token lacks${booking}; ask the operator to grant ${needed.length > 1 ? 'them' : 'it'}, or select checks that need none (--only)`,
+    unjudged,
+    lacking,
+  };
 }
 
 /**
@@ -76,13 +136,13 @@ export function scopesNeeded(profile: Profile, allowBookings: boolean): string[]
 export function selectionProblem(
   only: readonly string[],
   profile: Profile,
-  declared: ReadonlyMap<string, readonly Profile[]> = new Map(),
+  declared: ReadonlyMap<string, readonly DeclaredCheck[]> = new Map(),
 ): string | undefined {
   if (only.length === 0) return undefined;
   const lower = (a: Profile, b: Profile): Profile => (profileRank(b) < profileRank(a) ? b : a);
   const selected = CLAUSES.filter((clause) => isSelected(clause, only));
   const lowestOf = (clause: (typeof CLAUSES)[number]): Profile =>
-    (declared.get(clause.id) ?? []).reduce(lower, clause.minProfile);
+    (declared.get(clause.id) ?? []).map((check) => check.profile ?? clause.minProfile).reduce(lower, clause.minProfile);
   if (selected.length === 0 || selected.some((clause) => profileRank(lowestOf(clause)) <= profileRank(profile))) {
     return undefined;
   }
@@ -305,24 +365,20 @@ async function token(
   };
 }
 
-/** Scopes a working role's token lacks for the profile; nothing when its scope string is not in the spec's names. */
-function missingScopes(scope: string | undefined, needed: readonly string[]): string[] {
-  if (scope === undefined) return [];
-  const granted = scope.split(/\s+/).filter(Boolean);
-  if (granted.some((name) => !(SCOPES as readonly string[]).includes(name))) return [];
-  return needed.filter((name) => !granted.includes(name));
-}
-
 export async function preflight(input: PreflightInput): Promise<PreflightResult> {
   const started = Date.now();
   const timeoutMs = input.timeoutMs ?? 5_000;
   const problems: string[] = [];
   const passed: string[] = [];
+  const granted: Partial<Record<Role, Scope[]>> = {};
+  const notes: string[] = [];
   let partnerLimitPerMinute: number | undefined;
   const done = (hooks: HookName[] = []): PreflightResult => ({
     problems,
     passed,
     hooks,
+    granted,
+    notes,
     ...(partnerLimitPerMinute !== undefined ? { partnerLimitPerMinute } : {}),
     durationMs: Date.now() - started,
   });
@@ -347,7 +403,6 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
   }
 
   const roles = (Object.keys(target.clients) as Role[]).filter((role) => role !== 'disabledPartner');
-  const needed = scopesNeeded(input.profile, input.allowBookings);
   const tokens: string[] = [];
   for (const role of roles) {
     let answer: { problem?: string; scope?: string; accessToken?: string };
@@ -366,16 +421,28 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
     if (role === 'partnerA' && answer.accessToken !== undefined) {
       partnerLimitPerMinute = await statedLimit(target, answer.accessToken, timeoutMs);
     }
-    if (!WORKING_ROLES.includes(role)) continue;
-    const lacking = missingScopes(answer.scope, needed);
-    if (lacking.length > 0) {
-      const lower = input.profile === 'catalog' ? '' : ', or run a lower profile';
-      problems.push(
-        `${role}: its token lacks ${lacking.join(', ')}, which profile ${input.profile} needs; ask the operator to grant them${lower}`,
-      );
-    }
+    const scopes = grantedScopes(answer.scope);
+    if (scopes) granted[role] = scopes;
+    const lacking = SCOPES.filter((scope) => scopes !== undefined && !scopes.includes(scope));
+    if (!WORKING_ROLES.includes(role) || lacking.length === 0) continue;
+    const used = scopesNeeded(input.profile, input.allowBookings).filter((scope) => lacking.includes(scope));
+    const uses = used.length > 0 ? ` (profile ${input.profile} uses ${used.join(', ')})` : '';
+    const why = lacking.every((scope) => BOOKING_SCOPES.includes(scope))
+      ? '; booking scopes follow a joint certification (spec 5.5)'
+      : '';
+    notes.push(
+      `${role}'s token lacks ${lacking.join(', ')}${uses}: the checks that need ${lacking.length > 1 ? 'them' : 'it'} are not judged ("${role} does not hold …")${why}`,
+    );
   }
   if (tokens.length > 0) passed.push(`tokens for ${tokens.join(', ')}`);
+  const shortfall = scopeShortfall(granted.partnerA, input.only, input.profile, input.declared);
+  if (shortfall.problem) {
+    if (!selection) problems.push(shortfall.problem);
+  } else if (shortfall.unjudged.length > 0) {
+    notes.push(
+      `clauses every check of which needs ${shortfall.lacking.join(', ')}, so not judged: ${shortfall.unjudged.length} (${someOf(shortfall.unjudged)})`,
+    );
+  }
   if (partnerLimitPerMinute !== undefined) passed.push(`partnerA limited to ${partnerLimitPerMinute} calls a minute`);
 
   let hooks: HookName[] = [];

@@ -46,7 +46,7 @@ import {
 } from './options.ts';
 import { MODULE_EXTENSION, PROJECT_ROOT } from './paths.ts';
 import { patientProgress, startPatientClocks } from './patient.ts';
-import { PreflightError, type PreflightResult, preflight } from './preflight.ts';
+import { type DeclaredCheck, PreflightError, type PreflightResult, preflight } from './preflight.ts';
 import { loadReplayPlan, type ReplayPlan } from './replay.ts';
 import { scanFiles, suiteFiles } from './suite-scan.ts';
 import { type EmbeddedStores, parseEmbeddedStores, type ResolvedTarget, resolveTarget } from './target.ts';
@@ -237,10 +237,12 @@ async function prepare(options: CertifyOptions, output: (text: string) => void, 
     resetReachability();
     configureRunHttp({ target: target.config, profile, maxRps });
     const scanned = scanFiles(suiteFiles(PROJECT_ROOT, options.suites ?? DEFAULT_SUITES));
-    const declared = new Map<string, Profile[]>();
+    const declared = new Map<string, DeclaredCheck[]>();
     for (const checks of scanned.values()) {
-      for (const check of checks)
-        if (check.profile) declared.set(check.clauseId, [...(declared.get(check.clauseId) ?? []), check.profile]);
+      for (const { clauseId, profile: declaredProfile, scopes } of checks) {
+        const check: DeclaredCheck = declaredProfile ? { profile: declaredProfile, scopes } : { scopes };
+        declared.set(clauseId, [...(declared.get(clauseId) ?? []), check]);
+      }
     }
     const checked = await preflight({
       target: target.config,
@@ -255,6 +257,7 @@ async function prepare(options: CertifyOptions, output: (text: string) => void, 
       throw new PreflightError(checked.problems.map(scrub));
     }
     output(`Pre-flight: ${checked.passed.join(', ')} (${(checked.durationMs / 1000).toFixed(1)} s)\n`);
+    for (const note of checked.notes) output(`Pre-flight: ${scrub(note)}\n`);
     const settings: RunSettings = {
       target: target.config,
       embedded: target.embedded,
@@ -268,6 +271,7 @@ async function prepare(options: CertifyOptions, output: (text: string) => void, 
       bookingPrefix: `CERT-${runId()}-`,
       only: p.only,
       hooks: checked.hooks,
+      granted: checked.granted,
     };
     const prepared: Prepared = { p, target, settings, registry, scrub, scanned, checked };
     return prepared;

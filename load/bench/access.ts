@@ -99,10 +99,14 @@ export class BenchAccess {
   }
 }
 
+/** The bench measures the reference implementation only: its operator data's codes (fixtures/), not a listing. */
+const REFERENCE_LOCATION = 'SGN-APT-01';
+const REFERENCE_VEHICLE = 'TOYOTA-VIOS-AT';
+
 export function availabilityBody() {
-  return rentalWindow(Date.now(), 60, 3);
+  return rentalWindow(Date.now(), REFERENCE_LOCATION, 60, 3);
 }
 
 export function quoteBody() {
-  return { ...rentalWindow(Date.now(), 60, 3), vehicleCode: 'TOYOTA-VIOS-AT' };
+  return { ...rentalWindow(Date.now(), REFERENCE_LOCATION, 60, 3), vehicleCode: REFERENCE_VEHICLE };
 }

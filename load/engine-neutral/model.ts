@@ -13,6 +13,30 @@ export interface LoadTarget {
   control?: { baseUrl?: string; token: string };
   /** The user owns the target: load may be sent to it even when it is not on this machine. */
   owned?: boolean;
+  /**
+   * Ceilings the target's answers do not show (spec 8.4: the token endpoint sends no X-RateLimit-*; 8.5: values not
+   * shown), as its config states them (`ceilings` of the target config file; for the embedded target, the server
+   * environment the load run starts it with). Absent: not known, so a ceiling not reached is not judged.
+   */
+  ceilings?: TargetCeilings;
+}
+
+/** Requests a minute (the reference's windows; spec 8.2 describes the business windows as one minute). */
+export interface TargetCeilings {
+  tokenPerClientPerMinute?: number;
+  tokenPerAddressPerMinute?: number;
+}
+
+/**
+ * A ceiling as the target states it: X-RateLimit-Limit of its answers, or its config (TargetCeilings). `sureAfter`:
+ * requests of the ceiling's step after which a refusal must have come, however the run's windows fell (the limit
+ * times the windows the run may span).
+ */
+export interface StatedCeiling {
+  limit: number;
+  /** Where the limit was read, for the result's words: 'X-RateLimit-Limit', 'the target config'. */
+  source: string;
+  sureAfter: number;
 }
 
 /** How iterations start. */
@@ -67,6 +91,13 @@ export interface RunContext {
   check(name: string, ok: boolean, detail?: string): boolean;
   /** Marks a declared check as not applicable in this run (it is then only reported, never failed). */
   notApplicable(name: string, reason: string): void;
+  /**
+   * Marks a declared check as not judged: what it needs did not happen within the run's bounds (a ceiling not
+   * reached). Reported as such, never failed; a failure recorded for the check still fails it.
+   */
+  notJudged(name: string, reason: string): void;
+  /** The ceiling of a declared `reached` check as the target states it (the largest `sureAfter` stated is kept). */
+  ceiling(name: string, stated: StatedCeiling): void;
   /** Records an X-RateLimit-Remaining observation for the plots. */
   remaining(client: string, value: number): void;
   sleep(ms: number): Promise<void>;
@@ -112,6 +143,18 @@ export interface CheckDefinition {
   description: string;
   /** Capabilities without which the check cannot be judged (then not applicable). */
   needs?: Capability[];
+  /**
+   * A ceiling check, judged from the run's counts rather than by scenario code: passed when a response of `step` was
+   * refused with `code` (the ceiling was reached); failed when none was although the target stated a ceiling the
+   * step's requests went past (RunContext.ceiling: `sureAfter`); otherwise not judged (spec 8.5: ceilings not shown,
+   * so a ceiling higher than the run's bounds reach says nothing about the target).
+   */
+  reached?: { step: string; code: string };
+  /**
+   * Names of ceiling checks (`reached`) this check needs: when none of them was reached, a check never evaluated is
+   * not judged instead of failed (it judges what comes after a refusal, and none came).
+   */
+  afterCeiling?: string[];
 }
 
 /** A bound on a measured value. */

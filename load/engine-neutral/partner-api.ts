@@ -237,6 +237,14 @@ export async function startFreshWindow(ctx: RunContext): Promise<boolean> {
   return true;
 }
 
+/**
+ * The one-minute windows (spec 8.2) a run of `durationS` may span: from a fresh window (startFreshWindow) as many as
+ * its minutes, else one more. A stated ceiling is certain to refuse only past its limit times these.
+ */
+export function windowsSpanned(durationS: number, aligned: boolean): number {
+  return Math.ceil(durationS / 60) + (aligned ? 0 : 1);
+}
+
 /** Vietnam has no daylight saving time: local dates are UTC+7 (no Intl on k6). */
 const VIETNAM_OFFSET_MS = 7 * 3_600_000;
 const DAY_MS = 86_400_000;
@@ -245,11 +253,15 @@ export function vietnamDate(epochMs: number): string {
   return new Date(epochMs + VIETNAM_OFFSET_MS).toISOString().slice(0, 10);
 }
 
-/** A rental window at one branch, `startDays` from now for `days` days (far from any clock advance). */
-export function rentalWindow(nowMs: number, startDays = 60, days = 3) {
+/**
+ * A round-trip rental window at `location` (a code the target lists: listings.ts), `startDays` from now for `days`
+ * days, far from any clock advance. Dates are Vietnam's (no Intl on k6); 60 days ahead, a location in another zone
+ * is at most a day off, which no window here depends on.
+ */
+export function rentalWindow(nowMs: number, location: string, startDays = 60, days = 3) {
   return {
-    pickupLocation: 'SGN-APT-01',
-    dropoffLocation: 'SGN-APT-01',
+    pickupLocation: location,
+    dropoffLocation: location,
     pickupDate: vietnamDate(nowMs + startDays * DAY_MS),
     pickupTime: '10:00',
     dropoffDate: vietnamDate(nowMs + (startDays + days) * DAY_MS),

@@ -9,13 +9,79 @@ import type {
   LoadStepResult,
   LoadThresholdResult,
 } from '../../harness/report/model.ts';
-import type { AnyScenario, ArrivalModel, Capability, PhaseDefinition, ThresholdDefinition } from './model.ts';
+import type {
+  AnyScenario,
+  ArrivalModel,
+  Capability,
+  CheckDefinition,
+  PhaseDefinition,
+  StatedCeiling,
+  ThresholdDefinition,
+} from './model.ts';
 
 export interface CheckTally {
   passes: number;
   fails: number;
   firstFailure?: string;
   notApplicable?: string;
+  notJudged?: string;
+}
+
+/**
+ * "Not judged" in the result: what a check needs did not happen within the run's bounds (a ceiling not reached, spec
+ * 8.5), so it says nothing either way. The report model (harness/report/model.ts LoadCheckResult) has no outcome of
+ * that name yet, so such a check is written as `not-applicable` with a detail that starts with this prefix; it never
+ * fails the scenario. isNotJudged tells the two apart. This is the one place to change when the model gets one.
+ */
+export const NOT_JUDGED_PREFIX = 'not judged: ';
+
+export function isNotJudged(check: LoadCheckResult): boolean {
+  return check.outcome === 'not-applicable' && (check.detail ?? '').startsWith(NOT_JUDGED_PREFIX);
+}
+
+function notJudged(base: Omit<LoadCheckResult, 'outcome'>, reason: string): LoadCheckResult {
+  return { ...base, outcome: 'not-applicable', detail: `${NOT_JUDGED_PREFIX}${reason}` };
+}
+
+/** What the run measured that judges the ceiling checks: the step counts, and the ceilings the target stated. */
+export interface CeilingObservations {
+  steps: readonly LoadStepResult[];
+  ceilings: Readonly<Record<string, StatedCeiling>>;
+}
+
+type CeilingJudgement =
+  | { outcome: 'pass'; refused: number }
+  | { outcome: 'fail'; detail: string }
+  | { outcome: 'not-judged'; reason: string };
+
+/** A ceiling check (CheckDefinition.reached) from the counts of its step and the ceiling the target stated. */
+export function judgeCeiling(
+  reached: NonNullable<CheckDefinition['reached']>,
+  steps: readonly LoadStepResult[],
+  stated: StatedCeiling | undefined,
+): CeilingJudgement {
+  const step = steps.find((s) => s.name === reached.step);
+  const sent = step?.count ?? 0;
+  const refused = step?.errors[reached.code] ?? 0;
+  if (refused > 0) return { outcome: 'pass', refused };
+  const none = `no ${reached.code} within ${sent} requests of ${reached.step}`;
+  if (!stated) {
+    return {
+      outcome: 'not-judged',
+      reason: `${none}: the ceiling is not shown (spec 8.5), and this run's bounds did not reach it`,
+    };
+  }
+  const states = `${stated.source} states ${stated.limit} a minute`;
+  if (sent > stated.sureAfter) {
+    return {
+      outcome: 'fail',
+      detail: `${sent} requests of ${reached.step}, none refused with ${reached.code}, though ${states} (a refusal is certain after ${stated.sureAfter})`,
+    };
+  }
+  return {
+    outcome: 'not-judged',
+    reason: `${none}: ${states}, more than this run's bounds reach (a refusal is certain only after ${stated.sureAfter})`,
+  };
 }
 
 export function describeArrival(arrival: ArrivalModel): string {
@@ -104,13 +170,27 @@ export function evaluateThresholds(
   });
 }
 
-/** Every declared check with its outcome; a check that was never evaluated fails (the run did not reach it). */
+/**
+ * Every declared check with its outcome. A check that was never evaluated fails (the run did not reach it), unless it
+ * judges what follows a ceiling (afterCeiling) and none of its ceilings was reached: then it is not judged. Ceiling
+ * checks (reached) are judged from `observed` (judgeCeiling).
+ */
 export function checkResults(
   scenario: AnyScenario,
   tallies: Record<string, CheckTally>,
   capabilities: readonly Capability[],
   engine: string,
+  observed: CeilingObservations = { steps: [], ceilings: {} },
 ): LoadCheckResult[] {
+  const ceilings = new Map<string, CeilingJudgement>();
+  for (const definition of scenario.checks) {
+    if (definition.reached) {
+      ceilings.set(
+        definition.name,
+        judgeCeiling(definition.reached, observed.steps, observed.ceilings[definition.name]),
+      );
+    }
+  }
   return scenario.checks.map((definition) => {
     const tally = tallies[definition.name] ?? { passes: 0, fails: 0 };
     const base = {
@@ -127,9 +207,25 @@ export function checkResults(
         detail: `needs ${missing.join(', ')}, which the ${engine} engine lacks`,
       };
     }
+    const ceiling = ceilings.get(definition.name);
+    if (ceiling) {
+      if (ceiling.outcome === 'pass') return { ...base, passes: ceiling.refused, fails: 0, outcome: 'pass' };
+      if (ceiling.outcome === 'fail') return { ...base, passes: 0, fails: 1, outcome: 'fail', detail: ceiling.detail };
+      return notJudged({ ...base, passes: 0, fails: 0 }, ceiling.reason);
+    }
     if (tally.fails > 0) return { ...base, outcome: 'fail', detail: tally.firstFailure ?? 'failed' };
     if (tally.notApplicable !== undefined) return { ...base, outcome: 'not-applicable', detail: tally.notApplicable };
-    if (tally.passes === 0) return { ...base, outcome: 'fail', detail: 'never evaluated: the run did not reach it' };
+    if (tally.notJudged !== undefined) return notJudged(base, tally.notJudged);
+    if (tally.passes === 0) {
+      const after = (definition.afterCeiling ?? []).map((name) => ceilings.get(name));
+      if (after.length > 0 && after.every((judgement) => judgement?.outcome !== 'pass')) {
+        return notJudged(
+          base,
+          `it judges what follows a refusal, and no ceiling it needs was reached (${definition.afterCeiling?.join('; ')})`,
+        );
+      }
+      return { ...base, outcome: 'fail', detail: 'never evaluated: the run did not reach it' };
+    }
     return { ...base, outcome: 'pass' };
   });
 }

@@ -15,6 +15,20 @@ export const WINDOW_CHECKS = {
   onlyAfterLimit: 'a 429 comes only after Limit successes in its window',
 } as const;
 
+/**
+ * The ceiling check of a scenario that drives the rateLimit client past its limit (CheckDefinition.reached): the
+ * checks of what follows a 429 are judged only once it was reached (afterCeiling).
+ */
+export const RATE_LIMIT_CEILING = 'the rateLimit client is refused (429) within the run';
+
+export function rateLimitCeilingCheck(step: string): CheckDefinition {
+  return {
+    name: RATE_LIMIT_CEILING,
+    description: `Spec 8: a ${step} request of the rateLimit client is refused with RATE_LIMITED. Not judged when none is and the run's requests stayed within what X-RateLimit-Limit allows in the windows they may span.`,
+    reached: { step, code: 'RATE_LIMITED' },
+  };
+}
+
 export const WINDOW_CHECK_DEFINITIONS: CheckDefinition[] = [
   { name: WINDOW_CHECKS.headers, description: 'Spec 8.2, on every response of the rate-limited client.' },
   {
@@ -30,6 +44,7 @@ export const WINDOW_CHECK_DEFINITIONS: CheckDefinition[] = [
     name: WINDOW_CHECKS.onlyAfterLimit,
     description:
       'Spec 8: every 429 of a window is preceded by the success that left Remaining at 0 (sent before the 429 arrived).',
+    afterCeiling: [RATE_LIMIT_CEILING],
   },
 ];
 

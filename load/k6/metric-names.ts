@@ -17,4 +17,8 @@ export const stepMetric = (step: string) => `load_step_${step}`;
 export const errorMetric = (step: string, code: string) => `load_err_${step}_${code}`;
 export const unexpectedMetric = (index: number) => `load_unexpected_${index}`;
 export const notApplicableMetric = (index: number) => `load_na_${index}`;
+export const notJudgedMetric = (index: number) => `load_nj_${index}`;
+/** A ceiling check's stated ceiling (RunContext.ceiling): its limit and its sureAfter, as trends (max read back). */
+export const ceilingLimitMetric = (index: number) => `load_ceiling_${index}_limit`;
+export const ceilingSureMetric = (index: number) => `load_ceiling_${index}_sure`;
 export const REMAINING_METRIC = 'load_ratelimit_remaining';

@@ -23,10 +23,13 @@ import type {
 import { errorCodeOf, isSuccess, randomHex } from '../engine-neutral/partner-api.ts';
 import { assertOptionsBounded, assertPhasesBounded, assertTargetAllowed } from '../engine-neutral/safety.ts';
 import {
+  ceilingLimitMetric,
+  ceilingSureMetric,
   errorMetric,
   K6_ERROR_CODES,
   k6Code,
   notApplicableMetric,
+  notJudgedMetric,
   REMAINING_METRIC,
   stepMetric,
   unexpectedMetric,
@@ -136,6 +139,8 @@ interface Metrics {
   errors: Map<string, Counter>;
   unexpected: { rate: Rate; step?: string; expected: string[] }[];
   notApplicable: Map<string, Counter>;
+  notJudged: Map<string, Counter>;
+  ceilings: Map<string, { limit: Trend; sure: Trend }>;
   remaining: Trend;
 }
 
@@ -161,6 +166,14 @@ function declareMetrics(scenario: AnyScenario): Metrics {
     ),
     notApplicable: new Map(
       scenario.checks.map((check, index) => [check.name, new Counter(notApplicableMetric(index))]),
+    ),
+    notJudged: new Map(scenario.checks.map((check, index) => [check.name, new Counter(notJudgedMetric(index))])),
+    ceilings: new Map(
+      scenario.checks.flatMap((check, index) =>
+        check.reached
+          ? [[check.name, { limit: new Trend(ceilingLimitMetric(index)), sure: new Trend(ceilingSureMetric(index)) }]]
+          : [],
+      ),
     ),
     remaining: new Trend(REMAINING_METRIC),
   };
@@ -230,6 +243,18 @@ function context(
     notApplicable(name, reason) {
       metrics.notApplicable.get(name)?.add(1);
       console.log(`not applicable: ${name}: ${reason}`);
+    },
+    notJudged(name, reason) {
+      metrics.notJudged.get(name)?.add(1);
+      console.log(`not judged: ${name}: ${reason}`);
+    },
+    ceiling(name, stated) {
+      const trends = metrics.ceilings.get(name);
+      if (!trends) throw new Error(`scenario ${scenario.id} states a ceiling of no ceiling check: ${name}`);
+      // handleSummary sees only the metrics: the largest limit and sureAfter stated (the source stays in the log).
+      trends.limit.add(stated.limit);
+      trends.sure.add(stated.sureAfter);
+      console.log(`ceiling: ${name}: ${stated.source} states ${stated.limit} a minute`);
     },
     remaining(client, value) {
       metrics.remaining.add(value, { client });

@@ -3,10 +3,18 @@
  * only, so the result has no time series; per-step statistics come from the runtime's custom metrics.
  */
 import type { LoadStepResult } from '../../harness/report/model.ts';
-import type { AnyScenario, LoadTarget, PhaseDefinition } from '../engine-neutral/model.ts';
+import type { AnyScenario, LoadTarget, PhaseDefinition, StatedCeiling } from '../engine-neutral/model.ts';
 import { assembleResult, type CheckTally, checkResults, describePhases } from '../engine-neutral/results.ts';
 import { formatResult } from '../summary-text.ts';
-import { errorMetric, K6_ERROR_CODES, notApplicableMetric, stepMetric } from './metric-names.ts';
+import {
+  ceilingLimitMetric,
+  ceilingSureMetric,
+  errorMetric,
+  K6_ERROR_CODES,
+  notApplicableMetric,
+  notJudgedMetric,
+  stepMetric,
+} from './metric-names.ts';
 
 interface K6Metric {
   type: string;
@@ -80,7 +88,25 @@ export function k6Result(
       tally.notApplicable = 'marked not applicable during the run (see k6 log)';
       tallies[check.name] = tally;
     }
+    if ((data.metrics[notJudgedMetric(index)]?.values.count ?? 0) > 0) {
+      const tally = tallies[check.name] ?? { passes: 0, fails: 0 };
+      tally.notJudged = 'marked not judged during the run (see k6 log)';
+      tallies[check.name] = tally;
+    }
   });
+  const ceilings: Record<string, StatedCeiling> = {};
+  scenario.checks.forEach((check, index) => {
+    const limit = data.metrics[ceilingLimitMetric(index)]?.values;
+    const sure = data.metrics[ceilingSureMetric(index)]?.values;
+    if (check.reached && limit?.max !== undefined && sure?.max !== undefined && (sure.count ?? 1) > 0) {
+      ceilings[check.name] = {
+        limit: limit.max,
+        sureAfter: sure.max,
+        source: 'the target (X-RateLimit-Limit or its config)',
+      };
+    }
+  });
+  const steps = k6StepResults(scenario, data, durationMs);
   return assembleResult({
     scenario,
     engine: 'k6',
@@ -88,8 +114,8 @@ export function k6Result(
     startedAt: new Date(Date.now() - durationMs).toISOString(),
     durationMs,
     phases: describePhases(phases),
-    steps: k6StepResults(scenario, data, durationMs),
-    checks: checkResults(scenario, tallies, [], 'k6'),
+    steps,
+    checks: checkResults(scenario, tallies, [], 'k6', { steps, ceilings }),
     droppedIterations: data.metrics.dropped_iterations?.values.count ?? 0,
     notes: [
       'k6 engine: latency from the actual send; iterations k6 could not start on time are counted as dropped instead',

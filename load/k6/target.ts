@@ -5,6 +5,7 @@
 import { resolveEnvReferences } from '../../contract/target-env.ts';
 import { ROLES } from '../../contract/vocabulary.ts';
 import type { LoadTarget } from '../engine-neutral/model.ts';
+import { parseTargetCeilings } from '../engine-neutral/target-ceilings.ts';
 
 /** Parses the config file's text; messages name keys, never values. */
 export function parseK6Target(text: string, env: Record<string, string>): LoadTarget {
@@ -28,5 +29,11 @@ export function parseK6Target(text: string, env: Record<string, string>): LoadTa
     if (typeof control.baseUrl === 'string') target.control.baseUrl = control.baseUrl;
   }
   if (raw.owned === true) target.owned = true;
+  try {
+    const ceilings = parseTargetCeilings(raw.ceilings);
+    if (ceilings) target.ceilings = ceilings;
+  } catch (error) {
+    throw new Error(`target config: ${(error as Error).message}`);
+  }
   return target;
 }

@@ -22,6 +22,7 @@ import type {
   LoadTarget,
   PhaseDefinition,
   RunContext,
+  StatedCeiling,
   VuContext,
 } from '../engine-neutral/model.ts';
 import { errorCodeOf, isSuccess } from '../engine-neutral/partner-api.ts';
@@ -122,6 +123,8 @@ export async function runNative(scenario: AnyScenario, run: NativeRunOptions): P
     tallies[name] ??= { passes: 0, fails: 0 };
     return tallies[name];
   };
+  const ceilingChecks = new Set(scenario.checks.filter((check) => check.reached).map((check) => check.name));
+  const ceilings: Record<string, StatedCeiling> = {};
   const memos = new Map<string, unknown>();
   const dispatchers = new Dispatchers({
     connections: run.connections ?? 256,
@@ -146,6 +149,14 @@ export async function runNative(scenario: AnyScenario, run: NativeRunOptions): P
     },
     notApplicable(name, reason) {
       tally(name).notApplicable ??= reason;
+    },
+    notJudged(name, reason) {
+      tally(name).notJudged ??= reason;
+    },
+    ceiling(name, stated) {
+      if (!ceilingChecks.has(name))
+        throw new Error(`scenario ${scenario.id} states a ceiling of no ceiling check: ${name}`);
+      if (stated.sureAfter >= (ceilings[name]?.sureAfter ?? Number.NEGATIVE_INFINITY)) ceilings[name] = stated;
     },
     remaining(client, value) {
       stats?.observeRemaining(client, value, performance.now());
@@ -250,6 +261,7 @@ export async function runNative(scenario: AnyScenario, run: NativeRunOptions): P
       );
     }
     const byName = new Map(recorder.stepResults(loadDurationMs).map((step) => [step.name, step]));
+    const steps = [...byName.values()].sort((a, b) => scenario.steps.indexOf(a.name) - scenario.steps.indexOf(b.name));
     const result = assembleResult({
       scenario,
       engine: 'native',
@@ -257,8 +269,8 @@ export async function runNative(scenario: AnyScenario, run: NativeRunOptions): P
       startedAt: startedAt.toISOString(),
       durationMs: performance.now() - loadStart,
       phases: describePhases(phases),
-      steps: [...byName.values()].sort((a, b) => scenario.steps.indexOf(a.name) - scenario.steps.indexOf(b.name)),
-      checks: checkResults(scenario, tallies, NATIVE_CAPABILITIES, 'native'),
+      steps,
+      checks: checkResults(scenario, tallies, NATIVE_CAPABILITIES, 'native', { steps, ceilings }),
       droppedIterations: dropped,
       series: recorder.series(),
       notes,

@@ -1,3 +1,4 @@
+import { readListings, type ShoppingPlan, shoppingPlan } from '../engine-neutral/listings.ts';
 import type { HttpResponseData, ScenarioDefinition, VuContext } from '../engine-neutral/model.ts';
 import {
   apiRequest,
@@ -19,7 +20,13 @@ const CHECKS = {
 
 export interface FunnelShared {
   token: string;
+  /** Where and how the journeys shop: the target's own listings (engine-neutral/listings.ts). */
+  plan: ShoppingPlan;
 }
+
+/** Pickups 60 to 80 days ahead, three days long, so the funnel does not price one day only. */
+const SPAN = { startDays: 60, lastStartDays: 80, days: 3 };
+const CALLS_PER_JOURNEY = 5;
 
 const failure = (res: HttpResponseData) => `HTTP ${res.status} ${errorCodeOf(res)}`;
 
@@ -47,8 +54,17 @@ async function journey(ctx: VuContext<FunnelShared>): Promise<void> {
         ...(headers ? { headers } : {}),
       }),
     );
-  // Windows spread over a few weeks so the funnel does not price one day only.
-  const window = rentalWindow(Date.now(), 60 + (ctx.iteration % 21));
+  const { plan } = ctx.shared;
+  // Windows spread over a few weeks, and the public rate and each plan the target lists in turn.
+  const window = {
+    ...rentalWindow(
+      Date.now(),
+      plan.location,
+      SPAN.startDays + (ctx.iteration % (SPAN.lastStartDays - SPAN.startDays + 1)),
+      SPAN.days,
+    ),
+    ...plan.pricings[ctx.iteration % plan.pricings.length],
+  };
 
   const availability = await send('availability', 'POST', '/availability', window);
   const offers = offersOf(availability);
@@ -89,7 +105,7 @@ export const bookingFunnelScenario: ScenarioDefinition<FunnelShared> = {
   id: 'booking-funnel',
   title: 'Booking funnel',
   description:
-    'partnerA shops, quotes, books, reads and cancels at a target arrival rate (open model): latency percentiles per step, errors by code, thresholds. Every booking is cancelled in the same iteration.',
+    'partnerA shops, quotes, books, reads and cancels at a target arrival rate (open model): latency percentiles per step, errors by code, thresholds. It shops at a location the target lists (GET /locations, /fleet, /rates as partnerA, before the load), at the public rate and each listed plan in turn. Every booking is cancelled in the same iteration.',
   rateMeaning:
     'journeys a second (five calls each; the embedded target lets partnerA make 1,000 calls a second, a service allowing 600 a minute 10)',
   defaults: { rate: 2, durationS: 30 },
@@ -112,8 +128,21 @@ export const bookingFunnelScenario: ScenarioDefinition<FunnelShared> = {
     { kind: 'unexpected-rate', expected: [], atMost: 0.01 },
     { kind: 'dropped-iterations', atMost: 0 },
   ],
-  async setup(ctx) {
-    return { token: await fetchToken(ctx, 'partnerA') };
+  async setup(ctx, { rate, durationS }) {
+    const token = await fetchToken(ctx, 'partnerA');
+    const listings = await readListings(ctx, token, 'partnerA');
+    const plan = await shoppingPlan(ctx, token, 'partnerA', listings, SPAN);
+    ctx.log(
+      `shopping at ${plan.location} (vehicles ${plan.vehicleCodes.join(', ')}), pricings: ${plan.pricings.map((p) => ('rateCode' in p ? `${p.accountCode}/${p.rateCode}` : 'public')).join(', ')}`,
+    );
+    // The run stays inside partnerA's stated ceiling, or says it will not (a load test, not a rate-limit test).
+    const perWindow = Math.ceil(rate * CALLS_PER_JOURNEY * Math.min(60, durationS));
+    if (listings.rateLimit && perWindow > listings.rateLimit.limit) {
+      ctx.log(
+        `partnerA's X-RateLimit-Limit is ${listings.rateLimit.limit} a minute and this run makes ${perWindow} calls in a minute: expect RATE_LIMITED answers (counted as unexpected); lower --rate`,
+      );
+    }
+    return { token, plan };
   },
   phases: ({ rate, durationS }) => [
     {

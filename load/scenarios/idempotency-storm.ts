@@ -1,3 +1,4 @@
+import { readListings, shoppingPlan } from '../engine-neutral/listings.ts';
 import type { RunContext, ScenarioDefinition, VuContext } from '../engine-neutral/model.ts';
 import {
   apiRequest,
@@ -135,14 +136,18 @@ export const idempotencyStormScenario: ScenarioDefinition<StormShared> = {
   ],
   async setup(ctx) {
     const token = await fetchToken(ctx, 'partnerB');
+    // A location and vehicles the target lists and offers to partnerB, at the public rate.
+    const listings = await readListings(ctx, token, 'partnerB');
+    const plan = await shoppingPlan(ctx, token, 'partnerB', listings, { startDays: 70, lastStartDays: 70, days: 3 });
     const keys: StormShared['keys'] = [];
     for (let k = 0; k < KEYS; k++) {
+      const vehicleCode = plan.vehicleCodes[k % plan.vehicleCodes.length];
       const quote = await ctx.http.request(
         apiRequest(ctx, {
           method: 'POST',
           path: '/quotes',
           token,
-          json: { ...rentalWindow(Date.now(), 70 + k), vehicleCode: 'TOYOTA-VIOS-AT' },
+          json: { ...rentalWindow(Date.now(), plan.location, 70, 3), vehicleCode },
         }),
       );
       const quoteId = jsonOf(quote)?.quoteId;

@@ -22,6 +22,8 @@ export function recordingContext(capabilities: Capability[] = ['shared-memory', 
       return ok;
     },
     notApplicable() {},
+    notJudged() {},
+    ceiling() {},
     remaining: (client, value) => remaining.push([client, value]),
     sleep: async () => {},
     has: (capability) => capabilities.includes(capability),

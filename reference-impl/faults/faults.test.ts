@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clauseById } from '../../contract/clauses/index.ts';
+import { BOOKING_SCOPES } from '../../contract/scopes.ts';
+import { READ_AND_SHOP_SCOPES } from '../../fixtures/index.ts';
 import type { RateLimitDecision } from '../http/rate-limit/types.ts';
 import { parseXmlResponse } from '../testing/http-helpers.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
@@ -24,12 +26,36 @@ describe('the fault registry', () => {
       expect(fault.name, fault.name).toMatch(/^[a-z0-9][A-Za-z0-9-]{1,80}$/);
       expect(fault.description.length, fault.name).toBeGreaterThan(10);
       if (fault.kind === 'fault') expect(clauseById(fault.clause), fault.name).toBeDefined();
-      else expect(fault.name, fault.name).toMatch(/^benign-/);
+      else if (!fault.includes) expect(fault.name, fault.name).toMatch(/^benign-/);
+    }
+  });
+
+  it('a composite includes registered variants of its own kind, and nothing else', () => {
+    const byName = new Map(FAULTS.map((f) => [f.name, f]));
+    for (const composite of FAULTS.filter((f) => f.includes)) {
+      expect(composite.includes?.length, composite.name).toBeGreaterThan(1);
+      for (const name of composite.includes ?? []) {
+        expect(byName.get(name)?.kind, `${composite.name} includes ${name}`).toBe(composite.kind);
+        expect(byName.get(name)?.includes, `${composite.name} includes ${name}`).toBeUndefined();
+      }
+      const seams = ['request', 'body', 'response', 'text', 'enforce', 'adjust'] as const;
+      expect(
+        seams.filter((seam) => composite[seam] !== undefined),
+        composite.name,
+      ).toEqual([]);
     }
   });
 });
 
 describe('the fault switch', () => {
+  it('switches a composite on as the variants it includes', () => {
+    const faults = new FaultSwitch(FAULTS);
+    const composite = FAULTS.find((f) => f.name === 'foreign-choices');
+    faults.set(['foreign-choices']);
+    expect(faults.enabled()).toEqual([...(composite?.includes ?? [])]);
+    expect(faults.enabled().length).toBeGreaterThan(1);
+  });
+
   it('refuses unknown names and changes nothing then', () => {
     const faults = new FaultSwitch(FAULTS);
     faults.set(['tokens-never-expire']);
@@ -127,5 +153,50 @@ describe('faults on a running server (FAULTS at start, PUT /control/v1/faults at
     expect((await server.control('PUT', '/faults', { enabled: [] })).json.enabled).toEqual([]);
     const token = await server.token('partnerA');
     expect((await server.call('GET', '/fleet', { token })).json.vehicles[0].securityDeposit.currency).toBe('VND');
+  });
+});
+
+describe('benign-partner-a-read-shop: partnerA before joint certification (spec 1.7, 5.5)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ config: { faults: ['benign-partner-a-read-shop'] } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  /** A token request of a fixture role (HTTP Basic), with the scopes asked for, if any. */
+  async function tokenAnswer(role: string, scope?: string) {
+    const creds = server.target.clients[role];
+    if (!creds) throw new Error(`no fixture client ${role}`);
+    const form = new URLSearchParams({ grant_type: 'client_credentials' });
+    if (scope !== undefined) form.set('scope', scope);
+    const res = await fetch(`${server.apiUrl}/oauth/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${creds.clientId}:${creds.clientSecret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: form.toString(),
+    });
+    return {
+      status: res.status,
+      body: (await res.json()) as { access_token?: string; scope?: string; error?: string },
+    };
+  }
+
+  it("partnerA's tokens carry the read and shop scopes only, a booking scope is refused it; partnerB keeps its own", async () => {
+    const a = await tokenAnswer('partnerA');
+    expect(a.status).toBe(200);
+    expect(a.body.scope?.split(' ').sort()).toEqual([...READ_AND_SHOP_SCOPES].sort());
+    expect((await tokenAnswer('partnerA', 'fleet:read reservations:write')).body).toMatchObject({
+      error: 'invalid_scope',
+    });
+    const token = a.body.access_token;
+    expect((await server.call('GET', '/fleet', { token })).status).toBe(200);
+    const reservations = await server.call('GET', '/reservations', { token });
+    expect(reservations.status).toBe(403);
+    expect(reservations.json.error.code).toBe('INSUFFICIENT_SCOPE');
+    expect((await tokenAnswer('partnerB')).body.scope?.split(' ')).toEqual(expect.arrayContaining([...BOOKING_SCOPES]));
   });
 });

@@ -37,7 +37,9 @@ export class FaultSwitch {
   set(names: readonly string[]): void {
     const unknown = names.filter((name) => !this.byName.has(name));
     if (unknown.length > 0) throw new UnknownFaultError(`unknown fault(s): ${unknown.join(', ')}`);
-    this.active = [...new Set(names)].map((name) => this.byName.get(name) as Fault);
+    // A composite stands for the faults it includes (registered ones: faults.test.ts checks).
+    const expanded = names.flatMap((name) => this.byName.get(name)?.includes ?? [name]);
+    this.active = [...new Set(expanded)].map((name) => this.byName.get(name) as Fault);
     // Off again: the promise hooks go with the last context (run enables them afresh).
     if (this.active.length === 0) this.current.disable();
   }

@@ -47,7 +47,10 @@ export type Rule =
 
 /** Values the reference computes that a fault may change: the value and what it was computed from. */
 export interface Adjustments {
-  'token.scopes': { value: Scope[]; input: { clientScopes: readonly string[]; partnerScopes: readonly string[] } };
+  'token.scopes': {
+    value: Scope[];
+    input: { partnerId: string; clientScopes: readonly string[]; partnerScopes: readonly string[] };
+  };
   offers: { value: AvailabilityOffer[]; input: { partnerId: string } };
   cancellable: { value: readonly ReservationStatus[]; input: { status: ReservationStatus } };
   'reservations.list': { value: Reservation[]; input: { partnerId: string; limit: number } };
@@ -114,6 +117,8 @@ export interface Fault {
   clause: string;
   /** What the server does differently, in words. */
   description: string;
+  /** A composite: switching it on switches these on instead (it has no seam of its own). */
+  includes?: readonly string[];
   /** Before routing hooks: may rewrite request headers or answer. */
   request?(r: FaultRequest): void;
   /** After the body is read, before the handler: may replace the raw body. */

@@ -20,7 +20,7 @@ import { errorCodeOf, expectSchema, readableBody, requireSuccess } from '../../h
 import { claim, currentClauseId, requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
 import { freshToken, scopeSet } from './auth.ts';
-import { quoteAnswered } from './endpoint-success.ts';
+import { quoteAnswered, requireQuoteParts } from './endpoint-success.ts';
 import { costlyRuns, sampleOf } from './generated.ts';
 import { targetListings } from './listings.ts';
 import { sameMoney, scaled } from './money.ts';
@@ -38,7 +38,8 @@ export async function quote(t: CheckContext, role: Role, request?: QuoteRequest)
   const body = request ?? (await plainQuoteRequest(t, role));
   const res = await t.client(role).post('/quotes', body);
   const q = requireSuccess(res, 201, '4.0.11', 'POST /quotes for the booking') as Quote;
-  requireStep('2.9.2', typeof q?.quoteId === 'string', 'the quote carries a quoteId string', { actual: q?.quoteId });
+  // Its quoteId (2.9.2), vehicle, rental, charges and payment: what the checks book and compare with.
+  requireQuoteParts(q, 'the quote for the booking');
   return q;
 }
 
@@ -322,9 +323,7 @@ export async function forBookings(
       const quoteRes = await t.client('partnerA').post('/quotes', request);
       if (quoteRes.status === 409 && errorCodeOf(quoteRes) === 'NO_AVAILABILITY') return SKIP;
       const q = requireSuccess(quoteRes, 201, '4.0.11', 'POST /quotes for the booking') as Quote;
-      requireStep('2.9.2', typeof q?.quoteId === 'string', 'the quote carries a quoteId string', {
-        actual: q?.quoteId,
-      });
+      requireQuoteParts(q, 'the quote for the booking');
       const body = { ...reservationBody(t, q.quoteId, q.vehicle), driver: driverFor(t, q.vehicle, driverSalt) };
       const booked = await book(t, 'partnerA', q.quoteId, { body });
       expectSchema(booked.res, 'Reservation');

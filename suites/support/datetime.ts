@@ -25,9 +25,14 @@ export function expectAboutThirtyMinutes(res: ApiResult, iso: string, what: stri
   ).toBeLessThanOrEqual(EXPIRY_SLACK_MS);
 }
 
-/** `${date}T${time}` with or without seconds, and no offset (spec 2.9, 2.12: local date-time without offset). */
+/**
+ * `${date}T${time}` with or without seconds (and a fraction of them, all zero), and no offset (spec 2.9, 2.12: local
+ * date-time without offset): `10:00`, `10:00:00` and `10:00:00.000` name the same minute.
+ */
 export function expectLocalDateTime(actual: string, date: string, time: string, what: string): void {
-  expect([`${date}T${time}`, `${date}T${time}:00`], `${what} (local date-time without offset)`).toContain(actual);
+  const sameMinute =
+    actual.startsWith(`${date}T${time}`) && /^(:00(\.0+)?)?$/.test(actual.slice(date.length + 1 + time.length));
+  expect(sameMinute, `${what} ${actual} is ${date}T${time} (local date-time without offset)`).toBe(true);
 }
 
 /** A quote's rental restates the requested window as local date-times without offset (spec 2.4.9, 2.9.6). */

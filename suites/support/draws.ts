@@ -15,6 +15,7 @@ import type { CheckContext } from '../../harness/check/check.ts';
 import { errorCodeOf, requireSuccess } from '../../harness/check/expect-api.ts';
 import { requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
+import { requireQuoteParts } from './endpoint-success.ts';
 import { fleetOf, locationsOf, targetListings } from './listings.ts';
 
 /**
@@ -85,11 +86,27 @@ export const unknownIds: fc.Arbitrary<string> = fc
   .map((suffix) => `zz-cert-unknown-${suffix}`);
 
 /**
- * A token's scopes without any of `needed`: one other scope each time. Single scopes keep the distinct tokens a
- * run asks for to a handful (the token endpoint has its own rate limit, spec 8.16).
+ * The scopes the role's token carries on this target (pre-flight's reading, RunSettings.granted; every scope when
+ * unknown): what a token limited by the check may name. Before joint certification a partner holds the read and
+ * shop scopes only (spec 1.7, 5.5), and the token endpoint refuses a token naming any other (5.4).
  */
-export function otherScope(...needed: Scope[]): fc.Arbitrary<Scope[]> {
-  const others = SCOPES.filter((scope) => !needed.includes(scope));
+export function heldScopes(t: CheckContext, role: Role = 'partnerA'): Scope[] {
+  const granted = t.settings.granted?.[role];
+  return SCOPES.filter((scope) => granted === undefined || granted.includes(scope));
+}
+
+/**
+ * A partnerA token's scopes without any of `needed`: one other scope partnerA holds each time (not-applicable when it
+ * holds none besides). Single scopes keep the distinct tokens a run asks for to a handful (the token endpoint has its
+ * own rate limit, spec 8.16).
+ */
+export function otherScope(t: CheckContext, ...needed: Scope[]): fc.Arbitrary<Scope[]> {
+  const others = heldScopes(t, 'partnerA').filter((scope) => !needed.includes(scope));
+  if (others.length === 0) {
+    return t.notApplicable(
+      `partnerA holds no scope besides ${needed.join(', ')}: no token of it lacking ${needed.length > 1 ? 'them' : 'it'} can be asked for`,
+    );
+  }
   return fc.constantFrom(...others).map((scope) => [scope]);
 }
 
@@ -104,6 +121,7 @@ export async function quoteFor(t: CheckContext, role: Role, request: QuoteReques
   if (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY') return undefined;
   const q = requireSuccess(res, 201, '4.0.11', 'POST /quotes for the booking') as Quote;
   requireStep('2.9.2', typeof q?.quoteId === 'string', 'the quote carries a quoteId string', { actual: q?.quoteId });
+  requireQuoteParts(q, 'the quote for the booking');
   return q;
 }
 

@@ -8,7 +8,7 @@ import { ERROR_CODES, type ErrorCode } from '../../contract/errors.ts';
 import type { AvailabilityResponse, JsonValue } from '../../contract/types.ts';
 import { serializeTypedXml } from '../../contract/xml/index.ts';
 import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
-import { errorCodeOf, expectError } from '../../harness/check/expect-api.ts';
+import { errorCodeOf, expectError, readableBody } from '../../harness/check/expect-api.ts';
 import { claim, requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
 import { provokingLimits } from '../../harness/http/rate-limits.ts';
@@ -295,7 +295,7 @@ export function answerOf(res: ApiResult): { status: number; code: string | null 
  */
 export function offersWithoutQuotes(res: ApiResult): unknown {
   if (res.status !== 200) return answerOf(res);
-  const body = res.body as AvailabilityResponse;
+  const body = readableBody(res, 'the availability answer') as AvailabilityResponse;
   return {
     ...body,
     offers: (body.offers ?? []).map(({ quoteId: _quoteId, quoteExpiresAt: _expires, ...offer }) => offer),

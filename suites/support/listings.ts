@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { FleetList, FleetVehicle, Location, LocationList, RateList, RatePlan } from '../../contract/types.ts';
 import { addDays, isIsoDate, planDayRange, type TargetListings } from '../../generators/index.ts';
 import type { CheckContext } from '../../harness/check/check.ts';
-import { errorCodeOf, expectSchema, requireSuccess } from '../../harness/check/expect-api.ts';
+import { errorCodeOf, expectSchema, requireKeys, requireSuccess } from '../../harness/check/expect-api.ts';
 import { claim, requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
 import { hookChanges } from '../../harness/hooks/adapter.ts';
@@ -148,6 +148,7 @@ function plannablePlan(value: unknown): RatePlan | undefined {
  */
 export async function fleetOf(t: CheckContext, role: Role): Promise<FleetList> {
   const list = (await stepRead(t, role, '/fleet', '4.0.5', 'GET /fleet')) as FleetList;
+  requireKeys(list, 'FleetList', { vehicles: 'array' }, 'GET /fleet');
   const listed: unknown[] = Array.isArray(list?.vehicles) ? list.vehicles : [];
   const vehicles = listed.filter(plannableVehicle);
   requireStep('2.5.1', listed.length === 0 || vehicles.length > 0, 'GET /fleet lists vehicles with a vehicleCode', {
@@ -164,6 +165,7 @@ export async function fleetOf(t: CheckContext, role: Role): Promise<FleetList> {
  */
 export async function locationsOf(t: CheckContext, role: Role): Promise<LocationList> {
   const list = (await stepRead(t, role, '/locations', '4.0.7', 'GET /locations')) as LocationList;
+  requireKeys(list, 'LocationList', { locations: 'array' }, 'GET /locations');
   const listed: unknown[] = Array.isArray(list?.locations) ? list.locations : [];
   const locations = listed.filter(plannableLocation);
   requireStep(

@@ -151,7 +151,7 @@ export function shoppingChecks<R extends object>(endpoint: ShoppingEndpoint<R>):
     { ...business, name: `${label} with a token lacking ${endpoint.scope}: 403 INSUFFICIENT_SCOPE` },
     async (t) => {
       await t.forAll(
-        fc.tuple(await validRequests(t, endpoint), otherScope(endpoint.scope)),
+        fc.tuple(await validRequests(t, endpoint), otherScope(t, endpoint.scope)),
         async ([body, scopes]) => {
           const res = await t.client('partnerA').post(path, body, { scopes });
           expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });

@@ -1,4 +1,5 @@
 import { MEDIA_TYPES } from '../../../contract/constants.ts';
+import { BOOKING_SCOPES } from '../../../contract/scopes.ts';
 import { parseTypedXml, serializeTypedXml } from '../../../contract/xml/index.ts';
 import { OPERATOR_DATA } from '../../../fixtures/index.ts';
 import type { RateLimitDecision } from '../../http/rate-limit/types.ts';
@@ -104,6 +105,9 @@ function sliding(decision: RateLimitDecision, nowMs: number): RateLimitDecision 
   };
 }
 
+/** The partner account of the target config's partnerA (benign-partner-a-read-shop). */
+const PARTNER_A = OPERATOR_DATA.clients.find((client) => client.role === 'partnerA')?.partnerId;
+
 const isBusinessError = (r: FaultResponse) => r.operation !== 'issueToken' && envelopeError(r.value) !== undefined;
 
 export const BENIGN_VARIANTS: Fault[] = [
@@ -182,6 +186,17 @@ export const BENIGN_VARIANTS: Fault[] = [
         const token = r.value as Obj;
         if (typeof token.scope === 'string') token.scope = token.scope.split(' ').reverse().join(' ');
       }
+    },
+  },
+  {
+    name: 'benign-partner-a-read-shop',
+    kind: 'benign',
+    clause: '1.7',
+    description:
+      "partnerA's grant stops at the read and shop scopes, as a partner's does before joint certification (1.7, 5.5): its tokens carry no reservation scope, and a token request naming one is refused 400 invalid_scope.",
+    adjust: {
+      'token.scopes': (scopes, input) =>
+        input.partnerId === PARTNER_A ? scopes.filter((scope) => !BOOKING_SCOPES.includes(scope)) : scopes,
     },
   },
   {

@@ -1,5 +1,6 @@
 import type { Fault } from '../types.ts';
 import { BENIGN_VARIANTS } from './benign.ts';
+import { FOREIGN_CHOICES, FOREIGN_VARIANTS } from './benign-foreign.ts';
 import { RESOURCE_FAULTS } from './s01-s02-resources.ts';
 import { BEHAVIOUR_FAULTS } from './s03-s04-behaviour.ts';
 import { REPRESENTATION_FAULTS } from './s04-representations.ts';
@@ -12,4 +13,6 @@ export const FAULTS: readonly Fault[] = [
   ...REPRESENTATION_FAULTS,
   ...PROTOCOL_FAULTS,
   ...BENIGN_VARIANTS,
+  ...FOREIGN_VARIANTS,
+  FOREIGN_CHOICES,
 ];

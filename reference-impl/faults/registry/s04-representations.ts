@@ -16,6 +16,10 @@ function lenient(strip: (text: string) => string): Fault['body'] {
   return (raw, request) => (isXmlBody(request) && isUtf8(raw) ? Buffer.from(strip(raw.toString('utf8')), 'utf8') : raw);
 }
 
+/** The first property of a written XML answer whose value is a string, number, boolean or null: its name and type. */
+const FIRST_SCALAR_PROPERTY =
+  /<property name="([^"]*)">\s*<(string|number|boolean|null)(?:\s*\/>|>[^<]*<\/\2>)\s*<\/property>/;
+
 export const REPRESENTATION_FAULTS: Fault[] = [
   // --- 4.13 content negotiation ---
   {
@@ -227,6 +231,28 @@ export const REPRESENTATION_FAULTS: Fault[] = [
     description: 'In XML requests a property set to null is treated as missing.',
     // Every form of null (spec 4.14.12: <null/>, empty or whitespace-only), so the fault is 4.14.13's alone.
     body: lenient((text) => text.replace(/<property name="[^"]*">\s*<null\s*(?:\/>|>\s*<\/null>)\s*<\/property>/g, '')),
+  },
+  {
+    name: 'xml-response-duplicate-property',
+    kind: 'fault',
+    clause: '4.14.6',
+    description:
+      'XML answers write their first scalar property twice in its object (the same <property name="…"> and value repeated).',
+    text: (text, r) => (r.representation === 'xml' ? text.replace(FIRST_SCALAR_PROPERTY, (p) => `${p}${p}`) : text),
+  },
+  {
+    name: 'xml-response-conflicting-duplicate',
+    kind: 'fault',
+    clause: '4.14.6',
+    description:
+      'XML answers write their first scalar property twice in its object, the second time with another value (null, or the string "null" for a null): no reading of the object is the right one.',
+    text: (text, r) =>
+      r.representation === 'xml'
+        ? text.replace(FIRST_SCALAR_PROPERTY, (p, name: string, type: string) => {
+            const other = type === 'null' ? '<string>null</string>' : '<null/>';
+            return `${p}<property name="${name}">${other}</property>`;
+          })
+        : text,
   },
   {
     name: 'xml-duplicate-accepted',

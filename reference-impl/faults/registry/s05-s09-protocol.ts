@@ -684,6 +684,15 @@ export const PROTOCOL_FAULTS: Fault[] = [
     },
   },
   {
+    name: 'rate-limit-429-without-retry-after',
+    kind: 'fault',
+    clause: '8.15',
+    description: 'A 429 carries no Retry-After header (the X-RateLimit-* headers still say when the window resets).',
+    response(r) {
+      if (r.status === 429) r.removeHeader('retry-after');
+    },
+  },
+  {
     name: 'token-rate-limit-headers',
     kind: 'fault',
     clause: '8.16b',

@@ -157,7 +157,7 @@ export function tokenRoute(app: FastifyInstance, deps: TokenRouteDeps) {
       const granted = deps.faults.adjust(
         'token.scopes',
         client.scopes.filter((s) => (partner.scopes as string[]).includes(s)).filter(isScope),
-        { clientScopes: client.scopes, partnerScopes: partner.scopes },
+        { partnerId: partner.partnerId, clientScopes: client.scopes, partnerScopes: partner.scopes },
       );
       const requestedRaw = form.get('scope');
       let scopes: Scope[] = granted;
