@@ -110,6 +110,8 @@ export const XML_REASON_CLAUSE: Readonly<Record<string, string>> = {
   // unescaped (4.14.9); 4.14.15 is about the references a server accepts.
   [REASONS.entity]: '4.14.9',
   [REASONS.charRef]: '4.14.15',
+  // The next four never come from a response: the suite reads a response with `responseMarkup` (a DTD, comments,
+  // CDATA and processing instructions are rejections of a request, not rules of what a server writes).
   [REASONS.doctype]: '4.14.14c',
   [REASONS.comment]: '4.14.14d',
   [REASONS.cdata]: '4.14.14e',

@@ -86,7 +86,18 @@ export function contentTypeCases(valid: object): BodyCase[] {
     expect: unsupported,
   }));
   const more: [string, string | null, Uint8Array, Expectation][] = [
-    ['no Content-Type', null, json, unsupported],
+    // Spec 4.13 asks for 415 "otherwise"; spec 4 says business endpoints "receive JSON by default": a body without
+    // Content-Type read as JSON is allowed too (docs/ambiguities.md "JSON by default"), so 415 is only graded SHOULD.
+    [
+      'no Content-Type',
+      null,
+      json,
+      rejectWith(
+        'SHOULD',
+        'spec 4.13: otherwise 415; spec 4: JSON by default (read as JSON allowed)',
+        'UNSUPPORTED_MEDIA_TYPE',
+      ),
+    ],
     ['Content-Type: application/vnd.partner+json', 'application/vnd.partner+json', json, 'unspecified'],
     ['Content-Type: application/json; charset=iso-8859-1', 'application/json; charset=iso-8859-1', json, 'unspecified'],
     [

@@ -142,6 +142,10 @@ describe('schemaFaults of the contract examples', () => {
     expect(unknown && meetsRejection(unknown.expect, 400, 'UNKNOWN_FIELD')).toBe(true);
     expect(unknown && meetsRejection(unknown.expect, 422, 'UNKNOWN_FIELD')).toBe(false);
     expect(unknown && meetsRejection(unknown.expect, 400, 'INVALID_LOCATION')).toBe(false);
+    // "Violations such as …" names examples (audit 7.3-R2): any schema fault may get a code of the server's own.
+    const time = byName('pickupTime: pattern "24:00"');
+    expect(time && meetsRejection(time.expect, 400, 'INVALID_TIME_OF_DAY')).toBe(true);
+    expect(time && meetsRejection(time.expect, 400, 'INVALID_LOCATION')).toBe(false);
   });
 
   it('refuses an invalid base value', () => {

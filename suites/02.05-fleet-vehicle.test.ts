@@ -226,10 +226,8 @@ describe('2.5 FleetVehicle', () => {
         ] as const) {
           expect(v[key], `${l} ${key} (partner specification)`).not.toBeNull();
         }
-        const named = v.dataQuality.missingFields.filter((f) =>
-          /sipp|door|air|passenger|seat|transmission|fuel/i.test(f),
-        );
-        expect(named, `${l}: dataQuality.missingFields names a specification field`).toEqual([]);
+        // missingFields is "array of string" (2.5): what it names is not stated, so an entry such as "airbags" or
+        // "fuelPolicy" beside a complete specification is no deviation. The six fields above are the completeness.
       }),
   );
 

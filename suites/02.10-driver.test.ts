@@ -3,7 +3,7 @@
  * bookings; one-fault variants of each field are refused with 400; a driver under 18 is refused.
  */
 import { describe, expect } from 'vitest';
-import { emailOfLength, yearsBefore } from '../generators/index.ts';
+import { addDays, emailOfLength, yearsBefore } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { errorStatusAmong, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
@@ -114,16 +114,27 @@ describe('2.10 Driver', () => {
 
   // Spec 2.10.7: "dateOfBirth | string, date | yes | driver must be 18 or over, enforced server-side"
   check('2.10.7')({ ...book, name: 'A driver under 18 is refused with 400, nothing created' }, async (t) => {
-    const { quote } = await quoteToBook(t);
+    const { quote, request } = await quoteToBook(t);
     const today = new Date().toISOString().slice(0, 10);
-    const res = await postReservation(t, 'partnerA', {
-      quoteId: quote.quoteId,
-      partnerReference: freshReference(t),
-      driver: { ...driverFor(t, quote.vehicle), dateOfBirth: yearsBefore(today, 16) },
-    });
-    // The code is open beyond VALIDATION_ERROR (spec 7.3); a 400 in the envelope is what 2.10 demands.
-    expect(errorStatusAmong(res, [400]), `HTTP 400 (${res.status} ${res.text.slice(0, 300)})`).toBe(true);
-    expectSchema(res, 'ErrorEnvelope');
+    // A driver of 16, and one of 17 at the boundary: 18 the day after pickup, so under 18 at booking and at pickup
+    // on every reading of ambiguity #3 (audit 2.10-R2: a server enforcing 17 or over must fail).
+    const drivers: [string, string][] = [
+      ['16 years old', yearsBefore(today, 16)],
+      [`17, 18 the day after pickup (${request.pickupDate})`, addDays(yearsBefore(request.pickupDate, 18), 1)],
+    ];
+    for (const [what, dateOfBirth] of drivers) {
+      const res = await postReservation(t, 'partnerA', {
+        quoteId: quote.quoteId,
+        partnerReference: freshReference(t),
+        driver: { ...driverFor(t, quote.vehicle), dateOfBirth },
+      });
+      // The code is open beyond VALIDATION_ERROR (spec 7.3); a 400 in the envelope is what 2.10 demands.
+      expect(
+        errorStatusAmong(res, [400]),
+        `a driver ${what}, born ${dateOfBirth}: HTTP 400 (${res.status} ${res.text.slice(0, 300)})`,
+      ).toBe(true);
+      expectSchema(res, 'ErrorEnvelope');
+    }
   });
 
   // Spec 2.10.8: "nationality | string | no | `^[A-Za-z]{2}$`, ISO 3166-1 alpha-2; never inferred"

@@ -242,6 +242,23 @@ describe('4 Endpoints', () => {
     },
   );
 
+  // An X-Request-Id names the request it answers (7.2.4: "correlation id"): one value on every response correlates
+  // nothing (audit 4-R3; constant-request-id). Three answers whose ids are not all one: a server whose instances
+  // count ids apart may repeat one now and then (each error's own id is 7.2.4's SHOULD, docs/ambiguities.md).
+  // Spec 4.0.2: "Each business response carries `X-Request-Id`."
+  check('4.0.2')(
+    { ...business, name: 'X-Request-Id names the request: three responses do not share one' },
+    async (t) => {
+      const client = t.client(partnerA);
+      const answers = [await client.get('/locations'), await client.get('/fleet'), await t.anonymous.get('/locations')];
+      const ids = answers.map((res) => res.requestId);
+      ids.forEach((id, i) => {
+        expectHeader(id, `call ${i + 1} (HTTP ${answers[i]?.status}): X-Request-Id`);
+      });
+      expect(new Set(ids).size, `X-Request-Id of three responses: ${ids.join(', ')}`).toBeGreaterThan(1);
+    },
+  );
+
   for (const { level, options } of LEVELS) {
     // Spec 4.0.3: "Rate-limited endpoints carry `X-RateLimit-*` headers (section 8)."
     check('4.0.3')(

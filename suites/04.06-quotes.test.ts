@@ -96,7 +96,8 @@ describe('4.6 POST /quotes', () => {
           const q = res.body as Quote;
           // Spec 2.9: oneWayFee "charged when pickup and dropoff are in different branches, zero otherwise".
           if (branchOf.get(req.pickupLocation) === branchOf.get(req.dropoffLocation)) {
-            expect(q.charges.oneWayFee.amount, 'oneWayFee within one branch').toBe(0);
+            // `+ 0` compares numerically: an amount written -0 is the integer zero.
+            expect(q.charges.oneWayFee.amount + 0, 'oneWayFee within one branch').toBe(0);
           }
           // Spec 2.9: commission "null unless the plan is commissionable".
           const plan = plans.get(`${req.accountCode}/${req.rateCode}`);

@@ -247,16 +247,19 @@ describe('7.3 Error code table', () => {
     { ...business, name: `${row('VALIDATION_ERROR')}: generated schema faults of a quote request` },
     async (t) => {
       const cat = await targetListings(t, A);
-      // Only faults whose one answer is VALIDATION_ERROR: a field 4.12 gives its own code may get that code.
+      // Every schema fault: VALIDATION_ERROR with its row's status, the field's 4.12 code where 4.12 gives one, or a
+      // 400 code of the server's own (7.3: the specific code of "violations such as …" is not shown; audit 7.3-R2). A
+      // table code other than those is wrong.
       const faults = schemaFault('QuoteRequest', quoteRequest(cat, { rate: 'public' })).filter((f) =>
-        f.expect.reject.every((a) => a.codes.length === 1 && a.codes[0] === 'VALIDATION_ERROR' && !a.otherCodes),
+        f.expect.reject.some((a) => a.codes.includes('VALIDATION_ERROR')),
       );
       await t.forAll(
         faults,
         async (fault) => {
           const res = await t.client(A).post('/quotes', fault.value);
           requireFaultRefused('QuoteRequest', fault, res);
-          expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
+          const codes = fault.expect.reject.flatMap((a) => a.codes);
+          expectError(res, codes, { representation: t.representation, otherCodes: true });
         },
         { numRuns: runs(t) },
       );

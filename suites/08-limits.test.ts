@@ -50,6 +50,7 @@ import {
   expectThirtyMinutes,
   inOwnWindow,
   isAvailabilityAnswer,
+  isoInstantMs,
   MAX_REQUESTS_TO_429,
   observeRetryAfter,
   offersWithoutQuotes,
@@ -73,10 +74,13 @@ function text(length: number, filler = 'Remark '): string {
   return filler.repeat(Math.ceil(length / filler.length) + 1).slice(0, length);
 }
 
-/** A refusal of a field out of its range: VALIDATION_ERROR (spec 7.3), in the check's representation. */
+/**
+ * A refusal of a field out of its range: 400 VALIDATION_ERROR or a code of the server's own (spec 7.3: the specific
+ * code of "violations such as …" is not shown; audit 7.3-R2), in the check's representation.
+ */
 function expectFieldRefused(res: ApiResult, t: CheckContext, what: string): void {
   try {
-    expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
+    expectError(res, 'VALIDATION_ERROR', { representation: t.representation, otherCodes: true });
   } catch (error) {
     if (error instanceof Error) error.message = `${what}: ${error.message}`;
     throw error;
@@ -496,7 +500,7 @@ describe('8 Limits', () => {
       needs: ['partnerA'],
       representations: ['xml'],
       profile: 'shop',
-      name: 'XML bodies: 32,000 bytes and 32 levels within the limits; 32,001 bytes, level 33, 4,098 nodes refused',
+      name: 'XML bodies: 32,000 bytes and 30 levels within the limits; 32,001 bytes, level 35, 4,098 nodes refused',
     },
     async (t) => {
       const req = await plainAvailabilityRequest(t, 'partnerA');
@@ -515,7 +519,10 @@ describe('8 Limits', () => {
         offersWithoutQuotes(plain),
       );
       const deep = await send(
-        attack(`${maxDepth} levels under an unknown property (depth allowed; the schema refuses the property)`),
+        // Levels 31 to 34 may go either way (docs/ambiguities.md #18: where counting starts is open); 4.14 grades them.
+        attack(
+          `${maxDepth - 2} levels under an unknown property (clearly within the limit however levels are counted; the schema refuses the property)`,
+        ),
       );
       // Served because every unknown key is: 2.12.3's (filed there), not a depth limit missed.
       await requireUnknownKeysRefused('AvailabilityRequest', req, deep, (body) =>
@@ -524,7 +531,7 @@ describe('8 Limits', () => {
       expectError(deep, 'VALIDATION_ERROR', { representation: 'xml', otherCodes: true });
       expectError(await send(attack(`${maxBytes + 1} bytes`)), 'REQUEST_TOO_LARGE', { representation: 'xml' });
       // The table states the limits; the refusal's status is its code's row's (7.3.8, 7.3.10).
-      expectError(await send(attack(`an element at level ${maxDepth + 1}`)), 'MALFORMED_XML', {
+      expectError(await send(attack(`an element at level ${maxDepth + 3}`)), 'MALFORMED_XML', {
         representation: 'xml',
       });
       // Ambiguity #25: 4,098 elements cannot fit in 32,000 bytes, so 413 is as right as 400.
@@ -645,25 +652,30 @@ describe('8 Limits', () => {
   // timestamp, not epoch seconds)."
   check('8.14')({ ...business, name: 'X-RateLimit-Remaining counts down within a window' }, async (t) => {
     const client = t.client('partnerA');
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const first = await client.get('/locations');
-      const second = await client.get('/locations');
-      expectRateLimitHeaders(first, 'first call');
-      expectRateLimitHeaders(second, 'second call');
-      // A window may end between the two calls (the first answer's Reset has passed by the second): then try
-      // again. A Reset that merely moves (a sliding window) ends nothing: Remaining must still count down.
-      const firstReset = Date.parse(first.headers['x-ratelimit-reset'] ?? '');
-      if (Number.isFinite(firstReset) && firstReset <= (serverDateOf(second) ?? Date.now()) + 1000) continue;
-      // A count that went up started afresh: a window ended between the calls whatever Reset said (a sliding Reset
-      // over fixed counts); try again rather than judge across it.
-      if (Number(second.headers['x-ratelimit-remaining']) > Number(first.headers['x-ratelimit-remaining'])) continue;
-      expect(Number(second.headers['x-ratelimit-remaining']), 'Remaining after one more request').toBeLessThan(
-        Number(first.headers['x-ratelimit-remaining']),
-      );
-      expect(second.headers['x-ratelimit-limit'], 'Limit within one window').toBe(first.headers['x-ratelimit-limit']);
-      return;
+    const readings: ApiResult[] = [];
+    for (let call = 0; call < 6; call++) {
+      const res = await client.get('/locations');
+      expectRateLimitHeaders(res, `call ${call + 1}`);
+      readings.push(res);
     }
-    t.notApplicable('three pairs of calls each straddled a window boundary');
+    let fell = false;
+    for (let i = 1; i < readings.length; i++) {
+      const [first, second] = [readings[i - 1] as ApiResult, readings[i] as ApiResult];
+      // A window may end between two calls (the first answer's Reset has passed by the second): nothing to compare.
+      const firstReset = isoInstantMs(first.headers['x-ratelimit-reset'] ?? '') ?? Number.NaN;
+      if (Number.isFinite(firstReset) && firstReset <= (serverDateOf(second) ?? Date.now()) + 1000) continue;
+      expect(second.headers['x-ratelimit-limit'], `Limit within one window (calls ${i} and ${i + 1})`).toBe(
+        first.headers['x-ratelimit-limit'],
+      );
+      if (Number(second.headers['x-ratelimit-remaining']) < Number(first.headers['x-ratelimit-remaining'])) fell = true;
+    }
+    if (!fell) {
+      t.notApplicable(
+        `X-RateLimit-Remaining did not fall over ${readings.length} calls in a row ` +
+          `(${readings.map((r) => r.headers['x-ratelimit-remaining']).join(', ')}): a limiter that gives requests ` +
+          'back as fast as they come (sliding window, token bucket), or windows that ended between calls',
+      );
+    }
   });
 
   // Spec 8.14: "Every response of a rate-limited endpoint, success or 429, carries `X-RateLimit-Limit`,

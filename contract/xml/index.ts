@@ -1,5 +1,6 @@
 /** Spec 4.14: the typed-XML codec, shared by the reference implementation and the conformance suite. */
 export { XmlValueError } from './errors.ts';
+export { parseNumberText } from './number.ts';
 export {
   FRAME_REASONS,
   parseTypedXml,

@@ -31,6 +31,23 @@ describe('4.14 typed XML: documents that are accepted', () => {
     expect(parseTypedXml(yes, 'request', LIMITS.xml, { lenientBoolean: true })).toMatchObject({ ok: false });
   });
 
+  it('reads comments, PIs, a DTD, CDATA and a spaced number only when asked (responseMarkup, for a client)', () => {
+    const marked = bytes(
+      `<?xml version="1.0"?><!DOCTYPE response><!-- generated --><?xml-stylesheet href="a.xsl"?>` +
+        `<response xmlns="${NS}" version="1"><!-- c --><object><?pi x?><property name="a"><number> 15E5 </number>` +
+        `</property><property name="b"><string><![CDATA[x<y]]></string></property></object></response>`,
+    );
+    expect(parseTypedXml(marked, 'response')).toMatchObject({ ok: false });
+    expect(parseTypedXml(marked, 'response', LIMITS.xml, { responseMarkup: true })).toEqual({
+      ok: true,
+      value: { a: 1_500_000, b: 'x<y' },
+    });
+    const entity = bytes(
+      `<!DOCTYPE response [<!ENTITY e "v">]><response xmlns="${NS}" version="1"><string>&e;</string></response>`,
+    );
+    expect(parseTypedXml(entity, 'response', LIMITS.xml, { responseMarkup: true })).toMatchObject({ ok: false });
+  });
+
   it('reads a property repeated with the same value only when asked (lenientDuplicates); two values never', () => {
     const twice = (a: string, b: string) =>
       bytes(

@@ -33,6 +33,15 @@ export interface XmlReadOptions {
    * under one name still refuse the document (no reading of it is the right one). Servers parse requests strictly.
    */
   readonly lenientDuplicates?: boolean;
+  /**
+   * Reads a response as an XML 1.0 processor reads any document, where 4.14 lists what a server rejects in a request:
+   * comments, processing instructions and a document type declaration are passed over (the DTD's entities are
+   * never applied: a reference to one stays an undefined entity), a CDATA section is read as the text it holds, and
+   * a number's text may have XML whitespace around it. For a client reading responses only (the conformance suite):
+   * the spec states these rejections for what a server accepts, not for what it writes. Servers parse requests
+   * strictly.
+   */
+  readonly responseMarkup?: boolean;
 }
 
 /** The reasons lenientFrame reads past (the document's frame, not its content). */
@@ -116,10 +125,20 @@ function parseText(text: string, expectedRoot: XmlRoot, limits: XmlLimits, optio
     if (decl.encoding !== undefined && decl.encoding.toLowerCase() !== 'utf-8') reject(REASONS.xmlEncoding);
   });
   // saxes reads a DTD but never applies its entity declarations; we refuse the DTD outright.
-  parser.on('doctype', () => reject(REASONS.doctype));
-  parser.on('comment', () => reject(REASONS.comment));
-  parser.on('cdata', () => reject(REASONS.cdata));
-  parser.on('processinginstruction', () => reject(REASONS.processingInstruction));
+  const responseMarkup = options.responseMarkup === true;
+  if (!responseMarkup) {
+    parser.on('doctype', () => reject(REASONS.doctype));
+    parser.on('comment', () => reject(REASONS.comment));
+    parser.on('cdata', () => reject(REASONS.cdata));
+    parser.on('processinginstruction', () => reject(REASONS.processingInstruction));
+  } else {
+    // A CDATA section is text (XML 1.0 2.7): within a scalar it is the scalar's, elsewhere it must be whitespace.
+    parser.on('cdata', (chunk: string) => {
+      const top = stack.at(-1);
+      if (top !== undefined && 'text' in top) top.text += chunk;
+      else if (!isXmlWhitespace(chunk)) reject(REASONS.textOutsideScalar);
+    });
+  }
 
   // Counted when the name is read, before attributes, so an over-limit document stops early.
   parser.on('opentagstart', () => {
@@ -204,7 +223,7 @@ function parseText(text: string, expectedRoot: XmlRoot, limits: XmlLimits, optio
         value = frame.text;
         break;
       case 'number': {
-        const n = parseNumberText(frame.text);
+        const n = parseNumberText(responseMarkup ? trimXmlWhitespace(frame.text) : frame.text);
         if (n === undefined) return reject(REASONS.invalidNumber);
         value = n;
         break;
@@ -241,6 +260,11 @@ function parseText(text: string, expectedRoot: XmlRoot, limits: XmlLimits, optio
   parser.write(text).close();
   if (result === undefined) return reject(REASONS.notWellFormed);
   return result.value;
+}
+
+/** The text without XML whitespace (space, tab, CR, LF) at either end. */
+function trimXmlWhitespace(text: string): string {
+  return text.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
 }
 
 /** Whether two JSON-shaped values are equal (key order aside). */

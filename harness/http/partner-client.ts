@@ -86,6 +86,8 @@ export const ACCEPT_OF: Record<Representation, string> = { json: MEDIA_TYPES.jso
 
 /** Responses may be larger than the spec's request limits (8); these only guard the harness. */
 const RESPONSE_XML_LIMITS = { maxBytes: 10_000_000, maxDepth: 64, maxNodes: 1_000_000 };
+/** What an XML 1.0 reader reads past in a response, where 4.14 has a request rejected (a codec option for clients). */
+const RESPONSE_MARKUP = { responseMarkup: true } as const;
 
 export function createPartnerClient(options: PartnerClientOptions): PartnerClient {
   const { baseUrl, role, tokens, send } = options;
@@ -207,12 +209,14 @@ function parseBody(bytes: Uint8Array, mediaType: string | null): Parsed {
     }
   }
   if (mediaType === MEDIA_TYPES.xml || mediaType === MEDIA_TYPES.textXml) {
-    const parsed = parseTypedXml(bytes, 'response', RESPONSE_XML_LIMITS);
+    // Comments, processing instructions, a DTD, CDATA and whitespace around a number are not deviations in a response:
+    // 4.14 lists them as what a server rejects in a request (docs/ambiguities.md S30).
+    const parsed = parseTypedXml(bytes, 'response', RESPONSE_XML_LIMITS, RESPONSE_MARKUP);
     if (parsed.ok) return withJsonNames({ value: parsed.value });
     if (READ_PAST.includes(parsed.reason)) {
       // A frame deviation (say a v2 namespace), a boolean written 1 or a property repeated with its value is one
       // clause's: the content is still read for every other check.
-      const options = { lenientFrame: true, lenientBoolean: true, lenientDuplicates: true };
+      const options = { ...RESPONSE_MARKUP, lenientFrame: true, lenientBoolean: true, lenientDuplicates: true };
       const lenient = parseTypedXml(bytes, 'response', RESPONSE_XML_LIMITS, options);
       if (lenient.ok)
         return withJsonNames({ value: lenient.value, readDespite: { representation: 'xml', reason: parsed.reason } });

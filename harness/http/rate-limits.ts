@@ -10,6 +10,7 @@
  * is "empty until T" only when the target said so (Remaining 0 with its Reset, or a 429 with Retry-After).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { isoInstantMs } from '../../contract/iso-instant.ts';
 import { retryAfterSeconds } from './pacing.ts';
 import { emptyTraffic, type Traffic } from './traffic.ts';
 
@@ -199,7 +200,7 @@ function readingOf(
   const remaining = headers['x-ratelimit-remaining']?.trim();
   const reset = headers['x-ratelimit-reset']?.trim();
   if (!limit || !remaining || !reset || !/^\d+$/.test(limit) || !/^\d+$/.test(remaining)) return undefined;
-  const resetMs = Date.parse(reset);
+  const resetMs = isoInstantMs(reset) ?? Number.NaN;
   if (Number.isNaN(resetMs)) return undefined;
   const date = headers.date === undefined ? Number.NaN : Date.parse(headers.date);
   const skew = Number.isNaN(date) ? 0 : now - date;

@@ -3,6 +3,7 @@
  * neither Buffer, URL, TextEncoder nor Intl.
  */
 import { API_PREFIX } from '../../contract/constants.ts';
+import { isoInstantMs } from '../../contract/iso-instant.ts';
 import type { Role } from '../../contract/vocabulary.ts';
 import type { HttpRequestSpec, HttpResponseData, RunContext } from './model.ts';
 
@@ -76,7 +77,6 @@ export function errorCodeOf(res: HttpResponseData): string {
 
 export const isSuccess = (res: HttpResponseData): boolean => res.status >= 200 && res.status < 300;
 
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const DIGITS = /^\d+$/;
 
 export interface RateLimitHeaders {
@@ -103,10 +103,11 @@ export function rateLimitHeadersOf(res: HttpResponseData): RateLimitHeaders | { 
   if (!DIGITS.test(limit) || !DIGITS.test(remaining)) {
     return { problem: `HTTP ${res.status}: Limit ${limit} / Remaining ${remaining} are not whole numbers` };
   }
-  if (!ISO_8601.test(reset) || Number.isNaN(Date.parse(reset))) {
+  const resetMs = isoInstantMs(reset);
+  if (resetMs === undefined) {
     return { problem: `HTTP ${res.status}: X-RateLimit-Reset ${reset} is not an ISO 8601 timestamp` };
   }
-  const parsed = { limit: Number(limit), remaining: Number(remaining), resetMs: Date.parse(reset), reset };
+  const parsed = { limit: Number(limit), remaining: Number(remaining), resetMs, reset };
   if (parsed.remaining > parsed.limit) {
     return { problem: `HTTP ${res.status}: Remaining ${remaining} exceeds Limit ${limit}` };
   }

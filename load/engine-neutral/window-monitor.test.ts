@@ -86,12 +86,55 @@ describe('WindowMonitor (spec 8.1 to 8.3 from the client side)', () => {
   it('judges a waiting 429 at finish when an overlapping request never answered', () => {
     const { ctx, failures } = recordingContext();
     const { monitor: m, at } = monitor();
+    const served = m.begin();
+    at(1);
+    m.end(served, limited(200, 4, 3, RESET), ctx);
     m.begin();
     const refused = m.begin();
-    at(1);
+    at(2);
     m.end(refused, limited(429, 4, 0, RESET), ctx);
     expect(failures(WINDOW_CHECKS.onlyAfterLimit)).toEqual([]);
     m.finish(ctx);
     expect(failures(WINDOW_CHECKS.onlyAfterLimit)).toHaveLength(1);
+  });
+
+  it('a moving Reset (sliding window, token bucket): a 429 after a success that left Remaining at 0 passes', () => {
+    const { ctx, failures } = recordingContext();
+    const { monitor: m, at } = monitor();
+    for (let i = 0; i < 2; i++) {
+      at(i * 10);
+      const t = m.begin();
+      at(i * 10 + 5);
+      m.end(t, limited(200, 2, 1 - i, RESET + i * 10), ctx);
+    }
+    at(30);
+    const refused = m.begin();
+    at(35);
+    m.end(refused, limited(429, 2, 0, RESET + 30), ctx);
+    m.finish(ctx);
+    expect(failures(WINDOW_CHECKS.onlyAfterLimit)).toEqual([]);
+  });
+
+  it('a moving Reset: a 429 right after a success that left Remaining above 0 fails', () => {
+    const { ctx, failures } = recordingContext();
+    const { monitor: m, at } = monitor();
+    const served = m.begin();
+    at(5);
+    m.end(served, limited(200, 5, 4, RESET), ctx);
+    const refused = m.begin();
+    at(10);
+    m.end(refused, limited(429, 5, 0, RESET + 10), ctx);
+    m.finish(ctx);
+    expect(failures(WINDOW_CHECKS.onlyAfterLimit)).toHaveLength(1);
+  });
+
+  it('a 429 before any success of the run is not this run to judge (a bucket drained before it started)', () => {
+    const { ctx, failures } = recordingContext();
+    const { monitor: m, at } = monitor();
+    const refused = m.begin();
+    at(1);
+    m.end(refused, limited(429, 4, 0, RESET), ctx);
+    m.finish(ctx);
+    expect(failures(WINDOW_CHECKS.onlyAfterLimit)).toEqual([]);
   });
 });

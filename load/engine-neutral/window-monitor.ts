@@ -143,8 +143,16 @@ export class WindowMonitor implements Finishable {
         waiting.push(refused);
         continue;
       }
+      // A fixed window names one Reset for all its answers: the success that emptied it is in the same window. A
+      // sliding window or a token bucket moves Reset with every call (spec 8 leaves the algorithm open): its 429 is
+      // preceded by an answer of the client that showed it empty (a success leaving Remaining at 0, or a 429), or by
+      // no success at all in this run (a bucket drained before the run started is not this run's to judge).
       const window = this.windows.get(refused.limits.resetMs) ?? [];
-      const exhausted = window.some((s) => s.success && s.limits.remaining === 0 && s.sentAt < refused.receivedAt);
+      const fixed = window.some((s) => s !== refused);
+      const earlier = [...this.windows.values()].flat().filter((s) => s !== refused && s.sentAt < refused.receivedAt);
+      const exhausted = fixed
+        ? window.some((s) => s.success && s.limits.remaining === 0 && s.sentAt < refused.receivedAt)
+        : earlier.every((s) => !s.success) || earlier.some((s) => !s.success || s.limits.remaining === 0);
       ctx.check(
         WINDOW_CHECKS.onlyAfterLimit,
         exhausted,

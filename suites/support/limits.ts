@@ -5,6 +5,7 @@
 import { expect } from 'vitest';
 import { MEDIA_TYPES } from '../../contract/constants.ts';
 import { ERROR_CODES, type ErrorCode } from '../../contract/errors.ts';
+import { isoInstantMs } from '../../contract/iso-instant.ts';
 import type { AvailabilityResponse, JsonValue } from '../../contract/types.ts';
 import { serializeTypedXml } from '../../contract/xml/index.ts';
 import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
@@ -29,8 +30,7 @@ export function rateLimitHeadersOf(res: ApiResult): RateLimitHeaders {
   };
 }
 
-/** RFC 3339 / ISO 8601 date-time with a zone designator: what a timestamp header can be read as. */
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+export { isoInstantMs };
 
 const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 
@@ -48,10 +48,12 @@ export function expectRateLimitHeaders(res: ApiResult, what: string): number {
   expect(Number(h.remaining), `${what}: X-RateLimit-Remaining at most X-RateLimit-Limit`).toBeLessThanOrEqual(
     Number(h.limit),
   );
-  expect(h.reset, `${what}: X-RateLimit-Reset is an ISO 8601 timestamp, not epoch seconds`).toMatch(ISO_DATE_TIME);
-  const reset = Date.parse(h.reset as string);
-  expect(Number.isNaN(reset), `${what}: X-RateLimit-Reset ${h.reset} is a real instant`).toBe(false);
-  return reset;
+  const reset = isoInstantMs(h.reset ?? '');
+  expect(
+    reset,
+    `${what}: X-RateLimit-Reset ${h.reset} is an ISO 8601 timestamp naming a real instant, not epoch seconds`,
+  ).toBeDefined();
+  return reset as number;
 }
 
 /** All three X-RateLimit-* present: else filed under 4.0.3 (under 8.14 on a 429, "success or 429") and blocked. */
@@ -89,7 +91,7 @@ export interface RateLimitReading {
 export function rateLimitReadingOf(res: ApiResult): RateLimitReading | undefined {
   const h = rateLimitHeadersOf(res);
   if (!h.reset || !/^\d+$/.test(h.limit ?? '') || !/^\d+$/.test(h.remaining ?? '')) return undefined;
-  if (Number.isNaN(Date.parse(h.reset))) return undefined;
+  if (isoInstantMs(h.reset) === undefined) return undefined;
   return { limit: Number(h.limit), remaining: Number(h.remaining), reset: h.reset };
 }
 

@@ -32,6 +32,16 @@ export function sameAmount(a: Money, b: Money): boolean {
   return a.currency === b.currency && scaled(a, e) === scaled(b, e);
 }
 
+/**
+ * Money as a value without its display (spec 2.1: display is for humans only; arithmetic uses amount and exponent):
+ * the currency and the amount at exponent 4, so the same value written at two exponents compares equal. Anything
+ * that is not Money is returned as it is.
+ */
+export function moneyValue(m: unknown): unknown {
+  if (!isObject(m) || typeof m.amount !== 'number' || typeof m.exponent !== 'number') return m;
+  return { currency: m.currency, value: scaled(m as Money, 4) };
+}
+
 /** The same Money as written: currency, amount and exponent (display is for humans only, spec 2.1). */
 export function sameMoney(actual: Money | null | undefined, expected: Money | null | undefined): boolean {
   if (actual === null || actual === undefined || expected === null || expected === undefined) {
