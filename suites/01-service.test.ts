@@ -16,7 +16,6 @@ import type {
   LocationList,
   Quote,
   QuoteRequest,
-  RatePlan,
   Reservation,
 } from '../contract/types.ts';
 import { availabilityRequest, quoteRequest } from '../generators/index.ts';
@@ -25,7 +24,6 @@ import { bodyOf, errorCodeOf, expectError, expectSchema, listItems } from '../ha
 import { claim } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { profileRank } from '../harness/run-settings.ts';
 import { freshToken, scopeSet } from './support/auth.ts';
 import {
   bookReservation,
@@ -40,11 +38,12 @@ import { heldScopes, slowCases } from './support/draws.ts';
 import { availabilityAnswered, quoteAnswered } from './support/endpoint-success.ts';
 import { cheapRuns, costlyRuns, sampleOf } from './support/generated.ts';
 import { errorWithoutRequestId, siblingId } from './support/ids.ts';
-import { targetListings, withPlans } from './support/listings.ts';
+import { targetListings } from './support/listings.ts';
 import { bareAmounts, isMoneyObject, moneyValue, scaled } from './support/money.ts';
 import { requireUnknownKeysRefused } from './support/request-faults.ts';
 import { reservationBody } from './support/reservation-requests.ts';
 import { forSamples, levelOptions, SAMPLE_LEVELS } from './support/samples.ts';
+import { expectSharedCodesOwned } from './support/shared-codes.ts';
 import { invalidSippPositions, SIPP_MANUAL, SIPP_WITH_AIR } from './support/sipp.ts';
 import { xmlRootOf } from './support/xml-root.ts';
 
@@ -409,30 +408,7 @@ describe('1 What the service does', () => {
       };
       const a = await codes('partnerA');
       const b = await codes('partnerB');
-      // Codes may be kept per partner: the same string listed to both is judged by use (audit 2.7-R2): each partner
-      // shops with it as its own and is not refused for the code; another partner's plan would be.
-      const accountsOfA = new Set(a.map((p) => p.accountCode));
-      const accountsOfB = new Set(b.map((p) => p.accountCode));
-      const shared: Array<[Role, RatePlan]> = [
-        ...a.filter((p) => accountsOfB.has(p.accountCode)).map((p): [Role, RatePlan] => ['partnerA', p]),
-        ...b.filter((p) => accountsOfA.has(p.accountCode)).map((p): [Role, RatePlan] => ['partnerB', p]),
-      ];
-      if (shared.length === 0) return;
-      if (profileRank(t.settings.profile) < profileRank('shop')) {
-        t.notApplicable(
-          'both partners list the same account code: whose it is is told by shopping with it (profile shop)',
-        );
-      }
-      const cat = await targetListings(t);
-      for (const [role, plan] of shared.slice(0, 6)) {
-        const request = sampleOf(t, availabilityRequest(withPlans(cat, [plan]), { rate: 'plan' }));
-        const res = await t.client(role).post('/availability', request);
-        const code = errorCodeOf(res);
-        expect(
-          code === 'INVALID_ACCOUNT_CODE' || code === 'INVALID_RATE_CODE',
-          `${role} shopping with its listed ${plan.accountCode}/${plan.rateCode}, listed to the other partner too: HTTP ${res.status} ${code ?? ''}`,
-        ).toBe(false);
-      }
+      await expectSharedCodesOwned(t, a, b);
     },
   );
 

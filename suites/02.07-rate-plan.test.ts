@@ -9,11 +9,11 @@ import { type CheckContext, check } from '../harness/check/check.ts';
 import { errorCodeOf, expectValue } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { profileRank } from '../harness/run-settings.ts';
 import { booked } from './support/booking.ts';
 import { costlyRuns, forAvailability, forQuotes, isAvailabilityAnswer, sampleOf } from './support/generated.ts';
 import { listedRates, listingsAsListed, targetListings, withPlans } from './support/listings.ts';
 import { ISO_CURRENCIES } from './support/money.ts';
+import { expectSharedCodesOwned } from './support/shared-codes.ts';
 
 const A: Role[] = ['partnerA'];
 const business = { needs: A, representations: REPRESENTATIONS };
@@ -96,31 +96,7 @@ describe('2.7 Rate plan', () => {
       const a = await listedRates(t, 'partnerA');
       const b = await listedRates(t, 'partnerB');
       if (a.length + b.length === 0) t.notApplicable('neither partner has rate codes');
-      // Codes may be kept per partner (each its own `STANDARD`): the same string listed to both is not by itself
-      // another partner's plan (audit 2.7-R2, docs/ambiguities.md RS33). A plan both list is judged by use: each
-      // partner shops with it as its own, and neither is refused for the code.
-      const accountsOfA = new Set(a.map((p) => p.accountCode));
-      const accountsOfB = new Set(b.map((p) => p.accountCode));
-      const sharedOf: Array<[Role, RatePlan]> = [
-        ...a.filter((p) => accountsOfB.has(p.accountCode)).map((p): [Role, RatePlan] => ['partnerA', p]),
-        ...b.filter((p) => accountsOfA.has(p.accountCode)).map((p): [Role, RatePlan] => ['partnerB', p]),
-      ];
-      if (sharedOf.length === 0) return;
-      if (profileRank(t.settings.profile) < profileRank('shop')) {
-        t.notApplicable(
-          'both partners list the same account code: whether each holds it as its own is told by shopping with it (profile shop)',
-        );
-      }
-      const cat = await targetListings(t);
-      for (const [role, plan] of sharedOf.slice(0, 6)) {
-        const request = sampleOf(t, availabilityRequest(withPlans(cat, [plan]), { rate: 'plan' }));
-        const res = await t.client(role).post('/availability', request);
-        const code = errorCodeOf(res);
-        expect(
-          code === 'INVALID_ACCOUNT_CODE' || code === 'INVALID_RATE_CODE',
-          `${role} shopping with its listed ${plan.accountCode}/${plan.rateCode}, which the other partner lists too: HTTP ${res.status} ${code ?? ''}`,
-        ).toBe(false);
-      }
+      await expectSharedCodesOwned(t, a, b);
     },
   );
 

@@ -1,23 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ARRIVAL_MARGIN_MS, isLoopback, Pacer, retryAfterSeconds } from './pacing.ts';
+import { fakeClock } from './test-support/fake-clock.ts';
 
-/** A virtual clock: sleeping moves it, so pacing is observable without waiting. */
-function clock() {
-  let now = 1_000_000;
-  const slept: number[] = [];
-  return {
-    now: () => now,
-    sleep: async (ms: number) => {
-      slept.push(ms);
-      now += ms;
-    },
-    advance: (ms: number) => {
-      now += ms;
-    },
-    slept,
-  };
-}
+const clock = () => fakeClock();
 
 describe('Pacer', () => {
   it('does not wait without a ceiling', async () => {

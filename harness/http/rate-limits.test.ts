@@ -11,24 +11,10 @@ import {
   withTraffic,
 } from './rate-limits.ts';
 import { recording } from './recorder.ts';
+import { fakeClock } from './test-support/fake-clock.ts';
 import { emptyTraffic } from './traffic.ts';
 
-/** A clock the test moves by hand; sleeping moves it. */
-function fakeClock(start = Date.parse('2026-11-29T10:00:00Z')) {
-  let now = start;
-  const slept: number[] = [];
-  return {
-    now: () => now,
-    sleep: async (ms: number) => {
-      slept.push(ms);
-      now += ms;
-    },
-    advance: (ms: number) => {
-      now += ms;
-    },
-    slept,
-  };
-}
+const startOfTest = Date.parse('2026-11-29T10:00:00Z');
 
 const ORIGIN = 'https://target.test';
 const business = bucketsOf(`${ORIGIN}/api/partner/v1/locations`, 'partnerA');
@@ -45,7 +31,7 @@ function headersAt(now: number, remaining: number, resetInMs: number, extra: Rec
 
 describe('RateLimitModel', () => {
   it('holds nothing back until the target says a bucket is empty', () => {
-    const clock = fakeClock();
+    const clock = fakeClock(startOfTest);
     const model = new RateLimitModel(clock);
     expect(model.delayFor(business)).toBe(0);
     model.sent(business);
@@ -54,7 +40,7 @@ describe('RateLimitModel', () => {
   });
 
   it('waits for the Reset of an empty window, on its own clock read through Date', () => {
-    const clock = fakeClock();
+    const clock = fakeClock(startOfTest);
     const model = new RateLimitModel(clock);
     // The server's clock is 10 s ahead of ours: its Reset 20 s from its now is 20 s from ours, plus the margin.
     const serverNow = clock.now() + 10_000;
@@ -68,7 +54,7 @@ describe('RateLimitModel', () => {
   });
 
   it('never waits longer than a window for a Reset far off (a broken Reset is 8.14s to judge)', () => {
-    const clock = fakeClock();
+    const clock = fakeClock(startOfTest);
     const model = new RateLimitModel(clock);
     model.sent(business);
     model.answered(business, {
@@ -79,7 +65,7 @@ describe('RateLimitModel', () => {
   });
 
   it('counts requests in flight against what is left', () => {
-    const clock = fakeClock();
+    const clock = fakeClock(startOfTest);
     const model = new RateLimitModel(clock);
     model.sent(business);
     model.answered(business, { status: 200, headers: headersAt(clock.now(), 2, 30_000) });
@@ -90,7 +76,7 @@ describe('RateLimitModel', () => {
   });
 
   it('empties a bucket on a 429 until its Retry-After, and acquire() waits it out', async () => {
-    const clock = fakeClock();
+    const clock = fakeClock(startOfTest);
     const model = new RateLimitModel(clock);
     model.sent(business);
     model.answered(business, { status: 429, headers: { 'retry-after': '7' } });
@@ -100,7 +86,7 @@ describe('RateLimitModel', () => {
   });
 
   it("lets a 429's Retry-After win over the minute window's Reset (a per-second burst limit)", () => {
-    const clock = fakeClock();
+    const clock = fakeClock(startOfTest);
     const model = new RateLimitModel(clock);
     model.sent(business);
     model.answered(business, { status: 429, headers: headersAt(clock.now(), 12, 45_000, { 'retry-after': '1' }) });
@@ -108,7 +94,7 @@ describe('RateLimitModel', () => {
   });
 
   it('keeps the token endpoint apart: two buckets, only Retry-After (spec 8.4)', () => {
-    const clock = fakeClock();
+    const clock = fakeClock(startOfTest);
     const model = new RateLimitModel(clock);
     const tokenA = bucketsOf(`${ORIGIN}/api/partner/v1/oauth/token`, 'partnerA');
     const tokenB = bucketsOf(`${ORIGIN}/api/partner/v1/oauth/token`, 'partnerB');
@@ -127,7 +113,7 @@ describe('RateLimitModel', () => {
   });
 
   it('waits after a 429 for Retry-After, else Reset, else a doubling second', () => {
-    const clock = fakeClock();
+    const clock = fakeClock(startOfTest);
     const model = new RateLimitModel(clock);
     expect(model.waitAfter429({ 'retry-after': '4' }, 0)).toBe(4_000);
     expect(model.waitAfter429(headersAt(clock.now(), 0, 9_000), 0)).toBeGreaterThanOrEqual(9_000);
@@ -137,7 +123,7 @@ describe('RateLimitModel', () => {
   });
 
   it('forgets every bucket when the target resets its windows', () => {
-    const clock = fakeClock();
+    const clock = fakeClock(startOfTest);
     const model = new RateLimitModel(clock);
     model.sent(business);
     model.answered(business, { status: 200, headers: headersAt(clock.now(), 0, 50_000) });
