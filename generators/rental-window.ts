@@ -11,6 +11,7 @@ import {
   planDayRange,
   type TargetListings,
 } from './listings.ts';
+import { NothingToDrawError } from './nothing-to-draw.ts';
 
 export interface RentalWindowOptions {
   /** See PairOptions.sameBranch. Default true: never one-way, so valid on any target. */
@@ -66,7 +67,7 @@ export function rentalWindow(cat: TargetListings, options: RentalWindowOptions =
   if (planCombos.length > 0) choices.push(fc.constantFrom(...planCombos));
   const [first, ...rest] = choices;
   if (!first) {
-    throw new Error(
+    throw new NothingToDrawError(
       `rentalWindow: the listings offer no window (sameBranch ${options.sameBranch ?? true}, rate ${rate}, ` +
         `${pairs.length} location pairs)`,
     );

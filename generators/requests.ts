@@ -13,6 +13,7 @@ import type {
 } from '../contract/types.ts';
 import { type DriverOptions, driver } from './driver.ts';
 import { locationPairs, shoppableVehicles, type TargetListings } from './listings.ts';
+import { NothingToDrawError } from './nothing-to-draw.ts';
 import { type RentalWindowOptions, rentalWindow } from './rental-window.ts';
 import { visibleAsciiChar, xmlText } from './text.ts';
 
@@ -75,7 +76,8 @@ export function quoteRequest(cat: TargetListings, options: ShoppingOptions = {})
       : v.locationCodes;
     return locationPairs(cat, { sameBranch, pickupLocations: pickups }).length > 0;
   });
-  if (eligible.length === 0) throw new Error('quoteRequest: no listed vehicle is offered at a usable pickup');
+  if (eligible.length === 0)
+    throw new NothingToDrawError('quoteRequest: no listed vehicle is offered at a usable pickup');
   return fc.constantFrom(...eligible).chain((vehicle) => {
     const pickups = vehicle.locationCodes.filter(
       (code) => !options.pickupLocations || options.pickupLocations.includes(code),

@@ -222,6 +222,19 @@ describe('runCheck outcomes', () => {
     expect(meta.observations).toBeUndefined();
   });
 
+  it('listings that offer nothing to draw a request from: not-applicable with the reason, never an error', async () => {
+    const { meta, thrown } = await run('4.5.1', {}, async () => {
+      // What generators/nothing-to-draw.ts throws, known by its name (the harness does not import the generators).
+      const nothing = Object.assign(new Error('quoteRequest: no listed vehicle is offered at a usable pickup'), {
+        name: 'NothingToDrawError',
+      });
+      throw new Error('Property failed by throwing', { cause: nothing });
+    });
+    expect(thrown).toBeUndefined();
+    expect(meta.outcome).toBe('not-applicable');
+    expect(meta.notApplicable?.detail).toContain('no listed vehicle is offered at a usable pickup');
+  });
+
   it('a property that judged fewer than a third of its cases is not-applicable; its cases are counted', async () => {
     const few = await run('4.2.1', {}, async (t) => {
       await t.forAll(fc.integer(), async (n) => (n % 10 === 0 ? undefined : SKIP), { numRuns: 30 });

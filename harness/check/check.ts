@@ -300,6 +300,10 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
     if (error instanceof FewCasesSignal) return notApplicable({ kind: 'few-cases', detail: error.message });
     if (error instanceof TransientSignal || error instanceof RateLimitedError)
       return notApplicable({ kind: 'target', detail: error.message });
+    const nothing = nothingToDraw(error);
+    if (nothing) {
+      return notApplicable({ kind: 'target', detail: `the target's listings offer nothing to draw from: ${nothing}` });
+    }
     const blocked = blockedBy(error, observations);
     if (blocked) {
       meta.evidence = buildEvidence(error, exchanges);
@@ -342,6 +346,16 @@ function blockedBy(error: unknown, observations: readonly Observation[]): NotApp
     };
   }
   return undefined;
+}
+
+/**
+ * A generator found nothing in the target's listings to draw a request from (generators/nothing-to-draw.ts, known by
+ * its name: the harness does not import the generators): its message, also when fast-check wrapped it.
+ */
+function nothingToDraw(error: unknown, depth = 0): string | undefined {
+  if (depth > 4 || typeof error !== 'object' || error === null) return undefined;
+  if ((error as Error).name === 'NothingToDrawError') return (error as Error).message;
+  return nothingToDraw((error as { cause?: unknown }).cause, depth + 1);
 }
 
 function isRunLevel(error: unknown): boolean {
