@@ -33,10 +33,19 @@ export const REPLAY_HEADER = 'idempotent-replay';
 // ---------------------------------------------------------------------------------------------------------------
 // Quotes
 
-/** POST /quotes (spec 4.6); a check that gets no quote is blocked by 4.0.11 (or 2.9.2 without a quoteId). */
+/**
+ * POST /quotes (spec 4.6); a check that gets no quote is blocked by 4.0.11 (or 2.9.2 without a quoteId). A 409
+ * NO_AVAILABILITY answers a valid request (4.5, 4.6: the target may offer nothing for that window, audit 4.5-R2):
+ * never 4.0.11's failure. For the plain window other generated windows are tried (issueQuote); for a window the
+ * check chose, the check is not judged.
+ */
 export async function quote(t: CheckContext, role: Role, request?: QuoteRequest): Promise<Quote> {
   const body = request ?? (await plainQuoteRequest(t, role));
   const res = await t.client(role).post('/quotes', body);
+  if (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY') {
+    if (request) return t.notApplicable('POST /quotes: 409 NO_AVAILABILITY for the window the check needs');
+    return (await issueQuote(t, role, await targetListings(t, role))).quote;
+  }
   const q = requireSuccess(res, 201, '4.0.11', 'POST /quotes for the booking') as Quote;
   // Its quoteId (2.9.2), vehicle, rental, charges and payment: what the checks book and compare with.
   requireQuoteParts(q, 'the quote for the booking');
