@@ -109,6 +109,13 @@ const OTHER_CLIENT_CALLS = 5;
 /** The longest Retry-After a check waits out (a larger value would stall the run). */
 const MAX_WAIT_SECONDS = 61;
 
+/** A 429 of the client's own short burst limit: room left in its minute window, come back within seconds. */
+function ownBurstLimit(res: ApiResult): boolean {
+  const remaining = Number(res.headers['x-ratelimit-remaining']);
+  const retryAfter = Number(res.headers['retry-after']);
+  return res.status === 429 && remaining > 0 && retryAfter >= 0 && retryAfter <= 5;
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -555,9 +562,16 @@ describe('8 Limits', () => {
         const { limited, token } = await exhaustRateLimit(t);
         const limitedAt = Date.now();
         expectError(limited, 'RATE_LIMITED', { representation: t.representation });
-        const other = await t
-          .client('partnerA')
-          .get('/locations', { token: (await freshToken(t, 'partnerA')).access_token });
+        const partnerToken = (await freshToken(t, 'partnerA')).access_token;
+        let other = await t.client('partnerA').get('/locations', { token: partnerToken });
+        // A 429 whose own X-RateLimit-Remaining shows room in partner A's window is partner A's own short burst
+        // limit (a per-second ceiling on top of the minute, met through the run's earlier traffic), not the address:
+        // a client shares nothing with partner A there. Its Retry-After (a few seconds) is waited out and A asks
+        // again; an address limit shows no room, and fails.
+        for (let tries = 0; tries < 3 && ownBurstLimit(other); tries++) {
+          await sleep(Number(other.headers['retry-after']) * 1000 + 100);
+          other = await t.client('partnerA').get('/locations', { token: partnerToken });
+        }
         expect(other.status, `partner A from the same address: ${other.text.slice(0, 300)}`).toBe(200);
         // The limited client is still limited, so the answer above was not a window passing: asserted only while
         // the 429's Retry-After has clearly not run out.
