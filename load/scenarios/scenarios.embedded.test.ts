@@ -1,25 +1,16 @@
-import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import type { LoadScenarioResult } from '../../harness/report/model.ts';
 import { startEmbeddedTarget } from '../../harness/target/embedded.ts';
 import type { AnyScenario } from '../engine-neutral/model.ts';
 import { runNative } from '../native/engine.ts';
 import { embeddedLoadTarget } from '../target.ts';
+import { validateLoadResult } from '../test-support/load-result-schema.ts';
 import { bookingFunnelScenario } from './booking-funnel.ts';
 import { clientIsolationScenario } from './client-isolation.ts';
 import { idempotencyStormScenario } from './idempotency-storm.ts';
 import { tokenBucketsScenario } from './token-buckets.ts';
 
-const addFormats = addFormatsModule.default;
-const schema = JSON.parse(
-  readFileSync(new URL('../../harness/report/report-model.schema.json', import.meta.url), 'utf8'),
-);
-const ajv = new Ajv2020({ strict: true, allErrors: true });
-addFormats(ajv);
-ajv.addSchema(schema);
-const validate = ajv.compile({ $ref: `${schema.$id}#/$defs/loadResult` });
+const validate = validateLoadResult;
 
 /**
  * Each scenario against a fresh reference implementation (its own server environment), with the CI settings and the

@@ -8,8 +8,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../../contract/constants.ts';
 import type { LoadScenarioResult } from '../../harness/report/model.ts';
@@ -19,6 +17,7 @@ import { isNotJudged, NOT_JUDGED_PREFIX } from '../engine-neutral/results.ts';
 import { RATE_LIMIT_CEILING } from '../engine-neutral/window-monitor.ts';
 import { runNative } from '../native/engine.ts';
 import { type FakeTarget, json, startFakeTarget } from '../test-support/fake-target.ts';
+import { validateLoadResult } from '../test-support/load-result-schema.ts';
 import { SCENARIOS } from './index.ts';
 import { tokenBucketsScenario } from './token-buckets.ts';
 
@@ -281,14 +280,7 @@ function independentServer() {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-const addFormats = addFormatsModule.default;
-const schema = JSON.parse(
-  readFileSync(new URL('../../harness/report/report-model.schema.json', import.meta.url), 'utf8'),
-);
-const ajv = new Ajv2020({ strict: true, allErrors: true });
-addFormats(ajv);
-ajv.addSchema(schema);
-const validate = ajv.compile({ $ref: `${schema.$id}#/$defs/loadResult` });
+const validate = validateLoadResult;
 
 let server: ReturnType<typeof independentServer>;
 let fake: FakeTarget;
