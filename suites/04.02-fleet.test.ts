@@ -2,12 +2,12 @@
 
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
-import type { FleetList, FleetVehicle } from '../contract/types.ts';
+import type { FleetVehicle } from '../contract/types.ts';
 import { check } from '../harness/check/check.ts';
 import { expectError, expectMediaType, expectSchema, listItems } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { fewCases, listedVehicle, otherScope, unknownCodes } from './support/draws.ts';
-import { fleetOf, locationsOf } from './support/listings.ts';
+import { fleetOf, listingReadInFull, locationsOf } from './support/listings.ts';
 import { availabilityRequest } from './support/shopping.ts';
 
 const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
@@ -41,12 +41,10 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
 
   // Spec 4.2.1: "List returns the complete partner-offerable fleet."
   check('4.2.1')({ ...business, name: 'Every listed vehicle is readable by its code' }, async (t) => {
-    const list = await t.client('partnerA').get('/fleet');
+    const { list, byCode } = await listingReadInFull(t, 'fleet');
     expect(list.status, list.text.slice(0, 300)).toBe(200);
     expectSchema(list, 'FleetList');
-    const codes = (list.body as FleetList).vehicles.map((v) => v.vehicleCode);
-    for (const code of codes) {
-      const one = await t.client('partnerA').get(`/fleet/${encodeURIComponent(code)}`);
+    for (const { code, res: one } of byCode) {
       expect(one.status, `GET /fleet/${code}: ${one.text.slice(0, 300)}`).toBe(200);
       expectSchema(one, 'FleetVehicle');
       expect((one.body as FleetVehicle).vehicleCode).toBe(code);
@@ -57,13 +55,14 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
   check('4.2.1')(
     { ...business, name: 'Each vehicle is listed once and reads the same on its own', level: 'SHOULD' },
     async (t) => {
-      const list = await t.client('partnerA').get('/fleet');
+      const { list, byCode } = await listingReadInFull(t, 'fleet');
       expect(list.status, list.text.slice(0, 300)).toBe(200);
-      const codes = listItems(list, 'FleetList', 'GET /fleet').map((v) => v.vehicleCode);
+      const vehicles = listItems(list, 'FleetList', 'GET /fleet');
+      const codes = vehicles.map((v) => v.vehicleCode);
       expect(codes.length, 'vehicle codes are unique in the list').toBe(new Set(codes).size);
-      for (const vehicle of listItems(list, 'FleetList', 'GET /fleet')) {
-        const one = await t.client('partnerA').get(`/fleet/${encodeURIComponent(vehicle.vehicleCode)}`);
-        expect(one.body, `GET /fleet/${vehicle.vehicleCode} against its list entry`).toEqual(vehicle);
+      for (const vehicle of vehicles) {
+        const one = byCode.find((read) => read.code === vehicle.vehicleCode)?.res;
+        expect(one?.body, `GET /fleet/${vehicle.vehicleCode} against its list entry`).toEqual(vehicle);
       }
     },
   );

@@ -23,6 +23,7 @@ import { otherScope, shoppingWindow, slowCases, unknownCodes } from './support/d
 import { unknownCode } from './support/listings.ts';
 import { type Provoked, refusedOnly } from './support/provoked.ts';
 import { plainRequest } from './support/reservation-requests.ts';
+import { sharedDraw, sharedStep } from './support/shared-steps.ts';
 import { availabilityRequest } from './support/shopping.ts';
 
 /** What the provoked errors are drawn from: codes nobody holds, a forged token, a scope, a valid window. */
@@ -117,25 +118,34 @@ const SOURCES = [
   { profile: 'shop' as const, label: 'request-body errors', provoke: bodyErrors, withWindow: true },
 ];
 
-/** Every provoked error of a generated case, judged by `judge`. */
+/**
+ * Every provoked error of a case, judged by `judge`. The cases are the run's draws (sharedDraw), provoked once for
+ * every check of the source (sharedStep) in the check's representation: each check judges its own field of the
+ * envelope on the same answers, so the run spends the target's rate limit once, not once per field.
+ */
 async function eachCase(
   t: CheckContext,
   source: (typeof SOURCES)[number],
   judge: (provoked: Provoked[]) => void,
   options: { envelopesOnly?: boolean } = {},
 ): Promise<void> {
+  const inputs = await errorInputs(t, source.withWindow);
+  const runs = slowCases(t);
   await t.forAll(
-    await errorInputs(t, source.withWindow),
-    async (input) => {
-      const refused = refusedOnly(await source.provoke(t, input), t.representation);
+    fc.integer({ min: 0, max: runs - 1 }),
+    async (index) => {
+      const key = `7.2 ${source.label} ${t.representation} ${index}`;
+      const provoked = await sharedStep(t, key, async () => {
+        const [input] = fc.sample(inputs, { seed: sharedDraw(t, index), numRuns: 1 });
+        return source.provoke(t, input as ErrorInputs);
+      });
+      const refused = refusedOnly(provoked, t.representation);
       const judged = options.envelopesOnly ? envelopesOnly(refused) : refused;
       if (judged.length === 0) return SKIP;
       judge(judged);
       return undefined;
     },
-    {
-      numRuns: slowCases(t),
-    },
+    { numRuns: runs },
   );
 }
 

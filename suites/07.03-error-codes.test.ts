@@ -34,7 +34,8 @@ import {
 } from './support/draws.ts';
 import { observeReplayHeader } from './support/idempotency.ts';
 import { alterMiddle } from './support/ids.ts';
-import { inOwnWindow, MAX_REQUESTS_TO_429, observeRetryAfter, sendUntil429 } from './support/limits.ts';
+import { businessFill } from './support/limit-fills.ts';
+import { observeRetryAfter } from './support/limits.ts';
 import { targetListings } from './support/listings.ts';
 import { requireFaultRefused } from './support/request-faults.ts';
 import { freshKey, plainRequest } from './support/reservation-requests.ts';
@@ -916,9 +917,7 @@ describe('7.3 Error code table', () => {
       name: `${row('RATE_LIMITED')}: the rateLimit client past its ceiling, with Retry-After`,
     },
     async (t) => {
-      const { limited, bound } = await inOwnWindow(t, () =>
-        sendUntil429(() => t.client('rateLimit').get('/locations'), MAX_REQUESTS_TO_429),
-      );
+      const { limited, bound } = await businessFill(t);
       if (!limited) return t.notApplicable(`no 429 ${bound} (ceiling not shown, 8.5)`);
       expectError(limited, 'RATE_LIMITED', { representation: t.representation });
       observeRetryAfter(limited, 'Retry-After in whole seconds');

@@ -44,6 +44,7 @@ import {
 import { bookingCases, fewCases, quoteFor, quoteWindow } from './support/draws.ts';
 import { availabilityAnswered, quoteAnswered } from './support/endpoint-success.ts';
 import { observeReplayHeader } from './support/idempotency.ts';
+import { businessFill, tokenFill, waitOut } from './support/limit-fills.ts';
 import {
   carriesRateLimitHeaders,
   expectRateLimitHeaders,
@@ -105,9 +106,6 @@ async function exhaustRateLimit(t: CheckContext, path = '/locations') {
 
 /** Requests of partner B between two readings of partner A's X-RateLimit-Remaining (8.13). */
 const OTHER_CLIENT_CALLS = 5;
-
-/** The longest Retry-After a check waits out (a larger value would stall the run). */
-const MAX_WAIT_SECONDS = 61;
 
 /** A 429 of the client's own short burst limit: room left in its minute window, come back within seconds. */
 function ownBurstLimit(res: ApiResult): boolean {
@@ -746,28 +744,27 @@ describe('8 Limits', () => {
       name: 'A 429 carries X-RateLimit-* with a Remaining that did not rise',
     },
     async (t) => {
-      await inOwnWindow(t, async () => {
-        const { limited, before } = await exhaustRateLimit(t);
-        expectRateLimitHeaders(limited, 'the 429');
-        // Ambiguity L1: no exact value. A per-second burst limit may refuse while the minute has requests left, so
-        // Remaining need not be 0: a count within the Limit (expectRateLimitHeaders) that did not rise since the last
-        // success, unless that success's window had ended by the 429 (L2; two seconds of margin for Date's rounding).
-        const remaining = Number(limited.headers['x-ratelimit-remaining']);
-        const last = before.at(-1);
-        // A success without the headers is 4.0.3's deviation, judged by its own checks: nothing to compare here.
-        if (last && carriesRateLimitHeaders(last)) {
-          const lastReset = expectRateLimitHeaders(last, 'the last success');
-          expect(limited.headers['x-ratelimit-limit'], 'the same Limit as the last success').toBe(
-            last.headers['x-ratelimit-limit'],
+      const { limited, before, bound } = await businessFill(t);
+      if (!limited) return t.notApplicable(`no 429 ${bound}: the ceiling (not shown, 8.5) is higher`);
+      expectRateLimitHeaders(limited, 'the 429');
+      // Ambiguity L1: no exact value. A per-second burst limit may refuse while the minute has requests left, so
+      // Remaining need not be 0: a count within the Limit (expectRateLimitHeaders) that did not rise since the last
+      // success, unless that success's window had ended by the 429 (L2; two seconds of margin for Date's rounding).
+      const remaining = Number(limited.headers['x-ratelimit-remaining']);
+      const last = before.at(-1);
+      // A success without the headers is 4.0.3's deviation, judged by its own checks: nothing to compare here.
+      if (last && carriesRateLimitHeaders(last)) {
+        const lastReset = expectRateLimitHeaders(last, 'the last success');
+        expect(limited.headers['x-ratelimit-limit'], 'the same Limit as the last success').toBe(
+          last.headers['x-ratelimit-limit'],
+        );
+        const at = serverDateOf(limited) ?? Date.now();
+        if (at + 2000 < lastReset) {
+          expect(remaining, "X-RateLimit-Remaining of the 429 is at most the last success's").toBeLessThanOrEqual(
+            Number(last.headers['x-ratelimit-remaining']),
           );
-          const at = serverDateOf(limited) ?? Date.now();
-          if (at + 2000 < lastReset) {
-            expect(remaining, "X-RateLimit-Remaining of the 429 is at most the last success's").toBeLessThanOrEqual(
-              Number(last.headers['x-ratelimit-remaining']),
-            );
-          }
         }
-      });
+      }
     },
   );
 
@@ -775,12 +772,11 @@ describe('8 Limits', () => {
   check('8.15')(
     { ...business, needs: ['rateLimit'], profile: 'full', name: 'A 429 carries Retry-After in whole seconds' },
     async (t) => {
-      await inOwnWindow(t, async () => {
-        const { limited } = await exhaustRateLimit(t);
-        expectError(limited, 'RATE_LIMITED', { representation: t.representation });
-        // A claim, not expect().toMatch: an absent header is the target's deviation (a fail), not a TypeError.
-        observeRetryAfter(limited, 'Retry-After of the 429');
-      });
+      const { limited, bound } = await businessFill(t);
+      if (!limited) return t.notApplicable(`no 429 ${bound}: the ceiling (not shown, 8.5) is higher`);
+      expectError(limited, 'RATE_LIMITED', { representation: t.representation });
+      // A claim, not expect().toMatch: an absent header is the target's deviation (a fail), not a TypeError.
+      observeRetryAfter(limited, 'Retry-After of the 429');
     },
   );
 
@@ -793,19 +789,13 @@ describe('8 Limits', () => {
       timeoutMs: 150_000,
     },
     async (t) => {
-      await inOwnWindow(t, async () => {
-        const { limited, bound } = await sendUntil429(() => requestToken(t, 'rateLimit'), MAX_TOKEN_REQUESTS, {
-          tokenEndpoint: true,
-        });
-        if (!limited) return t.notApplicable(`no 429 ${bound} of one client's token requests`);
-        expectOAuthError(limited, 'slow_down');
-        observeRetryAfter(limited, 'Retry-After of the slow_down');
-        const other = await requestToken(t, 'partnerA');
-        if (!windowReset(t)) await waitOut(limited);
-        // A target whose address ceiling is the lower one refuses everybody first: then the client bucket is not shown.
-        if (other.status === 429) return t.notApplicable('the address bucket filled before the client bucket');
-        expect(other.status, `partner A's token request from the same address: ${other.text.slice(0, 300)}`).toBe(200);
-      });
+      const { limited, bound, other } = await tokenFill(t);
+      if (!limited || !other) return t.notApplicable(`no 429 ${bound} of one client's token requests`);
+      expectOAuthError(limited, 'slow_down');
+      observeRetryAfter(limited, 'Retry-After of the slow_down');
+      // A target whose address ceiling is the lower one refuses everybody first: then the client bucket is not shown.
+      if (other.status === 429) return t.notApplicable('the address bucket filled before the client bucket');
+      expect(other.status, `partner A's token request from the same address: ${other.text.slice(0, 300)}`).toBe(200);
     },
   );
 
@@ -870,27 +860,14 @@ describe('8 Limits', () => {
       timeoutMs: 150_000,
     },
     async (t) => {
-      await inOwnWindow(t, async () => {
-        const { limited, bound } = await sendUntil429(() => requestToken(t, 'rateLimit'), MAX_TOKEN_REQUESTS, {
-          tokenEndpoint: true,
-        });
-        if (!limited) return t.notApplicable(`no 429 ${bound} of one client's token requests`);
-        expectOAuthError(limited, 'slow_down');
-        observeRetryAfter(limited, 'Retry-After');
-        expect(rateLimitHeaderNames(limited), 'X-RateLimit-* headers of the 429').toEqual([]);
-        if (!windowReset(t)) await waitOut(limited);
-      });
+      const { limited, bound } = await tokenFill(t);
+      if (!limited) return t.notApplicable(`no 429 ${bound} of one client's token requests`);
+      expectOAuthError(limited, 'slow_down');
+      observeRetryAfter(limited, 'Retry-After');
+      expect(rateLimitHeaderNames(limited), 'X-RateLimit-* headers of the 429').toEqual([]);
     },
   );
 });
 
-/** Token requests of one client a check may send to reach its 429. */
-const MAX_TOKEN_REQUESTS = 1000;
 /** Token requests from the harness's address a check may send to reach the address's 429. */
 const MAX_ADDRESS_REQUESTS = 2000;
-
-/** Waits a 429's Retry-After (bounded), so the bucket it reports is usable again for the checks after. */
-async function waitOut(limited: ApiResult): Promise<void> {
-  const seconds = Number(limited.headers['retry-after'] ?? MAX_WAIT_SECONDS);
-  await sleep(Math.min(Number.isFinite(seconds) ? seconds : MAX_WAIT_SECONDS, MAX_WAIT_SECONDS) * 1000 + 500);
-}

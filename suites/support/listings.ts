@@ -5,16 +5,16 @@
  * that succeeded is reused by the next checks of the run while it is fresh (see stepRead): a target limits each API
  * client's requests a minute (spec 8), and nearly every check needs the listings as a step.
  */
-import fc from 'fast-check';
 import type { FleetList, FleetVehicle, Location, LocationList, RateList, RatePlan } from '../../contract/types.ts';
 import { addDays, isIsoDate, planDayRange, type TargetListings } from '../../generators/index.ts';
-import type { CheckContext } from '../../harness/check/check.ts';
+import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
 import { errorCodeOf, expectSchema, requireKeys, requireSuccess } from '../../harness/check/expect-api.ts';
 import { claim, requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
 import { hookChanges } from '../../harness/hooks/adapter.ts';
 import { type CapturedExchanges, capturing, recordAgain } from '../../harness/http/recorder.ts';
 import { profileRank, type RunSettings } from '../../harness/run-settings.ts';
+import { sharedStep } from './shared-steps.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // The run's step reads, reused while fresh
@@ -325,9 +325,8 @@ export interface Labelled<T> {
   value: T;
 }
 
-/** Every vehicle of GET /fleet in the check's representation (not applicable when the list is empty). */
-async function vehicleList(t: CheckContext): Promise<Labelled<FleetVehicle>[]> {
-  const list = await t.client('partnerA').get('/fleet');
+/** Every vehicle of GET /fleet (not applicable when the list is empty). */
+function vehicleList(t: CheckContext, list: ApiResult): Labelled<FleetVehicle>[] {
   requireSuccess(list, 200, '4.0.5', 'GET /fleet');
   expectSchema(list, 'FleetList');
   const vehicles = (list.body as FleetList).vehicles;
@@ -337,21 +336,72 @@ async function vehicleList(t: CheckContext): Promise<Labelled<FleetVehicle>[]> {
 
 /** Every vehicle of GET /fleet, and the first one again from GET /fleet/{vehicleCode}. */
 export async function listedVehicles(t: CheckContext): Promise<Labelled<FleetVehicle>[]> {
-  const out = await vehicleList(t);
-  const first = (out[0] as Labelled<FleetVehicle>).value;
-  const one = await t.client('partnerA').get(`/fleet/${encodeURIComponent(first.vehicleCode)}`);
-  requireSuccess(one, 200, '4.0.6', `GET /fleet/${first.vehicleCode} of a listed vehicle`);
-  out.push({ label: `GET /fleet/${first.vehicleCode}`, value: one.body as FleetVehicle });
-  return out;
+  const { listed, byCode } = await everyVehicleRead(t);
+  return [...listed, ...byCode.slice(0, 1)];
+}
+
+/** What the checks of a listed resource judge: each item as listed, and each again as read by its code. */
+interface ListedReads<T> {
+  listed: Labelled<T>[];
+  byCode: Labelled<T>[];
+}
+
+/** One read of a listed item by its code, as the target answered it. */
+export interface ReadByCode {
+  code: string;
+  res: ApiResult;
+}
+
+/** A list read and a read by code of each item it lists, as the target answered them: each check judges them. */
+export interface ListingReadInFull {
+  list: ApiResult;
+  byCode: ReadByCode[];
 }
 
 /**
- * Every location of GET /locations in the check's representation (not applicable when the list is empty). A
+ * GET /fleet or /locations as partner A in the check's representation, then each listed item by its code (those
+ * the list names by a string code): read once per run for every check that judges them (sharedStep), the spec 2.2,
+ * 2.5 and 2.6 field checks and the 4.2.1 and 4.0.8 reads, each of which judges its own rule on every answer. The
+ * answers are not judged here: a check whose rule a failed read breaks fails, the others are blocked by it.
+ */
+export function listingReadInFull(t: CheckContext, resource: 'fleet' | 'locations'): Promise<ListingReadInFull> {
+  return sharedStep(t, `${resource} read in full ${t.representation}`, async () => {
+    const client = t.client('partnerA');
+    const list = await client.get(`/${resource}`);
+    const key = resource === 'fleet' ? 'vehicles' : 'locations';
+    const codeKey = resource === 'fleet' ? 'vehicleCode' : 'locationCode';
+    const items = list.status === 200 ? (list.body as Record<string, unknown> | undefined)?.[key] : undefined;
+    const codes = Array.isArray(items)
+      ? items.map((item) => (item as Record<string, unknown> | null)?.[codeKey]).filter((c) => typeof c === 'string')
+      : [];
+    const byCode: ReadByCode[] = [];
+    for (const code of codes as string[]) {
+      byCode.push({ code, res: await client.get(`/${resource}/${encodeURIComponent(code)}`) });
+    }
+    return { list, byCode };
+  });
+}
+
+/**
+ * GET /fleet and every listed vehicle by GET /fleet/{vehicleCode}, in the check's representation (listingReadInFull):
+ * a failed list is 4.0.5's, a failed read by code 4.0.6's, each blocking the check of a field.
+ */
+async function everyVehicleRead(t: CheckContext): Promise<ListedReads<FleetVehicle>> {
+  const reads = await listingReadInFull(t, 'fleet');
+  const listed = vehicleList(t, reads.list);
+  const byCode = reads.byCode.map(({ code, res }) => {
+    requireSuccess(res, 200, '4.0.6', `GET /fleet/${code} of a listed vehicle`);
+    return { label: `GET /fleet/${code}`, value: res.body as FleetVehicle };
+  });
+  return { listed, byCode };
+}
+
+/**
+ * Every location of GET /locations (not applicable when the list is empty). A
  * location without its locationCode cannot be named or read by code: it is 2.6.1's (a required key; spelled
  * otherwise, also 9.3b's), filed there and left out, and the check is blocked when no location is left.
  */
-async function locationList(t: CheckContext): Promise<Labelled<Location>[]> {
-  const list = await t.client('partnerA').get('/locations');
+function locationList(t: CheckContext, list: ApiResult): Labelled<Location>[] {
   requireSuccess(list, 200, '4.0.7', 'GET /locations');
   expectSchema(list, 'LocationList');
   const locations = (list.body as LocationList).locations;
@@ -375,44 +425,36 @@ async function locationList(t: CheckContext): Promise<Labelled<Location>[]> {
  * GET /locations/{locationCode} of a listed code, a step of the check. A listed code the target does not know
  * (404) is a location the list should not hold (2.6.16: the active locations); any other failure is 4.0.8's.
  */
-async function locationByCode(t: CheckContext, code: string): Promise<Location> {
-  const one = await t.client('partnerA').get(`/locations/${encodeURIComponent(code)}`);
-  const clause = one.status === 404 ? '2.6.16' : '4.0.8';
-  return requireSuccess(one, 200, clause, `GET /locations/${code} of a listed location`) as Location;
+function locationByCode(read: ReadByCode): Location {
+  const clause = read.res.status === 404 ? '2.6.16' : '4.0.8';
+  return requireSuccess(read.res, 200, clause, `GET /locations/${read.code} of a listed location`) as Location;
 }
 
 /** Every location of GET /locations, and the first one again from GET /locations/{locationCode}. */
 export async function listedLocations(t: CheckContext): Promise<Labelled<Location>[]> {
-  const out = await locationList(t);
-  const first = (out[0] as Labelled<Location>).value;
-  out.push({ label: `GET /locations/${first.locationCode}`, value: await locationByCode(t, first.locationCode) });
-  return out;
+  const { listed, byCode } = await everyLocationRead(t);
+  return [...listed, ...byCode.slice(0, 1)];
 }
 
-/** Runs for the by-code reads of a listed vehicle or location: each a drawn member of the list. */
-function byCodeRuns(t: CheckContext, listed: number): number {
-  return Math.max(1, Math.min(t.settings.runs, listed, 5));
+/** As everyVehicleRead, for GET /locations and GET /locations/{locationCode} (spec 2.6, 2.2). */
+async function everyLocationRead(t: CheckContext): Promise<ListedReads<Location>> {
+  const reads = await listingReadInFull(t, 'locations');
+  const listed = locationList(t, reads.list);
+  const byCode = reads.byCode.map((read) => ({ label: `GET /locations/${read.code}`, value: locationByCode(read) }));
+  return { listed, byCode };
 }
 
 /**
- * A property over the listed vehicles: every vehicle of GET /fleet judged by `rule`, then, per case, a drawn
- * vehicle read again by GET /fleet/{vehicleCode} and judged (any vehicle of the list, not only the first).
+ * Every listed vehicle judged by `rule`, as GET /fleet lists it and as GET /fleet/{vehicleCode} reads it. The reads
+ * are the run's (everyVehicleRead): every check of a field judges every vehicle both ways, and the target answers
+ * them once.
  */
 export async function forListedVehicles(
   t: CheckContext,
   rule: (vehicle: FleetVehicle, label: string) => void,
 ): Promise<void> {
-  const vehicles = await vehicleList(t);
-  for (const { label, value } of vehicles) rule(value, label);
-  await t.forAll(
-    fc.constantFrom(...vehicles.map((v) => v.value.vehicleCode)),
-    async (code) => {
-      const one = await t.client('partnerA').get(`/fleet/${encodeURIComponent(code)}`);
-      requireSuccess(one, 200, '4.0.6', `GET /fleet/${code} of a listed vehicle`);
-      rule(one.body as FleetVehicle, `GET /fleet/${code}`);
-    },
-    { numRuns: byCodeRuns(t, vehicles.length) },
-  );
+  const { listed, byCode } = await everyVehicleRead(t);
+  for (const { label, value } of [...listed, ...byCode]) rule(value, label);
 }
 
 /** As forListedVehicles, for GET /locations and GET /locations/{locationCode}. */
@@ -420,15 +462,8 @@ export async function forListedLocations(
   t: CheckContext,
   rule: (location: Location, label: string) => void,
 ): Promise<void> {
-  const locations = await locationList(t);
-  for (const { label, value } of locations) rule(value, label);
-  await t.forAll(
-    fc.constantFrom(...locations.map((l) => l.value.locationCode)),
-    async (code) => {
-      rule(await locationByCode(t, code), `GET /locations/${code}`);
-    },
-    { numRuns: byCodeRuns(t, locations.length) },
-  );
+  const { listed, byCode } = await everyLocationRead(t);
+  for (const { label, value } of [...listed, ...byCode]) rule(value, label);
 }
 
 /** The role's rate plans in the check's representation. */
