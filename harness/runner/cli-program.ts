@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { packageInfo } from '../../contract/package-info.ts';
+import { type AttestCommand, addAttestCommands } from '../attest/commands.ts';
 import { EMBEDDED_RATE_LIMIT_PER_MINUTE } from '../target/embedded.ts';
 import { type ImageFlags, ImageOptionError, parseImageFlags } from '../target/image-options.ts';
 import { CertifyError, EXIT } from './errors.ts';
@@ -46,7 +47,8 @@ type SameNamed =
   | 'date'
   | 'patient'
   | 'baseline'
-  | 'failOn';
+  | 'failOn'
+  | 'attest';
 
 /** What commander parses: the same-named options, and the flags combined below into one option each. */
 interface ParsedFlags extends Pick<CertifyOptions, SameNamed>, ImageFlags {
@@ -68,7 +70,7 @@ interface ParsedFlags extends Pick<CertifyOptions, SameNamed>, ImageFlags {
 /** Repeatable options (--image-env K=V --image-env K2=V2). */
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
-export function buildProgram(io: CliIo): Command {
+export function buildProgram(io: CliIo, chooseCommand: (command: AttestCommand) => void = () => {}): Command {
   const program = new Command('partner-api-certify')
     .description(
       'Certify a server against the Partner Car Rental Distribution API v1: runs the conformance suites and writes a per-clause report.\nExit code: 0 judged and passed, 1 judged and failed, 2 could not judge (configuration, reachability, TLS, credentials, nothing applicable, harness error).',
@@ -129,6 +131,10 @@ export function buildProgram(io: CliIo): Command {
     .option('--preflight-only', 'only the pre-flight stage: reach the target, TLS, a token per role, scopes, hooks')
     .option('--baseline <report.json>', 'compare with an earlier report of the same target (new, fixed, unchanged)')
     .option('--fail-on <new|any>', 'new: only failures new since --baseline fail the exit code (default: any)')
+    .option(
+      '--attest <key.pem|env:NAME>',
+      'sign a certification record beside the reports (certification.intoto.json: an in-toto statement in a DSSE envelope) with this Ed25519 or ECDSA P-256 private key (PEM file, or env:NAME: the PEM in a variable)',
+    )
     .addOption(new Option('--debug', "show vitest's own output and stack traces of harness errors").hideHelp())
     .version(packageInfo().version, '-V, --version', 'print the version and exit')
     .allowExcessArguments(false)
@@ -138,13 +144,21 @@ export function buildProgram(io: CliIo): Command {
       writeErr: io.stderr,
       // Our own message follows; commander's would repeat it.
       outputError: () => {},
-    });
+    })
+    // The certification itself is the program's own action; verify and countersign are subcommands, whose options
+    // (--image, --target, --key) must not be taken for the run's: so options are positional.
+    .enablePositionalOptions()
+    .action(() => {});
+  addAttestCommands(program, chooseCommand);
   return program;
 }
 
 /** Runs the CLI; resolves to the exit code (the entry point sets it). */
 export async function main(argv: readonly string[], io: CliIo = defaultIo()): Promise<number> {
-  const program = buildProgram(io);
+  let command: AttestCommand | undefined;
+  const program = buildProgram(io, (chosen) => {
+    command = chosen;
+  });
   let flags: ParsedFlags;
   try {
     program.parse(argv as string[], { from: 'user' });
@@ -158,7 +172,16 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     throw error;
   }
   try {
+    if (command) {
+      if (Object.values(flags).some((value) => value !== undefined)) {
+        throw new CertifyError('verify and countersign take their own options only, after the command name');
+      }
+      return await command(io);
+    }
     const { preflightOnly, ...runFlags } = flags;
+    if (preflightOnly && runFlags.attest !== undefined) {
+      throw new CertifyError('--attest signs a certification; --preflight-only judges nothing');
+    }
     const options = toOptions(runFlags, io);
     // Loaded here, not at the top: --help and option errors answer at once, without loading vitest.
     const { runCertification, runPreflightOnly } = await import('./run.ts');

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import { clauseById } from '../../contract/clauses/index.ts';
 import { packageInfo } from '../../contract/package-info.ts';
+import { attestRun, parseAttestFlag } from '../attest/attest-flag.ts';
+import type { SigningKey } from '../attest/keys.ts';
 import { isSelected } from '../check/applicability.ts';
 import { configureRunHttp } from '../check/harness-state.ts';
 import type { Profile } from '../check/outcome-and-evidence.ts';
@@ -115,6 +117,8 @@ export interface CertifyOptions {
   progress?: 'live' | 'plain';
   /** Width of the live progress line. */
   columns?: number;
+  /** --attest: the private key (PEM file or env:NAME) that signs certification.intoto.json beside the reports. */
+  attest?: string;
 }
 
 export interface CertifyResult {
@@ -146,11 +150,13 @@ interface Plan {
   embedded: EmbeddedStores | undefined;
   baseline: { file: string; report: ReportModel } | undefined;
   failOn: 'new' | undefined;
+  attest: SigningKey | undefined;
 }
 
 function plan(options: CertifyOptions): Plan {
   const replay = options.replay ? loadReplay(options.replay) : undefined;
   const targetText = options.target ?? (replay && !options.config && !options.image ? replayTarget(replay) : undefined);
+  const formats = options.formats !== undefined ? parseFormats(options.formats) : [...REPORT_FORMATS];
   return {
     targetSpec: targetText === undefined ? undefined : parseTarget(targetText),
     config: options.config,
@@ -160,7 +166,7 @@ function plan(options: CertifyOptions): Plan {
     only: replay ? [replay.clauseId] : options.only !== undefined ? parseOnly(options.only) : [],
     seed: options.seed !== undefined ? parseSeed(options.seed) : (replay?.seed ?? randomInt(0, SEED_MAX)),
     runs: options.runs !== undefined ? parseRuns(options.runs) : (replay?.runs ?? DEFAULT_RUNS),
-    formats: options.formats !== undefined ? parseFormats(options.formats) : [...REPORT_FORMATS],
+    formats,
     reportDir: options.reportDir ?? 'reports',
     maxRps: options.maxRps === null ? null : options.maxRps !== undefined ? parseMaxRps(options.maxRps) : undefined,
     strict: options.strict ?? replay?.strict ?? false,
@@ -171,6 +177,8 @@ function plan(options: CertifyOptions): Plan {
     baseline:
       options.baseline !== undefined ? { file: options.baseline, report: loadBaseline(options.baseline) } : undefined,
     failOn: failOnOf(options),
+    attest:
+      options.attest !== undefined ? parseAttestFlag(options.attest, formats, options.env ?? process.env) : undefined,
   };
 }
 
@@ -448,6 +456,19 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
       ...(p.baseline ? { baseline: p.baseline.report } : {}),
     });
     const files = writeReports(report, p.formats, p.reportDir, scrub);
+    if (p.attest) {
+      const { config } = target;
+      files.push(
+        await attestRun({
+          key: p.attest,
+          report,
+          reportDir: p.reportDir,
+          target: { baseUrl: config.baseUrl, embedded: target.embedded, tls: config.tls, image: options.image?.image },
+          suiteFiles: options.fuzz ? [join(PROJECT_ROOT, FUZZ_CAMPAIGN)] : [...prepared.scanned.keys()],
+          scrub,
+        }),
+      );
+    }
     output(scrub(formatSummary(report, files.map(displayPath))));
     const exitCode = report.verdict.exitCode ?? (report.verdict.passed ? EXIT.passed : EXIT.failed);
     const { target: _target, ...publicSettings } = settings;

@@ -1,5 +1,6 @@
 import { accessSync, constants, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { RECORD_FILE } from '../attest/record-file.ts';
 import { RENDERERS } from '../report/formats.ts';
 import type { ReportModel } from '../report/model.ts';
 import { CertifyError } from './errors.ts';
@@ -30,6 +31,8 @@ export function writeReports(
   scrub: (text: string) => string = (text) => text,
 ): string[] {
   const target = prepareReportDir(dir);
+  // An earlier run's signed record would vouch for reports it never saw; --attest writes this run's afterwards.
+  rmSync(join(target, RECORD_FILE), { force: true });
   const written: string[] = [];
   for (const format of REPORT_FORMATS) {
     const file = join(target, REPORT_FILES[format]);
@@ -55,4 +58,5 @@ export function writeReports(
  */
 export function clearReports(dir: string): void {
   for (const format of REPORT_FORMATS) rmSync(join(resolve(dir), REPORT_FILES[format]), { force: true });
+  rmSync(join(resolve(dir), RECORD_FILE), { force: true });
 }
