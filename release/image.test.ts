@@ -5,7 +5,8 @@
  * passing run, after Ctrl-C, and after a second Ctrl-C.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -92,6 +93,10 @@ describe.skipIf(unavailable !== undefined)('the reference implementation image',
   });
 
   test('partner-api-certify --image passes (profile full), writes the report and leaves no container', async () => {
+    // Signed as well (README "Signed certification records"): the record's subject is the digest the engine reports.
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    writeFileSync(join(dir, 'attest.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    writeFileSync(join(dir, 'attest.pub.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
     const { done } = startBin('harness/cli.ts', [
       '--image',
       REFERENCE_IMAGE,
@@ -101,9 +106,30 @@ describe.skipIf(unavailable !== undefined)('the reference implementation image',
       'full',
       '--format',
       'json,junit,md',
+      '--attest',
+      'attest.pem',
     ]);
     const { code, output } = await done;
     expect(code, output).toBe(0);
+    const envelope = JSON.parse(readFileSync(join(dir, 'full', 'certification.intoto.json'), 'utf8'));
+    const statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8'));
+    const [inspected] = JSON.parse(execFileSync(CLI, ['image', 'inspect', REFERENCE_IMAGE], { encoding: 'utf8' }));
+    const engineDigests = [
+      inspected.Id,
+      ...(inspected.RepoDigests ?? []).map((d: string) => d.slice(d.indexOf('@') + 1)),
+    ];
+    expect(engineDigests).toContain(`sha256:${statement.subject[0].digest.sha256}`);
+    const verified = await startBin('harness/cli.ts', [
+      'verify',
+      join(dir, 'full', 'certification.intoto.json'),
+      '--key',
+      join(dir, 'attest.pub.pem'),
+      '--report',
+      join(dir, 'full', 'report.json'),
+      '--image',
+      REFERENCE_IMAGE,
+    ]).done;
+    expect(verified.code, verified.output).toBe(0);
     const report = JSON.parse(readFileSync(join(dir, 'full', 'report.json'), 'utf8'));
     expect(report.verdict.passed).toBe(true);
     expect(report.profile).toBe('full');
