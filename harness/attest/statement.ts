@@ -54,7 +54,7 @@ export interface CertificationStatement {
   predicate: CertificationPredicate;
 }
 
-/** The catalogue's digest: two runs with equal digests judged against the same clauses, word for word. */
+/** The clause catalogue's digest: two runs with equal digests judged against the same clauses, word for word. */
 export function clauseCatalogueDigest(): { digest: Sha256Digest; clauses: number } {
   return { digest: { sha256: sha256Hex(canonicalJson(CLAUSES)) }, clauses: CLAUSES.length };
 }

@@ -19,6 +19,7 @@ export type Rule =
   | 'scope'
   | 'partner.active'
   | 'rateLimit'
+  | 'token.addressLimit'
   | 'location.active'
   | 'location.oneWay'
   | 'window.order'
@@ -51,6 +52,11 @@ export interface Adjustments {
     value: Scope[];
     input: { partnerId: string; clientScopes: readonly string[]; partnerScopes: readonly string[] };
   };
+  /**
+   * A token request naming scopes the client holds but its partner does not (spec 5.5): 'refuse' (400 invalid_scope,
+   * the reference's reading of "the grant") or 'narrow' (200 with the requested scopes both hold, ambiguity #55).
+   */
+  'token.beyondGrant': { value: 'refuse' | 'narrow'; input: { requested: readonly string[] } };
   offers: { value: AvailabilityOffer[]; input: { partnerId: string } };
   cancellable: { value: readonly ReservationStatus[]; input: { status: ReservationStatus } };
   'reservations.list': { value: Reservation[]; input: { partnerId: string; limit: number } };

@@ -200,6 +200,14 @@ export const BENIGN_VARIANTS: Fault[] = [
     },
   },
   {
+    name: 'benign-token-narrows-scope',
+    kind: 'benign',
+    clause: '5.5b',
+    description:
+      "A token request naming scopes the client holds but its partner lacks (narrowPartner's reservation scopes) is answered 200 with a token narrowed to the requested scopes both hold, not 400 invalid_scope (ambiguity #55); a scope beyond the client's own grant is still 400 invalid_scope (5.4a).",
+    adjust: { 'token.beyondGrant': () => 'narrow' },
+  },
+  {
     name: 'benign-token-no-cache-pragma',
     kind: 'benign',
     clause: '4.1.6',

@@ -93,7 +93,8 @@ export function tokenRoute(app: FastifyInstance, deps: TokenRouteDeps) {
         deps.limits.perAddressPerMinute,
         ctx.nowMs,
       );
-      if (!byAddress.allowed) throw slowDown(retryAfterHeaders(byAddress));
+      // A variant whose address bucket counts something else (failed authentications only) lifts this one.
+      if (!byAddress.allowed && deps.faults.enforce('token.addressLimit')) throw slowDown(retryAfterHeaders(byAddress));
       if ((deps.apiDisabledAtStart || ctx.control.apiDisabled) && deps.faults.enforce('api.enabled')) {
         throw new OAuthFailure('temporarily_unavailable', 'The partner API is not enabled on this environment.');
       }
@@ -164,10 +165,14 @@ export function tokenRoute(app: FastifyInstance, deps: TokenRouteDeps) {
       if (requestedRaw !== null && requestedRaw.trim() !== '') {
         const requested = requestedRaw.split(' ').filter((s) => s !== '');
         if (requested.some((s) => !(granted as string[]).includes(s))) {
-          if (deps.faults.enforce('token.scopeWithinGrant')) {
-            throw new OAuthFailure('invalid_scope', 'The requested scope exceeds the grant.');
-          }
-          scopes = requested.filter(isScope);
+          if (!deps.faults.enforce('token.scopeWithinGrant')) scopes = requested.filter(isScope);
+          else if (
+            // Only scopes the client itself holds may be narrowed away: anything else is beyond any grant (5.4a).
+            requested.every((s) => (client.scopes as readonly string[]).includes(s)) &&
+            deps.faults.adjust('token.beyondGrant', 'refuse', { requested }) === 'narrow'
+          ) {
+            scopes = granted.filter((s) => requested.includes(s));
+          } else throw new OAuthFailure('invalid_scope', 'The requested scope exceeds the grant.');
         } else scopes = granted.filter((s) => requested.includes(s));
       }
       if (scopes.length === 0) throw new OAuthFailure('invalid_scope', 'The client holds no scope.');
