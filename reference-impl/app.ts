@@ -23,6 +23,7 @@ import { openApiRoute } from './http/routes/openapi.ts';
 import { reservationRoutes } from './http/routes/reservations.ts';
 import { shoppingRoutes } from './http/routes/shopping.ts';
 import { tokenRoute } from './http/routes/token.ts';
+import { installSandboxRecorder } from './sandbox/recorder.ts';
 import type { Store } from './store/types.ts';
 
 export interface AppDeps {
@@ -43,6 +44,8 @@ export interface AppDeps {
   https?: HttpsServerOptions;
   /** Named faults and benign variants (README "Faults"); their seams are installed on every app. */
   faults: FaultSwitch;
+  /** Sandbox mode (SANDBOX_RECORD): the JSON Lines file every exchange is appended to, for the client judge. */
+  sandboxRecord?: string;
 }
 
 /** Request logs carry method, path and status only: no query string, header or body can leak a secret. */
@@ -80,6 +83,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Bodies are decoded by the routes themselves (spec 4.13/4.14 rules on content type, UTF-8 and XML).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  // First of the hooks, so a request's arrival time is taken before anything else runs.
+  if (deps.sandboxRecord) installSandboxRecorder(app, { file: deps.sandboxRecord, accessTokens: deps.accessTokens });
 
   app.addHook('onRequest', async (request, reply) => {
     request.ctx = { requestId: String(request.id), nowMs: Date.now(), control: undefined as never };

@@ -33,6 +33,8 @@ export interface ServerConfig {
    * the rows deleted per statement.
    */
   idempotencyPurge: { intervalMs: number; batchSize: number };
+  /** Sandbox mode: every exchange appended as a JSON line to this file (SANDBOX_RECORD; docs/client-clauses.md). */
+  sandboxRecord: string | undefined;
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -87,6 +89,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       intervalMs: intFrom(env, 'IDEMPOTENCY_PURGE_INTERVAL_S', 60) * 1000,
       batchSize: positiveIntFrom(env, 'IDEMPOTENCY_PURGE_BATCH_SIZE', 500),
     },
+    sandboxRecord: env.SANDBOX_RECORD ? resolve(env.SANDBOX_RECORD) : undefined,
     faults: (env.FAULTS ?? '')
       .split(',')
       .map((name) => name.trim())

@@ -76,6 +76,7 @@ export async function startServer(
       tokenLimits: config.tokenLimits,
       logger: options.logger ? ({ level: config.logLevel } as never) : false,
       logRequests: config.logRequests,
+      ...(config.sandboxRecord ? { sandboxRecord: config.sandboxRecord } : {}),
       ...(config.tlsCertFile && config.tlsKeyFile
         ? {
             https: {

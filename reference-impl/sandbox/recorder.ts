@@ -1,0 +1,202 @@
+import { createHash } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  RECORDING_VERSION,
+  type RecordedAuthorization,
+  type RecordedExchange,
+} from '../../contract/client-clauses/exchange.ts';
+import { API_PREFIX } from '../../contract/constants.ts';
+import { parseTypedXml } from '../../contract/xml/index.ts';
+import type { AccessTokens } from '../domain/access-tokens.ts';
+
+/**
+ * Sandbox mode (README "Configuration", SANDBOX_RECORD): one JSON line per exchange, for the client judge
+ * (harness/client-certify/, docs/client-clauses.md). The line format is the contract's `RecordedExchange`.
+ *
+ * Secrets never reach the file: a bearer token becomes its scheme and a hash (the same token always hashes the same,
+ * so the judge can follow one token's uses), Basic credentials the client id they name, a client_secret field the
+ * fact that it was sent. Booking bodies are written whole: the judge compares quoteIds and partnerReferences, and a
+ * sandbox's travellers are test data.
+ */
+export interface SandboxRecorderDeps {
+  /** The JSON Lines file appended to (created when absent). */
+  file: string;
+  /** To read which client a bearer token names, even an expired one (signature and expiry unchecked). */
+  accessTokens: Pick<AccessTokens, 'claimedSubject'>;
+}
+
+const TOKEN_PATH = `${API_PREFIX}/oauth/token`;
+const RESERVATIONS_PATH = `${API_PREFIX}/reservations`;
+
+export function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex').slice(0, 16);
+}
+
+const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
+
+function headerOf(request: FastifyRequest, name: string): string | null {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : (value ?? null);
+}
+
+function basicClientId(credentials: string): string | null {
+  const decoded = Buffer.from(credentials, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  try {
+    // RFC 6749 2.3.1: the id is form-urlencoded before base64.
+    return decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+}
+
+function authorizationOf(
+  header: string | null,
+  accessTokens: SandboxRecorderDeps['accessTokens'],
+): { recorded: RecordedAuthorization | null; clientId: string | null } {
+  if (header === null || header.trim() === '') return { recorded: null, clientId: null };
+  const [scheme = '', credentials = ''] = header.trim().split(/\s+/, 2);
+  if (/^bearer$/i.test(scheme)) {
+    return {
+      recorded: { scheme, tokenHash: tokenHash(credentials) },
+      clientId: accessTokens.claimedSubject(credentials)?.clientId ?? null,
+    };
+  }
+  if (/^basic$/i.test(scheme)) return { recorded: { scheme }, clientId: basicClientId(credentials) };
+  return { recorded: { scheme }, clientId: null };
+}
+
+function bodyBytes(request: FastifyRequest): Buffer | null {
+  return Buffer.isBuffer(request.body) && request.body.byteLength > 0 ? request.body : null;
+}
+
+function isXml(contentType: string | null): boolean {
+  return /^(application|text)\/xml\b/i.test(contentType ?? '');
+}
+
+/** A JSON or typed-XML body (spec 4.14) as a JSON value, or undefined when it is neither. */
+function decoded(bytes: Uint8Array, contentType: string | null, root: 'request' | 'response'): unknown {
+  if (isXml(contentType)) {
+    const parsed = parseTypedXml(bytes, root);
+    return parsed.ok ? parsed.value : undefined;
+  }
+  try {
+    return JSON.parse(Buffer.from(bytes).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+interface Pending {
+  receivedAtMs: number;
+  payload?: Buffer;
+}
+
+export function installSandboxRecorder(app: FastifyInstance, deps: SandboxRecorderDeps): void {
+  const pending = new WeakMap<FastifyRequest, Pending>();
+  let seq = 0;
+
+  app.addHook('onRequest', async (request) => {
+    pending.set(request, { receivedAtMs: Date.now() });
+  });
+  // onResponse has no payload: the answer's body is kept here for its error code and an issued token.
+  app.addHook('onSend', async (request, _reply, payload) => {
+    const entry = pending.get(request);
+    if (entry && (typeof payload === 'string' || Buffer.isBuffer(payload))) entry.payload = Buffer.from(payload);
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const entry = pending.get(request) ?? { receivedAtMs: Date.now() };
+    seq += 1;
+    appendFileSync(deps.file, `${JSON.stringify(exchangeOf(request, reply, entry, seq, deps))}\n`);
+  });
+}
+
+function exchangeOf(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  entry: Pending,
+  seq: number,
+  deps: SandboxRecorderDeps,
+): RecordedExchange {
+  const [path = '', query] = request.url.split('?', 2);
+  const contentType = headerOf(request, 'content-type');
+  const auth = authorizationOf(headerOf(request, 'authorization'), deps.accessTokens);
+  let clientId = auth.clientId;
+  const body = bodyBytes(request);
+  let bodySha256 = body ? sha256(body) : null;
+
+  const exchange: Partial<RecordedExchange> = {};
+  if (request.method === 'POST' && path === TOKEN_PATH) {
+    const form = new URLSearchParams(body ? body.toString('utf8') : '');
+    const clientSecretInForm = form.has('client_secret');
+    // The digest must not become a way to test guesses of the secret: it is taken with the secret masked.
+    if (clientSecretInForm) form.set('client_secret', '[redacted]');
+    if (body) bodySha256 = sha256(form.toString());
+    clientId ??= form.get('client_id');
+    exchange.tokenRequest = {
+      grantType: form.get('grant_type'),
+      scope: form.get('scope'),
+      clientIdInForm: form.has('client_id'),
+      clientSecretInForm,
+    };
+  }
+  if (request.method === 'POST' && path === RESERVATIONS_PATH) {
+    exchange.booking = { body: body ? (decoded(body, contentType, 'request') ?? null) : null };
+  }
+
+  const answer = entry.payload
+    ? decoded(entry.payload, String(reply.getHeader('content-type') ?? ''), 'response')
+    : undefined;
+  const envelope = record(record(answer)?.error);
+  let errorCode: string | null = null;
+  if (reply.statusCode >= 400) {
+    const oauthError = record(answer)?.error;
+    errorCode = typeof envelope?.code === 'string' ? envelope.code : typeof oauthError === 'string' ? oauthError : null;
+  }
+  const issued = record(answer);
+  if (path === TOKEN_PATH && reply.statusCode === 200 && typeof issued?.access_token === 'string') {
+    exchange.issuedToken = {
+      tokenHash: tokenHash(issued.access_token),
+      expiresInS: typeof issued.expires_in === 'number' ? issued.expires_in : 0,
+      scope: typeof issued.scope === 'string' ? issued.scope : '',
+    };
+    clientId ??= deps.accessTokens.claimedSubject(issued.access_token)?.clientId ?? null;
+  }
+  const retryAfter = Number(reply.getHeader('retry-after'));
+
+  return {
+    v: RECORDING_VERSION,
+    seq,
+    requestId: String(request.id),
+    clientId,
+    method: request.method,
+    path,
+    query: query ?? null,
+    protocol: request.protocol === 'https' ? 'https' : 'http',
+    headers: {
+      accept: headerOf(request, 'accept'),
+      contentType,
+      authorization: auth.recorded,
+      idempotencyKey: headerOf(request, 'idempotency-key'),
+    },
+    bodySha256,
+    bodyBytes: body?.byteLength ?? 0,
+    ...exchange,
+    status: reply.statusCode,
+    errorCode,
+    retryable: typeof envelope?.retryable === 'boolean' ? envelope.retryable : null,
+    retryAfterS: Number.isFinite(retryAfter) && reply.hasHeader('retry-after') ? retryAfter : null,
+    idempotentReplay: reply.getHeader('idempotent-replay') === 'true',
+    receivedAtMs: entry.receivedAtMs,
+    respondedAtMs: Date.now(),
+  };
+}
