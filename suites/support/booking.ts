@@ -408,13 +408,38 @@ export function expectNewState(reservation: Reservation | undefined, what: strin
  */
 export async function currentStatus(t: CheckContext, role: Role, id: string, expected: string): Promise<string> {
   const single = (await readReservation(t, role, id))?.status;
-  const listed = (await listReservations(t, role)).find((r) => r.reservationId === id)?.status;
+  const listed = (await listedWhen(t, role, id, (r) => r === undefined || r.status === single))?.status;
   if (listed === undefined || single === listed) return single;
   claim('6.3', false, `GET /reservations/${id} and GET /reservations show the same current status`, {
-    expected: { single: listed, listed },
+    expected: { single, listed: single },
     actual: { single, listed },
   });
   return single === expected || listed === expected ? expected : single;
+}
+
+/**
+ * How long the list may lag a single read. Spec 6.3: the read operations "return current state at least once", and
+ * clients poll: a list served from a replica or a search index may show a change a moment after GET by id does, so
+ * it is read again (backing off) until it agrees, and judged on the last read (audit 2026-11-29, finding 19).
+ */
+export const LIST_LAG_MS = 5_000;
+
+/**
+ * The role's list entry for `id`, read until `agrees` holds or LIST_LAG_MS has passed; the last entry read (undefined
+ * when the list does not hold it).
+ */
+export async function listedWhen(
+  t: CheckContext,
+  role: Role,
+  id: string,
+  agrees: (entry: Reservation | undefined) => boolean,
+): Promise<Reservation | undefined> {
+  const deadline = Date.now() + LIST_LAG_MS;
+  for (let wait = 250; ; wait = Math.min(wait * 2, 2_000)) {
+    const entry = (await listReservations(t, role)).find((r) => r.reservationId === id);
+    if (agrees(entry) || Date.now() + wait > deadline) return entry;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
 }
 
 /** `error.code` or the status: how race answers are counted. */
