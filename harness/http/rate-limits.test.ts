@@ -136,11 +136,15 @@ describe('RateLimitModel', () => {
 describe('send within the target rate limits', () => {
   let server: Server;
   let baseUrl: string;
-  /** How the fake server answers: a window of `limit` calls, or a 429 for every call. */
+  /**
+   * How the fake server answers: `limit` calls, then 429s until a second has passed since the first 429 (its
+   * Retry-After), then `limit` calls again. The window opens at the refusal, not on a timer: with a window that
+   * started at the first call, a second call that a busy machine delayed past it was served, and no 429 was ever met.
+   */
   let mode: { limit: number; retryAfter: string | null } = { limit: 3, retryAfter: '1' };
   let served = 0;
   let refused = 0;
-  let windowStart = Date.now();
+  let refusingSince: number | undefined;
   const bodies: string[] = [];
 
   beforeAll(async () => {
@@ -151,8 +155,8 @@ describe('send within the target rate limits', () => {
       });
       req.on('end', () => {
         bodies.push(`${req.headers['idempotency-key'] ?? ''}|${body}`);
-        if (Date.now() - windowStart >= 1_000) {
-          windowStart = Date.now();
+        if (refusingSince !== undefined && Date.now() - refusingSince >= 1_000) {
+          refusingSince = undefined;
           served = 0;
         }
         const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -162,6 +166,7 @@ describe('send within the target rate limits', () => {
           return;
         }
         refused += 1;
+        refusingSince ??= Date.now();
         if (mode.retryAfter !== null) headers['retry-after'] = mode.retryAfter;
         res.writeHead(429, headers).end('{"error":{"code":"RATE_LIMITED"}}');
       });
@@ -192,7 +197,7 @@ describe('send within the target rate limits', () => {
 
   it('waits out a 429 it did not provoke and sends the identical request again, each attempt recorded', async () => {
     mode = { limit: 1, retryAfter: '1' };
-    windowStart = Date.now();
+    refusingSince = undefined;
     served = 0;
     refused = 0;
     bodies.length = 0;

@@ -44,6 +44,14 @@ const RENEW: { name: string; text: string } = {
  *   connection makes this side renew at once, or stop trusting the copy and connect again.
  *
  * Whenever the copy is not trusted the store reads the row per request, as it would without the watch.
+ *
+ * What is guaranteed is the answer, not the number of reads: a copy is read only while trusted, and a trusted copy
+ * holds every change already answered. When the copy is trusted is the scheduler's business. A change untrusts it
+ * from the refusal until this side has handled the renewal that acknowledges it, and the writer may answer inside
+ * that gap (it sees the acknowledgement in the database, on a connection of its own), so the next calls here read
+ * the row; a renewal that comes late (a busy machine, a slow database) ends the trust too. An applied copy whose
+ * acknowledging renewal is still in flight is not trusted early: its old lease may have lapsed, and a later change
+ * may then already be answered without waiting for this side.
  */
 export class ControlWatch {
   readonly instanceId = randomUUID();

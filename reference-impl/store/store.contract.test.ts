@@ -1036,9 +1036,12 @@ describe('PostgreSQL completion against a transaction holding the key row', () =
     await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   });
 
-  /** Waits until some session of this database waits for a row lock (the completion under test). */
+  /**
+   * Waits until some session of this database waits for a row lock (the completion under test). The bound (at least
+   * 20 s: 400 polls 50 ms apart) only ends a completion that never comes; a busy machine takes its time to send it.
+   */
   async function completionWaits(): Promise<void> {
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 400; i++) {
       const { rowCount } = await holder.query(
         "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
       );

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PartnerApiClient } from './booking-helpers.ts';
-import { BookingStorm, PROMPT_MS } from './outage-storm.ts';
+import { BookingStorm, FAULT_SEEN_MS } from './outage-storm.ts';
 import { immutableEnforcedIn, mountSmallDisk, type SmallDisk, turnReadOnly } from './own-disk.ts';
 import { sleep } from './own-services.ts';
 import { HIGH_RATE_LIMIT, type SpawnedServer, spawnServer } from './spawn-server.ts';
@@ -67,7 +67,7 @@ async function stormThroughFault(
     await storm.waitForAcknowledged(10, 0, 20_000);
     const faultAt = Date.now();
     await fault();
-    await storm.waitForRefusals(3, faultAt, PROMPT_MS);
+    await storm.waitForRefusals(3, faultAt, FAULT_SEEN_MS);
     // Reads do not need the disk to take a byte: they go on.
     const list = await client.call('GET', '/reservations?limit=5', { as: 'partnerA' });
     expect(list.status, `a read during the fault: ${list.text}`).toBe(200);

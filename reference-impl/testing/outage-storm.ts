@@ -15,6 +15,11 @@ import type { ApiResponse } from './test-server.ts';
 
 /** An answer slower than this is a hang (generous: the machine is shared and loaded). */
 export const PROMPT_MS = 8_000;
+/**
+ * How long a fault may take to show as three refused bookings (waitForRefusals): a moment on a quiet machine; the
+ * bound only ends a test whose server never refuses.
+ */
+export const FAULT_SEEN_MS = 20_000;
 /** A client's pause before it retries a retryable answer. */
 const RETRY_PAUSE_MS = 100;
 
@@ -87,12 +92,23 @@ export class BookingStorm {
     return Date.now();
   }
 
-  /** Waits until at least `count` refusals (any non-2xx answer or no answer) came after `sinceMs`. */
+  /**
+   * Waits until at least `count` bookings sent at or after `sinceMs` were answered 503 DEPENDENCY_UNAVAILABLE: the
+   * event the outage tests judge (a booking made during the fault, refused), not merely any refusal after it (a
+   * request sent before the fault and refused after it, or a 409 of a claim left in flight), so the fault is never
+   * repaired before the machine, however busy, has shown it.
+   */
   async waitForRefusals(count: number, sinceMs: number, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    const refused = () => this.answers.filter((a) => a.answeredAt >= sinceMs && !(a.status >= 200 && a.status < 300));
+    const refused = () =>
+      this.answers.filter((a) => a.sentAt >= sinceMs && a.status === 503 && a.code === 'DEPENDENCY_UNAVAILABLE');
     while (refused().length < count) {
-      if (Date.now() > deadline) throw new Error(`no refusal within ${timeoutMs} ms of the fault`);
+      if (Date.now() > deadline) {
+        throw new Error(
+          `${refused().length} of ${count} bookings sent after the fault refused 503 DEPENDENCY_UNAVAILABLE within ` +
+            `${timeoutMs} ms; answers: ${this.summary()}`,
+        );
+      }
       await sleep(20);
     }
   }

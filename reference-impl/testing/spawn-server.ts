@@ -24,9 +24,10 @@ export interface SpawnedServer {
 
 /**
  * Starts `reference-impl/main.ts` in a child process, exactly as `npm run serve` does, on a free port, and
- * resolves once it listens. For tests that need several instances or a kill -9.
+ * resolves once it listens. For tests that need several instances or a kill -9. The timeout only ends a server that
+ * never starts: a start takes 2 s on a quiet machine and up to about 10 s with both cores busy (tsx compiles main.ts).
  */
-export function spawnServer(env: Record<string, string>, timeoutMs = 20_000): Promise<SpawnedServer> {
+export function spawnServer(env: Record<string, string>, timeoutMs = 40_000): Promise<SpawnedServer> {
   const child = spawn(process.execPath, ['--import', TSX_LOADER, MAIN], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -60,7 +60,9 @@ describe('redis rate limiter', () => {
       await proxy.cut();
       const started = performance.now();
       await expect(rl.hit('client:cut', 5, t0)).rejects.toBeInstanceOf(RateLimitStoreUnavailableError);
-      expect(performance.now() - started).toBeLessThan(2_000);
+      // No offline queue: refused once the loss is seen, not held until a reconnection; milliseconds on a quiet
+      // machine, the bound leaves a loaded one seconds of room.
+      expect(performance.now() - started).toBeLessThan(5_000);
     } finally {
       await rl.close();
     }
@@ -73,7 +75,9 @@ describe('redis rate limiter', () => {
       proxy.freeze();
       const started = performance.now();
       await expect(rl.hit('client:frozen', 5, t0)).rejects.toBeInstanceOf(RateLimitStoreUnavailableError);
-      expect(performance.now() - started).toBeLessThan(3_000);
+      // Bounded by the limiter's command timeout (1 s), not by TCP noticing the silence (minutes); the room above it
+      // is for a loaded machine, where the timer itself fires late.
+      expect(performance.now() - started).toBeLessThan(6_000);
     } finally {
       await rl.close();
       await proxy.cut();
