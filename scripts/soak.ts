@@ -1,5 +1,5 @@
 /**
- * `npm run test:soak`: `npm test` several times in a row with every core kept busy beside it (issue 33: a suite that
+ * `npm run test:soak`: `npm test` several times in a row with every core kept busy beside it (a suite that
  * is green on a busy machine). A test whose verdict hangs on the scheduler (a lease renewed late, a timer fired late,
  * two sockets answered in the other order) fails here long before it fails in CI.
  *
