@@ -11,9 +11,16 @@ import { API_PREFIX, MEDIA_TYPES } from '../contract/constants.ts';
 import type { Endpoint } from '../contract/endpoints.ts';
 import type { Scope } from '../contract/scopes.ts';
 import type { Reservation, ReservationList } from '../contract/types.ts';
-import { malformedCodes } from '../generators/index.ts';
+import { malformedCodes, quoteRequest } from '../generators/index.ts';
 import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
-import { bodyOf, errorStatusAmong, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
+import {
+  bodyOf,
+  errorCodeOf,
+  errorStatusAmong,
+  expectError,
+  expectMediaType,
+  expectSchema,
+} from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
@@ -29,7 +36,8 @@ import {
 } from './support/booking.ts';
 import { quoteAnswered, succeeded } from './support/endpoint-success.ts';
 import { ENDPOINT_PROFILES, type EndpointProfile, endpointsOf } from './support/endpoints.ts';
-import { fleetOf, locationsOf } from './support/listings.ts';
+import { sampleOf } from './support/generated.ts';
+import { fleetOf, locationsOf, targetListings } from './support/listings.ts';
 import { freshKey, plainRequest } from './support/reservation-requests.ts';
 import { plainQuoteRequest } from './support/shopping.ts';
 
@@ -165,6 +173,28 @@ function expectRow(t: CheckContext, res: ApiResult, status: number, schema: Para
   expectSchema(res, schema);
 }
 
+/**
+ * The answer to a shopping request with a token of `scopes`. 409 NO_AVAILABILITY answers a valid request (4.5, 4.6:
+ * nothing may be offerable for a window, audit 2026-11-29 finding 15): other generated windows are tried, and the
+ * check is not judged when none is offerable.
+ */
+async function offerableAnswer(
+  t: CheckContext,
+  path: '/availability' | '/quotes',
+  plain: object,
+  scopes: Scope[],
+): Promise<ApiResult> {
+  const noOffer = (res: ApiResult) => res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY';
+  let res = await t.client(partnerA).post(path, plain, { scopes });
+  const cat = noOffer(res) ? await targetListings(t, partnerA) : undefined;
+  for (let attempt = 1; cat && attempt < 5 && noOffer(res); attempt++) {
+    const { vehicleCode, ...window } = sampleOf(t, quoteRequest(cat, { rate: 'public' }), attempt * 7919);
+    res = await t.client(partnerA).post(path, path === '/quotes' ? { ...window, vehicleCode } : window, { scopes });
+  }
+  if (noOffer(res)) t.notApplicable(`POST ${path}: 409 NO_AVAILABILITY for five windows`);
+  return res;
+}
+
 describe('4 Endpoints', () => {
   // Spec 4.0.1: "Business endpoints send and receive JSON by default (XML: see 4.14)."
   check('4.0.1')({ needs: [partnerA], name: 'A business GET without Accept answers JSON' }, async (t) => {
@@ -294,16 +324,14 @@ describe('4 Endpoints', () => {
     { ...business, name: 'POST /availability with an availability:read token: 200 AvailabilityResponse' },
     async (t) => {
       const { vehicleCode: _, ...window } = await plainQuoteRequest(t, partnerA);
-      const res = await t.client(partnerA).post('/availability', window, { scopes: ['availability:read'] });
+      const res = await offerableAnswer(t, '/availability', window, ['availability:read']);
       expectRow(t, res, 200, 'AvailabilityResponse');
     },
   );
 
   // Spec 4.0.11: "POST | /api/partner/v1/quotes | quotes:write | 201 Quote"
   check('4.0.11')({ ...business, name: 'POST /quotes with a quotes:write token: 201 Quote' }, async (t) => {
-    const res = await t
-      .client(partnerA)
-      .post('/quotes', await plainQuoteRequest(t, partnerA), { scopes: ['quotes:write'] });
+    const res = await offerableAnswer(t, '/quotes', await plainQuoteRequest(t, partnerA), ['quotes:write']);
     expectRow(t, res, 201, 'Quote');
   });
 
