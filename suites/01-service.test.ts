@@ -37,7 +37,7 @@ import {
 import { heldScopes, slowCases } from './support/draws.ts';
 import { availabilityAnswered, quoteAnswered } from './support/endpoint-success.ts';
 import { cheapRuns, costlyRuns, sampleOf } from './support/generated.ts';
-import { errorWithoutRequestId, siblingId } from './support/ids.ts';
+import { errorWithoutRequestId, unissuedId } from './support/ids.ts';
 import { targetListings } from './support/listings.ts';
 import { bareAmounts, isMoneyObject, moneyValue, scaled } from './support/money.ts';
 import { requireUnknownKeysRefused } from './support/request-faults.ts';
@@ -99,26 +99,36 @@ const FOREIGN_NAMESPACES = [
   'http://www.opentravel.org/OTA/2003/05',
 ];
 
+/**
+ * Bookings of one vehicle and window in 1.1a: more than a branch's cars of one class, so a decrementing allotment of a
+ * realistic size (a handful to ten a window) runs out within the check (audit 2026-11-29, finding 24).
+ */
+const SAME_WINDOW_BOOKINGS = 12;
+
 describe('1 What the service does', () => {
   // Spec 1.1a: "Availability is model-level, not unit-level. There is no per-unit date-overlap check, no unit inventory
   // and no decrementing allotment."
   check('1.1a')(
-    { ...book, name: 'Four bookings of the same vehicle and window: all accepted, availability unchanged' },
+    {
+      ...book,
+      name: `${SAME_WINDOW_BOOKINGS} bookings of the same vehicle and window: all accepted, availability unchanged`,
+    },
     async (t) => {
       const { quote: first, request } = await issueQuote(t, 'partnerA', await targetListings(t), { rate: 'public' });
       const probe = windowOf(request);
       // Measured before the first booking: an allotment decremented by that one would otherwise go unseen.
       const before = await availability(t, probe);
-      for (let i = 0; i < 4; i++) {
+      for (let i = 0; i < SAME_WINDOW_BOOKINGS; i++) {
         // A quote of the same request per booking: booking one quote again is 3.10's matter, not this clause's.
         const q = i === 0 ? first : await quoteStep(t, 'partnerA', request);
         const res = await postReservation(t, 'partnerA', reservationBody(t, q.quoteId, q.vehicle));
         expectBooked(res, `booking ${i + 1} of the same vehicle and window`);
       }
       const after = await availability(t, probe);
-      expect(offerTerms(after.offers), 'offers after four overlapping bookings (no allotment decremented)').toEqual(
-        offerTerms(before.offers),
-      );
+      expect(
+        offerTerms(after.offers),
+        `offers after ${SAME_WINDOW_BOOKINGS} overlapping bookings (no allotment decremented)`,
+      ).toEqual(offerTerms(before.offers));
     },
   );
 
@@ -444,7 +454,7 @@ describe('1 What the service does', () => {
     async (t) => {
       const { reservation } = await bookReservation(t, 'partnerA');
       const id = reservation.reservationId;
-      const missing = siblingId(id);
+      const missing = unissuedId(id);
       const own = () => t.client('partnerA').get(`/reservations/${encodeURIComponent(id)}`);
       const before = ((await own()).body as Reservation | undefined)?.status;
       const pairs: Array<[string, () => Promise<ApiResult>, () => Promise<ApiResult>]> = [

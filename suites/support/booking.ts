@@ -137,6 +137,12 @@ export async function attemptBooking(
   if (key !== null) headers[IDEMPOTENCY_HEADER] = key;
   const res = await t.client(role).post('/reservations', body, { ...options.call, headers });
   recordIfCreated(t, res);
+  // A quote refused at booking for want of a car is a unit allotment running out, which 1.1a rules out ("no
+  // decrementing allotment"): filed there, blocking the check whose booking met it (audit 2026-11-29, finding 24).
+  requireStep('1.1a', !(res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY'), 'a quoted vehicle books', {
+    expected: 'no 409 NO_AVAILABILITY at booking (no allotment: spec 1.1a)',
+    actual: { status: res.status, body: res.text.slice(0, 300) },
+  });
   return { res, body, key };
 }
 

@@ -1,5 +1,6 @@
 import { OPERATOR_DATA } from '../../../fixtures/index.ts';
 import {
+  answerError,
   dropFields,
   each,
   eachObject,
@@ -23,6 +24,10 @@ type Obj = Record<string, unknown>;
 const answered = new Remembered<{ partnerId: string; reservation: Obj }>();
 /** (vehicle, window) pairs booked: for the allotment fault. */
 const booked = new Set<string>();
+/** Booking times per (vehicle, window), the cars a class has per window, how long a car is away: allotment-of-ten. */
+const allotted = new Map<string, number[]>();
+const ALLOTMENT = 10;
+const ALLOTMENT_MS = 5_000;
 
 const windowKey = (vehicleCode: unknown, pickup: unknown, dropoff: unknown, location: unknown) =>
   `${String(vehicleCode)}|${String(pickup)}|${String(dropoff)}|${String(location)}`;
@@ -55,6 +60,24 @@ export const RESOURCE_FAULTS: Fault[] = [
           return !booked.has(windowKey(vehicle.vehicleCode, a.pickupDateTime, a.dropoffDateTime, a.pickupLocation));
         });
       }
+    },
+  },
+  {
+    name: 'allotment-of-ten',
+    kind: 'fault',
+    clause: '1.1a',
+    description:
+      'A vehicle class has ten cars per location and window, each away for 5 s after a booking: the eleventh booking of the same vehicle and window within 5 s is answered 409 NO_AVAILABILITY (a decrementing allotment, audit 2026-11-29 finding 24).',
+    response(r) {
+      if (r.operation !== 'createReservation' || r.status !== 201) return;
+      const v = r.value as Obj;
+      const key = windowKey(v.vehicleCode, v.pickupDateTime, v.dropoffDateTime, v.pickupLocation);
+      // Cars come back ALLOTMENT_MS after a booking: the allotment runs out under a burst of bookings of one window.
+      const now = Date.now();
+      const recent = (allotted.get(key) ?? []).filter((at) => now - at < ALLOTMENT_MS);
+      recent.push(now);
+      allotted.set(key, recent);
+      if (recent.length > ALLOTMENT) answerError(r, 'NO_AVAILABILITY');
     },
   },
   {
