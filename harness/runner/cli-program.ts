@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { packageInfo } from '../../contract/package-info.ts';
-import { type AttestCommand, addAttestCommands } from '../attest/commands.ts';
+import { addAttestCommands } from '../attest/commands.ts';
+import { addClientCommand } from '../client-certify/command.ts';
 import { EMBEDDED_RATE_LIMIT_PER_MINUTE } from '../target/embedded.ts';
 import { type ImageFlags, ImageOptionError, parseImageFlags } from '../target/image-options.ts';
 import { CertifyError, EXIT } from './errors.ts';
@@ -30,6 +31,12 @@ const defaultIo = (): CliIo => ({
   isTTY: process.stdout.isTTY === true,
   ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
 });
+
+/**
+ * A subcommand (verify, countersign, client) chosen by the parse and run once parsing is over; each takes the parts of
+ * the CLI's io it needs, and resolves to the exit code.
+ */
+type Subcommand = (io: CliIo) => Promise<number>;
 
 /** Flags commander names as CertifyOptions does: they pass through unchanged (run.ts parses and checks them). */
 type SameNamed =
@@ -70,7 +77,7 @@ interface ParsedFlags extends Pick<CertifyOptions, SameNamed>, ImageFlags {
 /** Repeatable options (--image-env K=V --image-env K2=V2). */
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
-export function buildProgram(io: CliIo, chooseCommand: (command: AttestCommand) => void = () => {}): Command {
+export function buildProgram(io: CliIo, chooseCommand: (command: Subcommand) => void = () => {}): Command {
   const program = new Command('partner-api-certify')
     .description(
       'Certify a server against the Partner Car Rental Distribution API v1: runs the conformance suites and writes a per-clause report.\nExit code: 0 judged and passed, 1 judged and failed, 2 could not judge (configuration, reachability, TLS, credentials, nothing applicable, harness error).',
@@ -145,17 +152,18 @@ export function buildProgram(io: CliIo, chooseCommand: (command: AttestCommand) 
       // Our own message follows; commander's would repeat it.
       outputError: () => {},
     })
-    // The certification itself is the program's own action; verify and countersign are subcommands, whose options
-    // (--image, --target, --key) must not be taken for the run's: so options are positional.
+    // The certification itself is the program's own action; verify, countersign and client are subcommands, whose
+    // options (--image, --target, --key, --scenario) must not be taken for the run's: so options are positional.
     .enablePositionalOptions()
     .action(() => {});
   addAttestCommands(program, chooseCommand);
+  addClientCommand(program, chooseCommand);
   return program;
 }
 
 /** Runs the CLI; resolves to the exit code (the entry point sets it). */
 export async function main(argv: readonly string[], io: CliIo = defaultIo()): Promise<number> {
-  let command: AttestCommand | undefined;
+  let command: Subcommand | undefined;
   const program = buildProgram(io, (chosen) => {
     command = chosen;
   });
@@ -174,7 +182,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
   try {
     if (command) {
       if (Object.values(flags).some((value) => value !== undefined)) {
-        throw new CertifyError('verify and countersign take their own options only, after the command name');
+        throw new CertifyError('verify, countersign and client take their own options only, after the command name');
       }
       return await command(io);
     }

@@ -19,6 +19,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   suites: ['contract', 'generators', 'harness'],
   load: ['contract', 'harness'],
   'reference-impl': ['contract', 'fixtures'],
+  // The sample clients are what a partner copies: they stand alone, on Node's fetch.
+  examples: [],
 };
 /** Test files may also reach for the spec's words: the fixtures' own tests read the contract. */
 const TESTS_MAY_ALSO_IMPORT: Record<string, readonly string[]> = { fixtures: ['contract'] };

@@ -1,0 +1,248 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { API_PREFIX } from '../../contract/constants.ts';
+import { RECORD_FILE } from '../attest/record-file.ts';
+import { CertifyError } from '../runner/errors.ts';
+import { parseFormats, REPORT_FILES, REPORT_FORMATS } from '../runner/options.ts';
+import { prepareReportDir } from '../runner/write-reports.ts';
+import { type EmbeddedTarget, type EmbeddedTargetOptions, startEmbeddedTarget } from '../target/embedded.ts';
+import { clientVerdict, judgeSession } from './judge.ts';
+import { readRecording } from './recording.ts';
+import { buildClientReport, CLIENT_RENDERERS, type ClientReport, renderClientTable } from './report.ts';
+import { CLIENT_SCENARIOS, type ClientScenario, DEFAULT_CLIENT_REPORT_DIR } from './scenarios.ts';
+
+/**
+ * `partner-api-certify client -- <command…>`: the reference started as a sandbox that records every exchange
+ * (SANDBOX_RECORD), the partner's command run against it with the sandbox's address and credentials in its
+ * environment, then the recording judged against the client clause catalogue (docs/client-clauses.md).
+ */
+
+/** The environment variables the command is given (README "Certifying your client"). */
+export const CLIENT_ENV = {
+  baseUrl: 'PARTNER_API_BASE_URL',
+  clientId: 'PARTNER_API_CLIENT_ID',
+  clientSecret: 'PARTNER_API_CLIENT_SECRET',
+  clientId2: 'PARTNER_API_CLIENT_ID_2',
+  clientSecret2: 'PARTNER_API_CLIENT_SECRET_2',
+  /** The sandbox's self-signed certificate (PEM), for a client that is not Node (Node reads NODE_EXTRA_CA_CERTS). */
+  caFile: 'PARTNER_API_CA_FILE',
+} as const;
+
+/**
+ * The sandbox's business limit a minute: the reference's own default, not the raised one of a server certification,
+ * so a client meets the ceiling a real service would set (spec 8).
+ */
+export const SANDBOX_RATE_LIMIT_PER_MINUTE = 600;
+
+export interface ClientCertifyOptions {
+  /** The partner's command and its arguments (no shell: the words as given). */
+  command: readonly string[];
+  scenario?: string;
+  /** Default: reports/client, beside the server's reports/. */
+  reportDir?: string;
+  /** Comma-separated, as certify's --format (default: all four). */
+  formats?: string;
+  /** 'https' (default, the spec's 5.7; C5.7 is then judged) or 'http' for a client that cannot be given a CA. */
+  transport?: 'https' | 'http';
+  /** The environment the command inherits (before the sandbox's variables are added). */
+  env: NodeJS.ProcessEnv;
+  output: (text: string) => void;
+  /** 'inherit' (the CLI): the command's output is the user's; 'pipe' (tests): collected into `commandOutput`. */
+  stdio?: 'inherit' | 'pipe';
+  signal?: AbortSignal;
+  /** Tests: start the sandbox another way. */
+  startSandbox?: (options: EmbeddedTargetOptions) => Promise<EmbeddedTarget>;
+}
+
+export interface ClientCertifyResult {
+  exitCode: 0 | 1 | 2;
+  report: ClientReport;
+  written: string[];
+  /** With stdio 'pipe': what the command wrote to stdout and stderr. */
+  commandOutput: string;
+}
+
+function parseScenario(value: string | undefined): ClientScenario {
+  const scenario = value ?? 'happy-path';
+  if ((CLIENT_SCENARIOS as readonly string[]).includes(scenario)) return scenario as ClientScenario;
+  throw new CertifyError(
+    `--scenario: unknown scenario "${scenario}" (available: ${CLIENT_SCENARIOS.join(', ')}; resilience and limits are not built yet)`,
+  );
+}
+
+/** Removes an earlier run's client reports: a run that could not judge leaves no verdict behind. */
+function clearClientReports(dir: string): void {
+  for (const format of REPORT_FORMATS) rmSync(join(dir, REPORT_FILES[format]), { force: true });
+  rmSync(join(dir, RECORD_FILE), { force: true });
+  rmSync(join(dir, RECORDING_FILE), { force: true });
+}
+
+/** The session's recording, copied beside the reports: the evidence every finding's `#seq` points into. */
+export const RECORDING_FILE = 'client-recording.jsonl';
+
+export async function runClientCertification(options: ClientCertifyOptions): Promise<ClientCertifyResult> {
+  // Everything the user gave is checked before the sandbox starts (exit 2, nothing touched).
+  if (options.command.length === 0 || options.command[0] === '') {
+    throw new CertifyError('client: no command given: partner-api-certify client [options] -- <command…>');
+  }
+  const scenario = parseScenario(options.scenario);
+  const formats = parseFormats(options.formats ?? REPORT_FORMATS.join(','));
+  const reportDir = prepareReportDir(options.reportDir ?? DEFAULT_CLIENT_REPORT_DIR);
+  const transport = options.transport ?? 'https';
+
+  const work = mkdtempSync(join(tmpdir(), 'partner-cert-client-'));
+  const recordingFile = join(work, 'recording.jsonl');
+  const startedAt = new Date();
+  let sandbox: EmbeddedTarget;
+  try {
+    sandbox = await (options.startSandbox ?? startEmbeddedTarget)({
+      // embedded.ts strips SANDBOX_RECORD from the inherited environment (a server certification must not record);
+      // given here explicitly, it wins.
+      env: { SANDBOX_RECORD: recordingFile },
+      rateLimitPerMinute: SANDBOX_RATE_LIMIT_PER_MINUTE,
+      transport,
+    });
+  } catch (error) {
+    rmSync(work, { recursive: true, force: true });
+    clearClientReports(reportDir);
+    throw new CertifyError(`the sandbox could not be started: ${(error as Error).message}`);
+  }
+
+  const partnerA = sandbox.config.clients.partnerA;
+  const partnerB = sandbox.config.clients.partnerB;
+  if (!partnerA || !partnerB) {
+    await sandbox.stop();
+    rmSync(work, { recursive: true, force: true });
+    throw new CertifyError('the sandbox has no partnerA and partnerB clients to hand out');
+  }
+  const baseUrl = `${sandbox.config.baseUrl}${API_PREFIX}`;
+  const caFile = sandbox.config.tls?.caFile;
+  const env: NodeJS.ProcessEnv = {
+    ...options.env,
+    [CLIENT_ENV.baseUrl]: baseUrl,
+    [CLIENT_ENV.clientId]: partnerA.clientId,
+    [CLIENT_ENV.clientSecret]: partnerA.clientSecret,
+    [CLIENT_ENV.clientId2]: partnerB.clientId,
+    [CLIENT_ENV.clientSecret2]: partnerB.clientSecret,
+  };
+  // The certificate is made for this sandbox: a Node client trusts it with no code of its own (fetch reads
+  // NODE_EXTRA_CA_CERTS at start); any other client is told where it is.
+  if (caFile) Object.assign(env, { [CLIENT_ENV.caFile]: caFile, NODE_EXTRA_CA_CERTS: caFile });
+  else delete env[CLIENT_ENV.caFile];
+
+  options.output(`Sandbox (scenario ${scenario}) at ${baseUrl}; running: ${options.command.join(' ')}\n`);
+  let ended: CommandEnd;
+  try {
+    ended = await runCommand(options.command, env, options.stdio ?? 'inherit', options.signal);
+  } finally {
+    await sandbox.stop();
+  }
+  const finishedAt = new Date();
+
+  if (ended.startError) {
+    rmSync(work, { recursive: true, force: true });
+    clearClientReports(reportDir);
+    throw new CertifyError(`the command could not be started: ${ended.startError}`);
+  }
+  let exchanges: ReturnType<typeof readRecording>;
+  try {
+    // No file: the sandbox was never called (the recorder appends on the first answer).
+    exchanges = existsSync(recordingFile) ? readRecording(recordingFile) : [];
+    if (exchanges.length > 0) copyFileSync(recordingFile, join(reportDir, RECORDING_FILE));
+    else rmSync(join(reportDir, RECORDING_FILE), { force: true });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+
+  const judgements = judgeSession(exchanges);
+  const verdict = clientVerdict(exchanges, judgements);
+  const notes: string[] = [];
+  if (exchanges.length === 0) notes.push('the command never called the sandbox: nothing to judge');
+  if (ended.signal !== null) notes.push(`the command was ended by ${ended.signal}: only what it sent is judged`);
+  else if (ended.exitCode !== 0) {
+    // The verdict is about the traffic; a failing command is said, not judged (its own tests may have failed).
+    notes.push(`the command exited ${ended.exitCode}: only what it sent is judged`);
+  }
+  if (!caFile) {
+    notes.push('the sandbox served plain HTTP (--http, or no openssl to make a certificate): C5.7 is not judged');
+  }
+  const report = buildClientReport({
+    scenario,
+    startedAt,
+    finishedAt,
+    baseUrl,
+    transport: caFile ? 'https' : 'http',
+    command: { argv: [...options.command], exitCode: ended.exitCode, signal: ended.signal },
+    credentials: [
+      { ...partnerA, idEnv: CLIENT_ENV.clientId, secretEnv: CLIENT_ENV.clientSecret },
+      { ...partnerB, idEnv: CLIENT_ENV.clientId2, secretEnv: CLIENT_ENV.clientSecret2 },
+    ],
+    exchanges,
+    judgements,
+    verdict,
+    notes,
+  });
+
+  rmSync(join(reportDir, RECORD_FILE), { force: true });
+  const written: string[] = [];
+  for (const format of REPORT_FORMATS) {
+    const file = join(reportDir, REPORT_FILES[format]);
+    if (!formats.includes(format)) {
+      rmSync(file, { force: true });
+      continue;
+    }
+    try {
+      writeFileSync(file, CLIENT_RENDERERS[format](report));
+    } catch (error) {
+      throw new CertifyError(
+        `--report-dir: cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
+    }
+    written.push(file);
+  }
+  options.output(`\n${renderClientTable(report)}`);
+  options.output(`Reports: ${written.join(', ')}\n`);
+  return { exitCode: report.exitCode, report, written, commandOutput: ended.output };
+}
+
+interface CommandEnd {
+  exitCode: number | null;
+  signal: string | null;
+  startError?: string;
+  output: string;
+}
+
+/** Runs the command to its end; on abort (Ctrl-C of the CLI) it is asked to stop, then killed after 10 s. */
+function runCommand(
+  command: readonly string[],
+  env: NodeJS.ProcessEnv,
+  stdio: 'inherit' | 'pipe',
+  signal: AbortSignal | undefined,
+): Promise<CommandEnd> {
+  return new Promise((resolve) => {
+    const [file = '', ...args] = command;
+    const child = spawn(file, args, { env, stdio: stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    let killTimer: NodeJS.Timeout | undefined;
+    const onAbort = () => {
+      child.kill('SIGTERM');
+      killTimer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const done = (end: CommandEnd) => {
+      signal?.removeEventListener('abort', onAbort);
+      if (killTimer) clearTimeout(killTimer);
+      resolve(end);
+    };
+    child.once('error', (error) => done({ exitCode: null, signal: null, startError: error.message, output }));
+    child.once('close', (code, killedBy) => done({ exitCode: code, signal: killedBy, output }));
+  });
+}
