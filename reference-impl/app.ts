@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer, type ServerOptions as HttpsServerOptions } from 'node:https';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { API_PREFIX } from '../contract/constants.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { controlRoutes } from './control/routes.ts';
@@ -66,7 +66,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Parameters are matched by our own patterns; an over-long path is a 404 like any unknown resource.
     routerOptions: { maxParamLength: 256 },
     return503OnClosing: true,
-    disableRequestLogging: deps.logRequests === false,
+    // Through the log controller: the top-level option is deprecated and warns on every start (FSTDEP023).
+    logController: new LogController({ disableRequestLogging: deps.logRequests === false }),
     frameworkErrors: handleFrameworkError,
   };
   // Fastify still reads `https` to know its own protocol (the listen address it reports) with a server factory.
