@@ -3,6 +3,7 @@
  * against the Partner API, the way the spec asks a client to. Try it against the sandbox:
  *
  *   npx partner-api-certify client -- npx tsx examples/good-client.ts
+ *   npx partner-api-certify client --scenario resilience -- npx tsx examples/good-client.ts
  *
  * It uses nothing but Node's fetch, so it can be copied out of this repository as it is. It reads the sandbox's
  * address and credentials from PARTNER_API_BASE_URL, PARTNER_API_CLIENT_ID and PARTNER_API_CLIENT_SECRET (and the
@@ -206,6 +207,9 @@ async function quoteAndBook(client: PartnerClient, daysAhead: number, vehicleCod
   throw new Error('the price kept moving: three quotes went stale before they could be booked');
 }
 
+/** The operator declined the booking (7.3: the reason only via support): said, and never sent again. */
+const declined = (error: unknown) => error instanceof ApiError && error.code === 'RESERVATION_REJECTED';
+
 async function session(client: PartnerClient, label: string, rounds: number): Promise<void> {
   const locations = await client.call<{ count: number }>('GET', '/locations');
   const fleet = await client.call<{ count: number }>('GET', '/fleet');
@@ -221,7 +225,14 @@ async function session(client: PartnerClient, label: string, rounds: number): Pr
       console.log(`${label}: no offer for the window ${daysAhead} days ahead`);
       continue;
     }
-    const booked = await quoteAndBook(client, daysAhead, offer.vehicle.vehicleCode);
+    let booked: Reservation;
+    try {
+      booked = await quoteAndBook(client, daysAhead, offer.vehicle.vehicleCode);
+    } catch (error) {
+      if (!declined(error)) throw error;
+      console.log(`${label}: the operator declined the booking; ask support about ${(error as ApiError).requestId}`);
+      continue;
+    }
     const read = await client.call<Reservation>('GET', `/reservations/${encodeURIComponent(booked.reservationId)}`);
     const list = await client.call<{ count: number }>('GET', '/reservations?limit=10');
     // To change a reservation the spec says cancel and re-book (4.10): this sample only cancels.
@@ -237,7 +248,9 @@ async function session(client: PartnerClient, label: string, rounds: number): Pr
 }
 
 const first = new PartnerClient(requiredEnv('PARTNER_API_CLIENT_ID'), requiredEnv('PARTNER_API_CLIENT_SECRET'));
-await session(first, 'client 1', 2);
+/** Five rounds each: enough bookings to meet every step of the sandbox's resilience scenario. */
+const ROUNDS = 5;
+await session(first, 'client 1', ROUNDS);
 const secondId = process.env.PARTNER_API_CLIENT_ID_2;
 const secondSecret = process.env.PARTNER_API_CLIENT_SECRET_2;
-if (secondId && secondSecret) await session(new PartnerClient(secondId, secondSecret), 'client 2', 1);
+if (secondId && secondSecret) await session(new PartnerClient(secondId, secondSecret), 'client 2', ROUNDS);

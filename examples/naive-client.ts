@@ -2,14 +2,15 @@
  * A naive partner client: it gets the work done on a good day, and breaks client clauses the way integrations
  * commonly do. It exists to show what the client certification catches (docs/client-clauses.md):
  *
- *   npx partner-api-certify client -- npx tsx examples/naive-client.ts     (exit 1)
+ *   npx partner-api-certify client -- npx tsx examples/naive-client.ts                         (exit 1)
+ *   npx partner-api-certify client --scenario resilience -- npx tsx examples/naive-client.ts   (exit 1)
  *
  * Its faults, each on purpose (do not copy them):
  * - a new token for every call (C5.3b: reuse one until it expires);
  * - every failed call is sent again at once, up to three times, whatever the error, and a booking with a fresh
  *   Idempotency-Key each time (C7.2b on a non-retryable error; C4.7d when a booking's answer is lost, which the
- *   happy-path scenario never provokes);
- * - Retry-After is ignored (C8.3, when a 429 comes: happy-path never provokes one);
+ *   resilience scenario provokes);
+ * - Retry-After is ignored (C8.3, when a 429 comes: the resilience scenario sends one);
  * - a reservation is changed with PATCH (C4.10: cancel and re-book).
  * Everything else it does right (Basic, form-encoded, Accept and Content-Type, keys of the right length), so it
  * fails only the clauses its faults break.

@@ -24,6 +24,7 @@ import { reservationRoutes } from './http/routes/reservations.ts';
 import { shoppingRoutes } from './http/routes/shopping.ts';
 import { tokenRoute } from './http/routes/token.ts';
 import { installSandboxRecorder } from './sandbox/recorder.ts';
+import { type SandboxScenario, ScenarioPlayer } from './sandbox/scenario.ts';
 import type { Store } from './store/types.ts';
 
 export interface AppDeps {
@@ -46,6 +47,8 @@ export interface AppDeps {
   faults: FaultSwitch;
   /** Sandbox mode (SANDBOX_RECORD): the JSON Lines file every exchange is appended to, for the client judge. */
   sandboxRecord?: string;
+  /** Sandbox mode (SANDBOX_SCENARIO): what the operator side does during a client's session. */
+  sandboxScenario?: SandboxScenario;
 }
 
 /** Request logs carry method, path and status only: no query string, header or body can leak a secret. */
@@ -84,8 +87,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Bodies are decoded by the routes themselves (spec 4.13/4.14 rules on content type, UTF-8 and XML).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-  // First of the hooks, so a request's arrival time is taken before anything else runs.
-  if (deps.sandboxRecord) installSandboxRecorder(app, { file: deps.sandboxRecord, accessTokens: deps.accessTokens });
+  // Before the recorder: the player's onSend must change an answer before the recorder keeps it. The player has no
+  // onRequest hook, so the recorder's stays the first, and a request's arrival time is taken before anything else runs.
+  const player = deps.sandboxScenario ? new ScenarioPlayer(deps.sandboxScenario) : undefined;
+  player?.install(app);
+  if (deps.sandboxRecord) {
+    installSandboxRecorder(app, {
+      file: deps.sandboxRecord,
+      accessTokens: deps.accessTokens,
+      ...(player ? { markOf: (request) => player.markOf(request) } : {}),
+    });
+  }
 
   app.addHook('onRequest', async (request, reply) => {
     request.ctx = { requestId: String(request.id), nowMs: Date.now(), control: undefined as never };

@@ -35,6 +35,11 @@ export interface ServerConfig {
   idempotencyPurge: { intervalMs: number; batchSize: number };
   /** Sandbox mode: every exchange appended as a JSON line to this file (SANDBOX_RECORD; docs/client-clauses.md). */
   sandboxRecord: string | undefined;
+  /**
+   * Sandbox scenario played during a client's session (SANDBOX_SCENARIO: a bundled name of
+   * reference-impl/sandbox/scenarios/, or a scenario file's path); none when absent.
+   */
+  sandboxScenario: string | undefined;
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -90,6 +95,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       batchSize: positiveIntFrom(env, 'IDEMPOTENCY_PURGE_BATCH_SIZE', 500),
     },
     sandboxRecord: env.SANDBOX_RECORD ? resolve(env.SANDBOX_RECORD) : undefined,
+    sandboxScenario: env.SANDBOX_SCENARIO || undefined,
     faults: (env.FAULTS ?? '')
       .split(',')
       .map((name) => name.trim())

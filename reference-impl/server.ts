@@ -14,6 +14,7 @@ import { Shopping } from './domain/shopping.ts';
 import { FAULTS } from './faults/registry/index.ts';
 import { FaultSwitch } from './faults/switch.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './http/rate-limit/index.ts';
+import { loadSandboxScenario } from './sandbox/scenario.ts';
 import { openStore } from './store/index.ts';
 import type { Store } from './store/types.ts';
 
@@ -45,6 +46,8 @@ export async function startServer(
   options: { env?: NodeJS.ProcessEnv; logger?: boolean } = {},
 ): Promise<RunningServer> {
   const env = options.env ?? process.env;
+  // Read before anything opens: a scenario that cannot be played is a start-up error, not a session without it.
+  const sandboxScenario = config.sandboxScenario ? loadSandboxScenario(config.sandboxScenario) : undefined;
   const store = await openStore(config.databaseUrl);
   let rateLimiter: RateLimiter | undefined;
   try {
@@ -77,6 +80,7 @@ export async function startServer(
       logger: options.logger ? ({ level: config.logLevel } as never) : false,
       logRequests: config.logRequests,
       ...(config.sandboxRecord ? { sandboxRecord: config.sandboxRecord } : {}),
+      ...(sandboxScenario ? { sandboxScenario } : {}),
       ...(config.tlsCertFile && config.tlsKeyFile
         ? {
             https: {

@@ -15,7 +15,12 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const outFlag = process.argv.indexOf('--out-dir');
 const DIST = outFlag === -1 ? join(ROOT, 'dist') : resolve(process.argv[outFlag + 1] ?? 'dist');
 /** Read at run time by path, so tsc does not carry them over. */
-const ASSETS = ['fixtures/reference-target.json', 'contract/openapi/partner-api-v1.openapi.json'];
+const ASSETS = [
+  'fixtures/reference-target.json',
+  'contract/openapi/partner-api-v1.openapi.json',
+  'reference-impl/sandbox/scenarios/happy-path.json',
+  'reference-impl/sandbox/scenarios/resilience.json',
+];
 
 rmSync(DIST, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');

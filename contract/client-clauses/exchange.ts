@@ -8,6 +8,24 @@
  */
 export const RECORDING_VERSION = 1;
 
+/**
+ * What a sandbox scenario (reference-impl/sandbox/scenarios/) did to one exchange, so the judge knows what the client
+ * was reacting to: '429' (the scenario's rate limit, or a call refused while it stood), 'lost-answer' (the booking
+ * was made, its answer replaced by 503 DEPENDENCY_UNAVAILABLE), 'in-flight' (409 IDEMPOTENT_REPLAY_IN_FLIGHT),
+ * 'token-expired' (401 INVALID_TOKEN for a token expired early), 'quote-expired' and 'quote-stale' (409 on booking),
+ * 'declined' (422 RESERVATION_REJECTED).
+ */
+export const PROVOCATIONS = [
+  '429',
+  'lost-answer',
+  'in-flight',
+  'token-expired',
+  'quote-expired',
+  'quote-stale',
+  'declined',
+] as const;
+export type Provocation = (typeof PROVOCATIONS)[number];
+
 export interface RecordedAuthorization {
   /** The scheme as sent ('Bearer', 'Basic', …), or the whole header's first word when it is not one of ours. */
   scheme: string;
@@ -45,8 +63,11 @@ export interface RecordedExchange {
     clientIdInForm: boolean;
     clientSecretInForm: boolean;
   };
-  /** POST /reservations: the booking body as parsed (JSON), or null when it was not JSON. */
-  booking?: { body: unknown };
+  /**
+   * POST /reservations: the booking body as parsed (JSON), or null when it was not JSON; and the reservationId of the
+   * answer the client got (null for an error).
+   */
+  booking?: { body: unknown; reservationId?: string | null };
   status: number;
   /** The envelope's code (7.2), or the OAuth error (7.1), or null on success. */
   errorCode: string | null;
@@ -57,6 +78,13 @@ export interface RecordedExchange {
   idempotentReplay: boolean;
   /** A 200 token answer: the hash of the token issued (as `tokenHash` above), its expires_in and scope. */
   issuedToken?: { tokenHash: string; expiresInS: number; scope: string };
+  /** Under a scenario: what it provoked on this exchange, and the id of the scenario's step that did. */
+  provoked?: Provocation;
+  scenarioStep?: string;
+  /** Under a scenario that rewords messages: the error's message (or error_description) was not the reference's own. */
+  messageReworded?: boolean;
+  /** 'lost-answer': the answer that was made and never sent (the booking exists under this id). */
+  withheld?: { status: number; reservationId: string | null };
   /** Wall-clock milliseconds (epoch) the request arrived and the answer was sent. */
   receivedAtMs: number;
   respondedAtMs: number;

@@ -32,7 +32,7 @@ export function addClientCommand(program: Command, choose: (command: ClientComma
     .argument('<command...>', 'the command to run, e.g. -- npx tsx my-client.ts')
     .option(
       '--scenario <name>',
-      `what the sandbox does during the session: ${CLIENT_SCENARIOS.join(', ')}`,
+      `what the sandbox does during the session: ${CLIENT_SCENARIOS.join(', ')}, or a scenario file (.json)`,
       'happy-path',
     )
     .option('--report-dir <dir>', `where reports go (default: ${DEFAULT_CLIENT_REPORT_DIR}/)`)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedExchange } from '../../contract/client-clauses/exchange.ts';
 import { CLIENT_CLAUSES } from '../../contract/client-clauses/index.ts';
-import { clientVerdict, JUDGED_CLAUSE_IDS, judgeSession } from './judge.ts';
+import { clientVerdict, JUDGED_CLAUSE_IDS, judgeSession, scenarioEvents } from './judge.ts';
 import { parseRecording } from './recording.ts';
 
 /**
@@ -265,7 +265,30 @@ const CASES: Record<string, [RecordedExchange[], RecordedExchange[], number[]]> 
 };
 
 /** Clauses no recording can show yet: outside the traffic, or needing a scenario the sandbox does not run. */
-const NEVER_JUDGED = ['C2.1a', 'C2.1b', 'C6', 'C7.2a'];
+const NEVER_JUDGED = ['C2.1a', 'C2.1b', 'C6'];
+
+// C7.2a: two answers with the same code, each worded its own way (the resilience scenario). The good client recovers
+// from both; the naive one only from the wording it knows, and goes on with other calls after the other.
+const reworded = (over: Partial2): Partial2 => ({ ...over, messageReworded: true });
+const lostAnswer = (key: string, body: Record<string, unknown>) =>
+  book(key, body, reworded({ ...failed(503, 'DEPENDENCY_UNAVAILABLE', true), provoked: 'lost-answer' }));
+CASES['C7.2a'] = [
+  session(
+    token(),
+    lostAnswer('key-00000001', Q1),
+    book('key-00000001', Q1, { status: 200, idempotentReplay: true }),
+    lostAnswer('key-00000002', Q2),
+    book('key-00000002', Q2, { status: 200, idempotentReplay: true }),
+  ),
+  session(
+    token(),
+    lostAnswer('key-00000001', Q1),
+    book('key-00000001', Q1, { status: 200, idempotentReplay: true }),
+    lostAnswer('key-00000002', Q2),
+    read(),
+  ),
+  [2, 4],
+];
 
 describe('client judge', () => {
   it('has a judgement for every clause, and a good and a naive recording for every judgeable one', () => {
@@ -294,6 +317,38 @@ describe('client judge', () => {
     expect(outcome('C5.7', session(token(TOKEN1, { protocol: 'http' }), read({ protocol: 'http' }))).outcome).toBe(
       'not-judged',
     );
+  });
+
+  it('C7.2a: a client that never went on from a reworded error is not judged; one that met none, neither', () => {
+    const gaveUp = session(token(), lostAnswer('key-00000001', Q1));
+    expect(outcome('C7.2a', gaveUp)).toMatchObject({ outcome: 'not-judged' });
+    expect(outcome('C7.2a', gaveUp).reason).toMatch(/went on from none/);
+    const plain = session(token(), book('key-00000001', Q1, failed(503, 'DEPENDENCY_UNAVAILABLE', true)));
+    expect(outcome('C7.2a', plain).reason).toMatch(/no error message was reworded/);
+  });
+
+  it('lists what the scenario provoked with the reaction, and a lost answer replayed as one reservation', () => {
+    const events = scenarioEvents(
+      session(
+        token(),
+        book('key-00000001', Q1, {
+          ...failed(503, 'DEPENDENCY_UNAVAILABLE', true),
+          provoked: 'lost-answer',
+          scenarioStep: 'lost',
+          withheld: { status: 201, reservationId: 'RSV-1' },
+        }),
+        book('key-00000001', Q1, {
+          status: 200,
+          idempotentReplay: true,
+          booking: { body: Q1, reservationId: 'RSV-1' },
+        }),
+        book('key-00000003', Q2, { ...failed(422, 'RESERVATION_REJECTED'), provoked: 'declined' }),
+      ),
+    );
+    expect(events).toEqual([
+      { seq: 2, provoked: 'lost-answer', step: 'lost', reaction: 3, withheldReservationId: 'RSV-1', replayed: true },
+      { seq: 4, provoked: 'declined', step: null, reaction: null, withheldReservationId: null, replayed: false },
+    ]);
   });
 
   it('does not count a request already on its way when the 429 was answered', () => {

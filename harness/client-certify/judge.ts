@@ -1,10 +1,10 @@
-import type { RecordedExchange } from '../../contract/client-clauses/exchange.ts';
+import type { Provocation, RecordedExchange } from '../../contract/client-clauses/exchange.ts';
 import { CLIENT_CLAUSES, type ClientClause } from '../../contract/client-clauses/index.ts';
 import { API_PREFIX } from '../../contract/constants.ts';
 
 /**
  * The client judge: a sandbox recording against the client clause catalogue (docs/client-clauses.md, which also
- * gives the readings of docs/ambiguities.md CL1 to CL4). A clause the session never exercised is "not judged" with
+ * gives the readings of docs/ambiguities.md CL1 to CL5). A clause the session never exercised is "not judged" with
  * the reason, never a pass.
  */
 export type ClientOutcome = 'pass' | 'fail' | 'warn' | 'not-judged';
@@ -38,6 +38,7 @@ const breach = (reason: string, evidence: RecordedExchange[]): Finding => ({
 
 const TOKEN_PATH = `${API_PREFIX}/oauth/token`;
 const RESERVATIONS_PATH = `${API_PREFIX}/reservations`;
+const QUOTES_PATH = `${API_PREFIX}/quotes`;
 /** C5.3b, docs/ambiguities.md CL1: renewing within the last minute of a token is not "a token per call". */
 const RENEWAL_MARGIN_MS = 60_000;
 const BAD_BODY_CODES = new Set(['VALIDATION_ERROR', 'MALFORMED_JSON', 'MALFORMED_XML', 'REQUEST_TOO_LARGE']);
@@ -57,6 +58,70 @@ const bodyField = (e: RecordedExchange, field: string): unknown => {
 };
 const describe = (e: RecordedExchange) =>
   `#${e.seq} ${e.method} ${e.path} → ${e.status}${e.errorCode ? ` ${e.errorCode}` : ''}`;
+
+/**
+ * What the code of each provoked error calls for next, when it calls for anything (a declined booking calls for
+ * nothing): the client's recovery, found among its later exchanges.
+ */
+const RECOVERY: Partial<
+  Record<Provocation, { what: string; is: (e: RecordedExchange, later: RecordedExchange) => boolean }>
+> = {
+  '429': { what: 'a call to the same limit', is: (e, later) => isBusiness(later) === isBusiness(e) },
+  'lost-answer': {
+    what: 'the booking sent again',
+    is: (e, later) => isBooking(later) && later.bodySha256 === e.bodySha256,
+  },
+  'in-flight': {
+    what: 'the booking sent again',
+    is: (e, later) => isBooking(later) && later.bodySha256 === e.bodySha256,
+  },
+  'token-expired': { what: 'a new token', is: (_e, later) => isTokenRequest(later) },
+  'quote-expired': { what: 'a new quote', is: (_e, later) => later.method === 'POST' && later.path === QUOTES_PATH },
+  'quote-stale': { what: 'a new quote', is: (_e, later) => later.method === 'POST' && later.path === QUOTES_PATH },
+};
+
+/** The client's first later exchange that is the recovery its code calls for, if any. */
+function recoveryOf(all: RecordedExchange[], e: RecordedExchange): RecordedExchange | undefined {
+  const recovery = e.provoked ? RECOVERY[e.provoked] : undefined;
+  return recovery ? laterOfSameClient(all, e).find((later) => recovery.is(e, later)) : undefined;
+}
+
+/** One thing the scenario provoked and what the client did next (for the report). */
+export interface ScenarioEvent {
+  seq: number;
+  provoked: Provocation;
+  step: string | null;
+  /** The client's reaction: its recovery, or for a declined booking the same booking sent again; null if none. */
+  reaction: number | null;
+  /** A lost answer: the reservation that was made, and whether the client's reaction was its replay. */
+  withheldReservationId: string | null;
+  replayed: boolean;
+}
+
+export function scenarioEvents(exchanges: readonly RecordedExchange[]): ScenarioEvent[] {
+  const all = [...exchanges].sort((a, b) => a.seq - b.seq);
+  return all.flatMap((e) => {
+    if (!e.provoked) return [];
+    const reaction =
+      e.provoked === 'declined'
+        ? laterOfSameClient(all, e).find((later) => isBooking(later) && later.bodySha256 === e.bodySha256)
+        : recoveryOf(all, e);
+    const withheldReservationId = e.withheld?.reservationId ?? null;
+    return [
+      {
+        seq: e.seq,
+        provoked: e.provoked,
+        step: e.scenarioStep ?? null,
+        reaction: reaction?.seq ?? null,
+        withheldReservationId,
+        replayed:
+          withheldReservationId !== null &&
+          reaction?.idempotentReplay === true &&
+          reaction.booking?.reservationId === withheldReservationId,
+      },
+    ];
+  });
+}
 
 /** Two requests the service cannot tell apart: the same call, body, credentials and key. */
 function identical(a: RecordedExchange, b: RecordedExchange): boolean {
@@ -309,8 +374,46 @@ const JUDGES: Record<string, (all: RecordedExchange[]) => Finding> = {
     if (!all.some((e) => e.protocol === 'https')) return unseen('the sandbox served plain HTTP');
     return everyOf(all, (e) => e.protocol === 'https', 'exchanges', 'no exchange', 'exchanges over plain HTTP');
   },
-  C6: () => unseen('needs a scenario that repeats an observation; the sandbox runs none yet'),
-  'C7.2a': () => unseen('needs a scenario that rewords error messages; the sandbox runs none yet'),
+  C6: () => unseen('needs a scenario that repeats an observation; no scenario of the sandbox does yet'),
+  'C7.2a': (all) => {
+    // docs/ambiguities.md CL5: a client that acts on the code recovers from a code whatever its wording; what a
+    // client does after an error is otherwise its own choice (it may give up), so only a difference is a breach.
+    const met = all.filter((e) => e.messageReworded && e.provoked && RECOVERY[e.provoked]);
+    if (met.length === 0) {
+      return unseen(
+        all.some((e) => e.messageReworded)
+          ? 'no error the scenario provoked came with a reworded message'
+          : 'no error message was reworded (a scenario that rewords them, such as resilience, shows it)',
+      );
+    }
+    const read = met.map((e) => ({
+      e,
+      recovered: recoveryOf(all, e) !== undefined,
+      wentOn: laterOfSameClient(all, e).length > 0,
+    }));
+    const byCode = new Map<string, typeof read>();
+    for (const entry of read) {
+      const group = `${clientOf(entry.e)} ${entry.e.errorCode}`;
+      byCode.set(group, [...(byCode.get(group) ?? []), entry]);
+    }
+    const uneven = [...byCode.values()].filter(
+      (group) => group.some((entry) => entry.recovered) && group.some((entry) => !entry.recovered && entry.wentOn),
+    );
+    if (uneven.length > 0) {
+      return breach(
+        'the same code, worded differently, was recovered from once and not again although the session went on',
+        uneven.flat().map((entry) => entry.e),
+      );
+    }
+    const recovered = read.filter((entry) => entry.recovered);
+    if (recovered.length === 0) {
+      return unseen(
+        `the client went on from none of the ${met.length} reworded error(s): what it read cannot be told from the traffic`,
+      );
+    }
+    const codes = [...new Set(recovered.map((entry) => entry.e.errorCode))].join(', ');
+    return kept(`${recovered.length} of ${met.length} reworded error(s) met with what their code calls for (${codes})`);
+  },
   'C7.2b': (all) => {
     const final = all.filter(
       (e) => e.retryable === false || (isTokenRequest(e) && e.status >= 400 && e.status < 500 && e.status !== 429),

@@ -1,11 +1,11 @@
-import type { RecordedExchange } from '../../contract/client-clauses/exchange.ts';
+import type { Provocation, RecordedExchange } from '../../contract/client-clauses/exchange.ts';
 import { CLIENT_CLAUSES, type ClientClause } from '../../contract/client-clauses/index.ts';
 import { packageInfo } from '../../contract/package-info.ts';
 import { curlCommand } from '../http/curl.ts';
 import { SecretRegistry } from '../http/secrets.ts';
 import { esc, page } from '../report/html-kit.ts';
 import { xmlEscape } from '../report/junit.ts';
-import type { ClientJudgement, ClientOutcome, ClientVerdict } from './judge.ts';
+import { type ClientJudgement, type ClientOutcome, type ClientVerdict, scenarioEvents } from './judge.ts';
 
 /**
  * The client certification's report (`partner-api-certify client`): keyed by client clause, each finding with the
@@ -47,6 +47,19 @@ export interface ClientReportClause {
   exchanges: ClientReportExchange[];
 }
 
+/** One thing the scenario provoked, and the client's reaction (docs/client-clauses.md). */
+export interface ClientReportEvent {
+  provoked: Provocation;
+  /** The id of the scenario's step. */
+  step: string | null;
+  exchange: ClientReportExchange;
+  /** Its recovery (a retry, a new token, a new quote, a call after the wait), or null when there was none. */
+  reaction: ClientReportExchange | null;
+  /** A lost answer: the reservation made, and whether the reaction was its replay (one reservation, not two). */
+  withheldReservationId: string | null;
+  replayed: boolean;
+}
+
 export interface ClientReport {
   kind: 'client-certification';
   version: typeof CLIENT_REPORT_VERSION;
@@ -66,6 +79,8 @@ export interface ClientReport {
   counts: Record<ClientOutcome, number>;
   notes: string[];
   clauses: ClientReportClause[];
+  /** What the scenario provoked, in order (empty under happy-path). */
+  provoked: ClientReportEvent[];
 }
 
 export interface ClientReportInput {
@@ -113,6 +128,21 @@ export function buildClientReport(input: ClientReportInput): ClientReport {
   const counts = Object.fromEntries(OUTCOMES.map((outcome) => [outcome, 0])) as Record<ClientOutcome, number>;
   for (const clause of clauses) counts[clause.outcome] += 1;
   const tool = packageInfo();
+  const provoked = scenarioEvents(input.exchanges).flatMap((event): ClientReportEvent[] => {
+    const exchange = bySeq.get(event.seq);
+    const reaction = event.reaction === null ? undefined : bySeq.get(event.reaction);
+    if (!exchange) return [];
+    return [
+      {
+        provoked: event.provoked,
+        step: event.step,
+        exchange: reportExchange(exchange, input, registry),
+        reaction: reaction ? reportExchange(reaction, input, registry) : null,
+        withheldReservationId: event.withheldReservationId,
+        replayed: event.replayed,
+      },
+    ];
+  });
   return {
     kind: 'client-certification',
     version: CLIENT_REPORT_VERSION,
@@ -129,6 +159,7 @@ export function buildClientReport(input: ClientReportInput): ClientReport {
     counts,
     notes: input.notes,
     clauses,
+    provoked,
   };
 }
 
@@ -226,6 +257,25 @@ function exchangeLine(exchange: ClientReportExchange): string {
   return `#${exchange.seq} ${exchange.receivedAt} ${exchange.clientId ?? '(unknown client)'} ${exchange.method} ${exchange.path}${query} → ${exchange.status}${code}${replay}${key}`;
 }
 
+function eventLine(event: ClientReportEvent): string {
+  const step = event.step ? ` (step ${event.step})` : '';
+  const none = event.provoked === 'declined' ? 'not sent again' : 'no reaction';
+  const reaction = event.reaction ? `then ${exchangeLine(event.reaction)}` : none;
+  const replay =
+    event.withheldReservationId === null
+      ? ''
+      : event.replayed
+        ? `; the replay of ${event.withheldReservationId}: one reservation`
+        : `; ${event.withheldReservationId} was made and never replayed`;
+  return `${event.provoked}${step}: ${exchangeLine(event.exchange)}; ${reaction}${replay}`;
+}
+
+function provokedSummary(report: ClientReport): string {
+  const counts = new Map<string, number>();
+  for (const event of report.provoked) counts.set(event.provoked, (counts.get(event.provoked) ?? 0) + 1);
+  return [...counts].map(([kind, count]) => `${kind} ${count}`).join(', ');
+}
+
 /** The per-clause table the command prints: one line a clause, then the verdict. */
 export function renderClientTable(report: ClientReport): string {
   const idWidth = Math.max(...report.clauses.map((clause) => clause.id.length), 2);
@@ -238,6 +288,9 @@ export function renderClientTable(report: ClientReport): string {
     `Client clauses (scenario ${report.scenario}, ${report.exchanges} exchange(s)):`,
     ...lines,
     ...report.notes.map((note) => `note: ${note}`),
+    ...(report.provoked.length > 0
+      ? [`Provoked by the scenario: ${provokedSummary(report)} (report.md lists each)`]
+      : []),
     `Verdict: ${VERDICT_LABEL[report.verdict]}: ${countsText(report)}`,
     '',
   ].join('\n');
@@ -268,6 +321,10 @@ export function renderClientMarkdown(report: ClientReport): string {
         `| ${clause.id} | ${clause.level} | ${OUTCOME_LABEL[clause.outcome]} | ${cell(clause.title)} | ${cell(clause.reason)} |`,
     ),
   ];
+  if (report.provoked.length > 0) {
+    lines.push('', '## What the scenario provoked, and what the client did', '');
+    for (const event of report.provoked) lines.push(`- ${eventLine(event)}`);
+  }
   const findings = report.clauses.filter((clause) => clause.exchanges.length > 0);
   if (findings.length > 0) lines.push('', '## Findings');
   for (const clause of findings) {
@@ -359,6 +416,13 @@ export function renderClientHtml(report: ClientReport): string {
     ),
     '</tbody></table></section>',
   ];
+  if (report.provoked.length > 0) {
+    body.push(
+      '<section class="panel"><h2>What the scenario provoked, and what the client did</h2><ul>',
+      ...report.provoked.map((event) => `<li>${esc(eventLine(event))}</li>`),
+      '</ul></section>',
+    );
+  }
   for (const clause of report.clauses.filter((entry) => entry.exchanges.length > 0)) {
     body.push(
       '<details class="clause" open>',

@@ -115,8 +115,11 @@ describe('partner-api-certify client', () => {
   it('checks the scenario and the command before starting the sandbox', async () => {
     const startSandbox = () => Promise.reject(new Error('must not start'));
     await expect(
-      runClientCertification({ ...quiet, command: ['true'], scenario: 'resilience', startSandbox }),
+      runClientCertification({ ...quiet, command: ['true'], scenario: 'limits', startSandbox }),
     ).rejects.toThrow(CertifyError);
+    await expect(
+      runClientCertification({ ...quiet, command: ['true'], scenario: '/no/such/scenario.json', startSandbox }),
+    ).rejects.toThrow(/no such scenario file/);
     await expect(runClientCertification({ ...quiet, command: [], startSandbox })).rejects.toThrow(/no command/);
   });
 
@@ -124,7 +127,7 @@ describe('partner-api-certify client', () => {
     const out: string[] = [];
     const io = { stdout: (text: string) => out.push(text), stderr: (text: string) => out.push(text), env: {} };
     expect(await main(['client', '--scenario', 'limits', '--', 'node', '-v'], io)).toBe(2);
-    expect(out.join('')).toMatch(/--scenario: unknown scenario "limits" \(available: happy-path/);
+    expect(out.join('')).toMatch(/--scenario: unknown scenario "limits" \(available: happy-path, resilience/);
 
     out.length = 0;
     const dir = reportDir();

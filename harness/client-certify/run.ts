@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { API_PREFIX } from '../../contract/constants.ts';
 import { RECORD_FILE } from '../attest/record-file.ts';
 import { CertifyError } from '../runner/errors.ts';
@@ -11,7 +11,7 @@ import { type EmbeddedTarget, type EmbeddedTargetOptions, startEmbeddedTarget } 
 import { clientVerdict, judgeSession } from './judge.ts';
 import { readRecording } from './recording.ts';
 import { buildClientReport, CLIENT_RENDERERS, type ClientReport, renderClientTable } from './report.ts';
-import { CLIENT_SCENARIOS, type ClientScenario, DEFAULT_CLIENT_REPORT_DIR } from './scenarios.ts';
+import { CLIENT_SCENARIOS, DEFAULT_CLIENT_REPORT_DIR } from './scenarios.ts';
 
 /**
  * `partner-api-certify client -- <command…>`: the reference started as a sandbox that records every exchange
@@ -39,6 +39,7 @@ export const SANDBOX_RATE_LIMIT_PER_MINUTE = 600;
 export interface ClientCertifyOptions {
   /** The partner's command and its arguments (no shell: the words as given). */
   command: readonly string[];
+  /** A bundled scenario's name (CLIENT_SCENARIOS) or the path of a scenario file (a `.json`); default happy-path. */
   scenario?: string;
   /** Default: reports/client, beside the server's reports/. */
   reportDir?: string;
@@ -64,11 +65,18 @@ export interface ClientCertifyResult {
   commandOutput: string;
 }
 
-function parseScenario(value: string | undefined): ClientScenario {
+/** The scenario as the report names it, and as SANDBOX_SCENARIO gives it to the sandbox (a name, or a full path). */
+function parseScenario(value: string | undefined): { name: string; sandbox: string } {
   const scenario = value ?? 'happy-path';
-  if ((CLIENT_SCENARIOS as readonly string[]).includes(scenario)) return scenario as ClientScenario;
+  if ((CLIENT_SCENARIOS as readonly string[]).includes(scenario)) return { name: scenario, sandbox: scenario };
+  if (scenario.endsWith('.json')) {
+    const file = resolve(scenario);
+    if (!existsSync(file)) throw new CertifyError(`--scenario: no such scenario file ${file}`);
+    // The sandbox checks the file's content as it starts: a mistake in it is a start failure, exit 2.
+    return { name: scenario, sandbox: file };
+  }
   throw new CertifyError(
-    `--scenario: unknown scenario "${scenario}" (available: ${CLIENT_SCENARIOS.join(', ')}; resilience and limits are not built yet)`,
+    `--scenario: unknown scenario "${scenario}" (available: ${CLIENT_SCENARIOS.join(', ')}, or a scenario file's path ending in .json; limits is not built yet)`,
   );
 }
 
@@ -100,7 +108,7 @@ export async function runClientCertification(options: ClientCertifyOptions): Pro
     sandbox = await (options.startSandbox ?? startEmbeddedTarget)({
       // embedded.ts strips SANDBOX_RECORD from the inherited environment (a server certification must not record);
       // given here explicitly, it wins.
-      env: { SANDBOX_RECORD: recordingFile },
+      env: { SANDBOX_RECORD: recordingFile, SANDBOX_SCENARIO: scenario.sandbox },
       rateLimitPerMinute: SANDBOX_RATE_LIMIT_PER_MINUTE,
       transport,
     });
@@ -132,7 +140,7 @@ export async function runClientCertification(options: ClientCertifyOptions): Pro
   if (caFile) Object.assign(env, { [CLIENT_ENV.caFile]: caFile, NODE_EXTRA_CA_CERTS: caFile });
   else delete env[CLIENT_ENV.caFile];
 
-  options.output(`Sandbox (scenario ${scenario}) at ${baseUrl}; running: ${options.command.join(' ')}\n`);
+  options.output(`Sandbox (scenario ${scenario.name}) at ${baseUrl}; running: ${options.command.join(' ')}\n`);
   let ended: CommandEnd;
   try {
     ended = await runCommand(options.command, env, options.stdio ?? 'inherit', options.signal);
@@ -169,7 +177,7 @@ export async function runClientCertification(options: ClientCertifyOptions): Pro
     notes.push('the sandbox served plain HTTP (--http, or no openssl to make a certificate): C5.7 is not judged');
   }
   const report = buildClientReport({
-    scenario,
+    scenario: scenario.name,
     startedAt,
     finishedAt,
     baseUrl,

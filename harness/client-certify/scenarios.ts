@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 
 /**
- * The scenarios the sandbox can play. Only `happy-path` exists: the sandbox answers as the reference does and
- * provokes nothing, so clauses about 429s, lost answers or expired tokens are judged only if they happen by
- * themselves (README "Certifying your client": the `resilience` and `limits` scenarios are not built). Its own
- * module, so the CLI's --help names them without loading the judge.
+ * The scenarios the sandbox plays (reference-impl/sandbox/scenarios/, README "Certifying your client"): `happy-path`
+ * answers as the reference does and provokes nothing; `resilience` provokes, for each client, a 429 with Retry-After,
+ * a lost booking answer, a replay in flight, a token expired early, an expired and a stale quote, a declined booking,
+ * and rewords every error message. A path to a scenario file of the partner's own is played too. Its own module, so
+ * the CLI's --help names them without loading the judge.
  */
-export const CLIENT_SCENARIOS = ['happy-path'] as const;
+export const CLIENT_SCENARIOS = ['happy-path', 'resilience'] as const;
 export type ClientScenario = (typeof CLIENT_SCENARIOS)[number];
 
 /** Beside the server's reports/, so a client run never overwrites a server certification's reports. */

@@ -23,7 +23,7 @@ const LISTENING = /Server listening at (https?:\/\/127\.0\.0\.1:\d+)/;
 
 /** Server settings the parent environment must not leak into the embedded target (it must be the fixture's). */
 const INHERITED_SERVER_ENV =
-  /^(PORT|HOST|DATABASE_URL|REDIS_URL|REDIS_KEY_PREFIX|CONTROL_TOKEN|API_DISABLED|LOG_LEVEL|LOG_REQUESTS|TLS_CERT_FILE|TLS_KEY_FILE|TOKEN_LIMIT_.*|RATE_LIMIT_PER_MINUTE|CLIENT_SECRET_.*|FAULTS|SANDBOX_RECORD)$/;
+  /^(PORT|HOST|DATABASE_URL|REDIS_URL|REDIS_KEY_PREFIX|CONTROL_TOKEN|API_DISABLED|LOG_LEVEL|LOG_REQUESTS|TLS_CERT_FILE|TLS_KEY_FILE|TOKEN_LIMIT_.*|RATE_LIMIT_PER_MINUTE|CLIENT_SECRET_.*|FAULTS|SANDBOX_RECORD|SANDBOX_SCENARIO)$/;
 
 /**
  * Business calls a minute for each ordinary client of a reference the harness starts itself (its

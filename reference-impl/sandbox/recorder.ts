@@ -7,8 +7,9 @@ import {
   type RecordedExchange,
 } from '../../contract/client-clauses/exchange.ts';
 import { API_PREFIX } from '../../contract/constants.ts';
-import { parseTypedXml } from '../../contract/xml/index.ts';
 import type { AccessTokens } from '../domain/access-tokens.ts';
+import { decodedBody } from './decode.ts';
+import type { ExchangeMark } from './scenario.ts';
 
 /**
  * Sandbox mode (README "Configuration", SANDBOX_RECORD): one JSON line per exchange, for the client judge
@@ -24,6 +25,8 @@ export interface SandboxRecorderDeps {
   file: string;
   /** To read which client a bearer token names, even an expired one (signature and expiry unchecked). */
   accessTokens: Pick<AccessTokens, 'claimedSubject'>;
+  /** Under SANDBOX_SCENARIO: what the scenario did to an exchange, written on its line. */
+  markOf?: (request: FastifyRequest) => ExchangeMark | undefined;
 }
 
 const TOKEN_PATH = `${API_PREFIX}/oauth/token`;
@@ -70,23 +73,6 @@ function authorizationOf(
 
 function bodyBytes(request: FastifyRequest): Buffer | null {
   return Buffer.isBuffer(request.body) && request.body.byteLength > 0 ? request.body : null;
-}
-
-function isXml(contentType: string | null): boolean {
-  return /^(application|text)\/xml\b/i.test(contentType ?? '');
-}
-
-/** A JSON or typed-XML body (spec 4.14) as a JSON value, or undefined when it is neither. */
-function decoded(bytes: Uint8Array, contentType: string | null, root: 'request' | 'response'): unknown {
-  if (isXml(contentType)) {
-    const parsed = parseTypedXml(bytes, root);
-    return parsed.ok ? parsed.value : undefined;
-  }
-  try {
-    return JSON.parse(Buffer.from(bytes).toString('utf8'));
-  } catch {
-    return undefined;
-  }
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
@@ -149,13 +135,22 @@ function exchangeOf(
       clientSecretInForm,
     };
   }
-  if (request.method === 'POST' && path === RESERVATIONS_PATH) {
-    exchange.booking = { body: body ? (decoded(body, contentType, 'request') ?? null) : null };
-  }
-
   const answer = entry.payload
-    ? decoded(entry.payload, String(reply.getHeader('content-type') ?? ''), 'response')
+    ? decodedBody(entry.payload, String(reply.getHeader('content-type') ?? ''), 'response')
     : undefined;
+  if (request.method === 'POST' && path === RESERVATIONS_PATH) {
+    const made = reply.statusCode < 300 ? record(answer)?.reservationId : undefined;
+    exchange.booking = {
+      body: body ? (decodedBody(body, contentType, 'request') ?? null) : null,
+      // Which rental the answer names: a replay names the first attempt's, so the judge can count rentals.
+      reservationId: typeof made === 'string' ? made : null,
+    };
+  }
+  const mark = deps.markOf?.(request);
+  if (mark?.provoked) exchange.provoked = mark.provoked;
+  if (mark?.step) exchange.scenarioStep = mark.step;
+  if (mark?.messageReworded) exchange.messageReworded = true;
+  if (mark?.withheld) exchange.withheld = mark.withheld;
   const envelope = record(record(answer)?.error);
   let errorCode: string | null = null;
   if (reply.statusCode >= 400) {
