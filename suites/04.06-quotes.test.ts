@@ -21,7 +21,7 @@ import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { attemptBooking, book, expectTotalAsQuoted } from './support/booking.ts';
 import { bookingCases, quoteFor, quoteWindow, slowCases } from './support/draws.ts';
 import { quoteAnswered } from './support/endpoint-success.ts';
-import { alterMiddle } from './support/ids.ts';
+import { unissuedId } from './support/ids.ts';
 import { expectSomeError } from './support/limits.ts';
 import { targetListings } from './support/listings.ts';
 import { plainRequest } from './support/reservation-requests.ts';
@@ -202,7 +202,7 @@ describe('4.6 POST /quotes', () => {
         async (request) => {
           const q = await quoteFor(t, 'partnerA', request);
           if (!q) return SKIP;
-          const tampered = alterMiddle(q.quoteId);
+          const tampered = unissuedId(q.quoteId);
           const res = (await attemptBooking(t, 'partnerA', tampered, { body: plainRequest(t, tampered) })).res;
           expectError(res, 'QUOTE_INVALID', { representation: t.representation });
         },

@@ -10,7 +10,7 @@ import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { quoteAndBook } from './support/booking.ts';
 import { alteredIds, fewCases, otherScope, unknownIds } from './support/draws.ts';
-import { alterMiddle, errorWithoutRequestId } from './support/ids.ts';
+import { errorWithoutRequestId, unissuedId } from './support/ids.ts';
 
 const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
 const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };
@@ -56,7 +56,7 @@ describe('4.9 GET /reservations/{reservationId}', () => {
     async (t) => {
       const { reservation } = await quoteAndBook(t, 'partnerA');
       const id = reservation.reservationId;
-      const unknownId = alterMiddle(id);
+      const unknownId = unissuedId(id);
       const foreign = await t.client('partnerB').get(pathOf(id));
       const unknown = await t.client('partnerB').get(pathOf(unknownId));
       expectError(foreign, 'NOT_FOUND', { representation: t.representation });

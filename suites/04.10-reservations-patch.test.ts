@@ -11,7 +11,7 @@ import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { quoteAndBook, readReservation } from './support/booking.ts';
 import { fewCases, otherScope, patchBodies } from './support/draws.ts';
-import { alterMiddle, errorWithoutRequestId } from './support/ids.ts';
+import { errorWithoutRequestId, unissuedId } from './support/ids.ts';
 import { generatedRequest } from './support/reservation-requests.ts';
 
 const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
@@ -66,7 +66,7 @@ describe('4.10 PATCH /reservations/{reservationId}', () => {
     async (t) => {
       const { reservation } = await quoteAndBook(t, 'partnerA');
       const id = reservation.reservationId;
-      const unknownId = alterMiddle(id);
+      const unknownId = unissuedId(id);
       await t.forAll(
         patchBodies,
         async (change) => {

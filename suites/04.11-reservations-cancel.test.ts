@@ -8,7 +8,7 @@ import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { cancelPath, currentStatus, expectNewState, quoteAndBook, readReservation } from './support/booking.ts';
 import { alteredIds, fewCases, otherScope } from './support/draws.ts';
-import { alterMiddle, errorWithoutRequestId } from './support/ids.ts';
+import { errorWithoutRequestId, unissuedId } from './support/ids.ts';
 import { sameMoney } from './support/money.ts';
 
 const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
@@ -190,7 +190,7 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
     async (t) => {
       const { reservation } = await quoteAndBook(t, 'partnerA');
       const id = reservation.reservationId;
-      const unknownId = alterMiddle(id);
+      const unknownId = unissuedId(id);
       const foreign = await t.client('partnerB').post(cancelPath(id), { reason: 'Probe' });
       const unknown = await t.client('partnerB').post(cancelPath(unknownId), { reason: 'Probe' });
       expectError(foreign, 'NOT_FOUND', { representation: t.representation });

@@ -10,7 +10,7 @@ import { describe, expect } from 'vitest';
 import type { ErrorCode } from '../contract/errors.ts';
 import type { Location, QuoteRequest, RatePlan, RentalWindow } from '../contract/types.ts';
 import { addDays, daysBetween, quoteRequest as quoteArbitrary, type TargetListings } from '../generators/index.ts';
-import { type CheckContext, check } from '../harness/check/check.ts';
+import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectError } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { availabilityAnswered, quoteAnswered } from './support/endpoint-success.ts';
@@ -26,6 +26,18 @@ interface Fault {
   name: string;
   availability?: object;
   quote?: object;
+  /**
+   * The fault sends one code of the pair accountCode / rateCode without the other. Ambiguity #7: a server may require
+   * the two as a pair and refuse either alone with 400 VALIDATION_ERROR before it looks the code up (audit 4.12-R5).
+   * `own` is the same request with one of the partner's own codes of that kind alone (absent when it lists none): a
+   * server that refuses it alike shows the pair rule.
+   */
+  alone?: { code: 'accountCode' | 'rateCode'; own?: Fault };
+  /**
+   * The window ends beyond SHOPPING_HORIZON_DAYS: a server may book only so far ahead (not shown), and refuse it with
+   * INVALID_RENTAL_WINDOW or NO_AVAILABILITY before the fault is looked at (audit 4.12-R5).
+   */
+  farAhead?: boolean;
 }
 
 /** The two bodies of a quote request: the availability body is its window and extras, without vehicleCode. */
@@ -48,24 +60,77 @@ function requests(cat: TargetListings): fc.Arbitrary<QuoteRequest> {
 const unknownCode = fc.stringMatching(/^ZZ-CERT-[A-Z0-9]{3,12}$/);
 const unknownCommercialCode = fc.stringMatching(/^ZZ_CERT_[A-Z0-9_-]{3,12}$/);
 
-/** Sends each fault to its endpoints and expects one of `codes` in the envelope of spec 7.2. */
-async function expectRefused(t: CheckContext, fault: Fault, codes: ErrorCode | readonly ErrorCode[]): Promise<void> {
+/**
+ * How far ahead the suite expects a window to be shopped (spec: a booking horizon is not shown). Generated windows
+ * keep within it (generators/: pickup at most 300 days ahead, rentals of at most 30 days); a window ending later
+ * (a plan's validity probed years ahead) may meet a horizon the server sets (audit 4.12-R5, docs/ambiguities.md S34).
+ */
+const SHOPPING_HORIZON_DAYS = 330;
+
+const bodyAt = (fault: Fault, endpoint: Endpoint) => (endpoint === '/availability' ? fault.availability : fault.quote);
+
+/** Whether an answer is a 400 VALIDATION_ERROR. */
+const isValidationError = (res: ApiResult) => res.status === 400 && errorCodeOf(res) === 'VALIDATION_ERROR';
+
+/**
+ * Sends each fault to its endpoints and expects one of `codes` in the envelope of spec 7.2. Two answers are no
+ * answer to the fault and leave that endpoint not judged, or judged on another rule:
+ * - a window beyond the horizon (`farAhead`) refused with INVALID_RENTAL_WINDOW or NO_AVAILABILITY: not judged;
+ * - one code of the pair sent alone (`alone`) refused with 400 VALIDATION_ERROR: accepted when the partner's own
+ *   code alone is refused alike (the pair rule of ambiguity #7), failed when it is served (the unknown code, then,
+ *   should have been named), not judged when the partner lists no code to show it with.
+ * Returns SKIP when neither endpoint was judged.
+ */
+async function expectRefused(
+  t: CheckContext,
+  fault: Fault,
+  codes: ErrorCode | readonly ErrorCode[],
+): Promise<typeof SKIP | undefined> {
+  let judged = 0;
   for (const endpoint of ['/availability', '/quotes'] as Endpoint[]) {
-    const body = endpoint === '/availability' ? fault.availability : fault.quote;
+    const body = bodyAt(fault, endpoint);
     if (body === undefined) continue;
     const res = await t.client('partnerA').post(endpoint, body);
     try {
+      const code = errorCodeOf(res);
+      if (fault.farAhead && (code === 'INVALID_RENTAL_WINDOW' || code === 'NO_AVAILABILITY')) continue;
+      if (fault.alone && isValidationError(res)) {
+        const own = fault.alone.own && bodyAt(fault.alone.own, endpoint);
+        if (own === undefined) continue;
+        const control = await t.client('partnerA').post(endpoint, own);
+        expect(
+          isValidationError(control),
+          `400 VALIDATION_ERROR for ${fault.alone.code} sent alone is the pair rule of ambiguity #7 only if the ` +
+            `partner's own ${fault.alone.code} alone is refused alike (${fault.alone.own?.name}): ` +
+            `HTTP ${control.status} ${control.text.slice(0, 200)}`,
+        ).toBe(true);
+        expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
+        judged += 1;
+        continue;
+      }
       expectError(res, codes, { representation: t.representation });
+      judged += 1;
     } catch (error) {
       // The fault's name and endpoint lead the message, so a report line says which request it was.
       if (error instanceof Error) error.message = `${endpoint}, ${fault.name}: ${error.message}`;
       throw error;
     }
   }
+  return judged > 0 ? undefined : SKIP;
 }
 
 async function property(t: CheckContext, faults: fc.Arbitrary<Fault>, codes: ErrorCode | readonly ErrorCode[]) {
   await t.forAll(faults, (fault) => expectRefused(t, fault, codes), { numRuns: Math.min(t.settings.runs, 12) });
+}
+
+/**
+ * `fault` with one code of the pair sent alone, and the control of the pair rule: the same base request with the
+ * first of the partner's own codes of that kind alone (ambiguity #7).
+ */
+function alone(cat: TargetListings, req: QuoteRequest, code: 'accountCode' | 'rateCode', fault: Fault): Fault {
+  const ownCode = cat.rates[0]?.[code];
+  const own = ownCode === undefined ? undefined : onBoth(`own ${code} ${ownCode} alone`, req, { [code]: ownCode });
+  return { ...fault, alone: { code, own } };
 }
 
 /** A window of 2 to 10 days (so dropoff is after pickup across any two timezones) between two locations. */
@@ -121,7 +186,10 @@ function minuteBefore(time: string): string | undefined {
   return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 }
 
-/** A plan's validity window lies at most this far ahead for a window outside it to be sent (a sane horizon). */
+/**
+ * A plan's validity window lies at most this far ahead for a window outside it to be sent (a sane bound on the
+ * dates sent). Beyond SHOPPING_HORIZON_DAYS a horizon refusal is not judged (expectRefused).
+ */
 const MAX_VALIDITY_PROBE_DAYS = 3650;
 
 /** Windows wholly outside a listed plan's validity (before validFrom or after validTo), from tomorrow on. */
@@ -366,11 +434,14 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
   check('4.12.4a')({ ...business, name: 'Unknown accountCode: 400 INVALID_ACCOUNT_CODE' }, async (t) => {
     const cat = await targetListings(t, 'partnerA');
     const base = quoteArbitrary(cat, { maxRentalDays: 14, rate: 'public' });
+    // Alone: INVALID_ACCOUNT_CODE, or VALIDATION_ERROR where the server requires the pair (ambiguity #7).
     await property(
       t,
       fc
         .tuple(base, unknownCommercialCode)
-        .map(([req, code]) => onBoth(`unknown accountCode ${code}`, req, { accountCode: code })),
+        .map(([req, code]) =>
+          alone(cat, req, 'accountCode', onBoth(`unknown accountCode ${code}`, req, { accountCode: code })),
+        ),
       'INVALID_ACCOUNT_CODE',
     );
     if (cat.rates.length === 0) return;
@@ -395,7 +466,12 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
       const faults = fc
         .tuple(quoteArbitrary(cat, { maxRentalDays: 14, rate: 'public' }), fc.constantFrom(...foreign))
         .map(([req, plan]) =>
-          onBoth(`partner B's accountCode ${plan.accountCode}`, req, { accountCode: plan.accountCode }),
+          alone(
+            cat,
+            req,
+            'accountCode',
+            onBoth(`partner B's accountCode ${plan.accountCode}`, req, { accountCode: plan.accountCode }),
+          ),
         );
       await property(t, faults, 'INVALID_ACCOUNT_CODE');
     },
@@ -413,9 +489,11 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
         accounts.length > 0 ? fc.option(fc.constantFrom(...accounts), { nil: undefined }) : fc.constant(undefined),
       )
       .map(([req, code, account]) => {
-        // Alone, or with an accountCode the partner holds (so the account is no fault).
-        const change: Partial<QuoteRequest> = account ? { accountCode: account, rateCode: code } : { rateCode: code };
-        return onBoth(`unknown rateCode ${code}${account ? ` under ${account}` : ''}`, req, change);
+        // Alone (INVALID_RATE_CODE, or VALIDATION_ERROR where the server requires the pair: ambiguity #7), or with
+        // an accountCode the partner holds (so the account is no fault).
+        if (account)
+          return onBoth(`unknown rateCode ${code} under ${account}`, req, { accountCode: account, rateCode: code });
+        return alone(cat, req, 'rateCode', onBoth(`unknown rateCode ${code}`, req, { rateCode: code }));
       });
     await property(t, faults, 'INVALID_RATE_CODE');
   });
@@ -461,8 +539,8 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
       if (cases.length === 0) return t.notApplicable('no listed plan has a validity end or start to step outside of');
       const faults = fc
         .tuple(quoteArbitrary(cat, { maxRentalDays: 14, rate: 'public' }), fc.constantFrom(...cases))
-        .map(([req, c]) =>
-          onBoth(
+        .map(([req, c]) => ({
+          ...onBoth(
             `${c.plan.accountCode}/${c.plan.rateCode} (valid ${c.plan.validFrom ?? '…'} to ${c.plan.validTo ?? '…'}) for ${c.pickupDate} to ${c.dropoffDate}`,
             req,
             {
@@ -472,7 +550,9 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
               dropoffDate: c.dropoffDate,
             },
           ),
-        );
+          // Past a horizon the server may set, the window itself may be refused first: not judged then.
+          farAhead: daysBetween(cat.today, c.dropoffDate) > SHOPPING_HORIZON_DAYS,
+        }));
       await property(t, faults, 'INVALID_RATE_CODE');
     },
   );

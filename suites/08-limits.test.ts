@@ -29,6 +29,7 @@ import {
   listItems,
 } from '../harness/check/expect-api.ts';
 import { claim, requireStep } from '../harness/check/scope.ts';
+import { provokingLimits } from '../harness/http/rate-limits.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { credentialsOf, freshToken, requestToken } from './support/auth.ts';
 import {
@@ -47,6 +48,7 @@ import { observeReplayHeader } from './support/idempotency.ts';
 import { businessFill, tokenFill, waitOut } from './support/limit-fills.ts';
 import {
   carriesRateLimitHeaders,
+  type Exhaustion,
   expectRateLimitHeaders,
   expectThirtyMinutes,
   inOwnWindow,
@@ -65,6 +67,7 @@ import {
 import { targetListings } from './support/listings.ts';
 import { requireUnknownKeysRefused } from './support/request-faults.ts';
 import { freshKey, freshReference, plainRequest } from './support/reservation-requests.ts';
+import { sharedStep } from './support/shared-steps.ts';
 import { availabilityRequest as plainAvailabilityRequest, plainQuoteRequest } from './support/shopping.ts';
 
 const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
@@ -805,30 +808,40 @@ describe('8 Limits', () => {
       needs: ['partnerA'],
       profile: 'full',
       provokesLimits: true,
-      name: 'Per address: token requests from one address beyond its limit get slow_down, for every client',
+      name: 'Per address: token requests from one address without a client, beyond its limit, get slow_down',
       timeoutMs: 150_000,
     },
     async (t) => {
-      await inOwnWindow(t, async () => {
-        // Token requests without client authentication: each is refused (invalid_client) before any secret is
-        // checked, so the flood is cheap for the target, and no per-client bucket can fill
-        // (docs/ambiguities.md S22).
-        const { limited, bound } = await sendUntil429(
-          () => requestToken(t, 'partnerA', { auth: 'none' }),
-          MAX_ADDRESS_REQUESTS,
-          { tokenEndpoint: true },
+      const { limited, bound } = await addressFill(t);
+      if (!limited) return t.notApplicable(`no 429 ${bound} of token requests from one address`);
+      expectOAuthError(limited, 'slow_down');
+      observeRetryAfter(limited, 'Retry-After of the slow_down');
+    },
+  );
+
+  // What the address bucket counts is not shown (spec 8.4: "two separate buckets"; audit 8-R7): every request (a
+  // valid client from that address is refused too) or failed client authentications only (a brute-force guard that
+  // still serves a client that authenticates). Both are allowed; a valid client is never told anything else.
+  // Spec 8.16a: "The token endpoint is limited on two separate buckets (per client and per source address)"
+  check('8.16a')(
+    {
+      needs: ['partnerA'],
+      profile: 'full',
+      provokesLimits: true,
+      name: 'Per address: a valid client from the refused address gets slow_down, or is served where the address bucket counts failed authentications only',
+      timeoutMs: 150_000,
+    },
+    async (t) => {
+      const { limited, bound, valid } = await addressFill(t);
+      if (!limited || !valid) return t.notApplicable(`no 429 ${bound} of token requests from one address`);
+      if (valid.status === 200) {
+        return t.notApplicable(
+          "partner A's token request from the refused address was served: this address bucket does not refuse a " +
+            'client that authenticates (it counts failed authentications only, spec 8.4 leaves open what it counts)',
         );
-        if (!limited) return t.notApplicable(`no 429 ${bound} of token requests from one address`);
-        try {
-          expectOAuthError(limited, 'slow_down');
-          observeRetryAfter(limited, 'Retry-After of the slow_down');
-          const valid = await requestToken(t, 'partnerA');
-          expectOAuthError(valid, 'slow_down');
-        } finally {
-          // Without the reset hook the harness's own address is locked out until the window passes: wait it out.
-          if (!windowReset(t)) await waitOut(limited);
-        }
-      });
+      }
+      expect(valid.status, `partner A's token request from the refused address: ${valid.text.slice(0, 300)}`).toBe(429);
+      expectOAuthError(valid, 'slow_down');
     },
   );
 
@@ -871,3 +884,29 @@ describe('8 Limits', () => {
 
 /** Token requests from the harness's address a check may send to reach the address's 429. */
 const MAX_ADDRESS_REQUESTS = 2000;
+
+interface AddressFill extends Exhaustion {
+  /** Partner A's token request (valid credentials) right after the address's 429, from the same address. */
+  valid?: ApiResult;
+}
+
+/**
+ * Token requests without client authentication from the harness's address until its 429 (spec 8.4, the address
+ * bucket), then one of partner A with its valid credentials: once per run for both 8.16a address checks. Each is
+ * refused (invalid_client) before any secret is checked, so the flood is cheap for the target, and no per-client
+ * bucket can fill (docs/ambiguities.md S22). Without the reset hook the harness's own address is locked out until
+ * the window passes: the 429 is waited out.
+ */
+function addressFill(t: CheckContext): Promise<AddressFill> {
+  return sharedStep(t, 'address-fill', () =>
+    inOwnWindow(t, async () => {
+      const fill = await sendUntil429(() => requestToken(t, 'partnerA', { auth: 'none' }), MAX_ADDRESS_REQUESTS, {
+        tokenEndpoint: true,
+      });
+      if (!fill.limited) return fill;
+      const valid = await provokingLimits(() => requestToken(t, 'partnerA'));
+      if (!windowReset(t)) await waitOut(fill.limited);
+      return { ...fill, valid };
+    }),
+  );
+}

@@ -16,6 +16,7 @@ import { errorCodeOf, requireSuccess } from '../../harness/check/expect-api.ts';
 import { requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
 import { requireQuoteParts } from './endpoint-success.ts';
+import { raisedPositions, unissuedId } from './ids.ts';
 import { fleetOf, locationsOf, targetListings } from './listings.ts';
 
 /**
@@ -168,16 +169,20 @@ const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
 
 /**
- * An id shaped like `id` with one letter or digit changed (a digit for a digit, a letter for a letter of the same
- * case), so a target cannot tell it apart by its format: an id no one holds.
+ * Ids shaped like `id` that no one holds: the unissued id (support/ids.ts unissuedId: a digit of its longest number
+ * raised, beyond what a sequence issued) with one more letter or digit changed (a digit for a digit, a letter
+ * for a letter of the same case), so a target cannot tell it apart by its format. The raised digits are left as
+ * they are: changed back, a sequential id could name a reservation of the run's own (audit 2.2-R5).
  */
 export function alteredIds(id: string): fc.Arbitrary<string> {
-  const positions = [...id].flatMap((c, i) => (/[A-Za-z0-9]/.test(c) ? [i] : []));
-  if (positions.length === 0) return fc.constant(`${id}x`);
+  const base = unissuedId(id);
+  const kept = raisedPositions(id, base);
+  const positions = [...base].flatMap((c, i) => (/[A-Za-z0-9]/.test(c) && !kept.includes(i) ? [i] : []));
+  if (positions.length === 0) return fc.constant(base);
   return fc.tuple(fc.constantFrom(...positions), fc.nat(25)).map(([i, n]) => {
-    const c = id[i] ?? '0';
+    const c = base[i] ?? '0';
     const alphabet = DIGITS.includes(c) ? DIGITS : UPPER.includes(c) ? UPPER : LOWER;
     const others = alphabet.replace(c, '');
-    return `${id.slice(0, i)}${others[n % others.length]}${id.slice(i + 1)}`;
+    return `${base.slice(0, i)}${others[n % others.length]}${base.slice(i + 1)}`;
   });
 }

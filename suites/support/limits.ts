@@ -165,11 +165,14 @@ const ONE_MINUTE_MS = 60_000;
  * Remaining "requests left in the current one-minute window" (8.14) mean no window serves more than N requests.
  * Sending stops, and the deviation is filed under 8.14 (the check blocked, or failed when it is 8.14's), as soon as
  * the answers prove a request was served past them:
- * - more than N answers (not 429) carry one and the same X-RateLimit-Reset, so one window served them all; or
- * - more than 2N answers within less than a minute, which no window can serve (fixed windows: two of them at most;
+ * - more than N successes (2xx) carry one and the same X-RateLimit-Reset, so one window served them all; or
+ * - more than 2N successes within less than a minute, which no window can serve (fixed windows: two of them at most;
  *   sliding windows and token buckets of N a minute: fewer), whatever its Reset says.
- * Answers without the headers prove nothing. Token requests (`tokenEndpoint`) are not judged so: that endpoint
- * has limits of its own and sends no X-RateLimit-* (8.16), so any it sends are 8.16b's deviation, not a limit.
+ * Only successes count as served: what a limiter counts is not shown (spec 8), and one that counts accepted requests
+ * only may report its headers on a refused 400 without drawing on the bucket (audit 8-R8; the `{}` bodies of 4.5.4
+ * and 4.6.4 are all refused). Answers without the headers prove nothing. Token requests (`tokenEndpoint`) are not
+ * judged so: that endpoint has limits of its own and sends no X-RateLimit-* (8.16), so any it sends are 8.16b's
+ * deviation, not a limit.
  */
 export function sendUntil429(
   send: () => Promise<ApiResult>,
@@ -189,6 +192,8 @@ async function untilLimited(
   const before: ApiResult[] = [];
   const windows = new Map<string, { served: number; limit: number }>();
   let highestLimit: number | undefined;
+  /** Successes so far: what a limiter surely counted. */
+  let served = 0;
   const firstSentAt = Date.now();
   for (let i = 0; i < max; i++) {
     if (Date.now() - firstSentAt > maxMs) {
@@ -198,7 +203,8 @@ async function untilLimited(
     if (res.status === 429) return { before, limited: res, bound: `within ${i + 1} requests` };
     before.push(res);
     const reading = tokenEndpoint ? undefined : rateLimitReadingOf(res);
-    if (!reading) continue;
+    if (!reading || res.status < 200 || res.status >= 300) continue;
+    served += 1;
     const window = windows.get(reading.reset) ?? { served: 0, limit: reading.limit };
     window.served += 1;
     window.limit = Math.max(window.limit, reading.limit);
@@ -215,8 +221,8 @@ async function untilLimited(
     const span = Date.now() - firstSentAt;
     requireStep(
       '8.14',
-      !(before.length > 2 * highestLimit && span < ONE_MINUTE_MS),
-      `${before.length} requests served within ${Math.round(span / 1000)} s, none refused with 429, though ` +
+      !(served > 2 * highestLimit && span < ONE_MINUTE_MS),
+      `${served} requests served within ${Math.round(span / 1000)} s, none refused with 429, though ` +
         `X-RateLimit-Limit is ${highestLimit} a minute: the limit the headers state is not enforced`,
       { expected: `a 429 by request ${2 * highestLimit + 1}`, actual: `HTTP ${res.status}` },
     );
