@@ -155,11 +155,11 @@ interface Offer {
   quoteId: string;
   vehicle: { vehicleCode: string };
 }
-interface Quote {
+interface QuoteAnswer {
   quoteId: string;
   charges: { total: { amount: number; exponent: number; currency: string } };
 }
-interface Reservation {
+interface ReservationAnswer {
   reservationId: string;
   rocketBookingCode: string;
   status: string;
@@ -190,12 +190,12 @@ const driver = {
  * Quote and book one rental. Each attempt to book has its own Idempotency-Key (spec 4.7: unique per attempt); a quote
  * that expired or went stale is quoted again, never booked again (7.3), and that new booking is a new attempt.
  */
-async function quoteAndBook(client: PartnerClient, daysAhead: number, vehicleCode: string): Promise<Reservation> {
+async function quoteAndBook(client: PartnerClient, daysAhead: number, vehicleCode: string): Promise<ReservationAnswer> {
   const partnerReference = `good-${randomUUID()}`;
   for (let quotes = 0; quotes < 3; quotes++) {
-    const quote = await client.call<Quote>('POST', '/quotes', { body: { ...rentalWindow(daysAhead), vehicleCode } });
+    const quote = await client.call<QuoteAnswer>('POST', '/quotes', { body: { ...rentalWindow(daysAhead), vehicleCode } });
     try {
-      return await client.call<Reservation>('POST', '/reservations', {
+      return await client.call<ReservationAnswer>('POST', '/reservations', {
         idempotencyKey: randomUUID(),
         body: { quoteId: quote.quoteId, driver, partnerReference },
       });
@@ -225,7 +225,7 @@ async function session(client: PartnerClient, label: string, rounds: number): Pr
       console.log(`${label}: no offer for the window ${daysAhead} days ahead`);
       continue;
     }
-    let booked: Reservation;
+    let booked: ReservationAnswer;
     try {
       booked = await quoteAndBook(client, daysAhead, offer.vehicle.vehicleCode);
     } catch (error) {
@@ -233,10 +233,10 @@ async function session(client: PartnerClient, label: string, rounds: number): Pr
       console.log(`${label}: the operator declined the booking; ask support about ${(error as ApiError).requestId}`);
       continue;
     }
-    const read = await client.call<Reservation>('GET', `/reservations/${encodeURIComponent(booked.reservationId)}`);
+    const read = await client.call<ReservationAnswer>('GET', `/reservations/${encodeURIComponent(booked.reservationId)}`);
     const list = await client.call<{ count: number }>('GET', '/reservations?limit=10');
     // To change a reservation the spec says cancel and re-book (4.10): this sample only cancels.
-    const cancelled = await client.call<Reservation>(
+    const cancelled = await client.call<ReservationAnswer>(
       'POST',
       `/reservations/${encodeURIComponent(booked.reservationId)}/cancel`,
       { body: { reason: 'Traveller changed plans' } },
