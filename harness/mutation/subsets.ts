@@ -43,6 +43,10 @@ const CI_EXTRA: readonly string[] = [
   'benign-opaque-reservation-ids',
   'benign-idempotency-whole-seconds',
   'benign-sliding-window-cached-date',
+  // The second audit's answers: the composite of the foreign servers' choices, an allotment, a narrowed token.
+  'foreign-choices',
+  'allotment-of-ten',
+  'benign-token-narrows-scope',
 ];
 
 export const SUBSETS: Readonly<Record<string, readonly string[]>> = {
