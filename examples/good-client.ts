@@ -193,7 +193,9 @@ const driver = {
 async function quoteAndBook(client: PartnerClient, daysAhead: number, vehicleCode: string): Promise<ReservationAnswer> {
   const partnerReference = `good-${randomUUID()}`;
   for (let quotes = 0; quotes < 3; quotes++) {
-    const quote = await client.call<QuoteAnswer>('POST', '/quotes', { body: { ...rentalWindow(daysAhead), vehicleCode } });
+    const quote = await client.call<QuoteAnswer>('POST', '/quotes', {
+      body: { ...rentalWindow(daysAhead), vehicleCode },
+    });
     try {
       return await client.call<ReservationAnswer>('POST', '/reservations', {
         idempotencyKey: randomUUID(),
@@ -233,7 +235,10 @@ async function session(client: PartnerClient, label: string, rounds: number): Pr
       console.log(`${label}: the operator declined the booking; ask support about ${(error as ApiError).requestId}`);
       continue;
     }
-    const read = await client.call<ReservationAnswer>('GET', `/reservations/${encodeURIComponent(booked.reservationId)}`);
+    const read = await client.call<ReservationAnswer>(
+      'GET',
+      `/reservations/${encodeURIComponent(booked.reservationId)}`,
+    );
     const list = await client.call<{ count: number }>('GET', '/reservations?limit=10');
     // To change a reservation the spec says cancel and re-book (4.10): this sample only cancels.
     const cancelled = await client.call<ReservationAnswer>(
