@@ -90,7 +90,7 @@ describe('partner-api-certify verify', () => {
     // The run's flags before the command name are not silently dropped.
     const mixed = await cli(['--strict', 'verify', fixture.record, '--key', fixture.implementer.publicFile]);
     expect(mixed.code).toBe(2);
-    expect(mixed.stderr).toMatch(/verify and countersign take their own options only/);
+    expect(mixed.stderr).toMatch(/verify, countersign and client take their own options only/);
   });
 });
 
