@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { ChromiumNote } from './harness/report/test-support/chromium.ts';
 import { LONG_TESTS } from './vitest.long.config.ts';
 
 /**
@@ -19,10 +20,13 @@ export const LONGEST_FIRST = [
   'harness/runner/certify.reference.test.ts',
   'harness/runner/certify.fuzz.test.ts',
   'harness/runner/certify.unreadable.test.ts',
+  'harness/report/fault-reports.test.ts',
   'reference-impl/testing/crash.test.ts',
   'reference-impl/testing/disk-fault.test.ts',
   'reference-impl/testing/outage.test.ts',
   'reference-impl/testing/memory.test.ts',
+  'harness/client-certify/run.test.ts',
+  'harness/client-certify/resilience.test.ts',
   'harness/target/embedded.test.ts',
   'load/cli.test.ts',
 ];
@@ -73,5 +77,7 @@ export default defineConfig({
     // Two at a time on the 2-core CI machine: most slow files wait on child processes and sockets, not the CPU.
     maxWorkers: 2,
     sequence: { sequencer: LongestFirstSequencer },
+    // Without Chromium the HTML report's browser checks are skipped: said once, after vitest's summary.
+    reporters: ['default', new ChromiumNote()],
   },
 });

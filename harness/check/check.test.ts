@@ -309,7 +309,7 @@ describe('runCheck outcomes', () => {
     expect(lenient.meta.level).toBe('SHOULD');
     expect(lenient.meta.outcome).toBe('warn');
     expect(lenient.thrown).toBeUndefined();
-    expect(lenient.meta.evidence?.message).toContain('expected 1 to be 2');
+    expect(lenient.meta.evidence?.message).toContain('expected 2; got 1');
     const strict = await run('5.7b', {}, body, settings({ strict: true }));
     expect(strict.meta.outcome).toBe('fail');
     expect(strict.thrown).toBeDefined();

@@ -1,5 +1,5 @@
 import type fc from 'fast-check';
-import { test } from 'vitest';
+import { chai, test } from 'vitest';
 import { type Clause, clauseById } from '../../contract/clauses/index.ts';
 import type { Scope } from '../../contract/scopes.ts';
 import { ScopeNotGrantedError } from '../auth/token-cache.ts';
@@ -14,6 +14,7 @@ import { emptyTraffic } from '../http/traffic.ts';
 import { TargetUnreachableError } from '../http/unreachable.ts';
 import type { RunSettings } from '../run-settings.ts';
 import { isSelected, missingScopeDetail, notApplicableReason, scopesOfCheck } from './applicability.ts';
+import { recordAssertionFacts } from './assertion-facts.ts';
 import { buildEvidence, isAssertionFailure, scrubError } from './evidence.ts';
 import { type HarnessState, harnessState, readRunSettings } from './harness-state.ts';
 import { FewCasesSignal, forAll, SKIP } from './judge.ts';
@@ -22,6 +23,10 @@ import { BlockedSignal, inCheckScope, TransientSignal } from './scope.ts';
 import { scopeGuarded } from './scope-guard.ts';
 
 export type { ApiResult, CallOptions, PartnerClient, RawRequest } from '../http/partner-client.ts';
+
+// A suite's failed expect() is reported in plain words, with the exchange it was about (evidence.ts).
+recordAssertionFacts(chai);
+
 /** What a case of t.forAll returns when the target gave it nothing to judge. */
 export { SKIP } from './judge.ts';
 
@@ -306,11 +311,11 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
     }
     const blocked = blockedBy(error, observations);
     if (blocked) {
-      meta.evidence = buildEvidence(error, exchanges);
+      meta.evidence = buildEvidence(error, exchanges, input.name);
       scrubError(error);
       return notApplicable(blocked);
     }
-    meta.evidence = buildEvidence(error, exchanges);
+    meta.evidence = buildEvidence(error, exchanges, input.name);
     scrubError(error);
     if (isAssertionFailure(error)) {
       if (level === 'SHOULD' && !settings.strict) {

@@ -1,6 +1,9 @@
 import { inspect } from 'node:util';
 import { redactText, redactValue } from '../http/redact.ts';
+import { assertionFactsOf } from './assertion-facts.ts';
 import type { Evidence, EvidenceExchange } from './outcome-and-evidence.ts';
+import { factsFromMessage, plainAssertion, type Shown } from './plain-assertion.ts';
+import { Described, MATCHER_NAMES, MATCHER_WORDS, withoutMatchers } from './wording.ts';
 
 const MAX_VALUE_CHARS = 10_000;
 
@@ -14,71 +17,6 @@ export function isAssertionFailure(error: unknown): boolean {
     return e.cause === undefined || isAssertionFailure(e.cause);
   }
   return false;
-}
-
-const ASYMMETRIC = Symbol.for('jest.asymmetricMatcher');
-
-/** expect.objectContaining(…) and friends, in words: what the check expected, not the matcher object. */
-const MATCHER_WORDS: Record<string, string> = {
-  ObjectContaining: 'an object containing',
-  ObjectNotContaining: 'an object not containing',
-  ArrayContaining: 'an array containing',
-  ArrayNotContaining: 'an array not containing',
-  StringContaining: 'a string containing',
-  StringNotContaining: 'a string not containing',
-  StringMatching: 'a string matching',
-  StringNotMatching: 'a string not matching',
-  CloseTo: 'a number close to',
-  NotCloseTo: 'a number not close to',
-  Any: 'any',
-  Anything: 'anything',
-  SchemaMatching: 'a value matching the schema',
-};
-
-/** Matcher names as vitest prints them in a message ("to deeply equal ObjectContaining{…}"). */
-const MATCHER_NAMES = new RegExp(
-  `\\b(${Object.keys(MATCHER_WORDS)
-    .filter((name) => name !== 'Any' && name !== 'Anything')
-    .join('|')})\\s*(?=[{[/"'\\d<…-])`,
-  'g',
-);
-
-const SECRET_KEYS = /^(access_token|refresh_token|id_token|client_secret)$/;
-
-function isAsymmetricMatcher(value: unknown): value is { sample?: unknown; toString(): string } {
-  return typeof value === 'object' && value !== null && (value as { $$typeof?: unknown }).$$typeof === ASYMMETRIC;
-}
-
-/** A value without matcher internals: each asymmetric matcher becomes a short description of what it matches. */
-function withoutMatchers(value: unknown, depth = 0): unknown {
-  if (depth > 8) return value;
-  if (isAsymmetricMatcher(value)) {
-    const name = String(value.toString());
-    const words = MATCHER_WORDS[name.replace(/<.*$/, '')] ?? name;
-    if (value.sample === undefined) return new Described(words);
-    if (typeof value.sample === 'function') return new Described(`${words} ${value.sample.name || 'value'}`);
-    const sample =
-      value.sample instanceof RegExp ? String(value.sample) : describeValue(withoutMatchers(value.sample, depth + 1));
-    return new Described(`${words} ${sample}`);
-  }
-  if (Array.isArray(value)) return value.map((item) => withoutMatchers(item, depth + 1));
-  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [
-        key,
-        SECRET_KEYS.test(key) && typeof item === 'string' ? '[REDACTED]' : withoutMatchers(item, depth + 1),
-      ]),
-    );
-  }
-  return value;
-}
-
-/** Printed as its text, unquoted (inspect's custom hook). */
-class Described {
-  constructor(readonly text: string) {}
-  [inspect.custom](): string {
-    return `<${this.text}>`;
-  }
 }
 
 /** A plain value as the report shows expected and actual: strings quoted, objects as literals, matchers in words. */
@@ -146,8 +84,26 @@ function innermost(error: ErrorLike): ErrorLike {
   return error;
 }
 
-/** What a failed or errored check leaves for the report: the error's words, expected vs actual, the exchanges. */
-export function buildEvidence(error: unknown, exchanges: EvidenceExchange[]): Evidence {
+function shown(side: Shown): string {
+  return 'words' in side ? side.words : describeValue(side.value);
+}
+
+/**
+ * The exchanges with the one the failure is about last, where every renderer looks for it (the report marks the
+ * last as the failing exchange): the others keep their order. One no longer recorded (a check keeps its last 40) is
+ * added.
+ */
+function failingLast(exchanges: EvidenceExchange[], failing: EvidenceExchange | undefined): EvidenceExchange[] {
+  if (!failing || exchanges.at(-1) === failing) return exchanges;
+  return [...exchanges.filter((exchange) => exchange !== failing), failing];
+}
+
+/**
+ * What a failed or errored check leaves for the report: the failure in plain words (wording.ts: what was judged,
+ * expected, what came back), expected vs actual, the exchanges with the one the failure is about last.
+ * `requirement` (the check's name) names what was judged when a suite's assertion carries no label.
+ */
+export function buildEvidence(error: unknown, exchanges: EvidenceExchange[], requirement?: string): Evidence {
   const outer = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as ErrorLike;
   const e = innermost(outer);
   const name = e.name ?? '';
@@ -156,9 +112,21 @@ export function buildEvidence(error: unknown, exchanges: EvidenceExchange[]): Ev
     name && !['AssertionError', 'Error', 'TargetUnreachableError', 'ProfileViolation'].includes(name)
       ? `${name}: `
       : '';
-  const evidence: Evidence = { message: redactText(plainMessage(`${prefix}${e.message ?? String(error)}`)), exchanges };
-  if ('expected' in e && e.expected !== undefined) evidence.expected = describeValue(e.expected);
-  if ('actual' in e && e.actual !== undefined) evidence.actual = describeValue(e.actual);
+  // Facts recorded when the assertion failed (assertion-facts.ts), else read back from the library's sentence.
+  const facts = assertionFactsOf(e) ?? factsFromMessage(e);
+  const plain = facts ? plainAssertion(facts, exchanges, requirement) : undefined;
+  const failing = plain?.exchange ?? (e as { exchange?: EvidenceExchange }).exchange;
+  const evidence: Evidence = {
+    message: redactText(plainMessage(plain ? plain.message : `${prefix}${e.message ?? String(error)}`)),
+    exchanges: failingLast(exchanges, failing),
+  };
+  if (plain) {
+    if (plain.expected) evidence.expected = shown(plain.expected);
+    if (plain.actual) evidence.actual = shown(plain.actual);
+  } else {
+    if ('expected' in e && e.expected !== undefined) evidence.expected = describeValue(e.expected);
+    if ('actual' in e && e.actual !== undefined) evidence.actual = describeValue(e.actual);
+  }
   const property = propertyOf(outer.message ?? '');
   if (property) evidence.property = property;
   return evidence;

@@ -43,7 +43,7 @@ describe('expectError and the owner of a code', () => {
     const scoped = await inCheckScope('4.2.2', async () => {
       expectError(errorAnswer(200, 'INSUFFICIENT_SCOPE'), 'INSUFFICIENT_SCOPE');
     });
-    expect(String(scoped.error)).toMatch(/refused/);
+    expect(String(scoped.error)).toMatch(/the call: expected a refusal, 4xx \(403 INSUFFICIENT_SCOPE\); got HTTP 200/);
   });
 
   it('5.6b itself, and the 7.3 row of the code, judge the status and code as their own', async () => {
@@ -51,7 +51,9 @@ describe('expectError and the owner of a code', () => {
       const scoped = await inCheckScope(clause, async () => {
         expectError(errorAnswer(401, 'INVALID_TOKEN'), 'INSUFFICIENT_SCOPE');
       });
-      expect(String(scoped.error), clause).toMatch(/HTTP status is 403/);
+      expect(String(scoped.error), clause).toMatch(
+        /HTTP status: expected 403 INSUFFICIENT_SCOPE; got HTTP 401 INVALID_TOKEN/,
+      );
     }
   });
 
@@ -59,7 +61,9 @@ describe('expectError and the owner of a code', () => {
     const scoped = await inCheckScope('4.7.7', async () => {
       expectError(errorAnswer(400, 'VALIDATION_ERROR'), 'DUPLICATE_PARTNER_REFERENCE');
     });
-    expect(String(scoped.error)).toMatch(/HTTP status is 409/);
+    expect(String(scoped.error)).toMatch(
+      /HTTP status: expected 409 DUPLICATE_PARTNER_REFERENCE; got HTTP 400 VALIDATION_ERROR/,
+    );
   });
 });
 
@@ -76,21 +80,25 @@ describe('expectError: the status of a code is its 7.3 row’s, a code that is n
     const scoped = await inCheckScope('7.3.6', async () => {
       expectError(errorAnswer(422, 'VALIDATION_ERROR'), 'VALIDATION_ERROR');
     });
-    expect(String(scoped.error)).toMatch(/HTTP status of VALIDATION_ERROR is 400/);
+    expect(String(scoped.error)).toMatch(
+      /HTTP status of VALIDATION_ERROR: expected 400; got HTTP 422 VALIDATION_ERROR/,
+    );
   });
 
   it('a status a section states (not the row’s) stays the check’s own', async () => {
     const scoped = await inCheckScope('4.2.3', async () => {
       expectError(errorAnswer(400, 'INVALID_VEHICLE'), 'INVALID_VEHICLE', { status: 404 });
     });
-    expect(String(scoped.error)).toMatch(/HTTP status is 404/);
+    expect(String(scoped.error)).toMatch(/HTTP status: expected 404 INVALID_VEHICLE; got HTTP 400 INVALID_VEHICLE/);
   });
 
   it('another code at the row’s status still fails the check', async () => {
     const scoped = await inCheckScope('4.12.2', async () => {
       expectError(errorAnswer(400, 'INVALID_LOCATION'), 'INVALID_RENTAL_WINDOW');
     });
-    expect(String(scoped.error)).toMatch(/error code is INVALID_RENTAL_WINDOW/);
+    expect(String(scoped.error)).toMatch(
+      /error code: expected 400 INVALID_RENTAL_WINDOW; got HTTP 400 INVALID_LOCATION/,
+    );
   });
 
   it('a numeric error.code is filed under 7.2.2 and the refusal judged by its status', async () => {
@@ -104,7 +112,7 @@ describe('expectError: the status of a code is its 7.3 row’s, a code that is n
     const failed = await inCheckScope('4.12.2', async () => {
       expectError({ ...numeric, status: 409 }, 'VALIDATION_ERROR');
     });
-    expect(String(failed.error)).toMatch(/HTTP status is 400/);
+    expect(String(failed.error)).toMatch(/HTTP status: expected 400 VALIDATION_ERROR; got HTTP 409/);
   });
 });
 

@@ -8,6 +8,7 @@ import { schemaViolations } from '../../contract/validation.ts';
 import type { ApiResult } from '../http/partner-client.ts';
 import type { Representation } from '../http/representation.ts';
 import { claim, currentClauseId, requireStep, TransientSignal } from './scope.ts';
+import { answersText, expectedGot, inlineValue, responseText } from './wording.ts';
 
 /**
  * The assertions every check makes about responses. Each judges one clause: the check's own requirement (status
@@ -51,12 +52,14 @@ export function readableBody(result: ApiResult, what = 'the response body', erro
     const { clauseId, reason } = result.readDespite;
     claim(clauseId ?? xmlReasonClause(reason), false, `${what}: ${reason}`, {
       actual: result.text.slice(0, 300),
+      response: result,
     });
   }
   if (result.body !== undefined) return result.body;
   const reason = result.parseError ?? (result.text === '' ? 'the body is empty' : 'not JSON or typed XML');
   requireStep(unreadableClause(result, error), false, `${what} cannot be read (${statusText(result)}: ${reason})`, {
     actual: result.text.slice(0, 300),
+    response: result,
   });
   return undefined;
 }
@@ -73,6 +76,14 @@ export function bodyOf<T>(result: ApiResult, what: string): T {
 
 /** The JSON kind of a key a check reads next (requireKeys). */
 export type JsonKind = 'object' | 'array' | 'string' | 'number';
+
+/** The JSON kind of a value as a person names it ("none" for a missing key). */
+function kindOf(value: unknown): string {
+  if (value === undefined) return 'none';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value} (${inlineValue(value, 40)})`;
+}
 
 function isKind(value: unknown, kind: JsonKind): boolean {
   if (kind === 'array') return Array.isArray(value);
@@ -96,7 +107,9 @@ export function requireKeys(
     const found = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
     const clause = SCHEMA_CLAUSES[`${schema}.${key}`] ?? SCHEMA_CLAUSES[`${schema}#required`] ?? CLOSED_OBJECTS_CLAUSE;
     const article = kind === 'array' || kind === 'object' ? 'an' : 'a';
-    requireStep(clause, isKind(found, kind), `${what} carries ${key} (${article} ${kind})`, { actual: found });
+    requireStep(clause, isKind(found, kind), expectedGot(`${what}: ${key}`, `${article} ${kind}`, kindOf(found)), {
+      actual: found,
+    });
   }
 }
 
@@ -143,9 +156,11 @@ export function expectMediaType(result: ApiResult, expected: Representation | st
   const acceptable = expected === 'xml' ? XML_TYPES.has(result.mediaType ?? '') : result.mediaType === mediaType;
   const xmlAnswer = XML_TYPES.has(mediaType) && XML_TYPES.has(result.mediaType ?? '');
   const clause = clauseId ?? (xmlAnswer ? RESPONSE_CLAUSES.xmlMediaType : RESPONSE_CLAUSES.jsonMediaType);
-  claim(clause, acceptable, `Content-Type of the HTTP ${result.status} response is ${mediaType}`, {
+  const what = `Content-Type of the HTTP ${result.status} response`;
+  claim(clause, acceptable, expectedGot(what, mediaType, result.mediaType ?? 'none'), {
     expected: mediaType,
     actual: result.mediaType,
+    response: result,
   });
 }
 
@@ -158,11 +173,12 @@ export function requireRepresentation(result: ApiResult, representation: Represe
   requireStep(
     RESPONSE_CLAUSES.jsonMediaType,
     ok,
-    `${what}: the answer to an Accept of ${representation} is ${representation}`,
-    {
-      expected: MEDIA_TYPE_OF[representation],
-      actual: result.mediaType,
-    },
+    expectedGot(
+      `${what}: the answer to an Accept of ${representation}`,
+      MEDIA_TYPE_OF[representation],
+      result.mediaType ?? 'no Content-Type',
+    ),
+    { expected: MEDIA_TYPE_OF[representation], actual: result.mediaType, response: result },
   );
 }
 
@@ -178,11 +194,15 @@ export function expectSchema(result: ApiResult, schema: SchemaName, what?: strin
   for (const violation of violations) {
     if (nulls.has(violation.field)) {
       // An XML writer spelling null as <string/>: the field holds null, written against 4.14.12, filed there once.
-      claim(XML_NULL_CLAUSE, false, `${schema} ${violation.field}: null written as an empty string`, { actual: '' });
+      claim(XML_NULL_CLAUSE, false, `${schema} ${violation.field}: null written as an empty string`, {
+        actual: '',
+        response: result,
+      });
       continue;
     }
     claim(violation.clauseId, false, `${schema} ${violation.field} ${violation.message}`, {
       actual: fieldValue(body, violation.field),
+      response: result,
     });
   }
   return body;
@@ -255,7 +275,10 @@ function fieldValue(body: unknown, field: string): unknown {
 export function observeUnparsed(result: ApiResult, what: string): boolean {
   if (!result.parseFailure) return false;
   const message = `${what} cannot be read (${statusText(result)}: ${result.parseError})`;
-  claim(unreadableClause(result, result.status >= 400), false, message, { actual: result.text.slice(0, 300) });
+  claim(unreadableClause(result, result.status >= 400), false, message, {
+    actual: result.text.slice(0, 300),
+    response: result,
+  });
   return true;
 }
 
@@ -284,15 +307,21 @@ export function errorCodeOf(result: ApiResult): string | undefined {
  */
 export function observeRequestId(result: ApiResult): void {
   const header = result.requestId;
-  claim(RESPONSE_CLAUSES.requestIdHeader, typeof header === 'string' && header !== '', 'X-Request-Id header is sent', {
-    actual: header,
-  });
+  claim(
+    RESPONSE_CLAUSES.requestIdHeader,
+    typeof header === 'string' && header !== '',
+    expectedGot('X-Request-Id header', 'a request id', header === null ? 'none' : inlineValue(header)),
+    { actual: header, response: result },
+  );
   const envelopeId = (result.body as { error?: { requestId?: unknown } } | undefined)?.error?.requestId;
   if (header && typeof envelopeId === 'string') {
-    claim(RESPONSE_CLAUSES.envelopeRequestId, envelopeId === header, 'error.requestId equals X-Request-Id', {
-      expected: header,
-      actual: envelopeId,
-    });
+    // The ids stay out of the message: one deviation seen on many requests is one observation, counted.
+    claim(
+      RESPONSE_CLAUSES.envelopeRequestId,
+      envelopeId === header,
+      expectedGot('error.requestId', 'the X-Request-Id header’s value', 'another value'),
+      { expected: header, actual: envelopeId, response: result },
+    );
   }
 }
 
@@ -356,15 +385,21 @@ export function refusalMeets(answers: readonly RefusalAnswer[], result: ApiResul
     if (met) return true;
     const code = rowStatusOnly(answers, result.status, raw);
     if (code === undefined) return false;
-    claim(ERROR_CODE_CLAUSE[code], false, `HTTP status of ${code} is ${ERROR_CODES[code].status}`, {
+    claim(ERROR_CODE_CLAUSE[code], false, rowStatusText(code, result), {
       expected: ERROR_CODES[code].status,
       actual: { status: result.status, code },
+      response: result,
     });
     return true;
   }
   if (result.status < 400) return false;
   fileUnreadableCode(result, raw);
   return answers.some((a) => a.status === result.status);
+}
+
+/** Spec 7.3: the status of a table code's row, and the status it came with. */
+function rowStatusText(code: ErrorCode, result: ApiResult): string {
+  return expectedGot(`HTTP status of ${code}`, String(ERROR_CODES[code].status), responseText(result.status, code));
 }
 
 /** Spec 7.3: a refusal for a request body that failed validation, VALIDATION_ERROR or a 400 code of the server's own. */
@@ -383,9 +418,10 @@ export function errorStatusAmong(result: ApiResult, statuses: readonly number[])
   if (typeof raw !== 'string' || !isErrorCode(raw) || result.status < 400) return false;
   const row = ERROR_CODES[raw].status;
   if (!statuses.includes(row)) return false;
-  claim(ERROR_CODE_CLAUSE[raw], false, `HTTP status of ${raw} is ${row}`, {
+  claim(ERROR_CODE_CLAUSE[raw], false, rowStatusText(raw, result), {
     expected: row,
     actual: { status: result.status, code: raw },
+    response: result,
   });
   return true;
 }
@@ -404,9 +440,10 @@ export function stringErrorCode(result: ApiResult): string | undefined {
 /** Spec 7.3: the status of a table code is its row's, judged under that row's clause (ERROR_CODE_CLAUSE). */
 export function expectRowStatus(result: ApiResult, code: ErrorCode): boolean {
   const row = ERROR_CODES[code].status;
-  return claim(ERROR_CODE_CLAUSE[code], result.status === row, `HTTP status of ${code} is ${row}`, {
+  return claim(ERROR_CODE_CLAUSE[code], result.status === row, rowStatusText(code, result), {
     expected: row,
     actual: { status: result.status, code },
+    response: result,
   });
 }
 
@@ -425,8 +462,14 @@ function fileUnreadableCode(result: ApiResult, raw: unknown): void {
   claim(
     enveloped ? RESPONSE_CLAUSES.envelopeCode : RESPONSE_CLAUSES.envelope,
     false,
-    enveloped ? 'error.code is a string' : 'the error body is an envelope carrying error.code',
-    { actual: enveloped ? raw : result.text.slice(0, 300) },
+    enveloped
+      ? expectedGot(`error.code of the HTTP ${result.status} answer`, 'a string', kindOf(raw))
+      : expectedGot(
+          `the HTTP ${result.status} error body`,
+          'an envelope carrying error.code',
+          result.text === '' ? 'an empty body' : 'no envelope',
+        ),
+    { actual: enveloped ? raw : result.text.slice(0, 300), response: result },
   );
 }
 
@@ -454,10 +497,16 @@ export function expectError(
   } = {},
 ): void {
   if (options.servedBreaks !== undefined && options.servedBreaks !== own()) {
-    requireStep(options.servedBreaks, result.status >= 400, 'the call is refused (an error status), not served', {
-      expected: [codes].flat().join(' or '),
-      actual: { status: result.status, body: result.text.slice(0, 300) },
-    });
+    requireStep(
+      options.servedBreaks,
+      result.status >= 400,
+      expectedGot('the call', `a refusal (${[codes].flat().join(' or ')})`, responseText(result.status)),
+      {
+        expected: [codes].flat().join(' or '),
+        actual: { status: result.status, body: result.text.slice(0, 300) },
+        response: result,
+      },
+    );
   }
   const allowed = (typeof codes === 'string' ? [codes] : [...codes]).map((code) => ({
     status: options.status ?? ERROR_CODES[code].status,
@@ -471,25 +520,35 @@ export function expectError(
   const judge = codeJudge(allowed.map((a) => a.code));
   const raw = rawErrorCode(result);
   const actual = () => ({ status: result.status, code: raw ?? null, body: result.text.slice(0, 300) });
+  const got = responseText(result.status, raw);
+  const expected = answersText(allowed);
   if (judge !== own()) {
     // The check's own clause asks for a refusal; the exact status and code are the owner clause's (CODE_OWNER_CLAUSE).
-    claim(own(), result.status >= 400 && result.status < 500, 'the call is refused (HTTP 4xx), not served', {
-      expected: allowed,
-      actual: actual(),
-    });
+    claim(
+      own(),
+      result.status >= 400 && result.status < 500,
+      expectedGot('the call', `a refusal, 4xx (${expected})`, got),
+      {
+        expected: allowed,
+        actual: actual(),
+        response: result,
+      },
+    );
   }
   const rowOnly = typeof raw === 'string' ? rowStatusOnly(answers, result.status, raw) : undefined;
   if (rowOnly !== undefined && !allowed.some((a) => a.status === result.status && a.code === rowOnly)) {
     // The refusal the check asked for, with another status than its 7.3 row's: that row's deviation.
-    claim(ERROR_CODE_CLAUSE[rowOnly], false, `HTTP status of ${rowOnly} is ${ERROR_CODES[rowOnly].status}`, {
+    claim(ERROR_CODE_CLAUSE[rowOnly], false, rowStatusText(rowOnly, result), {
       expected: ERROR_CODES[rowOnly].status,
       actual: actual(),
+      response: result,
     });
   } else {
     const statusAllowed = allowed.some((a) => a.status === result.status);
-    claim(judge, statusAllowed, `HTTP status is ${[...new Set(allowed.map((a) => a.status))].join(' or ')}`, {
+    claim(judge, statusAllowed, expectedGot('HTTP status', expected, got), {
       expected: allowed,
       actual: actual(),
+      response: result,
     });
   }
   if (options.representation) expectMediaType(result, options.representation);
@@ -504,16 +563,22 @@ export function expectError(
   claim(
     judge,
     rowOnly !== undefined || refusalMeets(answers, result),
-    `error code is ${allowed.map((a) => a.code).join(' or ')}${options.otherCodes ? ' or a code of the server’s own' : ''}`,
-    { expected: allowed, actual: { status: result.status, code } },
+    expectedGot(
+      'error code',
+      `${expected}${options.otherCodes ? ' or a code of the server’s own' : ''}`,
+      responseText(result.status, code),
+    ),
+    { expected: allowed, actual: { status: result.status, code }, response: result },
   );
   const row = ERROR_CODES[code as ErrorCode];
   const retryable = (result.body as { error: { retryable?: unknown } }).error.retryable;
   if (row && typeof retryable === 'boolean') {
-    claim(ERROR_CODE_CLAUSE[code as ErrorCode], retryable === row.retryable, `error.retryable of ${code}`, {
-      expected: row.retryable,
-      actual: retryable,
-    });
+    claim(
+      ERROR_CODE_CLAUSE[code as ErrorCode],
+      retryable === row.retryable,
+      expectedGot(`error.retryable of ${code}`, String(row.retryable), String(retryable)),
+      { expected: row.retryable, actual: retryable, response: result },
+    );
   }
   observeRequestId(result);
 }
@@ -532,8 +597,12 @@ export function expectOAuthError(result: ApiResult, errors: OAuthErrorCode | rea
   claim(
     own(),
     allowed.some((a) => a.status === actual.status && a.error === actual.error),
-    'HTTP status and OAuth error',
-    { expected: allowed, actual: { ...actual, body: result.text.slice(0, 300) } },
+    expectedGot(
+      'token endpoint error',
+      answersText(allowed.map((a) => ({ status: a.status, code: a.error }))),
+      responseText(actual.status, actual.error),
+    ),
+    { expected: allowed, actual: { ...actual, body: result.text.slice(0, 300) }, response: result },
   );
   expectMediaType(result, 'json', RESPONSE_CLAUSES.tokenJson);
   expectSchema(result, 'OAuthError', 'the token endpoint error body');
@@ -541,12 +610,20 @@ export function expectOAuthError(result: ApiResult, errors: OAuthErrorCode | rea
 
 /** A token endpoint error with any of `statuses` (spec 5.4 names the status; the OAuth value may vary). */
 export function expectOAuthStatus(result: ApiResult, statuses: readonly number[]): void {
-  claim(own(), statuses.includes(result.status), `HTTP status is ${statuses.join(' or ')}`, {
+  claim(own(), statuses.includes(result.status), expectedGot('HTTP status', statuses.join(' or '), got(result)), {
     expected: statuses,
     actual: { status: result.status, body: result.text.slice(0, 300) },
+    response: result,
   });
   expectMediaType(result, 'json', RESPONSE_CLAUSES.tokenJson);
   expectSchema(result, 'OAuthError', 'the token endpoint error body');
+}
+
+/** What came back, as the report says it: `HTTP 409 DUPLICATE_PARTNER_REFERENCE`, `HTTP 200`. */
+function got(result: ApiResult): string {
+  const raw = rawErrorCode(result);
+  const oauth = (result.body as { error?: unknown } | undefined)?.error;
+  return responseText(result.status, typeof raw === 'string' ? raw : oauth);
 }
 
 /**
@@ -560,9 +637,10 @@ export function requireSuccess(result: ApiResult, status: number, clauseId: stri
       `${what} was refused for now (HTTP ${result.status}${result.headers['retry-after'] ? `, Retry-After ${result.headers['retry-after']}` : ''}): nothing could be judged`,
     );
   }
-  requireStep(clauseId, result.status === status, `${what} answers ${status}`, {
+  requireStep(clauseId, result.status === status, expectedGot(what, String(status), got(result)), {
     expected: status,
     actual: { status: result.status, body: result.text.slice(0, 300) },
+    response: result,
   });
   return readableBody(result, what);
 }

@@ -1,8 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { inspect } from 'node:util';
-import { lastRecordedExchange } from '../http/recorder.ts';
+import { findRecordedExchange, lastRecordedExchange } from '../http/recorder.ts';
 import { redactText, redactValue } from '../http/redact.ts';
 import type { EvidenceExchange, Observation } from './outcome-and-evidence.ts';
+import { claimText, statusClaimed } from './wording.ts';
 
 /**
  * What a running check knows about itself: the clause it judges, and what it saw about other clauses.
@@ -53,8 +54,13 @@ export function countCase(judged: boolean): void {
 export interface ClaimDetail {
   expected?: unknown;
   actual?: unknown;
-  /** The exchange the claim is about (default: the last one the check made). */
+  /** The exchange the claim is about (default: the response's, else the last one the check made). */
   exchange?: EvidenceExchange;
+  /**
+   * The response the claim judges (an ApiResult fits): its exchange is the one the report prints under the message,
+   * found by its X-Request-Id, also when the check has made other requests since.
+   */
+  response?: { status: number; requestId: string | null };
 }
 
 /** An assertion failure in the shape vitest and the evidence builder read (name, message, expected, actual). */
@@ -63,13 +69,37 @@ export class ClauseAssertionError extends Error {
   readonly expected?: unknown;
   readonly actual?: unknown;
   readonly showDiff: boolean;
+  /** The exchange the failure is about (evidence.ts prints it as the failing one). Not enumerable: vitest sends errors. */
+  declare readonly exchange?: EvidenceExchange;
 
-  constructor(message: string, detail: ClaimDetail = {}) {
+  constructor(message: string, detail: ClaimDetail = {}, exchange?: EvidenceExchange) {
     super(message);
     if ('expected' in detail) this.expected = detail.expected;
     if ('actual' in detail) this.actual = detail.actual;
     this.showDiff = 'expected' in detail && 'actual' in detail;
+    if (exchange) Object.defineProperty(this, 'exchange', { value: exchange, enumerable: false });
   }
+}
+
+/**
+ * The exchange a claim is about: the one given, or the judged response's (by X-Request-Id; without one, the latest
+ * with its status), or the check's last, unless the claim says another status came back ("refused (it got HTTP
+ * 201)" after a cleanup call answered 200): then the latest exchange that answered that.
+ */
+function exchangeOf(requirement: string, detail: ClaimDetail): EvidenceExchange | undefined {
+  if (detail.exchange) return detail.exchange;
+  const response = detail.response;
+  if (response) {
+    const { requestId, status } = response;
+    const found = findRecordedExchange((exchange) =>
+      requestId ? exchange.response?.headers['x-request-id'] === requestId : exchange.response?.status === status,
+    );
+    if (found) return found;
+  }
+  const last = lastRecordedExchange();
+  const status = statusClaimed(requirement, detail.actual);
+  if (status === undefined || last?.response?.status === status) return last;
+  return findRecordedExchange((exchange) => exchange.response?.status === status) ?? last;
 }
 
 /** The check could not judge its clause because a step it needed failed on another clause. */
@@ -101,7 +131,7 @@ function file(scope: CheckScope, clauseId: string, message: string, detail: Clai
   const observation: Observation = { clauseId, message: redactText(message), count: 1 };
   if ('expected' in detail) observation.expected = show(detail.expected);
   if ('actual' in detail) observation.actual = show(detail.actual);
-  const exchange = detail.exchange ?? lastRecordedExchange();
+  const exchange = exchangeOf(message, detail);
   if (exchange) observation.exchange = exchange;
   scope.observations.set(key, observation);
 }
@@ -110,11 +140,21 @@ function file(scope: CheckScope, clauseId: string, message: string, detail: Clai
  * Judges one requirement of `clauseId`. When it is the current check's own clause, a false `ok` fails the check
  * (an assertion failure); when it is another clause's, it is filed under that clause and the check goes on.
  * Outside a check (unit tests of helpers) it asserts. Returns `ok`.
+ *
+ * `requirement` says what the target must do; the report's message adds what came back (wording.ts claimText), so
+ * "POST /quotes answers 201" reads "POST /quotes answers 201; got HTTP 200".
  */
-export function claim(clauseId: string, ok: boolean, message: string, detail: ClaimDetail = {}): boolean {
+export function claim(clauseId: string, ok: boolean, requirement: string, detail: ClaimDetail = {}): boolean {
   if (ok) return true;
+  const message = claimText(requirement, detail);
   const scope = storage.getStore();
-  if (!scope || scope.clauseId === clauseId) throw new ClauseAssertionError(`${message} (spec ${clauseId})`, detail);
+  if (!scope || scope.clauseId === clauseId) {
+    throw new ClauseAssertionError(
+      `${message} (spec ${clauseId})`,
+      detail,
+      scope ? exchangeOf(message, detail) : undefined,
+    );
+  }
   file(scope, clauseId, message, detail);
   return false;
 }
@@ -123,10 +163,10 @@ export function claim(clauseId: string, ok: boolean, message: string, detail: Cl
  * A step the check cannot go on without: when `ok` is false the failure is filed under `clauseId` (or fails the
  * check, when that is its own clause) and the check ends blocked, reported not-applicable with the reason.
  */
-export function requireStep(clauseId: string, ok: boolean, message: string, detail: ClaimDetail = {}): void {
+export function requireStep(clauseId: string, ok: boolean, requirement: string, detail: ClaimDetail = {}): void {
   if (ok) return;
-  claim(clauseId, false, message, detail);
-  throw new BlockedSignal(clauseId, message);
+  claim(clauseId, false, requirement, detail);
+  throw new BlockedSignal(clauseId, claimText(requirement, detail));
 }
 
 /**

@@ -95,6 +95,22 @@ export function lastRecordedExchange(): EvidenceExchange | undefined {
   return evidence;
 }
 
+/**
+ * The latest exchange of the current recording that `match` accepts: the one a claim about a given response is about
+ * (found by its X-Request-Id), when the check has made others since. Exchanges are made into evidence only as far back
+ * as the search goes.
+ */
+export function findRecordedExchange(match: (exchange: EvidenceExchange) => boolean): EvidenceExchange | undefined {
+  const rec = storage.getStore();
+  if (!rec) return undefined;
+  for (let index = rec.exchanges.length - 1; index >= 0; index--) {
+    const evidence = evidenceOf(rec.exchanges[index] as Recorded);
+    rec.exchanges[index] = evidence;
+    if (match(evidence)) return evidence;
+  }
+  return undefined;
+}
+
 export function isRecording(): boolean {
   return storage.getStore() !== undefined;
 }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ReportModel } from '../report/model.ts';
 import { PROJECT_ROOT } from '../runner/paths.ts';
@@ -18,11 +18,17 @@ export interface ChildRunOptions {
   only?: string[];
   /** Aborting kills the certification (its own Ctrl-C handling stops the embedded server). */
   signal?: AbortSignal;
+  /**
+   * Where to keep the run's report.json (the temp dir goes): the matrix keeps each fault's, so its messages and root
+   * causes can be judged afterwards without certifying again (harness/report/fault-reports.test.ts).
+   */
+  keepReport?: string;
 }
 
 /**
  * One certification of the embedded reference started with `faults`, in a process of its own (a clean module graph
- * and vitest per run, and runs can go side by side). Reads its report.json; the temp report dir is removed.
+ * and vitest per run, and runs can go side by side). Reads its report.json (a copy kept at `keepReport` when asked);
+ * the temp report dir is removed.
  */
 export async function certifyInChild(options: ChildRunOptions): Promise<RunOutcome> {
   const dir = mkdtempSync(join(tmpdir(), 'partner-cert-mutation-'));
@@ -46,6 +52,10 @@ export async function certifyInChild(options: ChildRunOptions): Promise<RunOutco
         durationMs,
         problem: `no report (exit ${code}): ${output.slice(-600)}`,
       };
+    }
+    if (options.keepReport !== undefined) {
+      mkdirSync(dirname(options.keepReport), { recursive: true });
+      copyFileSync(file, options.keepReport);
     }
     const report = JSON.parse(readFileSync(file, 'utf8')) as ReportModel;
     return outcomeOf(options.faults, report, code, durationMs);

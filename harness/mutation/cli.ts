@@ -28,7 +28,11 @@ const program = new Command('partner-api-mutation')
   .option('--stability <n>', 'also certify the plain reference n times with other seeds and compare verdicts')
   .option('--busy', 'keep one core busy during the stability runs')
   .option('--no-matrix', 'leave out the faults and variants: only the baseline and the --stability runs')
-  .option('--report-dir <dir>', 'where mutation.json, mutation.md and mutation.html go', 'reports')
+  .option(
+    '--report-dir <dir>',
+    'where mutation.json, mutation.md and mutation.html go (and reports/<fault>.json, each run’s report)',
+    'reports',
+  )
   .option('--merge-report <dir>', 'also add the matrix to the certification report of the embedded reference in <dir>')
   .parse();
 
@@ -101,6 +105,7 @@ try {
   process.stdout.write(
     `Report: ${flags.reportDir}/mutation.json, ${flags.reportDir}/mutation.md, ${flags.reportDir}/mutation.html\n`,
   );
+  process.stdout.write(`Each run's report.json: ${flags.reportDir}/reports/<fault>.json\n`);
   if (flags.mergeReport) {
     for (const file of mergeMutationIntoReport(report, flags.mergeReport)) process.stdout.write(`Updated: ${file}\n`);
   }

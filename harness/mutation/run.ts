@@ -124,9 +124,13 @@ export async function runMutation(options: MutationOptions): Promise<MutationRep
     `Mutation matrix: ${selected.filter((f) => f.kind === 'fault').length} fault(s), ${selected.filter((f) => f.kind === 'benign').length} benign variant(s), seed ${options.seed}, ${options.jobs} at a time\n`,
   );
   const clauses = [...new Set(selected.map((f) => f.clause))];
+  // Each run's report.json is kept beside mutation.json (reports/<name>.json), for the report tests that judge every
+  // fault's messages and root causes (harness/report/fault-reports.test.ts) without certifying again.
+  const kept = (name: string) => ({ keepReport: join(options.reportDir, 'reports', `${name}.json`) });
   const baseline = await certifyInChild({
     faults: [],
     ...common,
+    ...kept('baseline'),
     ...(options.ownClause ? { only: clauses } : {}),
   });
   options.output(
@@ -137,7 +141,7 @@ export async function runMutation(options: MutationOptions): Promise<MutationRep
     options.jobs,
     async (fault) => {
       const own = options.ownClause ? { only: [fault.clause] } : {};
-      const row = rowOf(fault, await certifyInChild({ faults: [fault.name], ...common, ...own }));
+      const row = rowOf(fault, await certifyInChild({ faults: [fault.name], ...common, ...own, ...kept(fault.name) }));
       // Cut short by a stop: no verdict to print (pool leaves the row out).
       options.output(options.signal?.aborted ? `  - ${row.name}: stopped\n` : `${line(row)}\n`);
       return row;

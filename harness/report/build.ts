@@ -323,6 +323,9 @@ export function xmlOnlyToRepresentation(records: readonly CheckRecord[]): CheckR
         clauseId: target,
         message: `${message} (in XML only; JSON meets ${record.clauseId})`,
         count: 1,
+        // What was expected and what came back go with the message, as for any other observation.
+        ...(record.evidence?.expected !== undefined ? { expected: record.evidence.expected } : {}),
+        ...(record.evidence?.actual !== undefined ? { actual: record.evidence.actual } : {}),
         ...(record.evidence?.exchanges.at(-1) ? { exchange: record.evidence.exchanges.at(-1) } : {}),
       };
       return {

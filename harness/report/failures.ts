@@ -1,3 +1,4 @@
+import { API_PREFIX } from '../../contract/constants.ts';
 import type { EvidenceExchange } from '../check/outcome-and-evidence.ts';
 import type { ReportCheck, ReportClause, ReportModel, ReportObservation, ReportSection } from './model.ts';
 
@@ -28,7 +29,27 @@ export interface FailingClause {
 
 export interface FailureGroup {
   cause: string;
+  /** The request of the first clause's exchange (`GET /fleet/XYZ`), when the cause does not name it already. */
+  request?: string;
+  /**
+   * The group's line: the shared expectation and what came back, and the request it was seen on ("HTTP status:
+   * expected 404 NOT_FOUND; got HTTP 403 INSUFFICIENT_SCOPE — GET /fleet/XYZ").
+   */
+  headline: string;
   items: FailingClause[];
+}
+
+/** An exchange's request as a reader names it: method and path under the API prefix, with its query. */
+export function requestLine(exchange: EvidenceExchange): string {
+  let path = exchange.request.url;
+  try {
+    const url = new URL(exchange.request.url);
+    path = `${url.pathname}${url.search}`;
+  } catch {
+    // Not an absolute URL: shown as recorded.
+  }
+  if (path.startsWith(`${API_PREFIX}/`)) path = path.slice(API_PREFIX.length);
+  return `${exchange.request.method} ${path.length > 120 ? `${path.slice(0, 119)}…` : path}`;
 }
 
 const MAX_CAUSE_CHARS = 240;
@@ -90,7 +111,140 @@ export function causeOf(section: ReportSection, clause: ReportClause): string {
   return describeClause(section, clause as ReportClause & { outcome: 'fail' | 'error' }, 0).cause;
 }
 
-/** Failed and errored clauses no waiver covers: root causes first (most seen and blocking), then in spec order. */
+/**
+ * Codes and ids a message names whole (`KIA-MORNING-MT`, `SGN-APT-01`, `RSV-01a2…-c327d02f9a9a`): what a later request
+ * may be built from. Whole: the prefix every reservation id shares would relate every two reservations.
+ */
+const ENTITY = /(?<![\w-])[A-Z0-9]{2,}(?:-[A-Za-z0-9]+)+(?![\w-])/g;
+
+function entitiesOf(item: FailingClause): string[] {
+  return [...new Set([...`${item.cause}\n${item.actual ?? ''}`.matchAll(ENTITY)].map((match) => match[0]))];
+}
+
+function pathOf(exchange: EvidenceExchange | undefined): string {
+  if (!exchange) return '';
+  try {
+    return decodeURIComponent(new URL(exchange.request.url).pathname);
+  } catch {
+    return exchange.request.url;
+  }
+}
+
+/**
+ * `later` met `root`'s deviation on the way: its failing request was built from what `root`'s failure names (GET
+ * /fleet/KIA-MORNING-MT after a listing that should not have held KIA-MORNING-MT), and `root`'s own request was not.
+ */
+function metOnTheWay(later: FailingClause, root: FailingClause): boolean {
+  const path = pathOf(later.exchange);
+  const rootPath = pathOf(root.exchange);
+  if (path === '' || path === rootPath) return false;
+  return entitiesOf(root).some((entity) => path.includes(entity) && !rootPath.includes(entity));
+}
+
+/**
+ * `later`'s checks ran into `root` themselves: a check of `later` filed what it saw of `root` under it, or could not go
+ * on because of it (blocked). What `later`'s checks then failed on is what they met after.
+ */
+function ranInto(later: FailingClause, root: FailingClause): boolean {
+  return later.clause.checks.some(
+    (check) =>
+      (check.outcome !== 'pass' && check.observed?.includes(root.clause.id)) ||
+      (check.notApplicable?.kind === 'blocked' && check.notApplicable.clauseId === root.clause.id),
+  );
+}
+
+/** The words of a failure outside what it says was expected: what the target answered, and where. */
+function answeredWords(item: FailingClause): Set<string> {
+  const said = `${item.cause.replace(/\bexpected\b[^;]*/g, '')} ${item.actual ?? ''}`;
+  const words = said.split(/[^A-Za-z0-9_+/:.-]+/).map((word) => word.replace(/[.:]+$/, ''));
+  return new Set(words.filter((word) => word.length >= 2));
+}
+
+/**
+ * `later` expected a value that came from `root`'s deviating answer: a quote compared with a location's timezone
+ * `"ICT"` that the listing should have written as an IANA zone. `later` failed only because it trusted that answer.
+ */
+function expectedFrom(later: FailingClause, root: FailingClause): boolean {
+  const expected = /^"(.+)"$/.exec(later.expected ?? '')?.[1];
+  if (expected === undefined || pathOf(later.exchange) === pathOf(root.exchange)) return false;
+  return answeredWords(root).has(expected) && !answeredWords(later).has(expected);
+}
+
+/** Field names a failure names (`pickupDate`, `dataQuality.status`): camelCase words. */
+function fieldsOf(item: FailingClause): string[] {
+  return [...new Set([...item.cause.matchAll(/\b[a-z]+(?:[A-Z][a-z0-9]*)+\b/g)].map((match) => match[0]))];
+}
+
+function titleNames(item: FailingClause, field: string): boolean {
+  return new RegExp(`(^|[^A-Za-z])${field}([^A-Za-z]|$)`).test(item.clause.title);
+}
+
+/**
+ * Two failures at one field, one clause about the field and one about what holds it (2.4.3
+ * `RentalWindow.pickupDate` and 2.12.3 `AvailabilityRequest`): the deviation breaks the field's rule.
+ */
+function aboutTheField(candidate: FailingClause, other: FailingClause): boolean {
+  const shared = fieldsOf(candidate).filter((field) => fieldsOf(other).includes(field));
+  return shared.some((field) => titleNames(candidate, field) && !titleNames(other, field));
+}
+
+/**
+ * `later` holds what checks of other clauses failed on in XML only (build.ts files those under 4.14.18a or 4.13.5a:
+ * the XML answer differs from the JSON one), and `root` is a rule of the XML representation that failed itself: the
+ * XML answers differed because they broke it.
+ */
+function xmlOnlyAfter(later: FailingClause, root: FailingClause): boolean {
+  return (
+    later.cause.includes('(in XML only; JSON meets ') &&
+    !root.cause.includes('(in XML only; JSON meets ') &&
+    /^4\.1[34]\./.test(root.clause.id)
+  );
+}
+
+/**
+ * Whether `candidate` is the root of a deviation `other` only met: it goes before. Either `other`'s checks ran into
+ * `candidate` on their way (ranInto), or `other`'s failing request was built from what `candidate`'s failure names
+ * (metOnTheWay), or `other` expected what `candidate`'s answer carried (expectedFrom), or `other` holds XML-only
+ * differences that `candidate`, a rule of the XML representation, explains (xmlOnlyAfter); else, of two failures at
+ * one field, the clause about the field (aboutTheField).
+ */
+function rootOf(candidate: FailingClause, other: FailingClause): boolean {
+  const met = (later: FailingClause, root: FailingClause) =>
+    ranInto(later, root) || metOnTheWay(later, root) || expectedFrom(later, root) || xmlOnlyAfter(later, root);
+  if (met(other, candidate)) return !met(candidate, other);
+  if (met(candidate, other)) return false;
+  return aboutTheField(candidate, other) && !aboutTheField(other, candidate);
+}
+
+/**
+ * Roots before the clauses that met their deviation on the way: each clause moves up to just before the first clause
+ * it is the root of. Unrelated clauses keep their order. Bounded, in case the relation has a cycle.
+ */
+function rootsFirst(list: FailingClause[]): FailingClause[] {
+  const order = [...list];
+  for (let pass = 0; pass < order.length; pass++) {
+    let moved = false;
+    for (let i = 0; i < order.length && !moved; i++) {
+      for (let j = i + 1; j < order.length; j++) {
+        const candidate = order[j] as FailingClause;
+        if (rootOf(candidate, order[i] as FailingClause) && !rootOf(order[i] as FailingClause, candidate)) {
+          order.splice(j, 1);
+          order.splice(i, 0, candidate);
+          moved = true;
+          break;
+        }
+      }
+    }
+    if (!moved) break;
+  }
+  return order;
+}
+
+/**
+ * Failed and errored clauses no waiver covers, root causes first: the clauses other checks kept running into (most
+ * seen and blocking), then in spec order; and, among clauses that failed on one deviation, the clause it breaks
+ * before those that only met it on the way (rootsFirst).
+ */
 export function failingClauses(model: ReportModel): FailingClause[] {
   const blocked = blockedCounts(model);
   const list: FailingClause[] = [];
@@ -104,20 +258,34 @@ export function failingClauses(model: ReportModel): FailingClause[] {
   }
   const weight = (item: FailingClause) => item.seen + item.blocks;
   // A stable sort keeps spec order among equals.
-  return list
-    .map((item, index) => ({ item, index }))
-    .sort((a, b) => weight(b.item) - weight(a.item) || a.index - b.index)
-    .map(({ item }) => item);
+  return rootsFirst(
+    list
+      .map((item, index) => ({ item, index }))
+      .sort((a, b) => weight(b.item) - weight(a.item) || a.index - b.index)
+      .map(({ item }) => item),
+  );
 }
 
-/** Clauses that failed for the same first cause, together: one line per cause, the clauses counted. */
+/**
+ * Clauses that failed for the same first cause, together: one line per cause, the clauses counted, with the request
+ * of the first (its exchange is the one the reports print).
+ */
 export function groupByCause(list: readonly FailingClause[]): FailureGroup[] {
   const groups = new Map<string, FailureGroup>();
   for (const item of list) {
     const key = `${item.outcome}\u0000${item.cause}`;
-    const group = groups.get(key) ?? { cause: item.cause, items: [] };
+    let group = groups.get(key);
+    if (!group) {
+      group = { cause: item.cause, headline: item.cause, items: [] };
+      const request = item.exchange ? requestLine(item.exchange) : undefined;
+      // A cause that starts with its request ("GET /fleet vehicles[3] …") names it already.
+      if (request && !item.cause.includes(request)) {
+        group.request = request;
+        group.headline = `${item.cause} — ${request}`;
+      }
+      groups.set(key, group);
+    }
     group.items.push(item);
-    groups.set(key, group);
   }
   return [...groups.values()];
 }

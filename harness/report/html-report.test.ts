@@ -10,12 +10,11 @@ import { esc } from './html-kit.ts';
 import { renderMutationHtml } from './html-mutation.ts';
 import { renderHtml } from './html-report.ts';
 import type { ReportModel } from './model.ts';
+// In CI the browser checks must run (.ci/run installs chromium); elsewhere they are skipped only without the
+// binary, and the end of npm test says so (test-support/chromium.ts ChromiumNote).
+import { CHROMIUM, skipBrowser } from './test-support/chromium.ts';
 import { mutationSample } from './test-support/mutation-sample.ts';
 import { FAILING_CURL, failureEvidence, record, sampleInput, XSS_PROBE } from './test-support/sample.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-// In CI the browser test must run (.ci/run installs chromium); elsewhere it is skipped only without the binary.
-const skipBrowser = !existsSync(CHROMIUM) && !process.env.CI;
 
 /** The sample run plus the XSS probe in every kind of text the page shows, and a waived failure. */
 function probeModel(): ReportModel {

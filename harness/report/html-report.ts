@@ -253,7 +253,7 @@ function failureIndexHtml(model: ReportModel): string {
       group.items.length === 1
         ? `${clauseLink(first.clause.id)} ${esc(first.clause.title)}`
         : `${group.items.length} clauses: ${group.items.map((item) => clauseLink(item.clause.id)).join(', ')}`;
-    return `<li>${badge(first.outcome)} ${links}<span class="cause">${esc(group.cause)}${reach ? ` <span class="meta">(${esc(reach)})</span>` : ''}</span></li>`;
+    return `<li>${badge(first.outcome)} ${links}<span class="cause">${esc(group.headline)}${reach ? ` <span class="meta">(${esc(reach)})</span>` : ''}</span></li>`;
   });
   const rest = groups.slice(TOP_FAILURES).reduce((sum, group) => sum + group.items.length, 0);
   const parts = ['<section class="panel" id="failure-index">'];

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,11 +14,10 @@ import { renderHtml } from './html-report.ts';
 import { renderJson } from './json.ts';
 import { renderJunit, renderLoadJunit } from './junit.ts';
 import type { ReportModel } from './model.ts';
+import { CHROMIUM, skipBrowser } from './test-support/chromium.ts';
 import { loadResult } from './test-support/load-sample.ts';
 import { sampleInput, XSS_PROBE } from './test-support/sample.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const skipBrowser = !existsSync(CHROMIUM) && !process.env.CI;
 const addFormats = addFormatsModule.default;
 
 function withLoad(): ReportModel {

@@ -55,7 +55,8 @@ describe('renderMarkdown', () => {
     const text = renderMarkdown(model);
     expect(text.indexOf('### fail 7.2.4')).toBeGreaterThan(0);
     expect(text.indexOf('### fail 7.2.4')).toBeLessThan(text.indexOf('### fail 4.2.1'));
-    expect(text).toContain('error envelope without requestId (seen 30× by other checks)');
+    // The group names the request it was seen on, from the exchange it prints.
+    expect(text).toContain('error envelope without requestId — POST /reservations (seen 30× by other checks)');
     expect(text).toContain('Seen by 4.2.2/check of 4.2.2.');
   });
 

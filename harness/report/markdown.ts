@@ -73,7 +73,7 @@ function groupMarkdown(group: FailureGroup, detail: Detail): string[] {
       : `### ${first.outcome} ×${group.items.length} clauses: ${idList(ids, detail.ids)}`;
   out.push(head, '');
   const reach = reachText(first);
-  out.push(`${mdInline(cut(group.cause, detail.value))}${reach ? ` (${mdInline(reach)})` : ''}`, '');
+  out.push(`${mdInline(cut(group.headline, detail.value))}${reach ? ` (${mdInline(reach)})` : ''}`, '');
   if (first.observation && first.observation.seenIn.length > 0) {
     out.push(`Seen by ${idList(first.observation.seenIn, 3)}.`, '');
   }

@@ -19,7 +19,7 @@ describe('formatSummary (the terminal)', () => {
     expect(text).toMatch(/^Clauses: pass 2 · fail 1 · warn 1 · error 1 · n\/a 1 · not checked \d+ · waived 1$/m);
     expect(text).toContain(`Coverage: 4 / ${model.coverage.clausesTotal} clauses judged on this target`);
     // One line per failing clause: the clause id once, then the cause in words.
-    expect(text).toContain('  fail  4.7.3    expected 200, got 422\n');
+    expect(text).toContain('  fail  4.7.3    expected 200, got 422 — POST /reservations\n');
     expect(text).not.toContain('4.7.3/check of');
     expect(text).not.toMatch(/^ {2}\w+ +4\.7\.4/m);
     expect(text).toContain('Waiver 4.2.2 (2030-01-01): unused-passing');
@@ -51,7 +51,7 @@ describe('formatSummary (the terminal)', () => {
     expect(lines.slice(start + 1, start + 4)).toEqual([
       '  fail  7.2.4    error envelope without requestId (seen 336× by other checks)',
       '  error ×5       target unreachable: connect ECONNREFUSED (4.2.2, 4.2.3, 4.2.4, 4.2.5, 4.3.1)',
-      '  fail  4.7.3    expected 200, got 422',
+      '  fail  4.7.3    expected 200, got 422 — POST /reservations',
     ]);
     expect(text).toMatch(/^Note: the target stopped answering during the run: 5 check\(s\) could not run/m);
   });

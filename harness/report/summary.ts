@@ -35,13 +35,13 @@ export function formatSummary(model: ReportModel, reportFiles: readonly string[]
       if (group.items.length === 1) {
         const reach = reachText(first);
         lines.push(
-          `  ${first.outcome.padEnd(5)} ${first.clause.id.padEnd(8)} ${group.cause}${reach ? ` (${reach})` : ''}`,
+          `  ${first.outcome.padEnd(5)} ${first.clause.id.padEnd(8)} ${group.headline}${reach ? ` (${reach})` : ''}`,
         );
         continue;
       }
       const ids = group.items.map((item) => item.clause.id);
       const shown = `${ids.slice(0, MAX_IDS_IN_GROUP).join(', ')}${ids.length > MAX_IDS_IN_GROUP ? ', …' : ''}`;
-      lines.push(`  ${first.outcome.padEnd(5)} ${`×${ids.length}`.padEnd(8)} ${group.cause} (${shown})`);
+      lines.push(`  ${first.outcome.padEnd(5)} ${`×${ids.length}`.padEnd(8)} ${group.headline} (${shown})`);
     }
     const hidden = groups.slice(MAX_FAILURE_LINES).reduce((sum, group) => sum + group.items.length, 0);
     if (hidden > 0) lines.push(`  … and ${hidden} more failing clause(s) in the HTML and JSON reports`);

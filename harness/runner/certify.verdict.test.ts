@@ -190,10 +190,13 @@ describe('a target that stops answering mid-run', () => {
       });
       expect(result.exitCode).toBe(1);
       expect(output).toContain('so the verdict stands (exit 1)');
-      expect(output).toContain('  fail  4.2.1    expected 200 to be 201\n');
+      // Each failure in the report's one shape (harness/check/wording.ts): what, expected, what came back, the request.
+      expect(output).toContain('  fail  4.2.1    HTTP status: expected 201; got HTTP 200 — GET /fleet\n');
       expect(output).toContain('  error 4.2.3    connect ECONNREFUSED 127.0.0.1:1\n');
-      expect(output).toMatch(/^ {2}fail {2}4\.2\.2 {4}expected \{ .* \} to deeply equal an object containing \{…\}$/m);
-      expect(output).toContain('  fail  4.2.5    expected 3 to be less than 3\n');
+      expect(output).toMatch(
+        /^ {2}fail {2}4\.2\.2 {4}timezone is an IANA zone: expected <an object containing \{ timezone: .*\}>; got \{ .* \} — GET \/fleet$/m,
+      );
+      expect(output).toContain('  fail  4.2.5    a property fails an assertion: expected less than 3; got 3\n');
       const texts = [output, ...result.files.map((file) => readFileSync(file, 'utf8'))];
       expect(result.files.map((file) => file.slice(reports.length + 1))).toEqual([
         'report.json',

@@ -21,7 +21,7 @@ describe('succeeded: another 2xx is the endpoint row’s, not the check’s', ()
 
   it("fails the row's own check", async () => {
     const { error } = await inCheckScope('4.0.11', async () => quoteAnswered(answer(200)));
-    expect(String(error)).toMatch(/POST \/quotes answers 201 \(spec 4\.0\.11\)/);
+    expect(String(error)).toMatch(/POST \/quotes answers 201; got HTTP 200 \(spec 4\.0\.11\)/);
   });
 
   it('blocks on a success whose body cannot be read, filed under the clause the body breaks', async () => {
