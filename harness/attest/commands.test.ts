@@ -1,23 +1,14 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { buildReport } from '../report/build.ts';
 import { sampleInput } from '../report/test-support/sample.ts';
 import { main } from '../runner/cli-program.ts';
 import { writeReports } from '../runner/write-reports.ts';
 import { RECORD_FILE } from './record-file.ts';
-import { type Fixture, keyPair, signedSample } from './test-support/record-fixture.ts';
+import { keyPair, samplesRemovedAfterAll } from './test-support/record-fixture.ts';
 
-const fixtures: Fixture[] = [];
-afterAll(() => {
-  for (const fixture of fixtures) rmSync(fixture.dir, { recursive: true, force: true });
-});
-
-async function sample(): Promise<Fixture> {
-  const fixture = await signedSample();
-  fixtures.push(fixture);
-  return fixture;
-}
+const sample = samplesRemovedAfterAll();
 
 async function cli(args: string[], extra: { env?: NodeJS.ProcessEnv } = {}) {
   let stdout = '';

@@ -1,24 +1,15 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { countersign } from './countersign.ts';
 import { parseEnvelope, renderEnvelope, signEnvelope } from './dsse.ts';
 import { embeddedSubject } from './embedded-subject.ts';
 import { loadSigningKey, loadVerifyingKey } from './keys.ts';
 import { PAYLOAD_TYPE, PREDICATE_TYPE, readStatement } from './statement.ts';
-import { type Fixture, keyPair, signedSample } from './test-support/record-fixture.ts';
+import { type Fixture, keyPair, samplesRemovedAfterAll } from './test-support/record-fixture.ts';
 import { type VerifyRequest, verifyRecord } from './verify.ts';
 
-const fixtures: Fixture[] = [];
-afterAll(() => {
-  for (const fixture of fixtures) rmSync(fixture.dir, { recursive: true, force: true });
-});
-
-async function sample(): Promise<Fixture> {
-  const fixture = await signedSample();
-  fixtures.push(fixture);
-  return fixture;
-}
+const sample = samplesRemovedAfterAll();
 
 function request(fixture: Fixture, overrides: Partial<VerifyRequest> = {}): VerifyRequest {
   return {
@@ -205,8 +196,7 @@ describe('countersigning', () => {
 
 describe('what the record holds', () => {
   test("the run's scrub passes over the statement: a target's secret never reaches the signed payload", async () => {
-    const fixture = await signedSample({ scrub: (text) => text.replaceAll('127.0.0.1:4010', '[REDACTED]') });
-    fixtures.push(fixture);
+    const fixture = await sample({ scrub: (text) => text.replaceAll('127.0.0.1:4010', '[REDACTED]') });
     const envelope = parseEnvelope(readFileSync(fixture.record, 'utf8'));
     const payload = Buffer.from(envelope.payload, 'base64').toString('utf8');
     expect(payload).not.toContain('127.0.0.1:4010');

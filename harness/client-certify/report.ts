@@ -15,19 +15,23 @@ import { type ClientJudgement, type ClientOutcome, type ClientVerdict, scenarioE
  */
 export const CLIENT_REPORT_VERSION = 1;
 
-export interface ClientReportExchange {
-  seq: number;
-  requestId: string;
-  clientId: string | null;
-  method: string;
-  path: string;
-  query: string | null;
-  status: number;
-  errorCode: string | null;
-  retryable: boolean | null;
-  retryAfterS: number | null;
+/** An exchange as the report shows it: the recording's own fields (the same names), its key and times made readable. */
+export interface ClientReportExchange
+  extends Pick<
+    RecordedExchange,
+    | 'seq'
+    | 'requestId'
+    | 'clientId'
+    | 'method'
+    | 'path'
+    | 'query'
+    | 'status'
+    | 'errorCode'
+    | 'retryable'
+    | 'retryAfterS'
+    | 'idempotentReplay'
+  > {
   idempotencyKey: string | null;
-  idempotentReplay: boolean;
   receivedAt: string;
   respondedAt: string;
   /** The request again, secrets and tokens as $VARIABLES; a body the recording holds only as a digest is said so. */

@@ -1,7 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { buildReport } from '../../report/build.ts';
 import { renderJson } from '../../report/json.ts';
 import type { ReportModel } from '../../report/model.ts';
@@ -87,4 +88,17 @@ export async function signedSample(
     ...(options.scrub ? { scrub: options.scrub } : {}),
   });
   return { dir, root, reportDir, record, report, implementer, key };
+}
+
+/** A fresh signed sample per call; every one made is removed after the calling file's tests. */
+export function samplesRemovedAfterAll(): (options?: Parameters<typeof signedSample>[0]) => Promise<Fixture> {
+  const fixtures: Fixture[] = [];
+  afterAll(() => {
+    for (const fixture of fixtures) rmSync(fixture.dir, { recursive: true, force: true });
+  });
+  return async (options) => {
+    const fixture = await signedSample(options);
+    fixtures.push(fixture);
+    return fixture;
+  };
 }
