@@ -50,6 +50,11 @@ const CASES: { name: string; fn: () => unknown; message: string; expected?: stri
     message: 'estimatedTotal is a Money object: not the case',
   },
   {
+    name: 'a label stating the status wanted and, in brackets, the one that came back',
+    fn: () => expect(false, 'a driver 16 years old: HTTP 400 (201 {"reservationId":"RSV-1"})').toBe(true),
+    message: 'a driver 16 years old: HTTP status: expected 400; got HTTP 201',
+  },
+  {
     name: 'a bound',
     fn: () => expect(3, 'quoteId length').toBeGreaterThanOrEqual(8),
     message: 'quoteId length: expected at least 8; got 3',

@@ -266,7 +266,10 @@ export function plainAssertion(
   const matcher = matcherOf(facts);
   const { negated, expected, actual } = facts;
   const statusAssertion = EQUALITY.has(matcher) && isStatus(actual) && (negated || isStatus(expected));
-  const quoted = facts.label ? /\bHTTP ([1-5]\d\d)\b/.exec(facts.label)?.[1] : undefined;
+  // A label that states the status wanted and, in brackets, the one that came back (`a driver 16 years old: HTTP
+  // 400 (201 {…})`) over a yes-or-no assertion: said as the status it is about.
+  const pair = /^(.*?):? HTTP ([1-5]\d\d) \(([1-5]\d\d)\b/.exec(facts.label ?? '');
+  const quoted = pair?.[3] ?? (facts.label ? /\bHTTP ([1-5]\d\d)\b/.exec(facts.label)?.[1] : undefined);
   const status = statusAssertion ? (actual as number) : quoted !== undefined ? Number(quoted) : undefined;
   const exchange = exchangeFor(facts, exchanges, status);
   const label = subjectOf(facts.label, exchange);
@@ -274,6 +277,15 @@ export function plainAssertion(
     exchange ? { ...failure, exchange } : failure;
   const what = label ?? requirement;
   const value = (v: unknown) => inlineValue(v);
+
+  if (pair && typeof actual === 'boolean' && typeof expected === 'boolean' && !negated) {
+    const got = Number(pair[3]);
+    return withExchange({
+      message: expectedGot(`${pair[1] ? `${pair[1]}: ` : ''}HTTP status`, pair[2] as string, responseText(got)),
+      expected: { value: Number(pair[2]) },
+      actual: { value: got },
+    });
+  }
 
   if (statusAssertion) {
     const subject = label && /status/i.test(label) ? label : label ? `${label}: HTTP status` : 'HTTP status';
