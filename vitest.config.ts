@@ -25,8 +25,10 @@ export const LONGEST_FIRST = [
   'reference-impl/testing/disk-fault.test.ts',
   'reference-impl/testing/outage.test.ts',
   'reference-impl/testing/memory.test.ts',
+  'harness/client-certify/limits.test.ts',
   'harness/client-certify/run.test.ts',
   'harness/client-certify/resilience.test.ts',
+  'harness/client-certify/sandbox-program.test.ts',
   'harness/target/embedded.test.ts',
   'load/cli.test.ts',
 ];

@@ -4,6 +4,7 @@
  *
  *   npx partner-api-certify client -- npx tsx examples/good-client.ts
  *   npx partner-api-certify client --scenario resilience -- npx tsx examples/good-client.ts
+ *   npx partner-api-certify client --scenario limits -- npx tsx examples/good-client.ts
  *
  * It uses nothing but Node's fetch, so it can be copied out of this repository as it is. It reads the sandbox's
  * address and credentials from PARTNER_API_BASE_URL, PARTNER_API_CLIENT_ID and PARTNER_API_CLIENT_SECRET (and the

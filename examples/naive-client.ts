@@ -4,13 +4,15 @@
  *
  *   npx partner-api-certify client -- npx tsx examples/naive-client.ts                         (exit 1)
  *   npx partner-api-certify client --scenario resilience -- npx tsx examples/naive-client.ts   (exit 1)
+ *   npx partner-api-certify client --scenario limits -- npx tsx examples/naive-client.ts       (exit 1)
  *
  * Its faults, each on purpose (do not copy them):
  * - a new token for every call (C5.3b: reuse one until it expires);
  * - every failed call is sent again at once, up to three times, whatever the error, and a booking with a fresh
  *   Idempotency-Key each time (C7.2b on a non-retryable error; C4.7d when a booking's answer is lost, which the
  *   resilience scenario provokes);
- * - Retry-After is ignored (C8.3, when a 429 comes: the resilience scenario sends one);
+ * - Retry-After is ignored (C8.3, when a 429 comes: the resilience and limits scenarios send them), and a refused
+ *   token request is not even noticed (the limits scenario's slow_down: it then sends `Bearer undefined`);
  * - a reservation is changed with PATCH (C4.10: cancel and re-book).
  * Everything else it does right (Basic, form-encoded, Accept and Content-Type, keys of the right length), so it
  * fails only the clauses its faults break.

@@ -20,6 +20,7 @@ const ASSETS = [
   'contract/openapi/partner-api-v1.openapi.json',
   'reference-impl/sandbox/scenarios/happy-path.json',
   'reference-impl/sandbox/scenarios/resilience.json',
+  'reference-impl/sandbox/scenarios/limits.json',
 ];
 
 rmSync(DIST, { recursive: true, force: true });

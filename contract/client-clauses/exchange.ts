@@ -10,10 +10,10 @@ export const RECORDING_VERSION = 1;
 
 /**
  * What a sandbox scenario (reference-impl/sandbox/scenarios/) did to one exchange, so the judge knows what the client
- * was reacting to: '429' (the scenario's rate limit, or a call refused while it stood), 'lost-answer' (the booking
- * was made, its answer replaced by 503 DEPENDENCY_UNAVAILABLE), 'in-flight' (409 IDEMPOTENT_REPLAY_IN_FLIGHT),
- * 'token-expired' (401 INVALID_TOKEN for a token expired early), 'quote-expired' and 'quote-stale' (409 on booking),
- * 'declined' (422 RESERVATION_REJECTED).
+ * was reacting to: '429' (the scenario's rate limit: a business call's 429 RATE_LIMITED or the token endpoint's 429
+ * slow_down, or a call refused while its window stood), 'lost-answer' (the booking was made, its answer replaced by
+ * 503 DEPENDENCY_UNAVAILABLE), 'in-flight' (409 IDEMPOTENT_REPLAY_IN_FLIGHT), 'token-expired' (401 INVALID_TOKEN for
+ * a token expired early), 'quote-expired' and 'quote-stale' (409 on booking), 'declined' (422 RESERVATION_REJECTED).
  */
 export const PROVOCATIONS = [
   '429',

@@ -4,7 +4,7 @@ import { API_PREFIX } from '../../contract/constants.ts';
 
 /**
  * The client judge: a sandbox recording against the client clause catalogue (docs/client-clauses.md, which also
- * gives the readings of docs/ambiguities.md CL1 to CL5). A clause the session never exercised is "not judged" with
+ * gives the readings of docs/ambiguities.md CL1 to CL6). A clause the session never exercised is "not judged" with
  * the reason, never a pass.
  */
 export type ClientOutcome = 'pass' | 'fail' | 'warn' | 'not-judged';
@@ -443,6 +443,7 @@ const JUDGES: Record<string, (all: RecordedExchange[]) => Finding> = {
   'C8.3': (all) => {
     const limited = all.filter((e) => e.status === 429 && e.retryAfterS !== null);
     if (limited.length === 0) return unseen('the client was never answered 429 with Retry-After');
+    // docs/ambiguities.md CL6: a limit is one client's (8.1); the token endpoint and the business calls are two (8.4).
     const bucket = (e: RecordedExchange) => (isTokenRequest(e) ? 'token' : isBusiness(e) ? 'business' : 'other');
     const bad = limited.flatMap((e) => {
       const until = e.respondedAtMs + (e.retryAfterS ?? 0) * 1000;

@@ -72,8 +72,11 @@ export interface ClientReport {
   startedAt: string;
   finishedAt: string;
   sandbox: { baseUrl: string; transport: 'https' | 'http' };
-  /** The partner's command and how it ended (null code: ended by a signal, or never started). */
-  command: { argv: string[]; exitCode: number | null; signal: string | null };
+  /**
+   * The partner's command and how it ended (null code: ended by a signal, or never started); null when the sandbox was
+   * served by hand (`partner-api-sandbox`) and whatever called it is not known to the report.
+   */
+  command: { argv: string[]; exitCode: number | null; signal: string | null } | null;
   /** The sandbox clients the command was given, by the environment variable that named each. */
   clients: { clientId: string; env: string }[];
   /** Exchanges recorded in the session. */
@@ -245,7 +248,7 @@ const OUTCOME_LABEL: Record<ClientOutcome, string> = {
 const VERDICT_LABEL: Record<ClientVerdict, string> = {
   passed: 'PASSED',
   failed: 'FAILED',
-  'not-judged': 'NOT JUDGED (the command never called the sandbox)',
+  'not-judged': 'NOT JUDGED (no call reached the sandbox)',
 };
 
 function countsText(report: ClientReport): string {
@@ -310,7 +313,7 @@ export function renderClientMarkdown(report: ClientReport): string {
     `# Client certification: ${VERDICT_LABEL[report.verdict]}`,
     '',
     `- Scenario: \`${report.scenario}\``,
-    `- Command: \`${report.command.argv.join(' ')}\` (${commandEnd(report)})`,
+    `- Command: ${commandText(report, '`')}`,
     `- Sandbox: ${report.sandbox.baseUrl} (${report.sandbox.transport})`,
     `- Clients: ${report.clients.map((client) => `\`${client.clientId}\` (${client.env})`).join(', ')}`,
     `- Exchanges recorded: ${report.exchanges}`,
@@ -341,9 +344,17 @@ export function renderClientMarkdown(report: ClientReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-function commandEnd(report: ClientReport): string {
-  if (report.command.signal !== null) return `ended by ${report.command.signal}`;
-  return report.command.exitCode === null ? 'never started' : `exit ${report.command.exitCode}`;
+/** The command and how it ended, or what ran instead: `quote` marks the command's words as code (Markdown). */
+function commandText(report: ClientReport, quote = ''): string {
+  const { command } = report;
+  if (command === null) return 'none: the sandbox was served by hand (partner-api-sandbox) until it was stopped';
+  const end =
+    command.signal !== null
+      ? `ended by ${command.signal}`
+      : command.exitCode === null
+        ? 'never started'
+        : `exit ${command.exitCode}`;
+  return `${quote}${command.argv.join(' ')}${quote} (${end})`;
 }
 
 export function renderClientJunit(report: ClientReport): string {
@@ -397,7 +408,7 @@ export function renderClientHtml(report: ClientReport): string {
   const banner = report.verdict === 'passed' ? 'passed' : report.verdict === 'failed' ? 'failed' : 'unjudged';
   const facts: [string, string][] = [
     ['Scenario', report.scenario],
-    ['Command', `${report.command.argv.join(' ')} (${commandEnd(report)})`],
+    ['Command', commandText(report)],
     ['Sandbox', `${report.sandbox.baseUrl} (${report.sandbox.transport})`],
     ['Clients', report.clients.map((client) => `${client.clientId} (${client.env})`).join(', ')],
     ['Exchanges', String(report.exchanges)],

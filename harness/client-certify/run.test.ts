@@ -35,7 +35,7 @@ describe('partner-api-certify client', () => {
     expect(result.exitCode).toBe(0);
     const report = readReport(dir);
     expect(report.verdict).toBe('passed');
-    expect(report.command.exitCode).toBe(0);
+    expect(report.command?.exitCode).toBe(0);
     for (const clause of report.clauses) {
       expect(['pass', 'not-judged'], `${clause.id}: ${clause.reason}`).toContain(clause.outcome);
       expect(clause.reason).not.toBe('');
@@ -97,7 +97,7 @@ describe('partner-api-certify client', () => {
     expect(result.exitCode).toBe(2);
     const report = readReport(dir);
     expect(report.verdict).toBe('not-judged');
-    expect(report.command.exitCode).toBe(3);
+    expect(report.command?.exitCode).toBe(3);
     expect(report.notes.join('\n')).toMatch(/never called the sandbox[\s\S]*exited 3[\s\S]*plain HTTP/);
     expect(report.clauses.every((clause) => clause.outcome === 'not-judged')).toBe(true);
     expect(existsSync(join(dir, RECORDING_FILE))).toBe(false);
@@ -115,8 +115,11 @@ describe('partner-api-certify client', () => {
   it('checks the scenario and the command before starting the sandbox', async () => {
     const startSandbox = () => Promise.reject(new Error('must not start'));
     await expect(
-      runClientCertification({ ...quiet, command: ['true'], scenario: 'limits', startSandbox }),
+      runClientCertification({ ...quiet, command: ['true'], scenario: 'no-such-scenario', startSandbox }),
     ).rejects.toThrow(CertifyError);
+    await expect(runClientCertification({ ...quiet, command: ['true'], port: '70000', startSandbox })).rejects.toThrow(
+      /--port: expected an integer from 0 to 65535/,
+    );
     await expect(
       runClientCertification({ ...quiet, command: ['true'], scenario: '/no/such/scenario.json', startSandbox }),
     ).rejects.toThrow(/no such scenario file/);
@@ -126,8 +129,10 @@ describe('partner-api-certify client', () => {
   it('is a subcommand of the CLI: its options before the command, the command with its own flags after', async () => {
     const out: string[] = [];
     const io = { stdout: (text: string) => out.push(text), stderr: (text: string) => out.push(text), env: {} };
-    expect(await main(['client', '--scenario', 'limits', '--', 'node', '-v'], io)).toBe(2);
-    expect(out.join('')).toMatch(/--scenario: unknown scenario "limits" \(available: happy-path, resilience/);
+    expect(await main(['client', '--scenario', 'no-such-scenario', '--', 'node', '-v'], io)).toBe(2);
+    expect(out.join('')).toMatch(
+      /--scenario: unknown scenario "no-such-scenario" \(available: happy-path, resilience, limits/,
+    );
 
     out.length = 0;
     const dir = reportDir();
@@ -137,7 +142,7 @@ describe('partner-api-certify client', () => {
     );
     expect(code).toBe(2);
     expect(out.join('')).toContain('Verdict: NOT JUDGED');
-    expect(readReport(dir).command.argv).toEqual([process.execPath, '-e', 'process.exit(0)']);
+    expect(readReport(dir).command?.argv).toEqual([process.execPath, '-e', 'process.exit(0)']);
 
     out.length = 0;
     expect(await main(['--only', '4.7', 'client', '--', 'node'], io)).toBe(2);

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { API_PREFIX } from '../../contract/constants.ts';
 import { RECORD_FILE } from '../attest/record-file.ts';
 import { CertifyError } from '../runner/errors.ts';
-import { parseFormats, REPORT_FILES, REPORT_FORMATS } from '../runner/options.ts';
+import { parseFormats, parseIntegerOption, REPORT_FILES, REPORT_FORMATS } from '../runner/options.ts';
 import { prepareReportDir } from '../runner/write-reports.ts';
 import { type EmbeddedTarget, type EmbeddedTargetOptions, startEmbeddedTarget } from '../target/embedded.ts';
 import { clientVerdict, judgeSession } from './judge.ts';
@@ -36,9 +36,8 @@ export const CLIENT_ENV = {
  */
 export const SANDBOX_RATE_LIMIT_PER_MINUTE = 600;
 
-export interface ClientCertifyOptions {
-  /** The partner's command and its arguments (no shell: the words as given). */
-  command: readonly string[];
+/** The sandbox's side of a session, shared by `partner-api-certify client` and `partner-api-sandbox`. */
+export interface SandboxSessionOptions {
   /** A bundled scenario's name (CLIENT_SCENARIOS) or the path of a scenario file (a `.json`); default happy-path. */
   scenario?: string;
   /** Default: reports/client, beside the server's reports/. */
@@ -47,14 +46,21 @@ export interface ClientCertifyOptions {
   formats?: string;
   /** 'https' (default, the spec's 5.7; C5.7 is then judged) or 'http' for a client that cannot be given a CA. */
   transport?: 'https' | 'http';
+  /** The loopback port to listen on (--port, checked: 0 to 65535); default 0, a free one. */
+  port?: number | string;
+  /** Tests: start the sandbox another way. */
+  startSandbox?: (options: EmbeddedTargetOptions) => Promise<EmbeddedTarget>;
+}
+
+export interface ClientCertifyOptions extends SandboxSessionOptions {
+  /** The partner's command and its arguments (no shell: the words as given). */
+  command: readonly string[];
   /** The environment the command inherits (before the sandbox's variables are added). */
   env: NodeJS.ProcessEnv;
   output: (text: string) => void;
   /** 'inherit' (the CLI): the command's output is the user's; 'pipe' (tests): collected into `commandOutput`. */
   stdio?: 'inherit' | 'pipe';
   signal?: AbortSignal;
-  /** Tests: start the sandbox another way. */
-  startSandbox?: (options: EmbeddedTargetOptions) => Promise<EmbeddedTarget>;
 }
 
 export interface ClientCertifyResult {
@@ -76,7 +82,7 @@ function parseScenario(value: string | undefined): { name: string; sandbox: stri
     return { name: scenario, sandbox: file };
   }
   throw new CertifyError(
-    `--scenario: unknown scenario "${scenario}" (available: ${CLIENT_SCENARIOS.join(', ')}, or a scenario file's path ending in .json; limits is not built yet)`,
+    `--scenario: unknown scenario "${scenario}" (available: ${CLIENT_SCENARIOS.join(', ')}, or a scenario file's path ending in .json)`,
   );
 }
 
@@ -90,13 +96,48 @@ function clearClientReports(dir: string): void {
 /** The session's recording, copied beside the reports: the evidence every finding's `#seq` points into. */
 export const RECORDING_FILE = 'client-recording.jsonl';
 
-export async function runClientCertification(options: ClientCertifyOptions): Promise<ClientCertifyResult> {
-  // Everything the user gave is checked before the sandbox starts (exit 2, nothing touched).
-  if (options.command.length === 0 || options.command[0] === '') {
-    throw new CertifyError('client: no command given: partner-api-certify client [options] -- <command…>');
-  }
+/** What a client of the sandbox is handed: the sandbox's own fixture clients, never a real service's secrets. */
+export interface SandboxHandout {
+  baseUrl: string;
+  /** The sandbox's certificate (PEM), or undefined when it serves plain HTTP. */
+  caFile: string | undefined;
+  /** CLIENT_ENV's variables (and NODE_EXTRA_CA_CERTS under HTTPS), as the client's environment holds them. */
+  env: Record<string, string>;
+}
+
+export interface SandboxJudged {
+  exitCode: 0 | 1 | 2;
+  report: ClientReport;
+  written: string[];
+}
+
+/**
+ * A recording sandbox that is serving: `finish` stops it, judges what it recorded against the client clause catalogue
+ * and writes the reports. The one path both commands take, so the two judge and report alike.
+ */
+export interface SandboxSession {
+  scenario: string;
+  handout: SandboxHandout;
+  /** Where the reports will be written (absolute). */
+  reportDir: string;
+  /**
+   * Stops the sandbox and judges the session. `command` is the partner's command and how it ended, or null when the
+   * sandbox was served by hand; `notes` say what the verdict cannot (placed after "nothing called" and before the
+   * transport's note).
+   */
+  finish(ended: { command: ClientReport['command']; notes: string[] }): Promise<SandboxJudged>;
+  /** Stops the sandbox and removes the session's files without judging (the command could not be started). */
+  abandon(): Promise<void>;
+}
+
+/**
+ * Checks every option (exit 2, nothing touched), then starts the reference as a recording sandbox. A start that fails
+ * removes an earlier run's reports: a run that could not judge leaves no verdict behind.
+ */
+export async function startSandboxSession(options: SandboxSessionOptions): Promise<SandboxSession> {
   const scenario = parseScenario(options.scenario);
   const formats = parseFormats(options.formats ?? REPORT_FORMATS.join(','));
+  const port = options.port === undefined ? undefined : parseIntegerOption('--port', options.port, 0, 65_535);
   const reportDir = prepareReportDir(options.reportDir ?? DEFAULT_CLIENT_REPORT_DIR);
   const transport = options.transport ?? 'https';
 
@@ -108,7 +149,11 @@ export async function runClientCertification(options: ClientCertifyOptions): Pro
     sandbox = await (options.startSandbox ?? startEmbeddedTarget)({
       // embedded.ts strips SANDBOX_RECORD from the inherited environment (a server certification must not record);
       // given here explicitly, it wins.
-      env: { SANDBOX_RECORD: recordingFile, SANDBOX_SCENARIO: scenario.sandbox },
+      env: {
+        SANDBOX_RECORD: recordingFile,
+        SANDBOX_SCENARIO: scenario.sandbox,
+        ...(port !== undefined ? { PORT: String(port) } : {}),
+      },
       rateLimitPerMinute: SANDBOX_RATE_LIMIT_PER_MINUTE,
       transport,
     });
@@ -127,8 +172,7 @@ export async function runClientCertification(options: ClientCertifyOptions): Pro
   }
   const baseUrl = `${sandbox.config.baseUrl}${API_PREFIX}`;
   const caFile = sandbox.config.tls?.caFile;
-  const env: NodeJS.ProcessEnv = {
-    ...options.env,
+  const env: Record<string, string> = {
     [CLIENT_ENV.baseUrl]: baseUrl,
     [CLIENT_ENV.clientId]: partnerA.clientId,
     [CLIENT_ENV.clientSecret]: partnerA.clientSecret,
@@ -138,81 +182,122 @@ export async function runClientCertification(options: ClientCertifyOptions): Pro
   // The certificate is made for this sandbox: a Node client trusts it with no code of its own (fetch reads
   // NODE_EXTRA_CA_CERTS at start); any other client is told where it is.
   if (caFile) Object.assign(env, { [CLIENT_ENV.caFile]: caFile, NODE_EXTRA_CA_CERTS: caFile });
-  else delete env[CLIENT_ENV.caFile];
 
-  options.output(`Sandbox (scenario ${scenario.name}) at ${baseUrl}; running: ${options.command.join(' ')}\n`);
+  const abandon = async () => {
+    await sandbox.stop();
+    rmSync(work, { recursive: true, force: true });
+    clearClientReports(reportDir);
+  };
+
+  const finish = async (ended: { command: ClientReport['command']; notes: string[] }): Promise<SandboxJudged> => {
+    await sandbox.stop();
+    const finishedAt = new Date();
+    let exchanges: ReturnType<typeof readRecording>;
+    try {
+      // No file: the sandbox was never called (the recorder appends on the first answer).
+      exchanges = existsSync(recordingFile) ? readRecording(recordingFile) : [];
+      if (exchanges.length > 0) copyFileSync(recordingFile, join(reportDir, RECORDING_FILE));
+      else rmSync(join(reportDir, RECORDING_FILE), { force: true });
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+
+    const judgements = judgeSession(exchanges);
+    const verdict = clientVerdict(exchanges, judgements);
+    const notes: string[] = [];
+    if (exchanges.length === 0) {
+      notes.push(
+        ended.command
+          ? 'the command never called the sandbox: nothing to judge'
+          : 'no client called the sandbox while it served: nothing to judge',
+      );
+    }
+    notes.push(...ended.notes);
+    if (!caFile) {
+      notes.push('the sandbox served plain HTTP (--http, or no openssl to make a certificate): C5.7 is not judged');
+    }
+    const report = buildClientReport({
+      scenario: scenario.name,
+      startedAt,
+      finishedAt,
+      baseUrl,
+      transport: caFile ? 'https' : 'http',
+      command: ended.command,
+      credentials: [
+        { ...partnerA, idEnv: CLIENT_ENV.clientId, secretEnv: CLIENT_ENV.clientSecret },
+        { ...partnerB, idEnv: CLIENT_ENV.clientId2, secretEnv: CLIENT_ENV.clientSecret2 },
+      ],
+      exchanges,
+      judgements,
+      verdict,
+      notes,
+    });
+
+    rmSync(join(reportDir, RECORD_FILE), { force: true });
+    const written: string[] = [];
+    for (const format of REPORT_FORMATS) {
+      const file = join(reportDir, REPORT_FILES[format]);
+      if (!formats.includes(format)) {
+        rmSync(file, { force: true });
+        continue;
+      }
+      try {
+        writeFileSync(file, CLIENT_RENDERERS[format](report));
+      } catch (error) {
+        throw new CertifyError(
+          `--report-dir: cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+        );
+      }
+      written.push(file);
+    }
+    return { exitCode: report.exitCode, report, written };
+  };
+
+  return { scenario: scenario.name, handout: { baseUrl, caFile, env }, reportDir, finish, abandon };
+}
+
+export async function runClientCertification(options: ClientCertifyOptions): Promise<ClientCertifyResult> {
+  // Everything the user gave is checked before the sandbox starts (exit 2, nothing touched).
+  if (options.command.length === 0 || options.command[0] === '') {
+    throw new CertifyError('client: no command given: partner-api-certify client [options] -- <command…>');
+  }
+  const session = await startSandboxSession(options);
+  const { baseUrl } = session.handout;
+  const env: NodeJS.ProcessEnv = { ...options.env, ...session.handout.env };
+  // A certificate path inherited from the caller's environment would name no certificate of this sandbox.
+  if (!session.handout.caFile) delete env[CLIENT_ENV.caFile];
+
+  options.output(`Sandbox (scenario ${session.scenario}) at ${baseUrl}; running: ${options.command.join(' ')}\n`);
   let ended: CommandEnd;
   try {
     ended = await runCommand(options.command, env, options.stdio ?? 'inherit', options.signal);
-  } finally {
-    await sandbox.stop();
+  } catch (error) {
+    await session.abandon();
+    throw error;
   }
-  const finishedAt = new Date();
-
   if (ended.startError) {
-    rmSync(work, { recursive: true, force: true });
-    clearClientReports(reportDir);
+    await session.abandon();
     throw new CertifyError(`the command could not be started: ${ended.startError}`);
   }
-  let exchanges: ReturnType<typeof readRecording>;
-  try {
-    // No file: the sandbox was never called (the recorder appends on the first answer).
-    exchanges = existsSync(recordingFile) ? readRecording(recordingFile) : [];
-    if (exchanges.length > 0) copyFileSync(recordingFile, join(reportDir, RECORDING_FILE));
-    else rmSync(join(reportDir, RECORDING_FILE), { force: true });
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
 
-  const judgements = judgeSession(exchanges);
-  const verdict = clientVerdict(exchanges, judgements);
   const notes: string[] = [];
-  if (exchanges.length === 0) notes.push('the command never called the sandbox: nothing to judge');
   if (ended.signal !== null) notes.push(`the command was ended by ${ended.signal}: only what it sent is judged`);
   else if (ended.exitCode !== 0) {
     // The verdict is about the traffic; a failing command is said, not judged (its own tests may have failed).
     notes.push(`the command exited ${ended.exitCode}: only what it sent is judged`);
   }
-  if (!caFile) {
-    notes.push('the sandbox served plain HTTP (--http, or no openssl to make a certificate): C5.7 is not judged');
-  }
-  const report = buildClientReport({
-    scenario: scenario.name,
-    startedAt,
-    finishedAt,
-    baseUrl,
-    transport: caFile ? 'https' : 'http',
+  const judged = await session.finish({
     command: { argv: [...options.command], exitCode: ended.exitCode, signal: ended.signal },
-    credentials: [
-      { ...partnerA, idEnv: CLIENT_ENV.clientId, secretEnv: CLIENT_ENV.clientSecret },
-      { ...partnerB, idEnv: CLIENT_ENV.clientId2, secretEnv: CLIENT_ENV.clientSecret2 },
-    ],
-    exchanges,
-    judgements,
-    verdict,
     notes,
   });
+  printVerdict(judged, options.output);
+  return { ...judged, commandOutput: ended.output };
+}
 
-  rmSync(join(reportDir, RECORD_FILE), { force: true });
-  const written: string[] = [];
-  for (const format of REPORT_FORMATS) {
-    const file = join(reportDir, REPORT_FILES[format]);
-    if (!formats.includes(format)) {
-      rmSync(file, { force: true });
-      continue;
-    }
-    try {
-      writeFileSync(file, CLIENT_RENDERERS[format](report));
-    } catch (error) {
-      throw new CertifyError(
-        `--report-dir: cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-      );
-    }
-    written.push(file);
-  }
-  options.output(`\n${renderClientTable(report)}`);
-  options.output(`Reports: ${written.join(', ')}\n`);
-  return { exitCode: report.exitCode, report, written, commandOutput: ended.output };
+/** The per-clause table and where the reports went, as both commands print them. */
+export function printVerdict(judged: SandboxJudged, output: (text: string) => void): void {
+  output(`\n${renderClientTable(judged.report)}`);
+  output(`Reports: ${judged.written.join(', ')}\n`);
 }
 
 interface CommandEnd {

@@ -76,7 +76,7 @@ describe('the packed tarball', () => {
 
 describe('installed globally, run from an unrelated directory', () => {
   test('every bin answers --version', () => {
-    for (const name of ['partner-api-certify', 'partner-api-load', 'partner-api-reference']) {
+    for (const name of ['partner-api-certify', 'partner-api-load', 'partner-api-reference', 'partner-api-sandbox']) {
       expect(execFileSync(bin(name), ['--version'], { cwd: elsewhere, env, encoding: 'utf8' }).trim()).toBe(
         packageInfo().version,
       );

@@ -17,3 +17,18 @@ export function decodedBody(bytes: Uint8Array, contentType: string | null, root:
     return undefined;
   }
 }
+
+/**
+ * The client id an `Authorization: Basic` value names (RFC 6749 2.3.1: form-urlencoded before base64), or null. Not
+ * an authentication: the recorder and the player read it only to say whose request it was.
+ */
+export function basicClientId(credentials: string): string | null {
+  const decoded = Buffer.from(credentials, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  try {
+    return decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+}

@@ -8,7 +8,7 @@ import {
 } from '../../contract/client-clauses/exchange.ts';
 import { API_PREFIX } from '../../contract/constants.ts';
 import type { AccessTokens } from '../domain/access-tokens.ts';
-import { decodedBody } from './decode.ts';
+import { basicClientId, decodedBody } from './decode.ts';
 import type { ExchangeMark } from './scenario.ts';
 
 /**
@@ -41,18 +41,6 @@ const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes
 function headerOf(request: FastifyRequest, name: string): string | null {
   const value = request.headers[name];
   return Array.isArray(value) ? value.join(', ') : (value ?? null);
-}
-
-function basicClientId(credentials: string): string | null {
-  const decoded = Buffer.from(credentials, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return null;
-  try {
-    // RFC 6749 2.3.1: the id is form-urlencoded before base64.
-    return decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
-  } catch {
-    return null;
-  }
 }
 
 function authorizationOf(

@@ -26,6 +26,14 @@ describe('sandbox scenarios as written (SANDBOX_SCENARIO)', () => {
     ]);
     expect(resilience.steps.find((step) => step.do === 'rate-limit')).toMatchObject({ on: 'business', nth: 5 });
     expect(resilience.steps.find((step) => step.do === 'rate-limit')?.retryAfterS).toBe(2);
+    // limits: the token endpoint's slow_down first, then a run of business windows of 1 to 3 s.
+    const limits = loadSandboxScenario('limits');
+    expect(limits.steps.map((step) => `${step.on} ${step.nth} ${step.do} ${step.retryAfterS}`)).toEqual([
+      'token 1 rate-limit 1',
+      'business 3 rate-limit 1',
+      'business 4 rate-limit 2',
+      'business 5 rate-limit 3',
+    ]);
   });
 
   it('refuses a scenario it could not play as written, naming the mistake', () => {
@@ -36,6 +44,13 @@ describe('sandbox scenarios as written (SANDBOX_SCENARIO)', () => {
     expect(() => parseSandboxScenario(step({ do: 'decline', on: 'business' }))).toThrow(/acts on a booking/);
     expect(() => parseSandboxScenario(step({ do: 'rate-limit' }))).toThrow(/retryAfterS must be whole seconds/);
     expect(() => parseSandboxScenario(step({ do: 'decline', nth: 0 }))).toThrow(/nth must be an integer from 1/);
+    expect(() => parseSandboxScenario(step({ do: 'expire-token', on: 'token' }))).toThrow(
+      /on "token" only "rate-limit"/,
+    );
+    expect(() => parseSandboxScenario(step({ do: 'decline', on: 'token' }))).toThrow(/acts on a booking/);
+    expect(() => parseSandboxScenario(step({ do: 'rate-limit', on: 'everything', retryAfterS: 1 }))).toThrow(
+      /on must be "business", "booking" or "token"/,
+    );
     expect(() => parseSandboxScenario({ ...valid, extra: true })).toThrow(/unknown property "extra"/);
     expect(() =>
       parseSandboxScenario({
@@ -231,5 +246,112 @@ describe('the scenario player', () => {
     expect(failure.error_description).toContain('(wording ');
     const marked = lines().filter((line) => line.status >= 400);
     expect(marked.every((line) => line.messageReworded === true)).toBe(true);
+  });
+});
+
+/**
+ * A "token" step: the token endpoint's own bucket (spec 8.4), answered in the OAuth shape (4.1, 7.1) with Retry-After,
+ * counted per client on the requests the service granted.
+ */
+describe('the scenario player at the token endpoint', () => {
+  let dir: string;
+  let file: string;
+  let api: TestServer;
+  const lines = () =>
+    readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as RecordedExchange);
+  const client = (role: string) => api.target.clients[role] ?? { clientId: '', clientSecret: '' };
+  const basic = (role: string, secret = client(role).clientSecret) =>
+    fetch(`${api.apiUrl}/oauth/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${client(role).clientId}:${secret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=client_credentials',
+    });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sandbox-scenario-token-'));
+    file = join(dir, 'exchanges.jsonl');
+    const scenarioFile = join(dir, 'token-test.json');
+    writeFileSync(
+      scenarioFile,
+      JSON.stringify({
+        name: 'token-test',
+        seed: 3,
+        steps: [
+          { id: 'slow-down', on: 'token', nth: 2, do: 'rate-limit', retryAfterS: 1 },
+          { id: 'business-limit', on: 'business', nth: 2, do: 'rate-limit', retryAfterS: 1 },
+        ],
+      }),
+    );
+    api = await startTestServer({ config: { sandboxRecord: file, sandboxScenario: scenarioFile } });
+  });
+
+  afterAll(async () => {
+    await api?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers the nth granted token request 429 slow_down, holds the window, and leaves other clients alone', async () => {
+    const first = await basic('partnerA');
+    expect(first.status).toBe(200);
+    const token = ((await first.json()) as { access_token: string }).access_token;
+
+    const limited = await basic('partnerA');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('1');
+    expect(limited.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(limited.headers.get('cache-control')).toBe('no-store');
+    expect([...limited.headers.keys()].filter((name) => name.startsWith('x-ratelimit'))).toEqual([]);
+    expect(await limited.json()).toEqual({
+      error: 'slow_down',
+      error_description: 'Too many token requests; retry after the number of seconds in Retry-After.',
+    });
+    const windowOpenedAt = Date.now();
+
+    // The window holds every token request of the client, client_secret_post as well; wrong credentials keep their
+    // 401 (the service's bucket counts authenticated requests only); business calls are another bucket.
+    const posted = await fetch(`${api.apiUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: client('partnerA').clientId,
+        client_secret: client('partnerA').clientSecret,
+      }).toString(),
+    });
+    expect(posted.status).toBe(429);
+    expect((await basic('partnerA', 'wrong-secret')).status).toBe(401);
+    expect((await api.call('GET', '/locations', { token })).status).toBe(200);
+    const business = await api.call('GET', '/fleet', { token });
+    expect(business.status).toBe(429);
+    expect(business.json.error.code).toBe('RATE_LIMITED');
+    // Another client has counts of its own.
+    expect((await basic('partnerB')).status).toBe(200);
+
+    // Once Retry-After has passed, the client is served again.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, windowOpenedAt + 1_050 - Date.now())));
+    expect((await basic('partnerA')).status).toBe(200);
+
+    const tokenLines = lines().filter((line) => line.tokenRequest);
+    expect(
+      tokenLines.map(
+        (line) => `${line.clientId} ${line.status} ${line.errorCode} ${line.retryAfterS} ${line.scenarioStep}`,
+      ),
+    ).toEqual([
+      `${client('partnerA').clientId} 200 null null undefined`,
+      `${client('partnerA').clientId} 429 slow_down 1 slow-down`,
+      `${client('partnerA').clientId} 429 slow_down 1 slow-down`,
+      `${client('partnerA').clientId} 401 invalid_client null undefined`,
+      `${client('partnerB').clientId} 200 null null undefined`,
+      `${client('partnerA').clientId} 200 null null undefined`,
+    ]);
+    expect(tokenLines.filter((line) => line.provoked === '429')).toHaveLength(2);
+    // The token made for a refused request was never sent: no line shows one issued.
+    expect(tokenLines.filter((line) => line.issuedToken)).toHaveLength(3);
   });
 });

@@ -7,7 +7,7 @@ import { API_PREFIX } from '../../contract/constants.ts';
 import type { JsonValue } from '../../contract/types.ts';
 import { serializeTypedXml } from '../../contract/xml/index.ts';
 import { apiError } from '../domain/failure.ts';
-import { decodedBody, isXml } from './decode.ts';
+import { basicClientId, decodedBody, isXml } from './decode.ts';
 
 /**
  * Sandbox scenarios (README "Configuration", SANDBOX_SCENARIO): a named, seeded, declarative script of what the
@@ -42,10 +42,11 @@ export interface ScenarioStep {
   id: string;
   /**
    * What is counted, per client: 'business' every business call that passed the service's own checks, 'booking' every
-   * POST /reservations among them. Calls the scenario already refuses (inside a 429's window, with a token it expired,
-   * with a quote it expired) are not counted.
+   * POST /reservations among them, 'token' every token request the service granted (only "rate-limit" acts on it: the
+   * token endpoint's own bucket, spec 8.4). Calls the scenario already refuses (inside a 429's window, with a token it
+   * expired, with a quote it expired) are not counted.
    */
-  on: 'business' | 'booking';
+  on: 'business' | 'booking' | 'token';
   /** The count at which the step acts, from 1. */
   nth: number;
   do: ScenarioAction;
@@ -111,13 +112,18 @@ export function parseSandboxScenario(value: unknown, source = 'scenario'): Sandb
     if (typeof s.id !== 'string' || s.id === '') fail(`${at}.id must be a non-empty string`);
     if (ids.has(s.id as string)) fail(`${at}.id "${s.id}" is used twice`);
     ids.add(s.id as string);
-    if (s.on !== 'business' && s.on !== 'booking') fail(`${at}.on must be "business" or "booking"`);
+    if (s.on !== 'business' && s.on !== 'booking' && s.on !== 'token') {
+      fail(`${at}.on must be "business", "booking" or "token"`);
+    }
     if (!Number.isSafeInteger(s.nth) || (s.nth as number) < 1) fail(`${at}.nth must be an integer from 1`);
     if (!(SCENARIO_ACTIONS as readonly unknown[]).includes(s.do)) {
       fail(`${at}.do must be one of ${SCENARIO_ACTIONS.join(', ')}`);
     }
     const action = s.do as ScenarioAction;
     if (BOOKING_ACTIONS.has(action) && s.on !== 'booking') fail(`${at}: "${action}" acts on a booking: on "booking"`);
+    if (s.on === 'token' && action !== 'rate-limit') {
+      fail(`${at}: on "token" only "rate-limit" acts (the token endpoint's 429 slow_down)`);
+    }
     if (action === 'rate-limit') {
       if (!Number.isSafeInteger(s.retryAfterS) || (s.retryAfterS as number) < 1 || (s.retryAfterS as number) > 60) {
         fail(`${at}.retryAfterS must be whole seconds from 1 to 60`);
@@ -158,12 +164,18 @@ export interface ExchangeMark {
 interface ClientState {
   business: number;
   bookings: number;
+  /** Token requests granted. */
+  tokens: number;
   /** The scenario's 429 window: no business call of the client before this (epoch ms). */
   blockedUntilMs: number;
   blockedBy: string;
+  /** The token endpoint's window, a bucket of its own (spec 8.4): no token for the client before this (epoch ms). */
+  tokenBlockedUntilMs: number;
+  tokenBlockedBy: string;
 }
 
 const RESERVATIONS_PATH = `${API_PREFIX}/reservations`;
+const TOKEN_PATH = `${API_PREFIX}/oauth/token`;
 const BEARER = /^Bearer\s+(\S+)$/i;
 
 /** mulberry32: small, seedable, and the same on every platform. */
@@ -230,7 +242,15 @@ export class ScenarioPlayer {
   private stateOf(clientId: string): ClientState {
     let state = this.clients.get(clientId);
     if (!state) {
-      state = { business: 0, bookings: 0, blockedUntilMs: 0, blockedBy: '' };
+      state = {
+        business: 0,
+        bookings: 0,
+        tokens: 0,
+        blockedUntilMs: 0,
+        blockedBy: '',
+        tokenBlockedUntilMs: 0,
+        tokenBlockedBy: '',
+      };
       this.clients.set(clientId, state);
     }
     return state;
@@ -328,9 +348,36 @@ export class ScenarioPlayer {
     }
   }
 
+  /**
+   * A token request the service granted, refused instead when a "token" step or its window says so. Decided on the
+   * way out, once the answer is a 200: like the service's own per-client bucket, which counts authenticated requests
+   * only, a request with wrong credentials keeps its 401, and the client is the one its credentials proved. The token
+   * made is never sent, so nobody can use it.
+   */
+  private tokenAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+    const clientId = tokenClientId(request);
+    if (!clientId) return payload;
+    const state = this.stateOf(clientId);
+    const now = Date.now();
+    if (now < state.tokenBlockedUntilMs) {
+      this.mark(request, { provoked: '429', step: state.tokenBlockedBy });
+      return slowDown(reply, state.tokenBlockedUntilMs, now);
+    }
+    state.tokens += 1;
+    const step = this.scenario.steps.find((s) => s.on === 'token' && s.nth === state.tokens);
+    if (!step) return payload;
+    state.tokenBlockedUntilMs = now + (step.retryAfterS ?? 1) * 1000;
+    state.tokenBlockedBy = step.id;
+    this.mark(request, { provoked: '429', step: step.id });
+    return slowDown(reply, state.tokenBlockedUntilMs, now);
+  }
+
   private answer(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
-    const mark = this.marks.get(request);
     let out = payload;
+    if (request.method === 'POST' && request.routeOptions.url === TOKEN_PATH && reply.statusCode === 200) {
+      out = this.tokenAnswer(request, reply, out);
+    }
+    const mark = this.marks.get(request);
     if (mark?.loseAnswer && reply.statusCode === 201) {
       const made = decodedAnswer(out, reply);
       const reservationId = typeof made?.reservationId === 'string' ? made.reservationId : null;
@@ -378,6 +425,16 @@ export class ScenarioPlayer {
   }
 }
 
+/** The client a granted token request authenticated: its Basic credentials, or the form's client_id. */
+function tokenClientId(request: FastifyRequest): string | null {
+  const [scheme = '', credentials = ''] = String(request.headers.authorization ?? '')
+    .trim()
+    .split(/\s+/, 2);
+  if (/^basic$/i.test(scheme)) return basicClientId(credentials);
+  const body = Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '';
+  return new URLSearchParams(body).get('client_id');
+}
+
 function quoteIdOf(request: FastifyRequest): string | undefined {
   if (!Buffer.isBuffer(request.body)) return undefined;
   const body = decodedBody(request.body, String(request.headers['content-type'] ?? ''), 'request');
@@ -412,6 +469,19 @@ function rateLimited(reply: FastifyReply, untilMs: number, now: number) {
   reply.header('X-RateLimit-Remaining', '0');
   reply.header('X-RateLimit-Reset', new Date(untilMs).toISOString());
   return apiError('RATE_LIMITED', undefined, { headers: { 'Retry-After': String(seconds) } });
+}
+
+/**
+ * The token endpoint's 429 in the OAuth shape (spec 4.1, 5.4, 7.1), with Retry-After and no X-RateLimit-* (8.4), the
+ * same words as the reference's own slow_down.
+ */
+function slowDown(reply: FastifyReply, untilMs: number, now: number): string {
+  reply.code(429);
+  reply.header('Retry-After', String(Math.max(1, Math.ceil((untilMs - now) / 1000))));
+  return JSON.stringify({
+    error: 'slow_down',
+    error_description: 'Too many token requests; retry after the number of seconds in Retry-After.',
+  });
 }
 
 function quoteExpired() {
