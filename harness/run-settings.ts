@@ -1,5 +1,6 @@
 import type { Scope } from '../contract/scopes.ts';
 import type { Profile } from './check/outcome-and-evidence.ts';
+import type { XmlCoverage } from './check/representations.ts';
 import type { Role, TargetConfig } from './config/target-config.ts';
 import type { HookName } from './hooks/adapter.ts';
 
@@ -26,6 +27,8 @@ export interface RunSettings {
   seed: number;
   /** fast-check runs per property. */
   runs: number;
+  /** --xml: which checks also run in XML (check/representations.ts); absent: mirror. */
+  xml?: XmlCoverage;
   /** Global request ceiling (--max-rps); null = unpaced. */
   maxRps: number | null;
   /** YYYY-MM-DD anchor for generated dates. */

@@ -20,6 +20,7 @@ import {
   type BodyCase,
   isAcceptance,
   isRejection,
+  quoteRequest as quoteArbitrary,
   schemaFault,
   type TargetListings,
   valueElement,
@@ -38,8 +39,8 @@ import {
   requireSuccess,
 } from '../harness/check/expect-api.ts';
 import { claim, requireStep } from '../harness/check/scope.ts';
-import { book } from './support/booking.ts';
-import { bookingCases, quoteFor, quoteWindow } from './support/draws.ts';
+import { book, IDEMPOTENCY_HEADER } from './support/booking.ts';
+import { bookingCases, quoteFor, quoteWindow, unknownIds } from './support/draws.ts';
 import {
   answerOf,
   expectSomeError,
@@ -50,7 +51,7 @@ import {
 } from './support/limits.ts';
 import { runUnknownCode, someCodes, targetListings } from './support/listings.ts';
 import { requireFaultRefused, requireUnknownKeysRefused } from './support/request-faults.ts';
-import { plainRequest } from './support/reservation-requests.ts';
+import { freshKey, plainRequest } from './support/reservation-requests.ts';
 import { sharedStep } from './support/shared-steps.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -285,6 +286,13 @@ function requests(cat: TargetListings): fc.Arbitrary<AvailabilityRequest> {
 
 const numRuns = (t: CheckContext, most = 4) => Math.min(t.settings.runs, most);
 
+/**
+ * Base requests an attack on the document's form is built around: the attack is on how the XML is written, not on
+ * the values it carries, so two draws show a parser that refuses it only around some values, and a target limiting
+ * partner A spends its requests on the attacks themselves.
+ */
+const attackRuns = (t: CheckContext) => numRuns(t, 2);
+
 function sendXml(t: CheckContext, body: string | Uint8Array, contentType?: string): Promise<ApiResult> {
   return postBytes(t, 'partnerA', '/availability', body, contentType);
 }
@@ -424,7 +432,7 @@ async function attacks(
       ).toBe(true);
       for (const attack of chosen) await judge(t, attack, plain, ownStatus, req);
     },
-    { numRuns: numRuns(t) },
+    { numRuns: attackRuns(t) },
   );
 }
 
@@ -440,7 +448,7 @@ async function faults(
     async (req) => {
       for (const [name, doc] of build(req, cat)) expectRejected(await sendXml(t, doc), name, codes);
     },
-    { numRuns: numRuns(t) },
+    { numRuns: attackRuns(t) },
   );
 }
 
@@ -457,8 +465,12 @@ async function equivalents(
   await t.forAll(
     requests(cat),
     async (req) => {
+      // Several forms of one value are compared with one answer to its plain document, asked once.
+      const plainAnswers = new Map<string, ApiResult>();
       for (const [name, doc, value] of build(req, cat)) {
-        const plain = await sendXml(t, xmlRequest(value));
+        const plainDoc = xmlRequest(value);
+        const plain = plainAnswers.get(plainDoc) ?? (await sendXml(t, plainDoc));
+        plainAnswers.set(plainDoc, plain);
         expect(
           offersWithoutQuotes(await sendXml(t, doc)),
           `${name}: the answer against the answer to the plain XML document of the same value`,
@@ -537,6 +549,72 @@ async function readResponsePairs(t: CheckContext): Promise<ResponsePair[]> {
     pairs.push({ call, xml, json: await send('json') });
   }
   return pairs;
+}
+
+/**
+ * 4.14.18a on one call answered in both representations: the XML document's own rules under their clauses, then its
+ * value against the JSON body. `strip` leaves out what differs between two answers by design (a quote's own id).
+ */
+function expectSameValues({ call, xml, json }: ResponsePair, strip: (value: unknown) => unknown = (v) => v): void {
+  if (!sameOutcome(call, xml, json)) return;
+  expect(xml.status, `${call}: status in XML against JSON`).toBe(json.status);
+  if (!isXmlAnswer(call, xml)) return;
+  const reading = readTypedResponse(xml.text);
+  judgeReading(reading.violations, call);
+  // A property written twice with two values (4.14.6's, filed above) leaves no one value to compare with JSON.
+  requireStep('4.14.6', reading.conflicts.length === 0, `${call}: one value per property name`, {
+    actual: reading.conflicts,
+  });
+  const withoutErrorNoise = (v: unknown) => {
+    const error = (v as { error?: Record<string, unknown> } | undefined)?.error;
+    if (!error) return strip(v);
+    // Error values are 4.14.18b's; the message is for humans and the requestId per response.
+    const { requestId: _requestId, message: _message, ...rest } = error;
+    return { error: rest };
+  };
+  expect(withoutErrorNoise(reading.value), `${call}: the XML value against the JSON body`).toEqual(
+    withoutErrorNoise(json.body),
+  );
+}
+
+/**
+ * 4.14.18b on one call answered in both representations, when JSON answered an error: the same status, envelope,
+ * code, retryable and fields in XML. Returns whether an error was compared.
+ */
+function expectSameError({ call, xml, json }: ResponsePair): boolean {
+  if (json.status < 400 || !sameOutcome(call, xml, json)) return false;
+  expect(xml.status, `${call}: HTTP status in XML against JSON`).toBe(json.status);
+  // The error itself in XML is this clause's ("errors are returned … in XML"), not only a media-type rule.
+  expectMediaType(xml, 'xml', '4.14.18b');
+  // The JSON answer's code judges the XML one; one that is no table code (or not a string, 7.2.2's) cannot.
+  const code = errorCodeOf(json);
+  if (code !== undefined && isErrorCode(code)) expectError(xml, code, { representation: 'xml' });
+  else expectSchema(xml, 'ErrorEnvelope');
+  const x = (xml.body as { error: Record<string, unknown> }).error;
+  const j = bodyOf<{ error: Record<string, unknown> }>(json, 'the JSON error').error;
+  expect(Object.keys(x).sort(), `${call}: error fields in XML against JSON`).toEqual(Object.keys(j).sort());
+  // Messages are for humans (the top-level one and each field's): the fields compared without them.
+  expect({ code: x.code, retryable: x.retryable, fields: withoutMessages(x.fields) }, `${call}: error values`).toEqual({
+    code: j.code,
+    retryable: j.retryable,
+    fields: withoutMessages(j.fields),
+  });
+  return true;
+}
+
+/** A quote without what two quotes of one request differ in by design: each quote's own id and expiry. */
+function withoutQuoteIdentity(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const { quoteId: _quoteId, expiresAt: _expiresAt, ...rest } = value as Record<string, unknown>;
+  return rest;
+}
+
+/** The item of a ReservationList value with this reservationId (undefined when the list does not hold it). */
+function listedReservation(list: unknown, reservationId: string): unknown {
+  const items = (list as { reservations?: unknown } | undefined)?.reservations;
+  return Array.isArray(items)
+    ? items.find((item) => (item as { reservationId?: unknown } | null)?.reservationId === reservationId)
+    : undefined;
 }
 
 /**
@@ -1162,25 +1240,7 @@ describe('4.14 XML representation', () => {
   // Spec 4.14.18a: "The XML is converted to the same JSON-shaped value and validated by the same schemas as JSON;
   // responses have the same field names and values."
   check('4.14.18a')({ ...catalog, name: 'XML responses carry the same field names and values as JSON' }, async (t) => {
-    for (const { call, xml, json } of await responsePairs(t)) {
-      if (!sameOutcome(call, xml, json)) continue;
-      expect(xml.status, `${call}: status in XML against JSON`).toBe(json.status);
-      if (!isXmlAnswer(call, xml)) continue;
-      const reading = readTypedResponse(xml.text);
-      judgeReading(reading.violations, call);
-      // A property written twice with two values (4.14.6's, filed above) leaves no one value to compare with JSON.
-      requireStep('4.14.6', reading.conflicts.length === 0, `${call}: one value per property name`, {
-        actual: reading.conflicts,
-      });
-      const strip = (v: unknown) => {
-        const error = (v as { error?: Record<string, unknown> } | undefined)?.error;
-        if (!error) return v;
-        // Error values are 4.14.18b's; the message is for humans and the requestId per response.
-        const { requestId: _requestId, message: _message, ...rest } = error;
-        return { error: rest };
-      };
-      expect(strip(reading.value), `${call}: the XML value against the JSON body`).toEqual(strip(json.body));
-    }
+    for (const { call, xml, json } of await responsePairs(t)) expectSameValues({ call, xml, json });
   });
 
   // Spec 4.14.18a: "The XML is converted to the same JSON-shaped value and validated by the same schemas as JSON;
@@ -1210,29 +1270,7 @@ describe('4.14 XML representation', () => {
     async (t) => {
       await requireXmlServed(t);
       let errors = 0;
-      for (const { call, xml, json } of await responsePairs(t)) {
-        if (json.status < 400 || !sameOutcome(call, xml, json)) continue;
-        errors += 1;
-        expect(xml.status, `${call}: HTTP status in XML against JSON`).toBe(json.status);
-        // The error itself in XML is this clause's ("errors are returned … in XML"), not only a media-type rule.
-        expectMediaType(xml, 'xml', '4.14.18b');
-        // The JSON answer's code judges the XML one; one that is no table code (or not a string, 7.2.2's) cannot.
-        const code = errorCodeOf(json);
-        if (code !== undefined && isErrorCode(code)) expectError(xml, code, { representation: 'xml' });
-        else expectSchema(xml, 'ErrorEnvelope');
-        const x = (xml.body as { error: Record<string, unknown> }).error;
-        const j = bodyOf<{ error: Record<string, unknown> }>(json, 'the JSON error').error;
-        expect(Object.keys(x).sort(), `${call}: error fields in XML against JSON`).toEqual(Object.keys(j).sort());
-        // Messages are for humans (the top-level one and each field's): the fields compared without them.
-        expect(
-          { code: x.code, retryable: x.retryable, fields: withoutMessages(x.fields) },
-          `${call}: error values`,
-        ).toEqual({
-          code: j.code,
-          retryable: j.retryable,
-          fields: withoutMessages(j.fields),
-        });
-      }
+      for (const pair of await responsePairs(t)) if (expectSameError(pair)) errors += 1;
       expect(errors, 'error responses compared').toBeGreaterThan(0);
     },
   );
@@ -1255,4 +1293,100 @@ describe('4.14 XML representation', () => {
       expect(fieldsOf(xml), `${fault.name}: error.fields in XML against JSON`).toEqual(fieldsOf(json));
     });
   });
+
+  // Spec 4.14.18a: "The XML is converted to the same JSON-shaped value and validated by the same schemas as JSON;
+  // responses have the same field names and values."
+  check('4.14.18a')(
+    {
+      ...shop,
+      profile: 'book',
+      bookings: true,
+      name: 'Quote, booking, read, list and cancel in XML: the same field names and values as JSON',
+    },
+    async (t) => {
+      // Under --xml mirror (the default) the clauses of booking are judged in JSON: here their answers are judged
+      // in XML, each call of the funnel in both representations.
+      const client = t.client('partnerA');
+      await t.forAll(
+        await quoteWindow(t, 'partnerA', { maxRentalDays: 14 }),
+        async (request) => {
+          const jsonQuote = await client.post('/quotes', request, { representation: 'json' });
+          if (jsonQuote.status === 409 && errorCodeOf(jsonQuote) === 'NO_AVAILABILITY') return SKIP;
+          const xmlQuote = await client.post('/quotes', request, { representation: 'xml' });
+          expectSameValues({ call: 'POST /quotes', xml: xmlQuote, json: jsonQuote }, withoutQuoteIdentity);
+          // Booked in XML from the quote the XML answer carried.
+          const quoteId = (requireSuccess(xmlQuote, 201, '4.0.11', 'POST /quotes in XML') as { quoteId?: unknown })
+            ?.quoteId;
+          requireStep('2.9.2', typeof quoteId === 'string', 'the XML quote carries a quoteId string', {
+            actual: quoteId,
+          });
+          const booked = await book(t, 'partnerA', quoteId as string);
+          const id = booked.reservation.reservationId;
+          const path = `/reservations/${encodeURIComponent(id)}`;
+          const read = (representation: 'json' | 'xml') => client.get(path, { representation });
+          const jsonRead = await read('json');
+          // The booking's answer is the reservation as created: its XML value is the JSON read's value.
+          if (isXmlAnswer('POST /reservations', booked.res)) {
+            expect(readTypedResponse(booked.res.text).value, 'POST /reservations in XML against GET in JSON').toEqual(
+              jsonRead.body,
+            );
+          }
+          expectSameValues({ call: `GET ${path}`, xml: await read('xml'), json: jsonRead });
+          const list = (representation: 'json' | 'xml') => client.get('/reservations?limit=100', { representation });
+          const [xmlList, jsonList] = [await list('xml'), await list('json')];
+          expectSameValues({ call: 'GET /reservations?limit=100', xml: xmlList, json: jsonList }, (value) =>
+            // Other checks book at the same time: the lists are compared by this reservation's item.
+            listedReservation(value, id),
+          );
+          const cancelled = await client.post(`${path}/cancel`, { reason: 'certification XML mirror' });
+          requireSuccess(cancelled, 200, '4.11.1', `POST ${path}/cancel in XML`);
+          expectSameValues({ call: `POST ${path}/cancel`, xml: cancelled, json: await read('json') });
+          return undefined;
+        },
+        { numRuns: bookingCases(t) },
+      );
+    },
+  );
+
+  // Spec 4.14.18b: "Errors are returned in the same envelope, with the same fields and HTTP status, in XML."
+  check('4.14.18b')(
+    { ...shop, profile: 'book', name: 'Quote and booking errors in XML: the same envelope, fields and HTTP status' },
+    async (t) => {
+      await requireXmlServed(t);
+      const client = t.client('partnerA');
+      const cat = await targetListings(t, 'partnerA');
+      let errors = 0;
+      await t.forAll(
+        fc.tuple(schemaFault('QuoteRequest', quoteArbitrary(cat, { maxRentalDays: 14 })), unknownIds),
+        async ([fault, unknown]) => {
+          const path = `/reservations/${unknown}`;
+          const calls: [string, (rep: 'json' | 'xml') => Promise<ApiResult>][] = [
+            [`POST /quotes (${fault.name})`, (rep) => client.post('/quotes', fault.value, { representation: rep })],
+            [
+              'POST /reservations with an unknown quoteId',
+              (rep) =>
+                client.post('/reservations', plainRequest(t, `zz-cert-unknown-quote-${unknown}`), {
+                  representation: rep,
+                  headers: { [IDEMPOTENCY_HEADER]: freshKey(t) },
+                }),
+            ],
+            [`GET ${path}`, (rep) => client.get(path, { representation: rep })],
+            [`PATCH ${path}`, (rep) => client.patch(path, { remarks: 'x' }, { representation: rep })],
+            [`POST ${path}/cancel`, (rep) => client.post(`${path}/cancel`, { reason: 'x' }, { representation: rep })],
+          ];
+          for (const [call, send] of calls) {
+            const xml = await send('xml');
+            const json = await send('json');
+            if (call.startsWith('POST /quotes')) {
+              requireFaultRefused('QuoteRequest', fault, json);
+              requireFaultRefused('QuoteRequest', fault, xml);
+            }
+            if (expectSameError({ call, xml, json })) errors += 1;
+          }
+        },
+        { numRuns: numRuns(t, 3) },
+      );
+      expect(errors, 'error responses compared').toBeGreaterThan(0);
+    },
+  );
 });

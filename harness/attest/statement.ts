@@ -32,6 +32,8 @@ export interface CertificationPredicate {
     strict: boolean;
     seed: number;
     runs: number;
+    /** --xml: which checks also ran in XML. */
+    xml?: string;
     /** The anchor of generated dates (--date). */
     date: string;
     only: string[];
@@ -85,6 +87,7 @@ export function buildStatement(input: StatementInput): CertificationStatement {
         strict: report.options.strict,
         seed: report.options.seed,
         runs: report.options.runs,
+        ...(report.options.xml ? { xml: report.options.xml } : {}),
         date: report.options.date,
         only: report.options.only,
         allowBookings: report.options.allowBookings,

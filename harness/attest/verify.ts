@@ -118,7 +118,7 @@ function describeRun(statement: CertificationStatement): string[] {
     .join(', ');
   return [
     `judged: ${target.image ? `image ${target.image}` : target.embedded ? 'the embedded reference implementation' : target.baseUrl} by ${tool.name} ${tool.version}, spec ${spec.release}`,
-    `run: profile ${run.profile}${run.strict ? ', strict' : ''}, seed ${run.seed}, runs ${run.runs}, date ${run.date}${run.only.length ? `, only ${run.only.join(',')}` : ''}, ${run.startedAt} to ${run.finishedAt}`,
+    `run: profile ${run.profile}${run.strict ? ', strict' : ''}, seed ${run.seed}, runs ${run.runs}${run.xml ? `, xml ${run.xml}` : ''}, date ${run.date}${run.only.length ? `, only ${run.only.join(',')}` : ''}, ${run.startedAt} to ${run.finishedAt}`,
     `verdict: ${VERDICT[verdict.exitCode] ?? verdict.exitCode} (exit ${verdict.exitCode}); clauses: ${counts}${waivers.length ? `; ${waivers.length} waiver(s)` : ''}`,
   ];
 }

@@ -19,6 +19,7 @@ import { buildEvidence, isAssertionFailure, scrubError } from './evidence.ts';
 import { type HarnessState, harnessState, readRunSettings } from './harness-state.ts';
 import { FewCasesSignal, forAll, SKIP } from './judge.ts';
 import type { CheckMeta, JudgedBy, Level, NotApplicableReason, Observation, Profile } from './outcome-and-evidence.ts';
+import { DEFAULT_XML_COVERAGE, representationsToRun } from './representations.ts';
 import { BlockedSignal, inCheckScope, TransientSignal } from './scope.ts';
 import { scopeGuarded } from './scope-guard.ts';
 
@@ -55,7 +56,10 @@ export interface CheckOptions {
   level?: Level;
   /** How the check judges (default: 'hooks' when it needs them, 'static' for a static clause, else 'live'). */
   judgedBy?: JudgedBy;
-  /** Default ['json']; business checks pass REPRESENTATIONS → one test each. */
+  /**
+   * Default ['json']; business checks pass REPRESENTATIONS → one test each that runs (representations.ts: under the
+   * default --xml mirror, XML only for the clauses about representations).
+   */
   representations?: readonly Representation[];
   /**
    * The check exhausts a rate-limit bucket on purpose (spec 8, 4.5.4, 5.4c, 7.3.33): every 429 reaches it as it
@@ -129,7 +133,8 @@ export function check(clauseId: string): DeclareCheck {
     const settings = readRunSettings();
     if (!isSelected(clause, settings.only)) return;
     const name = options.name ?? clause.title;
-    for (const representation of options.representations ?? ['json']) {
+    const declared = options.representations ?? ['json'];
+    for (const representation of representationsToRun(clauseId, declared, settings.xml ?? DEFAULT_XML_COVERAGE)) {
       const title = checkTitle(clauseId, name, representation);
       // Waiting for a target's rate limits is not the check's slowness: it gets its budget on top (the transport
       // ends a check held back longer as not judged, rate-limits.ts).

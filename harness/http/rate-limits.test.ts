@@ -93,6 +93,46 @@ describe('RateLimitModel', () => {
     expect(model.delayFor(business)).toBe(1_000);
   });
 
+  it('learns a per-second ceiling from a short 429 while the minute window had room, and paces to it', () => {
+    const clock = fakeClock(startOfTest);
+    const model = new RateLimitModel(clock);
+    // Five requests within one second: the fifth is refused with Retry-After 1, the minute window far from empty.
+    for (let i = 0; i < 4; i++) {
+      model.sent(business);
+      model.answered(business, { status: 200, headers: headersAt(clock.now(), 500 - i, 45_000) });
+      clock.advance(100);
+    }
+    model.sent(business);
+    model.answered(business, { status: 429, headers: headersAt(clock.now(), 496, 45_000, { 'retry-after': '1' }) });
+    clock.advance(1_000);
+    // Retry-After has passed; four a second is now the pace: four sends hold the fifth until the first is a second old.
+    expect(model.delayFor(business)).toBe(0);
+    for (let i = 0; i < 4; i++) {
+      model.sent(business);
+      model.answered(business, { status: 200, headers: headersAt(clock.now(), 490 - i, 44_000) });
+      clock.advance(50);
+    }
+    expect(model.delayFor(business)).toBe(800);
+    clock.advance(800);
+    expect(model.delayFor(business)).toBe(0);
+  });
+
+  it('learns no ceiling a second from a 429 of an empty minute window, or from a lone request', () => {
+    const clock = fakeClock(startOfTest);
+    const model = new RateLimitModel(clock);
+    for (let i = 0; i < 3; i++) model.sent(business);
+    model.answered(business, { status: 429, headers: headersAt(clock.now(), 0, 1_000, { 'retry-after': '1' }) });
+    clock.advance(1_000);
+    for (let i = 0; i < 10; i++) model.sent(business);
+    expect(model.delayFor(business)).toBe(0);
+    clock.advance(5_000);
+    model.sent(business);
+    model.answered(business, { status: 429, headers: headersAt(clock.now(), 300, 30_000, { 'retry-after': '1' }) });
+    clock.advance(1_000);
+    for (let i = 0; i < 10; i++) model.sent(business);
+    expect(model.delayFor(business)).toBe(0);
+  });
+
   it('keeps the token endpoint apart: two buckets, only Retry-After (spec 8.4)', () => {
     const clock = fakeClock(startOfTest);
     const model = new RateLimitModel(clock);

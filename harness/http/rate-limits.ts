@@ -18,6 +18,13 @@ import { emptyTraffic, type Traffic } from './traffic.ts';
 export const MAX_LIMIT_WAIT_MS = 120_000;
 /** How often an unprovoked 429 is waited out and the request sent again before the check is "not judged". */
 export const MAX_LIMIT_RETRIES = 4;
+/**
+ * A 429 asking to come back within this long, while the minute window still had room, tells of a per-second limit
+ * (spec 8 leaves the algorithm open: a burst ceiling is allowed): the bucket is paced to what that second served.
+ */
+const BURST_RETRY_MS = 2_000;
+/** The span a burst ceiling counts requests over. */
+const SECOND_MS = 1_000;
 /** A 429 with neither Retry-After nor a readable Reset: waited this long, doubled at each retry. */
 const FALLBACK_WAIT_MS = 1_000;
 /**
@@ -61,6 +68,13 @@ interface Bucket {
   limit: number | undefined;
   /** Requests sent and not yet answered. */
   inFlight: number;
+  /** When the requests of the last second were sent (kept only while a per-second ceiling may be learned). */
+  sentAt: number[];
+  /**
+   * Requests a second the target served before a short 429 (a burst limit beside the minute window): the pace the
+   * bucket is then held to, so the run does not meet that 429 again and again (each one a request spent and a wait).
+   */
+  perSecond: number | undefined;
 }
 
 export interface RateLimitModelOptions {
@@ -87,7 +101,7 @@ export class RateLimitModel {
   private bucket(key: string): Bucket {
     let bucket = this.buckets.get(key);
     if (!bucket) {
-      bucket = { left: undefined, until: 0, limit: undefined, inFlight: 0 };
+      bucket = { left: undefined, until: 0, limit: undefined, inFlight: 0, sentAt: [], perSecond: undefined };
       this.buckets.set(key, bucket);
     }
     return bucket;
@@ -107,6 +121,10 @@ export class RateLimitModel {
     let delay = 0;
     for (const key of keys) {
       const bucket = this.buckets.get(key);
+      if (bucket?.perSecond !== undefined) {
+        const recent = lastSecond(bucket, now);
+        if (recent.length >= bucket.perSecond) delay = Math.max(delay, (recent[0] ?? now) + SECOND_MS - now);
+      }
       if (!bucket || bucket.until <= now) continue;
       // Before the window turns: wait when nothing is left (a 429's Retry-After sets left to 0).
       if (bucket.left !== undefined && bucket.left - bucket.inFlight <= 0) delay = Math.max(delay, bucket.until - now);
@@ -138,9 +156,11 @@ export class RateLimitModel {
   /** A request on `keys` is on its way. */
   sent(keys: readonly string[]): void {
     this.turnWindows(keys);
+    const now = this.now();
     for (const key of keys) {
       const bucket = this.bucket(key);
       bucket.inFlight += 1;
+      bucket.sentAt = [...lastSecond(bucket, now), now];
     }
   }
 
@@ -168,8 +188,17 @@ export class RateLimitModel {
         // which of its two buckets refused: it is taken as the client's, so one client's limit holds no other
         // client back (8.16a); a request without a client (or a refusal of another client, met and waited out
         // then) tells of the address's.
+        const wait = this.waitAfter429(answer.headers, 0);
+        // The minute window had room (or says nothing): a short Retry-After is a ceiling per second. Paced to the
+        // requests that second served, one fewer than were sent in it (the refused one among them).
+        const windowHadRoom = reading !== undefined && reading.remaining > 0 && key.startsWith('business ');
+        // One request alone in its second tells nothing of a ceiling a second.
+        const served = lastSecond(bucket, now).length - 1;
+        if (wait <= BURST_RETRY_MS && windowHadRoom && served >= 1) {
+          bucket.perSecond = Math.min(bucket.perSecond ?? served, served);
+        }
         bucket.left = 0;
-        bucket.until = now + this.waitAfter429(answer.headers, 0);
+        bucket.until = now + wait;
       }
     }
   }
@@ -186,6 +215,11 @@ export class RateLimitModel {
     if (reading && reading.resetAt > now) return Math.min(reading.resetAt - now, MAX_LIMIT_WAIT_MS);
     return Math.min(FALLBACK_WAIT_MS * 2 ** retry, MAX_LIMIT_WAIT_MS);
   }
+}
+
+/** The bucket's sends within the last second, oldest first. */
+function lastSecond(bucket: Bucket, now: number): number[] {
+  return bucket.sentAt.filter((at) => at > now - SECOND_MS);
 }
 
 /**

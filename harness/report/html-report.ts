@@ -188,6 +188,7 @@ function bannerHtml(model: ReportModel): string {
     options.allowBookings ? 'bookings allowed' : 'no bookings',
     options.failOn ? `fail on ${options.failOn}` : '',
     `runs ${options.runs}`,
+    options.xml ? `xml ${options.xml}` : '',
     `date ${options.date}`,
     options.only.length > 0 ? `only ${options.only.join(', ')}` : 'all clauses',
   ].filter(Boolean);

@@ -112,6 +112,7 @@ function render(model: ReportModel, detail: Detail): string {
     options.failOn ? `fail on ${options.failOn}` : null,
     `seed ${options.seed}`,
     `runs ${options.runs}`,
+    options.xml ? `xml ${options.xml}` : null,
     `date ${options.date}`,
     options.only.length > 0 ? `only ${options.only.join(', ')}` : null,
   ].filter((flag): flag is string => flag !== null);

@@ -7,6 +7,7 @@ import type {
   Outcome,
   Profile,
 } from '../check/outcome-and-evidence.ts';
+import type { XmlCoverage } from '../check/representations.ts';
 import type { Representation } from '../http/representation.ts';
 
 /**
@@ -25,6 +26,8 @@ export interface ReportModel {
     strict: boolean;
     seed: number;
     runs: number;
+    /** --xml: which checks also ran in XML (absent in older reports: every-check). */
+    xml?: XmlCoverage;
     date: string;
     only: string[];
     /** --fail-on new: only failures that are new since the baseline fail the exit code (absent: every failure). */

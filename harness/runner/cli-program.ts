@@ -47,6 +47,7 @@ type SameNamed =
   | 'only'
   | 'seed'
   | 'runs'
+  | 'xml'
   | 'reportDir'
   | 'maxRps'
   | 'strict'
@@ -95,6 +96,10 @@ export function buildProgram(io: CliIo, chooseCommand: (command: Subcommand) => 
     .option('--only <ids>', 'comma-separated clause ids or sections, e.g. 4.7,5.6')
     .option('--seed <n>', 'seed of generated data (default: random, printed and recorded in the report)')
     .option('--runs <n>', `fast-check runs per property (default: ${DEFAULT_RUNS})`)
+    .option(
+      '--xml <coverage>',
+      'mirror: clauses about representations judge XML, comparing every endpoint in both; every-check: every business check runs in XML as well (about twice the requests) (default: mirror)',
+    )
     .option('--format <list>', 'report formats: json,junit,html,md (default: all)')
     .option('--report-dir <dir>', 'where reports go (default: reports/)')
     .option('--max-rps <n>', `request ceiling (default: none on loopback, ${DEFAULT_REMOTE_MAX_RPS} elsewhere)`)

@@ -1,5 +1,6 @@
 import { CLAUSES, clauseById, SECTIONS } from '../../contract/clauses/index.ts';
 import type { Profile } from '../check/outcome-and-evidence.ts';
+import { XML_COVERAGES, type XmlCoverage } from '../check/representations.ts';
 import { REPORT_FORMATS as FORMATS, RENDERERS, type ReportFormat } from '../report/formats.ts';
 import { PROFILES } from '../run-settings.ts';
 import { CertifyError } from './errors.ts';
@@ -76,6 +77,13 @@ export function parseIntegerOption(flag: string, value: string | number, min: nu
 
 export function parseSeed(value: string | number): number {
   return parseIntegerOption('--seed', value, 0, SEED_MAX);
+}
+
+/** --xml: mirror or every-check (check/representations.ts). */
+export function parseXmlCoverage(value: string): XmlCoverage {
+  const text = value.trim();
+  if ((XML_COVERAGES as readonly string[]).includes(text)) return text as XmlCoverage;
+  throw new CertifyError(`--xml: expected ${XML_COVERAGES.join(' or ')}, got "${text}"`);
 }
 
 export function parseRuns(value: string | number): number {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Profile } from '../check/outcome-and-evidence.ts';
+import type { XmlCoverage } from '../check/representations.ts';
 import type { ReportCheck, ReportModel } from '../report/model.ts';
 import { CertifyError } from './errors.ts';
 
@@ -12,6 +13,8 @@ export interface ReplayPlan {
   seed: number;
   date: string;
   runs: number;
+  /** An XML check of a clause not about representations runs only under every-check; reports before --xml ran so. */
+  xml: XmlCoverage;
   profile: Profile;
   allowBookings: boolean;
   strict: boolean;
@@ -47,6 +50,7 @@ export function loadReplayPlan(checkId: string, reportFile: string): ReplayPlan 
     seed: report.options.seed,
     date: report.options.date,
     runs: report.options.runs,
+    xml: checkId.endsWith('/xml') ? 'every-check' : (report.options.xml ?? 'every-check'),
     profile: report.profile,
     allowBookings: report.options.allowBookings,
     strict: report.options.strict,

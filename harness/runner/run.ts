@@ -9,10 +9,12 @@ import type { SigningKey } from '../attest/keys.ts';
 import { isSelected } from '../check/applicability.ts';
 import { configureRunHttp } from '../check/harness-state.ts';
 import type { Profile } from '../check/outcome-and-evidence.ts';
+import { DEFAULT_XML_COVERAGE, representationsToRun, type XmlCoverage } from '../check/representations.ts';
 import { testHooks } from '../hooks/adapter.ts';
 import { configureHttp, resetReachability } from '../http/client.ts';
 import { isLoopback } from '../http/pacing.ts';
 import { redactText } from '../http/redact.ts';
+import { REPRESENTATIONS } from '../http/representation.ts';
 import { registerTargetSecrets, SecretRegistry } from '../http/secrets.ts';
 import { buildReport } from '../report/build.ts';
 import type { ReportModel } from '../report/model.ts';
@@ -40,6 +42,7 @@ import {
   parseRuns,
   parseSeed,
   parseTarget,
+  parseXmlCoverage,
   REPORT_FORMATS,
   type ReportFormat,
   SEED_MAX,
@@ -71,6 +74,8 @@ export interface CertifyOptions {
   seed?: number | string;
   /** fast-check runs per property. */
   runs?: number | string;
+  /** --xml: which checks also run in XML (default mirror; check/representations.ts). */
+  xml?: XmlCoverage | string;
   /** Default: all of json, junit, html, md. */
   formats?: string | readonly string[];
   /** Default: reports/ under the current directory. */
@@ -140,6 +145,7 @@ interface Plan {
   only: string[];
   seed: number;
   runs: number;
+  xml: XmlCoverage;
   formats: ReportFormat[];
   reportDir: string;
   maxRps: number | null | undefined;
@@ -166,6 +172,7 @@ function plan(options: CertifyOptions): Plan {
     only: replay ? [replay.clauseId] : options.only !== undefined ? parseOnly(options.only) : [],
     seed: options.seed !== undefined ? parseSeed(options.seed) : (replay?.seed ?? randomInt(0, SEED_MAX)),
     runs: options.runs !== undefined ? parseRuns(options.runs) : (replay?.runs ?? DEFAULT_RUNS),
+    xml: options.xml !== undefined ? parseXmlCoverage(String(options.xml)) : (replay?.xml ?? DEFAULT_XML_COVERAGE),
     formats,
     reportDir: options.reportDir ?? 'reports',
     maxRps: options.maxRps === null ? null : options.maxRps !== undefined ? parseMaxRps(options.maxRps) : undefined,
@@ -274,6 +281,7 @@ async function prepare(options: CertifyOptions, output: (text: string) => void, 
       strict: p.strict,
       seed: p.seed,
       runs: p.runs,
+      xml: p.xml,
       maxRps,
       date: p.date,
       bookingPrefix: `CERT-${runId()}-`,
@@ -360,7 +368,12 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     const estimates = new Map(
       [...prepared.scanned].map(([file, checks]) => [
         file,
-        checks.filter((check) => selected(check.clauseId)).reduce((n, check) => n + (check.both ? 2 : 1), 0),
+        checks
+          .filter((check) => selected(check.clauseId))
+          .reduce(
+            (n, check) => n + (check.both ? representationsToRun(check.clauseId, REPRESENTATIONS, p.xml).length : 1),
+            0,
+          ),
       ]),
     );
     const progress = new ProgressReporter({
@@ -440,6 +453,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
         strict: settings.strict,
         seed: settings.seed,
         runs: settings.runs,
+        xml: settings.xml ?? DEFAULT_XML_COVERAGE,
         date: settings.date,
         only: settings.only,
         ...(p.failOn ? { failOn: p.failOn } : {}),
@@ -532,7 +546,7 @@ function describeRun(settings: RunSettings, replay: ReplayPlan | undefined): str
   const lines = [
     `Target: ${settings.embedded ? `embedded reference implementation at ${settings.target.baseUrl}` : settings.target.baseUrl}`,
     `Profile: ${settings.profile}${settings.allowBookings ? ' (bookings allowed)' : ''}${settings.strict ? ', strict' : ''}`,
-    `Seed: ${settings.seed} · runs ${settings.runs} · date ${settings.date}${settings.maxRps ? ` · max ${settings.maxRps} req/s` : ''}`,
+    `Seed: ${settings.seed} · runs ${settings.runs} · xml ${settings.xml ?? DEFAULT_XML_COVERAGE} · date ${settings.date}${settings.maxRps ? ` · max ${settings.maxRps} req/s` : ''}`,
   ];
   if (settings.only.length > 0) lines.push(`Only: ${settings.only.join(', ')}`);
   if (replay) lines.push(`Replay: ${replay.checkId}`);

@@ -25,6 +25,7 @@ import { costlyRuns, sampleOf } from './generated.ts';
 import { targetListings } from './listings.ts';
 import { sameMoney, scaled } from './money.ts';
 import { driverFor, freshKey, plainRequest, reservationBody } from './reservation-requests.ts';
+import { sharedDraw, sharedStep } from './shared-steps.ts';
 import { plainQuoteRequest } from './shopping.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -345,6 +346,44 @@ export async function forBookings(
       await rule({ ...booked, request, quote: q, quoteRes });
     },
     { numRuns: runs ?? costlyRuns(t) },
+  );
+}
+
+/**
+ * forBookings for rules that only read what a booking answered, with the reservation read back once by id: the
+ * run's shared draws (sharedDraw) are booked once for every check that judges them (sharedStep), as the samples are,
+ * and each check judges its own clause on them. A field rule needs no booking of its own, and a target limiting
+ * partner A spends its requests on what is judged.
+ */
+export async function forSharedBookings(
+  t: CheckContext,
+  rule: (booking: QuotedBooking, readBack: ApiResult) => unknown,
+): Promise<void> {
+  const cat = await targetListings(t, 'partnerA');
+  const runs = costlyRuns(t);
+  const draw = fc.tuple(quoteRequest(cat, { rate: 'public' }), fc.nat({ max: 1_000_000 }));
+  await t.forAll(
+    fc.integer({ min: 0, max: runs - 1 }),
+    async (index) => {
+      const shared = await sharedStep(t, `shared booking ${t.representation} ${index}`, async () => {
+        const [request, driverSalt] = fc.sample(draw, { seed: sharedDraw(t, index), numRuns: 1 })[0] ?? [];
+        if (!request) throw new Error('fast-check produced no sample');
+        const quoteRes = await t.client('partnerA').post('/quotes', request);
+        if (quoteRes.status === 409 && errorCodeOf(quoteRes) === 'NO_AVAILABILITY') return undefined;
+        const q = requireSuccess(quoteRes, 201, '4.0.11', 'POST /quotes for the booking') as Quote;
+        requireQuoteParts(q, 'the quote for the booking');
+        const body = { ...reservationBody(t, q.quoteId, q.vehicle), driver: driverFor(t, q.vehicle, driverSalt) };
+        const booked = await book(t, 'partnerA', q.quoteId, { body });
+        expectSchema(booked.res, 'Reservation');
+        const id = encodeURIComponent(booked.reservation.reservationId);
+        const readBack = await t.client('partnerA').get(`/reservations/${id}`);
+        return { booking: { ...booked, request, quote: q, quoteRes }, readBack };
+      });
+      // The check that booked it recorded it for the end-of-run cleanup.
+      if (!shared) return SKIP;
+      return await rule(shared.booking, shared.readBack);
+    },
+    { numRuns: runs },
   );
 }
 

@@ -23,11 +23,16 @@ export const MAX_WAIT_SECONDS = 61;
  * from an empty window where the target resets them (test hook rateLimits.reset).
  */
 export function businessFill(t: CheckContext): Promise<Exhaustion> {
-  return sharedStep(t, `business-fill|${t.representation}`, () =>
-    inOwnWindow(t, async () => {
-      const token = (await freshToken(t, 'rateLimit')).access_token;
-      return sendUntil429(() => t.client('rateLimit').get('/locations', { token }), MAX_REQUESTS_TO_429);
-    }),
+  return sharedStep(
+    t,
+    `business-fill|${t.representation}`,
+    () =>
+      inOwnWindow(t, async () => {
+        const token = (await freshToken(t, 'rateLimit')).access_token;
+        return sendUntil429(() => t.client('rateLimit').get('/locations', { token }), MAX_REQUESTS_TO_429);
+      }),
+    // A limit does not change with the data the test hooks set.
+    { acrossHooks: true },
   );
 }
 
@@ -44,15 +49,21 @@ export interface TokenFill extends Exhaustion {
  * the 429's Retry-After is waited out (bounded) before anything else asks for a token.
  */
 export function tokenFill(t: CheckContext): Promise<TokenFill> {
-  return sharedStep(t, 'token-fill', () =>
-    inOwnWindow(t, async () => {
-      const fill = await sendUntil429(() => requestToken(t, 'rateLimit'), MAX_TOKEN_REQUESTS, { tokenEndpoint: true });
-      if (!fill.limited) return fill;
-      // Only where partner A is configured: 5.4c, which may fill first, needs no second client.
-      const other = t.settings.target.clients.partnerA ? await requestToken(t, 'partnerA') : undefined;
-      if (!windowReset(t)) await waitOut(fill.limited);
-      return { ...fill, other };
-    }),
+  return sharedStep(
+    t,
+    'token-fill',
+    () =>
+      inOwnWindow(t, async () => {
+        const fill = await sendUntil429(() => requestToken(t, 'rateLimit'), MAX_TOKEN_REQUESTS, {
+          tokenEndpoint: true,
+        });
+        if (!fill.limited) return fill;
+        // Only where partner A is configured: 5.4c, which may fill first, needs no second client.
+        const other = t.settings.target.clients.partnerA ? await requestToken(t, 'partnerA') : undefined;
+        if (!windowReset(t)) await waitOut(fill.limited);
+        return { ...fill, other };
+      }),
+    { acrossHooks: true },
   );
 }
 

@@ -17,6 +17,14 @@ interface Shared {
   hooks: number;
 }
 
+export interface SharedStepOptions {
+  /**
+   * The result does not depend on anything a test hook changes (the data a hook sets, a partner it disables and
+   * restores): a rate-limit fill's 429, say. Kept for the whole run instead of fetched again after such a hook.
+   */
+  acrossHooks?: boolean;
+}
+
 /** Per run (its settings object), per key. */
 const shared = new WeakMap<RunSettings, Map<string, Shared>>();
 
@@ -26,20 +34,27 @@ const shared = new WeakMap<RunSettings, Map<string, Shared>>();
  * that fetched it. `key` must name everything the result depends on (role, representation, the draw). Fetched again
  * after a test hook that changes the target's state.
  */
-export async function sharedStep<T>(t: CheckContext, key: string, fetch: () => Promise<T>): Promise<T> {
+export async function sharedStep<T>(
+  t: CheckContext,
+  key: string,
+  fetch: () => Promise<T>,
+  options: SharedStepOptions = {},
+): Promise<T> {
   let entries = shared.get(t.settings);
   if (!entries) {
     entries = new Map();
     shared.set(t.settings, entries);
   }
   const kept = entries.get(key);
-  if (kept && kept.hooks === hookChanges()) {
+  if (kept && (options.acrossHooks || kept.hooks === hookChanges())) {
     recordAgain(kept.captured);
     return structuredClone(kept.value) as T;
   }
   const before = hookChanges();
   const { result, captured } = await capturing(fetch);
-  if (hookChanges() === before) entries.set(key, { value: structuredClone(result), captured, hooks: before });
+  if (options.acrossHooks || hookChanges() === before) {
+    entries.set(key, { value: structuredClone(result), captured, hooks: before });
+  }
   return result;
 }
 
