@@ -29,6 +29,7 @@ export const LONGEST_FIRST = [
   'harness/client-certify/run.test.ts',
   'harness/client-certify/resilience.test.ts',
   'harness/client-certify/sandbox-program.test.ts',
+  'harness/client-certify/client-faults.test.ts',
   'harness/target/embedded.test.ts',
   'load/cli.test.ts',
 ];

@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * `npm run test:long` (in .ci/run after npm test): the longer matrices that do not fit npm test's five minutes on
  * the 2-core CI machine: the fast mutation subset, the fuzz campaign against faults, the k6 script bundles and the
- * packed tarball's quick install (npm pack builds dist/ with tsc, about a minute), and a full certification of a
- * server without test hooks.
+ * packed tarball's quick install (npm pack builds dist/ with tsc, about a minute), a full certification of a
+ * server without test hooks, and every named client fault of examples/faulty-client.ts under its scenario.
  */
 export const LONG_TESTS = [
   'harness/mutation/fast.test.ts',
@@ -12,6 +12,7 @@ export const LONG_TESTS = [
   'load/k6/k6-scripts.test.ts',
   'harness/runner/package.install.test.ts',
   'harness/runner/certify.nohooks.test.ts',
+  'harness/client-certify/client-faults.long.test.ts',
 ];
 
 export default defineConfig({
