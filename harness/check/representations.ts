@@ -20,11 +20,12 @@ export const XML_COVERAGES: readonly XmlCoverage[] = ['mirror', 'every-check'];
 export const DEFAULT_XML_COVERAGE: XmlCoverage = 'mirror';
 
 /**
- * Sections whose clauses are about the representation itself, run in every representation a check declares:
- * content negotiation (4.13, with 4.13.5a's "identical for both representations"), the XML representation (4.14),
- * the error envelope, which is returned "in XML" too (7.2), and versioning, whose namespace names the version (9).
+ * Clauses about the representation itself, run in every representation a check declares: content negotiation
+ * (4.13, with 4.13.5a's "identical for both representations"), the XML representation (4.14, whose 4.14.18b holds
+ * errors to "the same envelope, with the same fields and HTTP status, in XML" as 7.2 holds them in JSON), and the
+ * XML namespace and version that name the API version (9.4).
  */
-const XML_SUBJECT_SECTIONS = /^(4\.13\.|4\.14\.|7\.2\.|9\.)/;
+const XML_SUBJECT_SECTIONS = /^(4\.13\.|4\.14\.|9\.4$)/;
 
 /** Whether a clause's checks run in XML under `mirror` (its section is about representations). */
 export function isRepresentationClause(clauseId: string): boolean {
