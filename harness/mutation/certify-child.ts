@@ -16,6 +16,8 @@ export interface ChildRunOptions {
   runs?: number;
   /** Only these sections or clauses (development: the real matrix judges with the whole suite). */
   only?: string[];
+  /** RATE_LIMIT_PER_MINUTE of the embedded reference (default: the runner's, raised for speed). */
+  rateLimitPerMinute?: number;
   /** Aborting kills the certification (its own Ctrl-C handling stops the embedded server). */
   signal?: AbortSignal;
   /**
@@ -38,6 +40,7 @@ export async function certifyInChild(options: ChildRunOptions): Promise<RunOutco
   if (options.runs !== undefined) args.push('--runs', String(options.runs));
   if (options.only && options.only.length > 0) args.push('--only', options.only.join(','));
   if (options.faults.length > 0) args.push('--embedded-faults', options.faults.join(','));
+  if (options.rateLimitPerMinute !== undefined) args.push('--embedded-rate-limit', String(options.rateLimitPerMinute));
   try {
     const { code, output } = await run(args, options.signal);
     const durationMs = Math.round(performance.now() - started);

@@ -25,6 +25,10 @@ const program = new Command('partner-api-mutation')
   .option('--runs <n>', 'fast-check runs per property')
   .option('--own-clause', "certify each fault or variant with its own clause's checks only (quick; cascades unseen)")
   .option('--only <ids>', 'development: certify only these sections or clauses (cascades elsewhere go unseen)')
+  .option(
+    '--rate-limit <n>',
+    "business calls a minute for each ordinary client of the reference (default: the runner's, raised for speed; a real service limits near 600)",
+  )
   .option('--stability <n>', 'also certify the plain reference n times with other seeds and compare verdicts')
   .option('--busy', 'keep one core busy during the stability runs')
   .option('--no-matrix', 'leave out the faults and variants: only the baseline and the --stability runs')
@@ -44,6 +48,7 @@ const flags = program.opts<{
   seed?: string;
   runs?: string;
   only?: string;
+  rateLimit?: string;
   ownClause?: boolean;
   stability?: string;
   busy?: boolean;
@@ -80,6 +85,12 @@ if (wanted) {
   const unknown = [...wanted].filter((n) => !known.has(n));
   if (unknown.length > 0) fail(`unknown fault(s): ${unknown.join(', ')}`);
 }
+function rateLimitOf(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) fail(`--rate-limit: expected a positive integer, got "${text}"`);
+  return n;
+}
+
 const controller = new AbortController();
 process.on('SIGINT', () => controller.abort());
 process.on('SIGTERM', () => controller.abort());
@@ -91,6 +102,7 @@ try {
     seed: flags.seed !== undefined ? Number(flags.seed) : randomInt(0, 2_147_483_647),
     ...(flags.runs !== undefined ? { runs: Number(flags.runs) } : {}),
     ...(flags.only !== undefined ? { only: flags.only.split(',').map((s) => s.trim()) } : {}),
+    ...(flags.rateLimit !== undefined ? { rateLimitPerMinute: rateLimitOf(flags.rateLimit) } : {}),
     ownClause: flags.ownClause ?? false,
     jobs: Math.max(1, Number(flags.jobs) || 1),
     thresholds: THRESHOLDS,

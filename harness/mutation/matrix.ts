@@ -74,6 +74,8 @@ export interface MutationReport {
   startedAt: string;
   durationMs: number;
   seed: number;
+  /** The reference's RATE_LIMIT_PER_MINUTE when the matrix set one (--rate-limit); absent: the runner's default. */
+  rateLimitPerMinute?: number;
   baseline: RunOutcome;
   rows: FaultRow[];
   summary: MutationSummary;

@@ -28,7 +28,10 @@ export function formatMutationSummary(report: MutationReport): string {
 /** mutation.md: the summary, then the matrix (fault → caught? on its clause? what else failed; variant → passed?). */
 export function renderMutationMarkdown(report: MutationReport): string {
   const out: string[] = ['# Mutation matrix', '', '```text', formatMutationSummary(report).trimEnd(), '```', ''];
-  out.push(`Seed ${report.seed}; ${(report.durationMs / 60_000).toFixed(1)} min.`, '');
+  const limit = report.rateLimitPerMinute
+    ? `; the reference limiting each client to ${report.rateLimitPerMinute} calls a minute`
+    : '';
+  out.push(`Seed ${report.seed}${limit}; ${(report.durationMs / 60_000).toFixed(1)} min.`, '');
   out.push(
     '## Faults',
     '',

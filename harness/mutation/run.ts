@@ -26,6 +26,11 @@ export interface MutationOptions {
   /** Only these sections or clauses in each certification (development only: cascades elsewhere go unseen). */
   only?: string[];
   /**
+   * Business calls a minute for each ordinary client of the reference (its RATE_LIMIT_PER_MINUTE): a matrix judged
+   * against a server that limits as a real one does (600), so a fault is caught by a suite that lives inside limits.
+   */
+  rateLimitPerMinute?: number;
+  /**
    * Certify each fault or variant with the checks of its own clause only (npm test's quick proof that each is
    * caught on its clause, or that a variant passes there): cascades into other clauses go unseen, which is why
    * .ci/run and the full matrix certify with the whole suite.
@@ -118,6 +123,7 @@ export async function runMutation(options: MutationOptions): Promise<MutationRep
     seed: options.seed,
     ...(options.runs ? { runs: options.runs } : {}),
     ...(options.only ? { only: options.only } : {}),
+    ...(options.rateLimitPerMinute ? { rateLimitPerMinute: options.rateLimitPerMinute } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   };
   options.output(
@@ -160,6 +166,7 @@ export async function runMutation(options: MutationOptions): Promise<MutationRep
     startedAt: startedAt.toISOString(),
     durationMs: Date.now() - startedAt.getTime(),
     seed: options.seed,
+    ...(options.rateLimitPerMinute ? { rateLimitPerMinute: options.rateLimitPerMinute } : {}),
     baseline,
     rows,
     summary,
