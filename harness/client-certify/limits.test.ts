@@ -1,35 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../runner/paths.ts';
-import type { ClientReport } from './report.ts';
+import { describe, expect, it } from 'vitest';
 import { runClientCertification } from './run.ts';
+import { example, quietScenario, readReport, reportDirs } from './test-support/sessions.ts';
 
 /**
  * The `limits` scenario end to end: for each client, its first token request answered 429 slow_down (Retry-After 1),
  * then three business calls in a row answered 429 RATE_LIMITED (Retry-After 1, 2, 3). The sample client waits each
  * one out and passes (7 s of waiting a client, about 15 s in all); the naive one asks again at once and fails C8.3.
  */
-const dirs: string[] = [];
-const reportDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'client-limits-test-'));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-const quiet = {
-  env: process.env,
-  output: () => {},
-  stdio: 'pipe' as const,
-  scenario: 'limits',
-  transport: 'http' as const,
-};
-const example = (name: string) => ['npx', 'tsx', join(PROJECT_ROOT, 'examples', name)];
-const readReport = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ClientReport;
+const reportDir = reportDirs('client-limits-test');
+const quiet = quietScenario('limits');
 
 describe('partner-api-certify client --scenario limits', () => {
   it('passes the sample client: every Retry-After waited out, at the token endpoint and on business calls', async () => {

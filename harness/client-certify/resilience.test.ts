@@ -1,36 +1,17 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../runner/paths.ts';
+import { describe, expect, it } from 'vitest';
 import { parseRecording } from './recording.ts';
-import type { ClientReport } from './report.ts';
 import { RECORDING_FILE, runClientCertification } from './run.ts';
+import { example, quietScenario, readReport, reportDirs } from './test-support/sessions.ts';
 
 /**
  * The `resilience` scenario end to end: the sandbox provokes a 429, a lost booking answer, a replay in flight, a token
  * expired early, an expired and a stale quote and a declined booking for each client, and rewords every message. The
  * sample client passes (about 9 s: two 2-second Retry-After waits), the naive one fails on exactly its faults.
  */
-const dirs: string[] = [];
-const reportDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'client-resilience-test-'));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-const quiet = {
-  env: process.env,
-  output: () => {},
-  stdio: 'pipe' as const,
-  scenario: 'resilience',
-  transport: 'http' as const,
-};
-const example = (name: string) => ['npx', 'tsx', join(PROJECT_ROOT, 'examples', name)];
-const readReport = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ClientReport;
+const reportDir = reportDirs('client-resilience-test');
+const quiet = quietScenario('resilience');
 
 describe('partner-api-certify client --scenario resilience', () => {
   it('passes the sample client, every provocation met, a lost answer replayed as one reservation', async () => {

@@ -1,31 +1,17 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../runner/cli-program.ts';
 import { CertifyError } from '../runner/errors.ts';
-import { PROJECT_ROOT } from '../runner/paths.ts';
 import { referenceFixtureConfig } from '../target/embedded.ts';
-import type { ClientReport } from './report.ts';
 import { RECORDING_FILE, runClientCertification } from './run.ts';
+import { example, quiet, readReport, reportDirs } from './test-support/sessions.ts';
 
 /**
  * The client certification end to end: the real reference as the sandbox, the sample and naive clients of
  * examples/ as the partner's command (each run takes two to three seconds), and the CLI's own parse.
  */
-const dirs: string[] = [];
-const reportDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'client-certify-test-'));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-const quiet = { env: process.env, output: () => {}, stdio: 'pipe' as const };
-const example = (name: string) => ['npx', 'tsx', join(PROJECT_ROOT, 'examples', name)];
-const readReport = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ClientReport;
+const reportDir = reportDirs('client-certify-test');
 
 describe('partner-api-certify client', () => {
   it('passes the sample client: every clause pass, or not judged with the reason', async () => {
