@@ -79,6 +79,8 @@ async function politeSession(env: Record<string, string>, send: Fetch): Promise<
       headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
     });
     expect(answer.status).toBe(200);
+    // Read to the end, as a client does: the sandbox records an exchange once its answer has been sent whole.
+    await answer.json();
   }
 }
 

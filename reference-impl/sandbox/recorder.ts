@@ -81,16 +81,15 @@ export function installSandboxRecorder(app: FastifyInstance, deps: SandboxRecord
   app.addHook('onRequest', async (request) => {
     pending.set(request, { receivedAtMs: Date.now() });
   });
-  // onResponse has no payload: the answer's body is kept here for its error code and an issued token.
-  app.addHook('onSend', async (request, _reply, payload) => {
-    const entry = pending.get(request);
-    if (entry && (typeof payload === 'string' || Buffer.isBuffer(payload))) entry.payload = Buffer.from(payload);
-    return payload;
-  });
-  app.addHook('onResponse', async (request, reply) => {
+  // Written as the answer leaves (the last onSend: the scenario's have run, status, headers and body are final), not
+  // on onResponse: a sandbox stopped right after a client read its last answer (Ctrl-C) may exit before the socket's
+  // 'finish' is seen, and that exchange would be lost from the session the judge reads.
+  app.addHook('onSend', async (request, reply, payload) => {
     const entry = pending.get(request) ?? { receivedAtMs: Date.now() };
+    if (typeof payload === 'string' || Buffer.isBuffer(payload)) entry.payload = Buffer.from(payload);
     seq += 1;
     appendFileSync(deps.file, `${JSON.stringify(exchangeOf(request, reply, entry, seq, deps))}\n`);
+    return payload;
   });
 }
 
