@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ENDPOINT_CLAUSE, ERROR_CODE_CLAUSE, RESPONSE_CLAUSES, XML_REASON_CLAUSE } from './clause-refs.ts';
+import {
+  ENDPOINT_CLAUSE,
+  ERROR_CODE_CLAUSE,
+  RESPONSE_CLAUSES,
+  RESTATED_RULES,
+  XML_REASON_CLAUSE,
+} from './clause-refs.ts';
 import { clauseById } from './clauses/index.ts';
 import { ENDPOINTS } from './endpoints.ts';
 import { ERROR_CODES } from './errors.ts';
@@ -24,5 +30,25 @@ describe('clause references', () => {
     for (const reason of Object.values(REASONS))
       expect(clauseById(XML_REASON_CLAUSE[reason] ?? ''), reason).toBeDefined();
     for (const clauseId of Object.values(RESPONSE_CLAUSES)) expect(clauseById(clauseId), clauseId).toBeDefined();
+  });
+
+  it('a restated rule names clauses of the clause catalogue whose texts all state it, never two owning each other', () => {
+    const restates = (later: string, owner: string) =>
+      RESTATED_RULES.some((rule) => rule.owner === owner && rule.restatedBy.includes(later));
+    for (const rule of RESTATED_RULES) {
+      const clauses = [rule.owner, ...rule.restatedBy];
+      if (typeof rule.words !== 'string')
+        expect(Object.keys(rule.words).sort(), rule.owner).toEqual([...clauses].sort());
+      for (const clauseId of clauses) {
+        const words = typeof rule.words === 'string' ? rule.words : (rule.words[clauseId] ?? '');
+        expect(clauseById(clauseId)?.text.toLowerCase(), `${clauseId} states "${words}"`).toContain(
+          words.toLowerCase(),
+        );
+      }
+      // Two clauses restating each other's rules would each be listed before the other.
+      for (const later of rule.restatedBy)
+        expect(restates(rule.owner, later), `${rule.owner} and ${later}`).toBe(false);
+      expect(rule.why.length, rule.owner).toBeGreaterThan(20);
+    }
   });
 });

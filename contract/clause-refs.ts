@@ -74,6 +74,139 @@ export const CODE_OWNER_CLAUSE: Readonly<Partial<Record<ErrorCode, string>>> = {
   INSUFFICIENT_SCOPE: '5.6b',
 };
 
+/**
+ * A rule the spec states in more than one clause, and which of them owns a deviation of it. Each clause keeps judging
+ * its own sentence (a server breaking the rule fails all of them); the owner is the clause a report names first, the
+ * one a reader fixes (harness/report/failures.ts). The owner is the clause that states the rule alone and whole; the
+ * others repeat it among other rules (a request's shape, a header's description), for a part of what the owner covers,
+ * or as a rule of every object or representation that the owner states for its own. Two clauses that state one rule
+ * equally are not listed: the spec's first statement comes first.
+ */
+export interface RestatedRule {
+  owner: string;
+  restatedBy: readonly string[];
+  /**
+   * Where each clause's text states the rule: words found in all of them, or a phrase per clause id
+   * (clause-refs.test.ts).
+   */
+  words: string | Readonly<Record<string, string>>;
+  /** When the rule is one part of what the clauses state: what the owner's failure shows when it is that part. */
+  when?: RegExp;
+  /** Why the owner owns it, in the spec's terms. */
+  why: string;
+}
+
+const LENGTHS_WHY =
+  'the limits table states the length alone; ReservationRequest (2.12.1) lists it among its closedness, required ' +
+  'keys, other lengths and the uniqueness of partnerReference';
+
+export const RESTATED_RULES: readonly RestatedRule[] = [
+  {
+    owner: '8.2',
+    restatedBy: ['2.8.2', '2.9.3'],
+    words: '30 minutes',
+    why:
+      'the limits table states the quote validity once for availability offers, quotes and reservation creation; ' +
+      "2.8.2 repeats it for an offer's quoteId and 2.9.3 for a quote's expiresAt, each for one of the three",
+  },
+  {
+    owner: '8.3',
+    restatedBy: ['4.7.11'],
+    words: '8 to 200',
+    why:
+      'the limits table states the Idempotency-Key length alone; 4.7.11 describes the whole header (required, a ' +
+      'string, its length, unique per attempt)',
+  },
+  {
+    owner: '8.5',
+    restatedBy: ['4.8.1'],
+    words: '1 to 100',
+    why:
+      "the limits table bounds the reservation list's limit, which the answer's ReservationList carries; 4.8.1 " +
+      'describes the query parameter that asks for it',
+  },
+  {
+    owner: '8.6',
+    restatedBy: ['2.12.3'],
+    words: 'max 50',
+    why: 'the limits table states the bound alone; AvailabilityRequest (2.12.3) lists it among its other fields',
+  },
+  { owner: '8.8', restatedBy: ['2.12.1'], words: 'max 64', why: LENGTHS_WHY },
+  { owner: '8.9', restatedBy: ['2.12.1'], words: 'max 1000', why: LENGTHS_WHY },
+  { owner: '8.10', restatedBy: ['2.12.1'], words: 'max 20', why: LENGTHS_WHY },
+  {
+    owner: '8.11',
+    restatedBy: ['2.12.2'],
+    words: '500 chars',
+    why: 'the limits table states the length alone; CancelRequest (2.12.2) states it with its closedness',
+  },
+  {
+    owner: '4.7.7',
+    restatedBy: ['2.12.1'],
+    words: 'partnerReference',
+    why:
+      'the booking behaviour states what a reused reference gets (409 DUPLICATE_PARTNER_REFERENCE) and that it holds ' +
+      'permanently; ReservationRequest (2.12.1) says "unique per partner" among its other rules',
+  },
+  {
+    owner: '2.9.8c',
+    restatedBy: ['2.6.15'],
+    words: 'branch',
+    why:
+      "the quote's oneWayFee states the fee: charged across branches, zero otherwise; a location's branchCode (2.6.15) " +
+      'repeats that one-way fees are branch-scoped',
+  },
+  {
+    owner: '2.7.7',
+    restatedBy: ['1.4a'],
+    words: 'codes',
+    why:
+      'the rate plan list states which codes a partner is shown: its own, approved and activated; 1.4a says a partner ' +
+      'sees only its own reservations, rates and codes, for every resource at once',
+  },
+  {
+    owner: '5.3c',
+    restatedBy: ['2.0.2'],
+    words: { '5.3c': 'No refresh token', '2.0.2': 'no unknown properties' },
+    why:
+      'it says no refresh token is issued; a refresh_token member is also a property the token response does not ' +
+      'have, which 2.0.2 refuses in every object',
+  },
+  {
+    owner: '4.11.4',
+    restatedBy: ['4.11.2'],
+    words: { '4.11.4': 'No refund is calculated or promised', '4.11.2': 'the reservation in its new state' },
+    why:
+      'it states what a cancel answer says of the money: no refund calculated or promised, the total as booked; 4.11.2 ' +
+      'says the answer is the reservation in its new state, the total one of its fields',
+  },
+  {
+    owner: '7.1.2',
+    restatedBy: ['7.2.1'],
+    words: { '7.1.2': 'Used only by the token endpoint', '7.2.1': '{ error: { code' },
+    why:
+      "it states that the OAuth error shape is the token endpoint's alone; 7.2.1 gives every other error the envelope. " +
+      'A business error in the OAuth shape is what 7.1.2 names, and only the converse of 7.2.1',
+  },
+  {
+    owner: '9.4',
+    restatedBy: ['4.14.1', '4.14.2'],
+    words: { '9.4': 'namespace carries the version', '4.14.1': 'partner-api:v1', '4.14.2': 'that namespace' },
+    when: /partner-api:v(?!1\b)\d+/,
+    why:
+      'a namespace that is the v1 one with another version breaks what 9.4 states: the version the namespace ' +
+      'carries. 4.14.1 and 4.14.2 state the namespace and that every element is in it; any other namespace is theirs',
+  },
+  ...['2.3.1', '2.5.15', '2.10.1', '2.12.1', '2.12.2', '2.12.3', '2.12.4'].map(
+    (owner): RestatedRule => ({
+      owner,
+      restatedBy: ['2.0.2'],
+      words: 'closed',
+      why: 'it states that its object is closed; 2.0.2 states it for every object not stated otherwise',
+    }),
+  ),
+];
+
 /** Rules a response meets whatever the operation. */
 export const RESPONSE_CLAUSES = {
   /** 4: each business response carries X-Request-Id. */
@@ -96,6 +229,8 @@ export const RESPONSE_CLAUSES = {
   tokenJson: '4.1.8',
   /** 4: business endpoints send JSON by default (a JSON body that does not parse). */
   json: '4.0.1',
+  /** 9.3: field names are as in the spec (a field sent under another spelling). */
+  fieldNames: '9.3b',
 } as const;
 
 /** Spec 4.14: the clause of each reason a typed-XML response cannot be read for. */

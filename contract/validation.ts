@@ -160,8 +160,8 @@ function clauseOfError(name: SchemaName, error: ErrorObject): string {
       ? '#required'
       : error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties'
         ? '#closed'
-        : error.keyword === 'maxLength'
-          ? '#maxLength'
+        : error.keyword === 'maxLength' || error.keyword === 'maximum' || error.keyword === 'minimum'
+          ? `#${error.keyword}`
           : undefined;
   if (suffix) {
     const own = SCHEMA_CLAUSES[`${prefix}${suffix}`];

@@ -131,6 +131,11 @@ describe('4.13 Content negotiation', () => {
     check('4.13.1a')({ needs, name }, async (t) => {
       const res = await locationsWithAccept(t, accept);
       expect(res.status, res.text.slice(0, 300)).toBe(200);
+      // An Accept of one XML type alone leaves no choice between the two XML types: an XML answer under the other one
+      // followed Accept and wrote the wrong type, which breaks 4.13.4 ("use the selected media type"), filed there.
+      const [only] = expected;
+      const xml: readonly string[] = XML_TYPES;
+      if (only && xml.includes(only) && xml.includes(res.mediaType ?? '')) expectMediaType(res, only);
       expect(expected, 'Content-Type').toContain(res.mediaType);
       expectSchema(res, 'LocationList');
     });

@@ -64,6 +64,19 @@ describe('schema clause map', () => {
     expect(schemaViolations('Reservation', reservation).map((v) => v.clauseId)).toEqual(['2.11.3']);
   });
 
+  it("files a list's limit out of 1 to 100 under the limits table's 8.5, a limit that is no integer under 2.12.6d", () => {
+    const list = validExample('ReservationList') as Loose;
+    for (const limit of [0, 101]) {
+      list.limit = limit;
+      expect(
+        schemaViolations('ReservationList', list).map((v) => v.clauseId),
+        `limit ${limit}`,
+      ).toEqual(['8.5']);
+    }
+    list.limit = '25';
+    expect(schemaViolations('ReservationList', list).map((v) => v.clauseId)).toEqual(['2.12.6d']);
+  });
+
   it('files a Money position holding a bare number under 1.2 and a missing Money field under its required list', () => {
     const vehicle = validExample('FleetVehicle') as Loose;
     vehicle.securityDeposit = 5_000_000.5;

@@ -6,9 +6,10 @@ import type { SchemaName } from './names.ts';
  *
  * Keys: `<Def>` (the definition as a whole, e.g. a Money that is not an object), `<Def>.<property>[.<property>…]`,
  * and for the object at a key: `<key>#required` (a required key missing) and `<key>#closed` (a key the object does
- * not allow); for a string, `<key>#maxLength` (longer than its bound, where that bound is another clause's). A violation is filed under the deepest key on its path that is listed here, references followed: a
- * lower-case currency inside any Money is 2.1.2, wherever the Money sits. An unlisted `#closed` falls back to 2.0.2
- * ("objects are closed").
+ * not allow); for a string, `<key>#maxLength` (longer than its bound, where that bound is another clause's), and for a
+ * number `<key>#minimum` and `<key>#maximum` (likewise). A violation is filed under the deepest key on its path that is
+ * listed here, references followed: a lower-case currency inside any Money is 2.1.2, wherever the Money sits. An
+ * unlisted `#closed` falls back to 2.0.2 ("objects are closed").
  */
 export const SCHEMA_CLAUSES: Readonly<Record<string, string>> = {
   // 2.1 Money; a Money position holding something else is a bare amount (1.2).
@@ -217,6 +218,9 @@ export const SCHEMA_CLAUSES: Readonly<Record<string, string>> = {
   'ReservationList.reservations': '2.12.6d',
   'ReservationList.count': '2.12.6d',
   'ReservationList.limit': '2.12.6d',
+  // 2.12.6d says "limit (integers)"; the bounds the list's limit holds are the limits table's (8.5).
+  'ReservationList.limit#minimum': '8.5',
+  'ReservationList.limit#maximum': '8.5',
   // 4.1 token endpoint, 7.1 and 7.2 errors
   TokenRequest: '4.1.2',
   TokenResponse: '4.1.5',

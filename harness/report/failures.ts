@@ -1,5 +1,8 @@
+import { RESPONSE_CLAUSES, RESTATED_RULES, type RestatedRule } from '../../contract/clause-refs.ts';
 import { API_PREFIX } from '../../contract/constants.ts';
+import { SCHEMA_BUNDLE } from '../../contract/schemas/index.ts';
 import type { EvidenceExchange } from '../check/outcome-and-evidence.ts';
+import { SNAKE_CASE_REASON } from '../http/partner-client.ts';
 import type { ReportCheck, ReportClause, ReportModel, ReportObservation, ReportSection } from './model.ts';
 
 /**
@@ -160,13 +163,24 @@ function answeredWords(item: FailingClause): Set<string> {
   return new Set(words.filter((word) => word.length >= 2));
 }
 
+/** The values a failure's line says were expected and came back (`status: expected "confirmed"; got "cancelled"`). */
+function saidValues(item: FailingClause): { expected: string; got: string } | undefined {
+  const match = /\bexpected ("[^"]*"|[^\s;]+); got ("[^"]*"|[^\s;]+)/.exec(item.cause);
+  return match ? { expected: match[1] as string, got: match[2] as string } : undefined;
+}
+
 /**
  * `later` expected a value that came from `root`'s deviating answer: a quote compared with a location's timezone
  * `"ICT"` that the listing should have written as an IANA zone. `later` failed only because it trusted that answer.
+ * Not when each expected what the other got: one disagreement seen from both sides (a read after a cancel still
+ * `"confirmed"`, and the XML answer's `"cancelled"` compared with that JSON one), where neither took its expectation
+ * from the other's answer.
  */
 function expectedFrom(later: FailingClause, root: FailingClause): boolean {
   const expected = /^"(.+)"$/.exec(later.expected ?? '')?.[1];
   if (expected === undefined || pathOf(later.exchange) === pathOf(root.exchange)) return false;
+  const [mine, theirs] = [saidValues(later), saidValues(root)];
+  if (mine && theirs && mine.expected === theirs.got && mine.got === theirs.expected) return false;
   return answeredWords(root).has(expected) && !answeredWords(later).has(expected);
 }
 
@@ -189,26 +203,141 @@ function aboutTheField(candidate: FailingClause, other: FailingClause): boolean 
 }
 
 /**
- * `later` holds what checks of other clauses failed on in XML only (build.ts files those under 4.14.18a or 4.13.5a:
- * the XML answer differs from the JSON one), and `root` is a rule of the XML representation that failed itself: the
- * XML answers differed because they broke it.
+ * A failure that is an XML answer differing from the JSON one: what checks of other clauses failed on in XML only
+ * (build.ts files those under 4.14.18a or 4.13.5a), or XML property names in snake_case where JSON has the spec's
+ * (the HTTP client files those under 9.3b, SNAKE_CASE_REASON).
  */
-function xmlOnlyAfter(later: FailingClause, root: FailingClause): boolean {
-  return (
-    later.cause.includes('(in XML only; JSON meets ') &&
-    !root.cause.includes('(in XML only; JSON meets ') &&
-    /^4\.1[34]\./.test(root.clause.id)
-  );
+function xmlOnly(item: FailingClause): boolean {
+  return item.cause.includes('(in XML only; JSON meets ') || item.cause.includes(SNAKE_CASE_REASON);
 }
 
 /**
- * Whether `candidate` is the root of a deviation `other` only met: it goes before. Either `other`'s checks ran into
- * `candidate` on their way (ranInto), or `other`'s failing request was built from what `candidate`'s failure names
- * (metOnTheWay), or `other` expected what `candidate`'s answer carried (expectedFrom), or `other` holds XML-only
- * differences that `candidate`, a rule of the XML representation, explains (xmlOnlyAfter); else, of two failures at
- * one field, the clause about the field (aboutTheField).
+ * `later` holds what XML answers differed from JSON ones by (xmlOnly), and `root` is a rule of the XML representation
+ * that failed itself: the XML answers differed because they broke it (4.14.18a's "same field names" for XML names in
+ * snake_case, listed before 9.3b however often checks met those names).
+ */
+function xmlOnlyAfter(later: FailingClause, root: FailingClause): boolean {
+  return xmlOnly(later) && !xmlOnly(root) && /^4\.1[34]\./.test(root.clause.id);
+}
+
+/** The operation an exchange called: its method and path, each segment holding a digit (an id) as `{id}`. */
+function operationOf(exchange: EvidenceExchange | undefined): string | undefined {
+  if (!exchange) return undefined;
+  const path = pathOf(exchange).split('?')[0] ?? '';
+  const segments = path.split('/').map((segment) => (/\d/.test(segment) ? '{id}' : segment));
+  return `${exchange.request.method} ${segments.join('/')}`;
+}
+
+/** For each clause that restates rules of others (contract/clause-refs.ts RESTATED_RULES), those rules. */
+const RESTATED = new Map<string, RestatedRule[]>();
+for (const rule of RESTATED_RULES) {
+  for (const later of rule.restatedBy) RESTATED.set(later, [...(RESTATED.get(later) ?? []), rule]);
+}
+
+/** Per failing clause, what the relations below read of it more than once (a long list compares every pair). */
+function memo<T>(compute: (item: FailingClause) => T): (item: FailingClause) => T {
+  const cache = new WeakMap<FailingClause, T>();
+  return (item) => {
+    if (!cache.has(item)) cache.set(item, compute(item));
+    return cache.get(item) as T;
+  };
+}
+
+/** The operations a clause's failures were seen on: every exchange of its failing checks and of its observations. */
+const operationsOf = memo((item: FailingClause): Set<string> => {
+  const exchanges = [
+    ...item.clause.checks
+      .filter((check) => (check.outcome === 'fail' || check.outcome === 'error') && !check.waived)
+      .flatMap((check) => check.evidence?.exchanges ?? []),
+    ...(item.clause.observations ?? []).map((observation) => observation.exchange),
+  ];
+  return new Set(exchanges.map(operationOf).filter((operation) => operation !== undefined));
+});
+
+/**
+ * `later` restates a rule that `owner` states alone and whole, and both failed on one operation: one deviation of
+ * the rule, which `owner` is the clause of. The spec states some rules in several clauses (the 30 minutes of a quote in
+ * 2.8.2, 2.9.3 and 8.2; a length in a request's shape, 2.12.1, and in the limits table, 8.9); each clause still judges
+ * its sentence, and the report names the owner first, whatever the spec order or how often checks met the others.
+ * Which clause owns which rule, and why, is the contract's (RESTATED_RULES). Failures on no common operation are not
+ * taken for one deviation: a clause that restates one rule among others (2.12.1) may fail for another; nor those
+ * whose owner failed on another part of what both state than the rule's (its `when`: 9.4 owns a namespace of another
+ * version, 4.14.1 any other namespace).
+ */
+function restates(later: FailingClause, owner: FailingClause): boolean {
+  const rule = RESTATED.get(later.clause.id)?.find((candidate) => candidate.owner === owner.clause.id);
+  if (!rule || (rule.when && !rule.when.test(`${owner.cause}\n${owner.actual ?? ''}`))) return false;
+  const operations = operationsOf(owner);
+  return [...operationsOf(later)].some((operation) => operations.has(operation));
+}
+
+/** A key as spelled without its case and separators: `location_code`, `locationCode` and `LocationCode` are one. */
+function spelling(key: string): string {
+  return key.toLowerCase().replace(/[_-]/g, '');
+}
+
+/** Every property name the contract's schemas declare (the spec's field names), by their spelling. */
+const FIELD_NAMES: ReadonlyMap<string, string> = (() => {
+  const names = new Map<string, string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) for (const item of node) visit(item);
+    else if (node !== null && typeof node === 'object') {
+      const properties = (node as { properties?: unknown }).properties;
+      if (properties !== null && typeof properties === 'object') {
+        for (const name of Object.keys(properties)) names.set(spelling(name), name);
+      }
+      for (const child of Object.values(node)) visit(child);
+    }
+  };
+  visit(SCHEMA_BUNDLE);
+  return names;
+})();
+
+/** The keys a failure names on a path (`locations[0].locationCode`, `offers[2].quote_id`). */
+const keysOf = memo((item: FailingClause): string[] => {
+  const text = `${item.cause}\n${item.actual ?? ''}`;
+  return [...new Set([...text.matchAll(/\.([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1] as string))];
+});
+
+/**
+ * The spec's fields `root` found sent under another spelling (`location_code` for locationCode), by spelling, when
+ * `root` is the clause of field names (9.3: "field names are as in this document"); else none.
+ */
+const respelledFields = memo((root: FailingClause): Set<string> => {
+  if (root.clause.id !== RESPONSE_CLAUSES.fieldNames) return new Set();
+  return new Set(
+    keysOf(root)
+      .filter((key) => FIELD_NAMES.has(spelling(key)) && FIELD_NAMES.get(spelling(key)) !== key)
+      .map(spelling),
+  );
+});
+
+/**
+ * `later` failed at a field `root` found renamed: a required key missing (2.6.1 "locationCode is required") or a key
+ * no schema allows (2.0.2 "location_code is not an allowed property") is how a rename looks to the rules of the object
+ * holding it, and every check that reads the field runs into it (blocked by 2.6.1). The rename breaks the clause of
+ * field names, which comes first, however often the others were seen.
+ */
+function renamedBy(later: FailingClause, root: FailingClause): boolean {
+  if (later.clause.id === root.clause.id) return false;
+  const renamed = respelledFields(root);
+  return renamed.size > 0 && keysOf(later).some((key) => renamed.has(spelling(key)));
+}
+
+/**
+ * Whether `candidate` is the root of a deviation `other` only met: it goes before. First what the spec says of its
+ * own clauses: `candidate` is the clause of field names and `other` failed at a field it found renamed (renamedBy),
+ * or `other` restates a rule `candidate` owns and failed on the same operation (restates). These come before what the
+ * checks met, since a check that met a missing key or a restated rule files it under the clause it saw. Then either
+ * `other`'s checks ran into `candidate` on their way (ranInto), or `other`'s failing request was built from what
+ * `candidate`'s failure names (metOnTheWay), or `other` expected what `candidate`'s answer carried (expectedFrom), or
+ * `other` holds XML-only differences that `candidate`, a rule of the XML representation, explains (xmlOnlyAfter);
+ * else, of two failures at one field, the clause about the field (aboutTheField).
  */
 function rootOf(candidate: FailingClause, other: FailingClause): boolean {
+  const owns = (root: FailingClause, later: FailingClause) => renamedBy(later, root) || restates(later, root);
+  if (owns(candidate, other)) return !owns(other, candidate);
+  if (owns(other, candidate)) return false;
   const met = (later: FailingClause, root: FailingClause) =>
     ranInto(later, root) || metOnTheWay(later, root) || expectedFrom(later, root) || xmlOnlyAfter(later, root);
   if (met(other, candidate)) return !met(candidate, other);
@@ -243,7 +372,8 @@ function rootsFirst(list: FailingClause[]): FailingClause[] {
 /**
  * Failed and errored clauses no waiver covers, root causes first: the clauses other checks kept running into (most
  * seen and blocking), then in spec order; and, among clauses that failed on one deviation, the clause it breaks
- * before those that only met it on the way (rootsFirst).
+ * before those that restate its rule, show the field it renamed under the object's rules, or only met it on the way
+ * (rootsFirst).
  */
 export function failingClauses(model: ReportModel): FailingClause[] {
   const blocked = blockedCounts(model);

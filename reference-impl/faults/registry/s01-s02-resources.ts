@@ -293,6 +293,26 @@ export const RESOURCE_FAULTS: Fault[] = [
     },
   },
   {
+    name: 'availability-window-shifted',
+    kind: 'fault',
+    clause: '2.4.3',
+    description:
+      'The availability answer echoes a window one day later than the one asked for. A pickup on another calendar ' +
+      "date than the pickupDate asked breaks 2.4.3 (the pickup's local calendar date); 4.5.1, whose check compares " +
+      'the same echo, only says the body is an AvailabilityRequest, as 4.6.1 does for a quote whose rental is shifted.',
+    response(r) {
+      if (r.operation !== 'searchAvailability' || r.status !== 200) return;
+      const a = r.value as Obj;
+      const shift = (s: unknown) => {
+        const d = new Date(`${String(s).slice(0, 10)}T00:00:00Z`);
+        d.setUTCDate(d.getUTCDate() + 1);
+        return `${d.toISOString().slice(0, 10)}${String(s).slice(10)}`;
+      };
+      a.pickupDateTime = shift(a.pickupDateTime);
+      a.dropoffDateTime = shift(a.dropoffDateTime);
+    },
+  },
+  {
     name: 'dropoff-time-seconds-accepted',
     kind: 'fault',
     clause: '2.4.6',
@@ -848,6 +868,21 @@ export const RESOURCE_FAULTS: Fault[] = [
     },
   },
   {
+    name: 'reservation-unknown-key-accepted',
+    kind: 'fault',
+    clause: '2.12.1',
+    description:
+      'An unknown top-level key in a reservation request is ignored. The closedness is 2.12.1\'s ("ReservationRequest ' +
+      '(closed)"), as its siblings\' are 2.12.2 to 2.12.4; 4.7.12 ("Body: ReservationRequest") only names the shape, ' +
+      'and 2.0.2 states closedness for every object.',
+    adjust: {
+      validation: (fields, input) =>
+        input.schema === 'ReservationRequest'
+          ? fields.filter((f) => !(f.message === 'is not an allowed property' && !f.field.includes('.')))
+          : fields,
+    },
+  },
+  {
     name: 'cancel-unknown-key-accepted',
     kind: 'fault',
     clause: '2.12.2',
@@ -855,6 +890,20 @@ export const RESOURCE_FAULTS: Fault[] = [
     adjust: {
       validation: (fields, input) =>
         input.schema === 'CancelRequest' ? fields.filter((f) => f.message !== 'is not an allowed property') : fields,
+    },
+  },
+  {
+    name: 'cancel-without-reason-accepted',
+    kind: 'fault',
+    clause: '2.12.2',
+    description:
+      'A cancel request without reason is accepted. The required reason is 2.12.2\'s ("CancelRequest (closed): ' +
+      'reason (string, 1-500 chars, required)"); 4.11.1 ("Body CancelRequest") only names the shape.',
+    adjust: {
+      validation: (fields, input) =>
+        input.schema === 'CancelRequest'
+          ? fields.filter((f) => !(f.field === 'reason' && f.message === 'is required'))
+          : fields,
     },
   },
   {

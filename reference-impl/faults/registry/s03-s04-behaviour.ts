@@ -214,23 +214,6 @@ export const BEHAVIOUR_FAULTS: Fault[] = [
   },
   // --- 4.5 to 4.6: shopping ---
   {
-    name: 'availability-window-shifted',
-    kind: 'fault',
-    clause: '4.5.1',
-    description: 'The availability answer echoes a window one day later than the one asked for.',
-    response(r) {
-      if (!isOperation(r, 'searchAvailability', 200)) return;
-      const a = r.value as Obj;
-      const shift = (s: unknown) => {
-        const d = new Date(`${String(s).slice(0, 10)}T00:00:00Z`);
-        d.setUTCDate(d.getUTCDate() + 1);
-        return `${d.toISOString().slice(0, 10)}${String(s).slice(10)}`;
-      };
-      a.pickupDateTime = shift(a.pickupDateTime);
-      a.dropoffDateTime = shift(a.dropoffDateTime);
-    },
-  },
-  {
     name: 'offer-quote-not-bookable',
     kind: 'fault',
     clause: '4.5.2',
@@ -342,45 +325,7 @@ export const BEHAVIOUR_FAULTS: Fault[] = [
     description: 'A booking the operator declines is confirmed anyway.',
     enforce: { 'booking.decline': false },
   },
-  {
-    name: 'short-idempotency-key-accepted',
-    kind: 'fault',
-    clause: '4.7.11',
-    description: 'An Idempotency-Key of fewer than 8 characters is accepted.',
-    enforce: {
-      'idempotency.keyLength': (request) => {
-        const key = request?.headers['idempotency-key'];
-        return typeof key !== 'string' || key.length >= 8;
-      },
-    },
-  },
-  {
-    name: 'reservation-unknown-key-accepted',
-    kind: 'fault',
-    clause: '4.7.12',
-    description: 'An unknown top-level key in a reservation request is ignored.',
-    adjust: {
-      validation: (fields, input) =>
-        input.schema === 'ReservationRequest'
-          ? fields.filter((f) => !(f.message === 'is not an allowed property' && !f.field.includes('.')))
-          : fields,
-    },
-  },
   // --- 4.8 to 4.11: reading, patching, cancelling ---
-  {
-    name: 'list-default-ten',
-    kind: 'fault',
-    clause: '4.8.1',
-    description: 'GET /reservations without limit answers pages of 10 instead of 25.',
-    response(r) {
-      if (!isOperation(r, 'listReservations', 200)) return;
-      if ((r.request.query as Record<string, unknown> | undefined)?.limit !== undefined) return;
-      const list = r.value as Obj;
-      list.reservations = (list.reservations as Obj[]).slice(0, 10);
-      list.limit = 10;
-      list.count = (list.reservations as Obj[]).length;
-    },
-  },
   {
     name: 'list-oldest-first',
     kind: 'fault',
@@ -411,18 +356,6 @@ export const BEHAVIOUR_FAULTS: Fault[] = [
           },
         });
       }
-    },
-  },
-  {
-    name: 'cancel-without-reason-accepted',
-    kind: 'fault',
-    clause: '4.11.1',
-    description: 'A cancel request without reason is accepted.',
-    adjust: {
-      validation: (fields, input) =>
-        input.schema === 'CancelRequest'
-          ? fields.filter((f) => !(f.field === 'reason' && f.message === 'is required'))
-          : fields,
     },
   },
   {

@@ -558,6 +558,20 @@ export const PROTOCOL_FAULTS: Fault[] = [
     adjust: { 'quote.validityMs': (ms) => ms * 2 },
   },
   {
+    name: 'short-idempotency-key-accepted',
+    kind: 'fault',
+    clause: '8.3',
+    description:
+      'An Idempotency-Key of fewer than 8 characters is accepted. The length is 8.3\'s ("Idempotency-Key length | 8 ' +
+      'to 200 characters"), which states it alone; 4.7.11 repeats it in the description of the whole header.',
+    enforce: {
+      'idempotency.keyLength': (request) => {
+        const key = request?.headers['idempotency-key'];
+        return typeof key !== 'string' || key.length >= 8;
+      },
+    },
+  },
+  {
     name: 'long-idempotency-key-accepted',
     kind: 'fault',
     clause: '8.3',
@@ -585,6 +599,23 @@ export const PROTOCOL_FAULTS: Fault[] = [
     response(r) {
       const asked = askedLimits.get(r.request);
       if (asked !== undefined && r.operation === 'listReservations' && r.status === 200) (r.value as Obj).limit = asked;
+    },
+  },
+  {
+    name: 'list-default-ten',
+    kind: 'fault',
+    clause: '8.5',
+    description:
+      "GET /reservations without limit answers pages of 10 instead of 25. The list limit's default is 8.5's " +
+      '("Reservation list limit | 1 to 100, default 25"), the limit the answer carries; 4.8.1 describes the query ' +
+      'parameter that asks for it.',
+    response(r) {
+      if (r.operation !== 'listReservations' || r.status !== 200) return;
+      if ((r.request.query as Record<string, unknown> | undefined)?.limit !== undefined) return;
+      const list = r.value as Obj;
+      list.reservations = (list.reservations as Obj[]).slice(0, 10);
+      list.limit = 10;
+      list.count = (list.reservations as Obj[]).length;
     },
   },
   {
