@@ -336,17 +336,28 @@ export async function forBookings(
   await t.forAll(
     fc.tuple(quoteRequest(cat, { rate: 'public', ...shopping }), fc.nat({ max: 1_000_000 })),
     async ([request, driverSalt]) => {
-      const quoteRes = await t.client('partnerA').post('/quotes', request);
-      if (quoteRes.status === 409 && errorCodeOf(quoteRes) === 'NO_AVAILABILITY') return SKIP;
-      const q = requireSuccess(quoteRes, 201, '4.0.11', 'POST /quotes for the booking') as Quote;
-      requireQuoteParts(q, 'the quote for the booking');
-      const body = { ...reservationBody(t, q.quoteId, q.vehicle), driver: driverFor(t, q.vehicle, driverSalt) };
-      const booked = await book(t, 'partnerA', q.quoteId, { body });
-      expectSchema(booked.res, 'Reservation');
-      await rule({ ...booked, request, quote: q, quoteRes });
+      const booking = await quoteAndBookDrawn(t, request, driverSalt);
+      if (!booking) return SKIP;
+      await rule(booking);
     },
     { numRuns: runs ?? costlyRuns(t) },
   );
+}
+
+/** A drawn quote request quoted and booked by partner A (undefined: no availability for it). */
+async function quoteAndBookDrawn(
+  t: CheckContext,
+  request: QuoteRequest,
+  driverSalt: number,
+): Promise<QuotedBooking | undefined> {
+  const quoteRes = await t.client('partnerA').post('/quotes', request);
+  if (quoteRes.status === 409 && errorCodeOf(quoteRes) === 'NO_AVAILABILITY') return undefined;
+  const q = requireSuccess(quoteRes, 201, '4.0.11', 'POST /quotes for the booking') as Quote;
+  requireQuoteParts(q, 'the quote for the booking');
+  const body = { ...reservationBody(t, q.quoteId, q.vehicle), driver: driverFor(t, q.vehicle, driverSalt) };
+  const booked = await book(t, 'partnerA', q.quoteId, { body });
+  expectSchema(booked.res, 'Reservation');
+  return { ...booked, request, quote: q, quoteRes };
 }
 
 /**
@@ -368,16 +379,10 @@ export async function forSharedBookings(
       const shared = await sharedStep(t, `shared booking ${t.representation} ${index}`, async () => {
         const [request, driverSalt] = fc.sample(draw, { seed: sharedDraw(t, index), numRuns: 1 })[0] ?? [];
         if (!request) throw new Error('fast-check produced no sample');
-        const quoteRes = await t.client('partnerA').post('/quotes', request);
-        if (quoteRes.status === 409 && errorCodeOf(quoteRes) === 'NO_AVAILABILITY') return undefined;
-        const q = requireSuccess(quoteRes, 201, '4.0.11', 'POST /quotes for the booking') as Quote;
-        requireQuoteParts(q, 'the quote for the booking');
-        const body = { ...reservationBody(t, q.quoteId, q.vehicle), driver: driverFor(t, q.vehicle, driverSalt) };
-        const booked = await book(t, 'partnerA', q.quoteId, { body });
-        expectSchema(booked.res, 'Reservation');
-        const id = encodeURIComponent(booked.reservation.reservationId);
-        const readBack = await t.client('partnerA').get(`/reservations/${id}`);
-        return { booking: { ...booked, request, quote: q, quoteRes }, readBack };
+        const booking = await quoteAndBookDrawn(t, request, driverSalt ?? 0);
+        if (!booking) return undefined;
+        const id = encodeURIComponent(booking.reservation.reservationId);
+        return { booking, readBack: await t.client('partnerA').get(`/reservations/${id}`) };
       });
       // The check that booked it recorded it for the end-of-run cleanup.
       if (!shared) return SKIP;
