@@ -643,12 +643,12 @@ function sameOutcome(call: string, xml: ApiResult, json: ApiResult): boolean {
 }
 
 /**
- * Whether the answer to an XML call is in XML, so its document can be read. One in another media type has no
- * document to judge: it breaks 4.13.4 (the selected media type), or 4.14.18b for an error ("errors are returned …
- * in XML"), filed there.
+ * Whether the answer to an XML call is in XML, so its document can be read. A success in no XML type did not follow
+ * Accept (4.13.1a's: ambiguity S29), an error in none breaks 4.14.18b ("errors are returned … in XML"), filed there;
+ * neither leaves a document to judge. An XML answer of the other XML type is in XML: 4.13.4 judges its type.
  */
 function isXmlAnswer(call: string, res: ApiResult): boolean {
-  const clause = res.status >= 400 ? '4.14.18b' : RESPONSE_CLAUSES.xmlMediaType;
+  const clause = res.status >= 400 ? '4.14.18b' : RESPONSE_CLAUSES.jsonMediaType;
   return claim(clause, XML_MEDIA.test(res.mediaType ?? ''), `${call}: answered in XML`, { actual: res.mediaType });
 }
 

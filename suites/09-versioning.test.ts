@@ -315,7 +315,7 @@ describe('9 Versioning', () => {
 
   /**
    * The root of an XML body: `response` in the v1 namespace with version="1". A body not in XML at all has no root
-   * to judge: it breaks 4.13.4 (or 4.14.18b, for an error), filed there.
+   * to judge: it did not follow Accept (4.13.1a's, filed there by requireRepresentation).
    */
   function expectVersionedRoot(label: string, res: ApiResult): void {
     // A JSON answer to an XML Accept is 4.13.1a's (filed there): no XML root to judge.

@@ -124,6 +124,18 @@ describe('the exchange a failed expect() is about is printed as the failing one 
     expect(evidence.actual).toBe('"incomplete"');
   });
 
+  it('a header value that came back: the list is what was allowed, the value what the answer carried', () => {
+    recordAssertionFacts(chai);
+    const listing = exchange('GET', '/locations', 200, { locations: [] });
+    if (listing.response) listing.response.headers['content-type'] = 'application/json; charset=utf-8';
+    const evidence = buildEvidence(
+      thrown(() => expect(['application/xml'], 'Content-Type').toContain('application/json')),
+      [listing],
+    );
+    expect(evidence.message).toBe('Content-Type: expected one of [ \'application/xml\' ]; got "application/json"');
+    expect(evidence.actual).toBe('"application/json"');
+  });
+
   it('a list of what went wrong, judged at the end: the request that sent a value it names', () => {
     recordAssertionFacts(chai);
     const accepted = {

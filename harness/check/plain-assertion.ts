@@ -407,12 +407,15 @@ function containment(
   const item = containedItem(facts);
   const list = facts.subject;
   const body = exchange?.response?.body ?? '';
+  // A header's value without its parameters (a Content-Type of `application/xml; charset=utf-8` came back as
+  // application/xml): what the check read from the answer's headers rather than its body.
+  const headerValues = Object.values(exchange?.response?.headers ?? {}).map((v) => v.split(';')[0]?.trim());
   // As a whole JSON string or XML text: a code the answer lacks may still be the prefix of one it has.
   const itemCameBack =
     Array.isArray(list) &&
     typeof item.raw === 'string' &&
     item.raw !== '' &&
-    (body.includes(JSON.stringify(item.raw)) || body.includes(`>${item.raw}<`));
+    (body.includes(JSON.stringify(item.raw)) || body.includes(`>${item.raw}<`) || headerValues.includes(item.raw));
   if (typeof list === 'string') {
     const words = `${facts.negated ? 'a text without' : 'a text containing'} ${item.text}`;
     return withExchange({

@@ -1,6 +1,7 @@
 import { HOOK_NAMES, type HookName } from '../../contract/hooks/names.ts';
 import type { HttpRequest, HttpResponse, SendOptions } from '../http/client.ts';
 import { send as defaultSend, forgetRateLimits } from '../http/client.ts';
+import { forgetListLag } from '../http/list-lag.ts';
 
 /**
  * The test hooks of a target (docs/test-hooks.md): what the suite asks of the operator side so a clause can be
@@ -182,6 +183,8 @@ export function testHooks(
     },
     async reset() {
       await go('POST', '/reset');
+      // The reservations the run made are gone: none of them is for a list to show any more.
+      forgetListLag();
     },
   };
 }

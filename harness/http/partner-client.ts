@@ -4,6 +4,7 @@ import { FRAME_REASONS, parseTypedXml, serializeTypedXml, XML_REJECTION_REASONS 
 import type { ClientAuthentication, TokenCache } from '../auth/token-cache.ts';
 import type { Role } from '../config/target-config.ts';
 import type { HttpRequest, HttpResponse, SendOptions } from './client.ts';
+import { caughtUpList, listKey, noteWrite } from './list-lag.ts';
 import type { Representation } from './representation.ts';
 
 export interface CallOptions {
@@ -120,7 +121,13 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       token = await tokens.token(role, opts.scopes);
       res = await send(build(token), { role });
     }
-    return toApiResult(res);
+    const result = toApiResult(res);
+    if (role === null || /^https?:\/\//.test(path)) return result;
+    // The role's list is read until it shows the role's own recent bookings and cancels (list-lag.ts).
+    const key = listKey(baseUrl, role);
+    noteWrite(key, method, path, result);
+    if (method !== 'GET') return result;
+    return caughtUpList(key, path, result, async () => toApiResult(await send(build(token), { role })));
   }
 
   return {

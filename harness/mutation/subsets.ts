@@ -43,9 +43,10 @@ const CI_EXTRA: readonly string[] = [
   'benign-opaque-reservation-ids',
   'benign-idempotency-whole-seconds',
   'benign-sliding-window-cached-date',
-  // The second audit's answers: the composite of the foreign servers' choices, an allotment, a narrowed token.
+  // The second audit's answers: the composite of the foreign servers' choices, allotments, a narrowed token.
   'foreign-choices',
   'allotment-of-ten',
+  'allotment-refused-at-quote',
   'benign-token-narrows-scope',
 ];
 

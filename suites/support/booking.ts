@@ -19,6 +19,7 @@ import { type ApiResult, type CallOptions, type CheckContext, SKIP } from '../..
 import { errorCodeOf, expectSchema, readableBody, requireSuccess } from '../../harness/check/expect-api.ts';
 import { claim, currentClauseId, requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
+import { LIST_LAG_MS, listKey, listLagMs } from '../../harness/http/list-lag.ts';
 import { freshToken, scopeSet } from './auth.ts';
 import { quoteAnswered, requireQuoteParts } from './endpoint-success.ts';
 import { costlyRuns, sampleOf } from './generated.ts';
@@ -38,12 +39,26 @@ export const REPLAY_HEADER = 'idempotent-replay';
  * POST /quotes (spec 4.6); a check that gets no quote is blocked by 4.0.11 (or 2.9.2 without a quoteId). A 409
  * NO_AVAILABILITY answers a valid request (4.5, 4.6: the target may offer nothing for that window, audit 4.5-R2):
  * never 4.0.11's failure. For the plain window other generated windows are tried (issueQuote); for a window the
- * check chose, the check is not judged.
+ * check chose, the check is not judged, unless the same request was quoted before (`quotedBefore`, when): then the
+ * refusal is the check's to judge (spec 1.1a: availability runs out only where an allotment is kept).
  */
-export async function quote(t: CheckContext, role: Role, request?: QuoteRequest): Promise<Quote> {
+export async function quote(
+  t: CheckContext,
+  role: Role,
+  request?: QuoteRequest,
+  options: { quotedBefore?: string } = {},
+): Promise<Quote> {
   const body = request ?? (await plainQuoteRequest(t, role));
   const res = await t.client(role).post('/quotes', body);
   if (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY') {
+    if (request && options.quotedBefore !== undefined) {
+      // As a booking refused so (attemptBooking): the allotment is 1.1a's, filed there.
+      requireStep('1.1a', false, `POST /quotes of the request quoted ${options.quotedBefore} answers 201`, {
+        expected: 'a quote (201)',
+        actual: '409 NO_AVAILABILITY',
+        response: res,
+      });
+    }
     if (request) return t.notApplicable('POST /quotes: 409 NO_AVAILABILITY for the window the check needs');
     return (await issueQuote(t, role, await targetListings(t, role))).quote;
   }
@@ -403,8 +418,14 @@ export async function listReservations(t: CheckContext, role: Role, limit = 100)
   return list.reservations;
 }
 
-/** The role's reservations carrying this partnerReference (among its newest 100). */
+/**
+ * The role's reservations carrying this partnerReference (among its newest 100). Checks read it for what must not be
+ * there too (a refused booking created nothing), which a list lagging its writes would hide: it is read only after
+ * as long as the role's list has been seen to lag (harness/http/list-lag.ts; no wait on a list that is current).
+ */
 export async function withReference(t: CheckContext, role: Role, reference: string): Promise<Reservation[]> {
+  const lag = listLagMs(listKey(t.settings.target.baseUrl, role));
+  if (lag > 0) await new Promise((resolve) => setTimeout(resolve, lag));
   return (await listReservations(t, role)).filter((r) => r.partnerReference === reference);
 }
 
@@ -468,15 +489,10 @@ export async function currentStatus(t: CheckContext, role: Role, id: string, exp
 }
 
 /**
- * How long the list may lag a single read. Spec 6.3: the read operations "return current state at least once", and
- * clients poll: a list served from a replica or a search index may show a change a moment after GET by id does, so
- * it is read again (backing off) until it agrees, and judged on the last read (audit 2026-11-29, finding 19).
- */
-export const LIST_LAG_MS = 5_000;
-
-/**
  * The role's list entry for `id`, read until `agrees` holds or LIST_LAG_MS has passed; the last entry read (undefined
- * when the list does not hold it).
+ * when the list does not hold it). Spec 6.3: a list served from a replica may show a change a moment after GET by id
+ * does (the partner client already waits for the role's own bookings and cancels, harness/http/list-lag.ts; this
+ * waits for any change, a test hook's too).
  */
 export async function listedWhen(
   t: CheckContext,

@@ -2,6 +2,7 @@ import { ERROR_CODE_CLAUSE, RESPONSE_CLAUSES } from '../../contract/clause-refs.
 import { MEDIA_TYPES } from '../../contract/constants.ts';
 import type { Endpoint } from '../../contract/endpoints.ts';
 import { ERROR_CODES, type ErrorCode } from '../../contract/errors.ts';
+import { isoInstantMs } from '../../contract/iso-instant.ts';
 import { schemaViolations } from '../../contract/validation.ts';
 import type { ApiResult } from '../../harness/http/partner-client.ts';
 import type { SecretWatch } from './secret-watch.ts';
@@ -32,7 +33,6 @@ export interface JudgedAnswer {
 }
 
 const XML_TYPES = new Set<string>([MEDIA_TYPES.xml, MEDIA_TYPES.textXml]);
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 function codeOf(result: ApiResult): string | undefined {
   const code = (result.body as { error?: { code?: unknown } } | undefined)?.error?.code;
@@ -87,9 +87,11 @@ export function judgeAnswer(answer: JudgedAnswer): Violation[] {
   const acceptable = result.status === 406 ? false : answer.wantsXml;
   const mediaOk = acceptable ? XML_TYPES.has(result.mediaType ?? '') : result.mediaType === MEDIA_TYPES.json;
   if (!mediaOk) {
+    // An answer in no XML type to an XML call did not follow Accept (4.13.1a), or for an error broke "errors are
+    // returned … in XML" (4.14.18b): ambiguity S29. 4.13.4 judges only which XML type an XML answer carries.
     add(
       'media-type',
-      acceptable ? RESPONSE_CLAUSES.xmlMediaType : RESPONSE_CLAUSES.jsonMediaType,
+      acceptable && result.status >= 400 ? '4.14.18b' : RESPONSE_CLAUSES.jsonMediaType,
       `${operation} answered ${result.mediaType ?? 'no Content-Type'} to Accept ${acceptable ? 'XML' : 'JSON'}`,
       result.mediaType ?? '',
     );
@@ -127,7 +129,8 @@ export function judgeAnswer(answer: JudgedAnswer): Violation[] {
       /^\d+$/.test(limit ?? '') &&
       /^\d+$/.test(remaining ?? '') &&
       Number(remaining) <= Number(limit) &&
-      ISO.test(reset ?? '');
+      // Any ISO 8601 instant, as the 8.14 checks read it (contract/iso-instant.ts, audit 8-R5).
+      isoInstantMs(reset ?? '') !== undefined;
     if (!sane)
       add(
         'rate-limit-headers',

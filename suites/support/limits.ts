@@ -330,9 +330,14 @@ export function answerOf(res: ApiResult): { status: number; code: string | null 
 export function offersWithoutQuotes(res: ApiResult): unknown {
   if (res.status !== 200) return answerOf(res);
   const body = readableBody(res, 'the availability answer') as AvailabilityResponse;
+  // Offers compared as a set, by vehicle: one answer listing them in another order than the other says the same
+  // (ambiguity S33: no clause orders offers).
+  const byVehicle = (offer: { vehicle?: { vehicleCode?: string } }) => String(offer.vehicle?.vehicleCode ?? '');
   return {
     ...body,
-    offers: (body.offers ?? []).map(({ quoteId: _quoteId, quoteExpiresAt: _expires, ...offer }) => offer),
+    offers: (body.offers ?? [])
+      .map(({ quoteId: _quoteId, quoteExpiresAt: _expires, ...offer }) => offer)
+      .sort((a, b) => byVehicle(a).localeCompare(byVehicle(b))),
   };
 }
 

@@ -42,14 +42,15 @@ export function moneyValue(m: unknown): unknown {
   return { currency: m.currency, value: scaled(m as Money, 4) };
 }
 
-/** The same Money as written: currency, amount and exponent (display is for humans only, spec 2.1). */
+/**
+ * The same Money: currency and value, whatever the exponents and the display (spec 2.1: arithmetic uses amount and
+ * exponent, display is for humans only; 100 at exponent 2 is 1 at exponent 0, audit 2.1-R5).
+ */
 export function sameMoney(actual: Money | null | undefined, expected: Money | null | undefined): boolean {
   if (actual === null || actual === undefined || expected === null || expected === undefined) {
     return actual === expected || (actual == null && expected == null);
   }
-  return (
-    actual.currency === expected.currency && actual.amount === expected.amount && actual.exponent === expected.exponent
-  );
+  return sameAmount(actual, expected);
 }
 
 /**

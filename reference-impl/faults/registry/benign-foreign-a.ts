@@ -91,18 +91,30 @@ export const FOREIGN_VARIANTS_A: Fault[] = [
       });
     },
   },
-  {
-    name: 'benign-created-at-seconds',
+  createdAtSeconds('benign-created-at-seconds', { tiesCutByLimit: 'newest-first' }),
+  createdAtSeconds('benign-created-at-seconds-limit-ties', { tiesCutByLimit: 'plan-order' }),
+];
+
+/**
+ * createdAt kept and shown to the second (a DATETIME column), the list ordered by it alone: bookings of the same second
+ * come back in an order of the query plan (oldest first), as MySQL may return ties under ORDER BY … LIMIT. In the
+ * second a limit cuts, `newest-first` keeps the store's order (a smaller limit returns the same first items);
+ * `plan-order` does not, so `?limit=1` may answer another reservation of the newest second than `?limit=2` lists first
+ * (audit 4.8-R2, its 8.5 half).
+ */
+function createdAtSeconds(name: string, options: { tiesCutByLimit: 'newest-first' | 'plan-order' }): Fault {
+  const cutKeepsNewestFirst = options.tiesCutByLimit === 'newest-first';
+  return {
+    name,
     kind: 'benign',
     clause: '4.8.2',
-    description:
-      'createdAt is kept and shown to the second (a DATETIME column) and the list is ordered by it alone: bookings of the same second come back in an order of the query plan (oldest first), as MySQL may return ties under ORDER BY … LIMIT; a second the limit may have cut keeps the newest first, so a smaller limit returns the same first items.',
+    description: `createdAt is kept and shown to the second (a DATETIME column) and the list is ordered by it alone: bookings of the same second come back in an order of the query plan (oldest first), as MySQL may return ties under ORDER BY … LIMIT; ${cutKeepsNewestFirst ? 'a second the limit may have cut keeps the newest first, so a smaller limit returns the same first items' : 'in a second the limit cuts too, so ?limit=1 may answer another reservation of the newest second than ?limit=2 lists first'}.`,
     adjust: {
       'reservations.list': (reservations, { limit }) => {
         const seconds = reservations.map((r) => toSeconds(r.createdAt));
         const last = seconds.at(-1);
         // The last second of a full page may go on past the limit: its order is the store's (newest first).
-        const cut = reservations.length >= limit ? last : undefined;
+        const cut = cutKeepsNewestFirst && reservations.length >= limit ? last : undefined;
         return reservations
           .map((r, i) => ({ r, i, second: seconds[i] ?? '' }))
           .sort((a, b) => {
@@ -118,5 +130,5 @@ export const FOREIGN_VARIANTS_A: Fault[] = [
         if (typeof reservation.createdAt === 'string') reservation.createdAt = toSeconds(reservation.createdAt);
       });
     },
-  },
-];
+  };
+}

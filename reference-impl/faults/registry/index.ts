@@ -5,6 +5,7 @@ import { FOREIGN_VARIANTS_A } from './benign-foreign-a.ts';
 import { FOREIGN_VARIANTS_B } from './benign-foreign-b.ts';
 import { FOREIGN_VARIANTS_C } from './benign-foreign-c.ts';
 import { FOREIGN_VARIANTS_D } from './benign-foreign-d.ts';
+import { FOREIGN_VARIANTS_E } from './benign-foreign-e.ts';
 import { FOREIGN_FAULTS_C } from './foreign-faults-c.ts';
 import { RESOURCE_FAULTS } from './s01-s02-resources.ts';
 import { BEHAVIOUR_FAULTS } from './s03-s04-behaviour.ts';
@@ -18,6 +19,7 @@ const FOREIGN: readonly Fault[] = [
   ...FOREIGN_VARIANTS_B,
   ...FOREIGN_VARIANTS_C,
   ...FOREIGN_VARIANTS_D,
+  ...FOREIGN_VARIANTS_E,
 ];
 
 /** Every named fault and benign variant of the reference implementation (README "Faults"). */

@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { caughtUpList, forgetListLag, listKey, listLagMs, noteWrite, unseenWrites } from './list-lag.ts';
+import type { ApiResult } from './partner-client.ts';
+
+const KEY = listKey('http://127.0.0.1:1', 'partnerA');
+
+function answer(status: number, body: unknown): ApiResult {
+  const text = JSON.stringify(body);
+  return {
+    status,
+    headers: {},
+    body,
+    text,
+    bytes: new TextEncoder().encode(text),
+    mediaType: 'application/json',
+    requestId: null,
+  };
+}
+
+const reservation = (id: string, status = 'confirmed') => ({ reservationId: id, status });
+const list = (limit: number, ...items: object[]) => answer(200, { reservations: items, count: items.length, limit });
+
+afterEach(() => forgetListLag());
+
+describe('the list read until it shows the role’s own writes (spec 6)', () => {
+  it('a booking missing from a page with room for it is unseen; listed, it is seen', () => {
+    noteWrite(KEY, 'POST', '/reservations', answer(201, reservation('R1')), 1_000);
+    expect(unseenWrites(KEY, list(25), 1_500)).toEqual(['R1']);
+    expect(unseenWrites(KEY, list(25, reservation('R1')), 1_500)).toEqual([]);
+  });
+
+  it('a full page of newer bookings leaves no room for an older one: not counted as unseen', () => {
+    noteWrite(KEY, 'POST', '/reservations', answer(201, reservation('R1')), 1_000);
+    noteWrite(KEY, 'POST', '/reservations', answer(201, reservation('R2')), 1_100);
+    expect(unseenWrites(KEY, list(1, reservation('R2')), 1_200)).toEqual([]);
+    expect(unseenWrites(KEY, list(2, reservation('R2')), 1_200)).toEqual(['R1']);
+  });
+
+  it('a cancel listed in its former status is unseen', () => {
+    noteWrite(KEY, 'POST', '/reservations/R1/cancel', answer(200, reservation('R1', 'cancelled')), 1_000);
+    expect(unseenWrites(KEY, list(25, reservation('R1')), 1_100)).toEqual(['R1 cancelled']);
+    expect(unseenWrites(KEY, list(25, reservation('R1', 'cancelled')), 1_100)).toEqual([]);
+  });
+
+  it('refusals, other roles and writes older than the lag allowed are not waited for', () => {
+    noteWrite(KEY, 'POST', '/reservations', answer(409, { error: { code: 'QUOTE_EXPIRED' } }), 1_000);
+    noteWrite(listKey('http://127.0.0.1:1', 'partnerB'), 'POST', '/reservations', answer(201, reservation('B1')));
+    expect(unseenWrites(KEY, list(25), 1_100)).toEqual([]);
+    noteWrite(KEY, 'POST', '/reservations', answer(201, reservation('R1')), 1_000);
+    expect(unseenWrites(KEY, list(25), 7_000)).toEqual([]);
+  });
+
+  it('re-reads a list that lags until it catches up, and remembers how long that took', async () => {
+    noteWrite(KEY, 'POST', '/reservations', answer(201, reservation('R1')));
+    const answers = [list(25), list(25, reservation('R1'))];
+    let reads = 0;
+    const result = await caughtUpList(KEY, '/reservations?limit=25', list(25), async () => {
+      reads += 1;
+      return answers[Math.min(reads, answers.length - 1)] ?? list(25);
+    });
+    expect(result.body).toMatchObject({ reservations: [reservation('R1')] });
+    expect(reads).toBe(1);
+    expect(listLagMs(KEY)).toBeGreaterThan(0);
+  });
+
+  it('a list that is current is read once', async () => {
+    noteWrite(KEY, 'POST', '/reservations', answer(201, reservation('R1')));
+    let reads = 0;
+    const current = list(25, reservation('R1'));
+    expect(
+      await caughtUpList(KEY, '/reservations', current, async () => {
+        reads += 1;
+        return current;
+      }),
+    ).toBe(current);
+    expect(reads).toBe(0);
+    expect(listLagMs(KEY)).toBe(0);
+  });
+});
