@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FRAMEWORK_WORDS } from '../report/test-support/framework-words.ts';
-import { buildEvidence, describeValue, plainMessage } from './evidence.ts';
+import { buildEvidence, describeValue, isAssertionFailure, plainMessage } from './evidence.ts';
 
 function thrown(fn: () => unknown): unknown {
   try {
@@ -37,6 +37,17 @@ describe('evidence in the words of a person, not of the test framework', () => {
       actual: 'false',
       exchanges: [],
     });
+  });
+
+  it('a value of another type than a matcher compares is a failed assertion about the value, not a harness error', () => {
+    // A target sending rocketBookingCode as a number: vitest's toMatch throws a TypeError before it compares.
+    const error = thrown(() => expect(12345 as unknown as string).toMatch(/\S/));
+    expect((error as Error).name).toBe('TypeError');
+    expect(isAssertionFailure(error)).toBe(true);
+    expect(buildEvidence(error, [], 'rocketBookingCode is a non-empty string').message).toBe(
+      'rocketBookingCode is a non-empty string: expected a string; got a number',
+    );
+    expect(isAssertionFailure(new TypeError("Cannot read properties of undefined (reading 'x')"))).toBe(false);
   });
 
   it('asymmetric matchers in words, never their internals', () => {

@@ -8,10 +8,26 @@ import { Described, MATCHER_NAMES, MATCHER_WORDS, withoutMatchers } from './word
 const MAX_VALUE_CHARS = 10_000;
 
 /** An expect() failure (vitest's AssertionError), or a fast-check property that failed on one. */
+/**
+ * vitest's matchers refuse a received value of another type than they compare (`.toMatch() expects to receive a
+ * string, but got number`) with a TypeError before any assertion. The value is the target's (a code sent as a
+ * number), so it is judged as the failed assertion it stands for, never a harness error.
+ */
+const MATCHER_TYPE = /^\.(to\w+)\(\) expects to receive an? (\w+), but got (\w+)/;
+
+/** The matcher, the type it compares and the type it was given, when `error` is such a refusal. */
+export function matcherTypeMismatch(error: unknown): { matcher: string; expected: string; got: string } | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const e = error as { name?: unknown; message?: unknown };
+  if (e.name !== 'TypeError' || typeof e.message !== 'string') return undefined;
+  const m = MATCHER_TYPE.exec(e.message);
+  return m ? { matcher: m[1] ?? '', expected: m[2] ?? '', got: m[3] ?? '' } : undefined;
+}
+
 export function isAssertionFailure(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const e = error as { name?: unknown; message?: unknown; cause?: unknown };
-  if (e.name === 'AssertionError') return true;
+  if (e.name === 'AssertionError' || matcherTypeMismatch(error)) return true;
   if (typeof e.message === 'string' && e.message.startsWith('Property failed')) {
     // fast-check keeps the failing run's error as the cause: a harness error inside a property stays an error.
     return e.cause === undefined || isAssertionFailure(e.cause);
@@ -116,8 +132,12 @@ export function buildEvidence(error: unknown, exchanges: EvidenceExchange[], req
   const facts = assertionFactsOf(e) ?? factsFromMessage(e);
   const plain = facts ? plainAssertion(facts, exchanges, requirement) : undefined;
   const failing = plain?.exchange ?? (e as { exchange?: EvidenceExchange }).exchange;
+  const mismatch = matcherTypeMismatch(e);
+  const said = mismatch
+    ? `${requirement ? `${requirement}: ` : ''}expected a ${mismatch.expected}; got a ${mismatch.got}`
+    : `${prefix}${e.message ?? String(error)}`;
   const evidence: Evidence = {
-    message: redactText(plainMessage(plain ? plain.message : `${prefix}${e.message ?? String(error)}`)),
+    message: redactText(plainMessage(plain ? plain.message : said)),
     exchanges: failingLast(exchanges, failing),
   };
   if (plain) {
