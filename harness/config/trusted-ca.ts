@@ -47,7 +47,7 @@ const contexts = new Map<string, SecureContext>();
 /**
  * `trustedCertificates` as a TLS context, made once per CA file. Given `ca`, every TLS connection builds its own
  * context and parses the 140-odd public roots again: 43 % of the suite's CPU in a full certification of the HTTPS
- * embedded target, which opens many connections (load/README.md "The suite's own time").
+ * embedded target, which opens many connections (docs/measurements/bench-2026-11-24-to-29.md "The suite's own time").
  */
 export function trustedSecureContext(caFile: string): SecureContext {
   let context = contexts.get(caFile);

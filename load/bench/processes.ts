@@ -88,7 +88,7 @@ async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number):
  * Compiles the reference as it ships (`npm run build`: the image and the partner-api-reference bin run the compiled
  * JavaScript) into a folder of the bench's own inside node_modules/.cache, where its imports find node_modules, and
  * returns its entry point. Run from source through tsx, the reference spent about a tenth more CPU a request (tsx's
- * loader and the function names esbuild keeps), a cost no deployment pays (load/README.md "Answers as bytes").
+ * loader and the function names esbuild keeps), a cost no deployment pays (docs/measurements/bench-2026-11-24-to-29.md "Answers as bytes").
  */
 export function buildReference(): string {
   const out = join(ROOT, 'node_modules', '.cache', 'bench-reference');

@@ -145,7 +145,7 @@ export async function benchScale(ctx: ScaleContext): Promise<{ rows: ScaleRow[];
     if (size > 0) {
       // The reference sat idle while the seeder ran (a minute for a million rows) and comes back cold, as at its start:
       // PostgreSQL bookings at a million rows measured 1.53 to 1.96 × the empty store's p99 straight after seeding, also
-      // after a 45 s pause, with every operation's CPU a request up 20 to 60 % (load/README.md "Scale rows warmed (2026-11-29)").
+      // after a 45 s pause, with every operation's CPU a request up 20 to 60 % (docs/measurements/bench-2026-11-24-to-29.md "Scale rows warmed (2026-11-29)").
       // One unmeasured round, as before the baseline.
       const warm: Ids = { list: shuffled(sampled), next: 0 };
       ctx.log(`${store} at ${seeded} rows: warming up, not measured`);

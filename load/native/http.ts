@@ -108,7 +108,7 @@ const BOM = '\uFEFF';
 /**
  * A response as scenario code reads it. Headers are parsed and the body decoded on first read: most iterations of a
  * load look at the status only (the bench's closed loop reads nothing else), and parsing every response cost the engine
- * about a tenth of its CPU a request against autocannon (load/README.md "The engine's own time").
+ * about a tenth of its CPU a request against autocannon (docs/measurements/bench-2026-11-24-to-29.md "The control watch, a burst a turn, the engine's handler").
  */
 class ReceivedResponse implements HttpResponseData {
   #rawHeaders: Buffer[] | undefined;
@@ -155,7 +155,7 @@ const EMPTY = Buffer.alloc(0);
 
 /**
  * undici's own handler interface (a Client takes no other), which hands over the raw headers. A class, so a request
- * allocates one object and no closures (the engine's hot path: load/README.md "The engine's own time").
+ * allocates one object and no closures (the engine's hot path: docs/measurements/bench-2026-11-24-to-29.md "The control watch, a burst a turn, the engine's handler").
  */
 class Collector {
   private status = 0;

@@ -14,7 +14,7 @@ type OneShot = {
  * HMAC-SHA256 (RFC 2104) of latin1 text, as two one-shot SHA-256 hashes over the key's padded blocks, made once.
  * Written by hand rather than with `createHmac` because a Hmac object costs more to make than to use: the OpenSSL
  * algorithm lookup and a JS wrapper with a weak handle per signature were, with the hashing itself, an eighth of an
- * availability call, which signs one quote id per offer (load/README.md "The signing path measured"). The
+ * availability call, which signs one quote id per offer (docs/measurements/bench-2026-11-24-to-29.md "The signing path measured"). The
  * construction is RFC 2104's exactly, compared with `createHmac` in its test. On a Node without `crypto.hash` it
  * is `createHmac`.
  *

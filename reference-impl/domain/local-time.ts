@@ -44,7 +44,7 @@ const TIME = /^([01][0-9]|2[0-3]):([0-5][0-9])$/;
 
 /**
  * Results of localToEpochMs, bounded: each conversion formats three times through Intl (a fifth of a quote's time in
- * load/README.md "Profile findings"), and a run asks for the same few windows over and over; zone rules never change
+ * docs/measurements/bench-2026-11-24-to-29.md "Profile findings"), and a run asks for the same few windows over and over; zone rules never change
  * in a process.
  */
 const epochMemo = new Map<string, number | null>();

@@ -2,7 +2,7 @@ import type { Money } from '../../contract/types.ts';
 
 const displayFormats = new Map<string, Intl.NumberFormat>();
 /**
- * Renderings already made, bounded: Intl formatting was a twentieth of an availability call (load/README.md "Profile
+ * Renderings already made, bounded: Intl formatting was a twentieth of an availability call (docs/measurements/bench-2026-11-24-to-29.md "Profile
  * findings").
  */
 const displays = new Map<string, string>();

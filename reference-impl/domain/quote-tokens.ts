@@ -119,8 +119,8 @@ export class QuoteTokens {
    * rateCode, extras, totalAmount, currency], sub, iat, exp, jti }`: the request the quote prices, for whom, and its
    * lifetime. Positional, without an issuer claim (the header's type says whose it is): named claims made an id of
    * 635 characters, 12 of them a third of an availability answer's bytes, each hashed and encoded per offer
-   * (load/README.md "Answers as bytes"). Built from pieces: a JSON.stringify of the whole per offer was a ninth of an
-   * availability call (load/README.md "Profile findings").
+   * (docs/measurements/bench-2026-11-24-to-29.md "Answers as bytes"). Built from pieces: a JSON.stringify of the whole per offer was a ninth of an
+   * availability call (docs/measurements/bench-2026-11-24-to-29.md "Profile findings").
    */
   issuer(
     claims: Omit<QuoteClaims, 'vehicleCode' | 'totalAmount' | 'currency' | 'issuedAtMs' | 'expiresAtMs'>,

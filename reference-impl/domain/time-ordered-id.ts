@@ -5,7 +5,7 @@ const bytes = Buffer.alloc(16);
 /**
  * A UUID of version 7 (RFC 9562 5.7): 48 bits of Unix milliseconds, then 74 random bits. Reservation ids made in time
  * order put each new one beside the last in the stores' unique index on reservation_id, where random ones (version 4)
- * wrote every booking to a random page of an index that outgrows memory at a million reservations (load/README.md
+ * wrote every booking to a random page of an index that outgrows memory at a million reservations (docs/measurements/bench-2026-11-24-to-29.md
  * "Scale rows"). 74 random bits still leave no id to guess from another. Written here because node:crypto makes
  * version 4 only (randomUUID), and ten lines do not justify a dependency.
  */

@@ -85,7 +85,7 @@ export class FaultSwitch {
   /** Runs a server's request handler inside the per-request context the rules read. */
   wrapHandler<A extends unknown[]>(handler: (...args: A) => void): (...args: A) => void {
     // Entered only while a fault is on: a running AsyncLocalStorage puts a hook on every promise of every request, a
-    // cost the plain reference has no use for (load/README.md "Profile findings"). A request that began before a
+    // cost the plain reference has no use for (docs/measurements/bench-2026-11-24-to-29.md "Profile findings"). A request that began before a
     // fault was switched on has no context; the rules take an unknown request.
     return (...args: A) => (this.active.length === 0 ? handler(...args) : this.current.run({}, () => handler(...args)));
   }

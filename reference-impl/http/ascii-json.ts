@@ -2,7 +2,7 @@
  * JSON text with every character outside ASCII written as a `\u` escape (RFC 8259 section 7: the same JSON value), in
  * V8's one-byte string form. Node writes a one-byte answer to the socket in one copy together with its headers; one
  * non-ASCII character (the "₫" of every money display) makes a whole answer a two-byte string, which is re-encoded to
- * UTF-8 on every write: about 1 µs a kilobyte here, a tenth of an availability call (load/README.md "Profile findings").
+ * UTF-8 on every write: about 1 µs a kilobyte here, a tenth of an availability call (docs/measurements/bench-2026-11-24-to-29.md "Profile findings").
  */
 const NON_ASCII = /[\u0080-\uffff]/;
 const NON_ASCII_ALL = /[\u0080-\uffff]/g;

@@ -8,7 +8,7 @@ import { jsonText } from './json-bytes.ts';
  * (`asciiJson`), with each vehicle's bytes made once (the vehicles are most of the answer and never change) and each
  * amount's text once (a dong amount is one frozen object, `domain/money.ts`, its text kept by `jsonText`). Written
  * straight into one buffer: built as one string, the answer was flattened, copied into bytes and its UTF-8 length
- * measured, two fifths of an availability call in the server (load/README.md "Answers as bytes"). Any offer not of
+ * measured, two fifths of an availability call in the server (docs/measurements/bench-2026-11-24-to-29.md "Answers as bytes"). Any offer not of
  * the shape Shopping makes (a fault may add, drop or reorder fields) is left to JSON.stringify.
  */
 const vehicleBytes = new WeakMap<FleetVehicle, Buffer>();

@@ -1,7 +1,7 @@
 /**
  * Buffers for answer bodies cut from a large slab, as Node's own pool does for buffers under 4 KiB: an availability
  * answer (about 20 KiB) had an ArrayBuffer of its own, whose allocation was a third of writing the answer
- * (load/README.md "Answers as bytes"). A slab lives while any body cut from it does (a slow client keeps at most one
+ * (docs/measurements/bench-2026-11-24-to-29.md "Answers as bytes"). A slab lives while any body cut from it does (a slow client keeps at most one
  * slab); the next body goes into a new slab when this one is full. Each body is its own region: none is reused.
  */
 export class ByteSlab {

@@ -5,7 +5,7 @@ import { asciiJson, stringJson } from './ascii-json.ts';
  * of every deeply frozen part (a quote's vehicle, each dong amount: made once, never changed) and of every string
  * that needs escapes (`stringJson`: the money displays, each with a "₫"). JSON.stringify wrote the whole answer
  * again every time, and its one non-ASCII character made the text a two-byte string that Node re-encoded to UTF-8:
- * together a fifth of a POST /quotes in the server (load/README.md "Quotes as bytes").
+ * together a fifth of a POST /quotes in the server (docs/measurements/bench-2026-11-24-to-29.md "Quotes as bytes").
  *
  * Written by hand because JSON.stringify has no way to splice text already made. Anything it treats specially (a
  * toJSON method, a class instance, a boxed primitive, a bigint, a cycle or a depth past MAX_DEPTH) sends the whole

@@ -10,7 +10,7 @@ import { JSON_REPRESENTATION, type WireRepresentation } from './negotiation.ts';
  * booking): nothing in them is frozen, and JSON.stringify walks them faster than `jsonBytes` does.
  *
  * The JSON goes out as bytes: given a string, Fastify measures its UTF-8 length for Content-Length, Node copies it after
- * the header text and encodes the whole again on the write, three passes over the body where one encoding does (load/README.md
+ * the header text and encodes the whole again on the write, three passes over the body where one encoding does (docs/measurements/bench-2026-11-24-to-29.md
  * "Answers as bytes").
  */
 export function sendRepresentation(
@@ -34,7 +34,7 @@ export function sendRepresentation(
  * A body that never changes for the life of the process (the fleet, location and rate lists and items): serialized and
  * encoded once per representation, on first use (no per-request work that can be done once). Kept as bytes: the
  * location names make the text a two-byte string, which Node re-encoded to UTF-8 on every write, a third of a GET
- * /locations (load/README.md "Profile findings").
+ * /locations (docs/measurements/bench-2026-11-24-to-29.md "Profile findings").
  */
 export class ConstantBody {
   private json: Buffer | undefined;

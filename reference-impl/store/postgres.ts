@@ -523,10 +523,10 @@ export class PostgresStore implements Store {
    * is that, taken once a turn of the event loop for every call of the turn, at the turn's end (setImmediate): the
    * requests read in one poll phase then go on together and their responses leave in one burst, one wake-up of the
    * peer instead of one per response (the write system call's cost is mostly that wake-up: POST /availability 85 to
-   * 74 µs a request, load/README.md "The control watch, a burst a turn"). Otherwise the row is read, and concurrent
+   * 74 µs a request, docs/measurements/bench-2026-11-24-to-29.md "The control watch, a burst a turn"). Otherwise the row is read, and concurrent
    * reads are shared: a call made while a read is in flight (sent before the call, so it may miss a change made just
    * before it) waits for the next read, which starts when that one ends and is shared by every call made meanwhile. Each call so sees a read sent after it was made; under
-   * load there is one round trip per round trip's worth of requests instead of one each (load/README.md "PostgreSQL
+   * load there is one round trip per round trip's worth of requests instead of one each (docs/measurements/bench-2026-11-24-to-29.md "PostgreSQL
    * read rows").
    */
   getControlState(): Promise<ControlState> {
