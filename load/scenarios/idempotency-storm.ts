@@ -1,3 +1,4 @@
+import { LIST_LAG_MS } from '../../harness/http/list-lag.ts';
 import { readListings, shoppingPlan } from '../engine-neutral/listings.ts';
 import type { RunContext, ScenarioDefinition, VuContext } from '../engine-neutral/model.ts';
 import {
@@ -180,7 +181,14 @@ export const idempotencyStormScenario: ScenarioDefinition<StormShared> = {
     },
   ],
   async teardown(ctx, shared) {
-    const found = await reservationsByReference(ctx, shared.token);
+    // Spec 6: a list served from a copy may show a booking a moment after its answer (docs/ambiguities.md S36): read
+    // again, backing off, for up to LIST_LAG_MS until every key is listed, as the suite's client does.
+    let found = await reservationsByReference(ctx, shared.token);
+    for (let waited = 0, wait = 250; waited < LIST_LAG_MS; waited += wait, wait = Math.min(wait * 2, 1_000)) {
+      if (shared.keys.every(({ reference }) => found.has(reference))) break;
+      await ctx.sleep(wait);
+      found = await reservationsByReference(ctx, shared.token);
+    }
     for (const { key, reference } of shared.keys) {
       const ids = found.get(reference) ?? [];
       ctx.check(CHECKS.exactlyOne, ids.length === 1, `${key}: ${ids.length} reservations (${ids.join(', ')})`);
