@@ -38,7 +38,7 @@ import { heldScopes, slowCases } from './support/draws.ts';
 import { availabilityAnswered, quoteAnswered } from './support/endpoint-success.ts';
 import { cheapRuns, costlyRuns, sampleOf } from './support/generated.ts';
 import { errorWithoutRequestId, unissuedId } from './support/ids.ts';
-import { targetListings } from './support/listings.ts';
+import { sharedListingRead, targetListings } from './support/listings.ts';
 import { bareAmounts, isMoneyObject, moneyValue, scaled } from './support/money.ts';
 import { requireUnknownKeysRefused } from './support/request-faults.ts';
 import { reservationBody } from './support/reservation-requests.ts';
@@ -538,7 +538,7 @@ describe('1 What the service does', () => {
   check('1.6a')(
     { ...business, name: 'Every listed vehicle is classified by a valid SIPP (ACRISS) code' },
     async (t) => {
-      const res = await t.client('partnerA').get('/fleet');
+      const res = await sharedListingRead(t, '/fleet');
       expect(res.status, res.text.slice(0, 300)).toBe(200);
       const vehicles = listItems(res, 'FleetList', 'GET /fleet');
       if (vehicles.length === 0) t.notApplicable('the fleet list is empty');
@@ -570,7 +570,7 @@ describe('1 What the service does', () => {
   check('1.6a')(
     { ...business, level: 'SHOULD', name: 'The SIPP code agrees with transmission and air conditioning' },
     async (t) => {
-      const res = await t.client('partnerA').get('/fleet');
+      const res = await sharedListingRead(t, '/fleet');
       for (const v of listItems(res, 'FleetList', 'GET /fleet')) {
         const code = v.sippCode ?? '';
         if (v.transmission !== null) {

@@ -12,6 +12,7 @@ import { check } from '../harness/check/check.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { requestToken } from './support/auth.ts';
+import { sharedListingRead } from './support/listings.ts';
 import { availabilityFaults, quoteFaults, reservationFaults } from './support/request-faults.ts';
 import { expectSamples, forSamples, levelOptions, SAMPLE_LEVELS, type Sample } from './support/samples.ts';
 import { absentKeys, nullableRequiredKeys, unknownKeys } from './support/schema-walk.ts';
@@ -105,7 +106,7 @@ describe('2 Conventions', () => {
             ['/rates', 'RateList'],
           ] as const
         ).map(async ([path, schema]): Promise<Sample> => {
-          return { label: `GET ${API_PREFIX}${path}`, res: await t.client('partnerA').get(path), status: 200, schema };
+          return { label: `GET ${API_PREFIX}${path}`, res: await sharedListingRead(t, path), status: 200, schema };
         }),
       ),
     );

@@ -8,6 +8,7 @@ import { parseNumberText } from '../contract/xml/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { sharedListingRead } from './support/listings.ts';
 import { amountLexemes, ISO_CURRENCIES } from './support/money.ts';
 import {
   expectSamples,
@@ -57,7 +58,7 @@ describe('2.1 Money', () => {
     };
     if (level !== 'catalog') return forSamples(t, level, judgeSamples);
     const fleet: Sample[] = [
-      { label: 'GET /fleet', res: await t.client('partnerA').get('/fleet'), status: 200, schema: 'FleetList' },
+      { label: 'GET /fleet', res: await sharedListingRead(t, '/fleet'), status: 200, schema: 'FleetList' },
     ];
     expectSamples(fleet);
     judgeSamples(fleet);

@@ -13,7 +13,7 @@ import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { booked, expectBooked, postReservation, quoteToBook } from './support/booking.ts';
 import { forAvailability, forQuotes, isAvailabilityAnswer, sampleOf } from './support/generated.ts';
-import { targetListings } from './support/listings.ts';
+import { sharedListingRead, targetListings } from './support/listings.ts';
 import { availabilityFaults, faultsOf, quoteFaults, reservationFaults, unmetFaults } from './support/request-faults.ts';
 import { driverFor, freshReference, reservationBody } from './support/reservation-requests.ts';
 
@@ -25,11 +25,11 @@ const book = { ...business, profile: 'book' as const, bookings: true };
 /** GET of a listing: exactly the list key (an array) and count (an integer), count the number listed. */
 async function listShape(
   t: CheckContext,
-  path: string,
+  path: '/fleet' | '/locations' | '/rates',
   key: 'vehicles' | 'locations' | 'rates',
   schema: 'FleetList' | 'LocationList' | 'RateList',
 ): Promise<void> {
-  const res = await t.client('partnerA').get(path);
+  const res = await sharedListingRead(t, path);
   expect(res.status, res.text.slice(0, 300)).toBe(200);
   expectSchema(res, schema);
   const body = res.body as Record<string, unknown>;

@@ -40,6 +40,7 @@ import { ENDPOINT_PROFILES, type EndpointProfile, endpointsOf } from './support/
 import { sampleOf } from './support/generated.ts';
 import { fleetOf, locationsOf, targetListings } from './support/listings.ts';
 import { freshKey, plainRequest } from './support/reservation-requests.ts';
+import { sharedStep } from './support/shared-steps.ts';
 import { plainQuoteRequest } from './support/shopping.ts';
 
 const partnerA: Role = 'partnerA';
@@ -74,9 +75,14 @@ interface Answer {
 
 /**
  * A successful call of every endpoint of the level, in table order (a booking is created before it is read,
- * modified and cancelled). PATCH's answer is its one answer, 501.
+ * modified and cancelled). PATCH's answer is its one answer, 501. Walked once for the checks of every answer's
+ * headers (sharedStep): each judges its own header on the same answers.
  */
-async function validCalls(t: CheckContext, level: EndpointProfile): Promise<Answer[]> {
+function validCalls(t: CheckContext, level: EndpointProfile): Promise<Answer[]> {
+  return sharedStep(t, `valid calls ${level} ${t.representation}`, () => walkValidCalls(t, level));
+}
+
+async function walkValidCalls(t: CheckContext, level: EndpointProfile): Promise<Answer[]> {
   const client = t.client(partnerA);
   const values: PathValues = { ...(await listedValues(t)), reservationId: '' };
   const answers: Answer[] = [];

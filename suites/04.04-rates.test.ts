@@ -8,7 +8,7 @@ import { check } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { fewCases, otherScope } from './support/draws.ts';
-import { ratesOf } from './support/listings.ts';
+import { ratesOf, sharedListingRead } from './support/listings.ts';
 import { answerForItem, notJudgedReason, PLAN_REFUSALS } from './support/refused-for.ts';
 import { addDays, availabilityRequest, shoppingDate } from './support/shopping.ts';
 
@@ -32,7 +32,7 @@ describe('4.4 GET /rates', () => {
 
   // Spec 4.4.1: "Only the caller's active, approved codes."
   check('4.4.1')({ ...business, name: 'Only active plans are listed' }, async (t) => {
-    const res = await t.client('partnerA').get('/rates');
+    const res = await sharedListingRead(t, '/rates');
     expect(res.status, res.text.slice(0, 300)).toBe(200);
     expectSchema(res, 'RateList');
     const rates = (res.body as RateList).rates;

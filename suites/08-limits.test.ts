@@ -894,6 +894,25 @@ describe('8 Limits', () => {
 /** Token requests from the harness's address a check may send to reach the address's 429. */
 const MAX_ADDRESS_REQUESTS = 2000;
 
+/**
+ * The address ceiling a target that offers the test hook rateLimits.tokenAddressCeiling is set to for the fill: the
+ * bucket and its refusal are the same at any ceiling (spec 8: "Ceiling values … not shown"), and the fill costs this many requests
+ * instead of the target's own ceiling (the reference's is 600 a minute).
+ */
+const HOOKED_ADDRESS_CEILING = 20;
+
+/** Runs `fn` with the token endpoint's per-address ceiling lowered where the target offers the hook, then restored. */
+async function withLowAddressCeiling<T>(t: CheckContext, fn: () => Promise<T>): Promise<T> {
+  const hooks = t.hookIfOffered('rateLimits.tokenAddressCeiling');
+  if (!hooks) return fn();
+  await hooks.setTokenAddressCeiling(HOOKED_ADDRESS_CEILING);
+  try {
+    return await fn();
+  } finally {
+    await hooks.setTokenAddressCeiling(null);
+  }
+}
+
 interface AddressFill extends Exhaustion {
   /** Partner A's token request (valid credentials) right after the address's 429, from the same address. */
   valid?: ApiResult;
@@ -908,14 +927,16 @@ interface AddressFill extends Exhaustion {
  */
 function addressFill(t: CheckContext): Promise<AddressFill> {
   return sharedStep(t, 'address-fill', () =>
-    inOwnWindow(t, async () => {
-      const fill = await sendUntil429(() => requestToken(t, 'partnerA', { auth: 'none' }), MAX_ADDRESS_REQUESTS, {
-        tokenEndpoint: true,
-      });
-      if (!fill.limited) return fill;
-      const valid = await provokingLimits(() => requestToken(t, 'partnerA'));
-      if (!windowReset(t)) await waitOut(fill.limited);
-      return { ...fill, valid };
-    }),
+    inOwnWindow(t, () =>
+      withLowAddressCeiling(t, async () => {
+        const fill = await sendUntil429(() => requestToken(t, 'partnerA', { auth: 'none' }), MAX_ADDRESS_REQUESTS, {
+          tokenEndpoint: true,
+        });
+        if (!fill.limited) return fill;
+        const valid = await provokingLimits(() => requestToken(t, 'partnerA'));
+        if (!windowReset(t)) await waitOut(fill.limited);
+        return { ...fill, valid };
+      }),
+    ),
   );
 }

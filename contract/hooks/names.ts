@@ -4,7 +4,7 @@
  * adapter) and the reference implementation (its routes).
  */
 export const HOOKS_CONTRACT = 'partner-api-test-hooks';
-export const HOOKS_CONTRACT_VERSION = '1.0.0';
+export const HOOKS_CONTRACT_VERSION = '1.1.0';
 
 /** Every hook of the contract, as `GET /` of the hooks base URL lists them. */
 export const HOOK_NAMES = [
@@ -20,6 +20,7 @@ export const HOOK_NAMES = [
   'failures',
   'alerts',
   'rateLimits.reset',
+  'rateLimits.tokenAddressCeiling',
   'reset',
 ] as const;
 
@@ -45,5 +46,6 @@ export const HOOK_ROUTES: Readonly<
     path: '/rate-limits/reset',
     clauses: ['4.5.4', '4.6.4', '7.3.33', '8.13', '8.14', '8.15', '8.16a', '8.16b'],
   },
+  'rateLimits.tokenAddressCeiling': { method: 'PUT', path: '/rate-limits/token-address-ceiling', clauses: ['8.16a'] },
   reset: { method: 'POST', path: '/reset', clauses: [] },
 };

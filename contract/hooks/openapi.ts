@@ -38,6 +38,15 @@ const REQUESTS: Partial<Record<HookName, Json>> = {
   'reservations.status': object({ status: { enum: [...RESERVATION_STATUSES] } }),
   'clients.partner': object({ enabled: { type: 'boolean', description: "the client's partner account is active" } }),
   'api.switch': object({ enabled: { type: 'boolean' } }),
+  'rateLimits.tokenAddressCeiling': object({
+    perMinute: {
+      type: ['integer', 'null'],
+      minimum: 1,
+      maximum: 1_000_000,
+      description:
+        "token requests a minute from one source address (spec 8.4's address bucket); null: the service's own",
+    },
+  }),
   failures: object(
     {
       dependencyUnavailable: { type: 'boolean', description: 'business calls answer 503 DEPENDENCY_UNAVAILABLE' },
@@ -61,6 +70,8 @@ const SUMMARIES: Record<HookName, string> = {
   alerts: 'The staff alerts raised so far (cancellations that need staff).',
   'rateLimits.reset':
     'Every rate-limit window starts empty again (per client, per address, token endpoint), as after a minute.',
+  'rateLimits.tokenAddressCeiling':
+    "The token endpoint's per-address ceiling is this many a minute until set back (null), so a suite reaches it cheaply.",
   reset: 'Back to normal: API on, failures off, no pending declines, prices unmoved.',
 };
 

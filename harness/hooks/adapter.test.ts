@@ -1,6 +1,7 @@
 /** The test hooks adapter against the embedded reference: the reference implements docs/test-hooks.md in full. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configureHttp } from '../http/client.ts';
+import { API_PREFIX } from '../../contract/constants.ts';
+import { configureHttp, send } from '../http/client.ts';
 import { provokingLimits } from '../http/rate-limits.ts';
 import { type EmbeddedTarget, startEmbeddedTarget } from '../target/embedded.ts';
 import { getLocations, tokenOf } from '../target/test-support/target-calls.ts';
@@ -71,6 +72,31 @@ describe('test hooks of the reference implementation', () => {
     expect(status, 'the rateLimit client reaches its 429').toBe(429);
     await hooks.resetRateLimits();
     expect((await locations(bearer)).status).toBe(200);
+  });
+
+  it("lowers the token endpoint's per-address ceiling and sets it back (spec 8.4)", async () => {
+    // Token requests without client authentication: counted by the address bucket only, refused invalid_client.
+    const anonymousToken = () =>
+      send({
+        method: 'POST',
+        url: `${target.config.baseUrl}${API_PREFIX}/oauth/token`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=client_credentials',
+      });
+    await hooks.resetRateLimits();
+    await hooks.setTokenAddressCeiling(3);
+    const statuses: number[] = [];
+    try {
+      await provokingLimits(async () => {
+        for (let i = 0; i < 4; i++) statuses.push((await anonymousToken()).status);
+      });
+    } finally {
+      await hooks.setTokenAddressCeiling(null);
+      await hooks.resetRateLimits();
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    expect((await anonymousToken()).status, "the service's own ceiling again").toBe(401);
+    await expect(hooks.setTokenAddressCeiling(0)).rejects.toMatchObject({ name: 'HookError', status: 400 });
   });
 
   it('switches the failures on and off (spec 7.3)', async () => {

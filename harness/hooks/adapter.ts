@@ -37,6 +37,11 @@ export interface TestHooks {
   listAlerts(): Promise<unknown[]>;
   /** Spec 8: every rate-limit window starts empty again, so a check that filled one holds nobody up. */
   resetRateLimits(): Promise<void>;
+  /**
+   * Spec 8.4: the token endpoint's per-address ceiling is `perMinute` a minute until set back (null: the target's
+   * own), so a check reaches that bucket in a few requests instead of the target's whole ceiling.
+   */
+  setTokenAddressCeiling(perMinute: number | null): Promise<void>;
   /** Back to normal: API on, failures off, no pending declines, prices unmoved. */
   reset(): Promise<void>;
 }
@@ -70,6 +75,8 @@ export interface HooksEndpoint {
 let changes = 0;
 /** Empties rate-limit windows only: nothing any read's body shows changes (not counted in `changes`). */
 const RATE_LIMITS_RESET = '/rate-limits/reset';
+/** Moves a rate-limit ceiling only: not counted in `changes` either. */
+const TOKEN_ADDRESS_CEILING = '/rate-limits/token-address-ceiling';
 
 /** The count of state-changing hook calls begun or ended so far in this process. */
 export function hookChanges(): number {
@@ -132,7 +139,9 @@ export function testHooks(
 ): TestHooks {
   const segment = (s: string) => encodeURIComponent(s);
   const go = async (method: string, path: string, body?: unknown) => {
-    if (method === 'GET' || path === RATE_LIMITS_RESET) return call(endpoint, send, method, path, body);
+    if (method === 'GET' || path === RATE_LIMITS_RESET || path === TOKEN_ADDRESS_CEILING) {
+      return call(endpoint, send, method, path, body);
+    }
     changes += 1;
     try {
       return await call(endpoint, send, method, path, body);
@@ -180,6 +189,9 @@ export function testHooks(
       await go('POST', RATE_LIMITS_RESET);
       // Every bucket is full again: what the run had learned of them no longer holds.
       forgetRateLimits();
+    },
+    async setTokenAddressCeiling(perMinute) {
+      await go('PUT', TOKEN_ADDRESS_CEILING, { perMinute });
     },
     async reset() {
       await go('POST', '/reset');

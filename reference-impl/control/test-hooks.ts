@@ -186,9 +186,22 @@ export function testHookRoutes(app: FastifyInstance, deps: TestHookDeps) {
         return { rateLimitGeneration: state.rateLimitGeneration };
       });
 
+      hooks.put('/rate-limits/token-address-ceiling', async (request) => {
+        const { perMinute } = jsonBody(request);
+        if (perMinute !== null && !(Number.isInteger(perMinute) && finiteNumber(perMinute, 1, 1_000_000))) {
+          throw invalid('perMinute', 'must be an integer from 1 to 1000000, or null');
+        }
+        const state = await deps.store.updateControlState((s) => ({
+          ...s,
+          tokenAddressCeiling: perMinute as number | null,
+        }));
+        return { perMinute: state.tokenAddressCeiling };
+      });
+
       hooks.post('/reset', async () => {
         await deps.store.updateControlState((s) => ({
           ...s,
+          tokenAddressCeiling: null,
           apiDisabled: false,
           disabledPartnerIds: [],
           priceMovesPercent: {},

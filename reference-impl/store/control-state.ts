@@ -9,6 +9,7 @@ export const DEFAULT_CONTROL_STATE: Readonly<ControlState> = Object.freeze({
   expiredQuotes: [],
   tokensExpiredBefore: {},
   rateLimitGeneration: 0,
+  tokenAddressCeiling: null,
   faults: Object.freeze({ dependencyUnavailable: false, internalError: false }),
 });
 
@@ -47,6 +48,12 @@ export function normalizeControlState(value: unknown): ControlState {
       : [],
     tokensExpiredBefore: expiredBefore,
     rateLimitGeneration: Math.max(0, Math.trunc(finite(raw.rateLimitGeneration, 0))),
+    tokenAddressCeiling:
+      typeof raw.tokenAddressCeiling === 'number' &&
+      Number.isInteger(raw.tokenAddressCeiling) &&
+      raw.tokenAddressCeiling > 0
+        ? raw.tokenAddressCeiling
+        : null,
     faults: {
       dependencyUnavailable: faults.dependencyUnavailable === true,
       internalError: faults.internalError === true,

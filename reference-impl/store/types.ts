@@ -91,6 +91,8 @@ export interface ControlState {
   tokensExpiredBefore: Record<string, number>;
   /** Bumped by the rate-limit reset hook: buckets are counted per generation, so a new one starts empty. */
   rateLimitGeneration: number;
+  /** Set by the test hook rateLimits.tokenAddressCeiling: the token endpoint's per-address ceiling (null: config's). */
+  tokenAddressCeiling: number | null;
   /** Named faults partner developers switch on to rehearse failures (docs/design.md "Reference implementation"). */
   faults: Faults;
 }

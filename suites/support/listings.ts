@@ -44,6 +44,8 @@ interface StepRead {
   generation: string;
   /** The read's exchanges, shown in the evidence of each check that reuses it. */
   captured: CapturedExchanges;
+  /** The check that sent it: a check of a listing clause reuses only its own reads (judgesListings). */
+  sentBy: CheckContext;
 }
 
 /** Per run (its settings object, as the harness's own state), per role and path. */
@@ -70,7 +72,8 @@ function generation(): string {
  * requireSuccess). A read that succeeded cleanly (200, a body read without a deviation) is kept for the run and
  * handed to the next checks that need it, as a copy, while it is fresh: younger than LISTING_MAX_AGE_MS, and no hook
  * that may change the listings called since it was sent. A failed read is never kept (the next check sends its own,
- * with the exchange in its evidence); a check of a listing clause (judgesListings) always sends its own.
+ * with the exchange in its evidence); a check of a listing clause (judgesListings) sends its own, once: its later
+ * steps (each case of a property) reuse it while it is fresh.
  */
 async function stepRead(t: CheckContext, role: Role, path: string, stepClause: string, what: string): Promise<unknown> {
   let reads = stepReads.get(t.settings);
@@ -81,7 +84,7 @@ async function stepRead(t: CheckContext, role: Role, path: string, stepClause: s
   const key = `${role} ${path}`;
   const kept = reads.get(key);
   const fresh = kept !== undefined && kept.generation === generation() && Date.now() - kept.sentAt < LISTING_MAX_AGE_MS;
-  if (fresh && !judgesListings(t.clause.id)) {
+  if (fresh && (kept.sentBy === t || !judgesListings(t.clause.id))) {
     recordAgain(kept.captured);
     return structuredClone(kept.body);
   }
@@ -91,7 +94,7 @@ async function stepRead(t: CheckContext, role: Role, path: string, stepClause: s
   const { result: res, captured } = await capturing(() => t.client(role).get(path, { representation: 'json' }));
   const body = requireSuccess(res, 200, stepClause, what);
   if (body !== undefined && res.readDespite === undefined && generation() === sentIn) {
-    reads.set(key, { body: structuredClone(body), sentAt, generation: sentIn, captured });
+    reads.set(key, { body: structuredClone(body), sentAt, generation: sentIn, captured, sentBy: t });
   }
   return body;
 }
@@ -367,7 +370,7 @@ export interface ListingReadInFull {
 export function listingReadInFull(t: CheckContext, resource: 'fleet' | 'locations'): Promise<ListingReadInFull> {
   return sharedStep(t, `${resource} read in full ${t.representation}`, async () => {
     const client = t.client('partnerA');
-    const list = await client.get(`/${resource}`);
+    const list = await sharedListingRead(t, `/${resource}`);
     const key = resource === 'fleet' ? 'vehicles' : 'locations';
     const codeKey = resource === 'fleet' ? 'vehicleCode' : 'locationCode';
     const items = list.status === 200 ? (list.body as Record<string, unknown> | undefined)?.[key] : undefined;
@@ -466,9 +469,24 @@ export async function forListedLocations(
   for (const { label, value } of [...listed, ...byCode]) rule(value, label);
 }
 
-/** The role's rate plans in the check's representation. */
+/**
+ * GET /fleet, /locations or /rates as `role` in the check's representation, as the target answered it: read once for
+ * every check that judges the plain answer (sharedStep), and again once LISTING_MAX_AGE_MS old or after a test hook
+ * that changes state. Not judged here: each check judges its own rule on it, and fails on it as on a read of its own.
+ */
+export function sharedListingRead(
+  t: CheckContext,
+  path: '/fleet' | '/locations' | '/rates',
+  role: Role = 'partnerA',
+): Promise<ApiResult> {
+  return sharedStep(t, `listing read ${role} ${path} ${t.representation}`, () => t.client(role).get(path), {
+    maxAgeMs: LISTING_MAX_AGE_MS,
+  });
+}
+
+/** The role's rate plans in the check's representation (sharedListingRead). */
 export async function listedRates(t: CheckContext, role: Role = 'partnerA'): Promise<RatePlan[]> {
-  const res = await t.client(role).get('/rates');
+  const res = await sharedListingRead(t, '/rates', role);
   requireSuccess(res, 200, '4.0.9', `GET /rates as ${role}`);
   expectSchema(res, 'RateList');
   return (res.body as RateList).rates;

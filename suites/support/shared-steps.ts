@@ -15,6 +15,8 @@ interface Shared {
   captured: CapturedExchanges;
   /** The test-hook state it was fetched in: a hook that changes the target's state since makes it stale. */
   hooks: number;
+  /** When it was fetched (Date.now()), for maxAgeMs. */
+  fetchedAt: number;
 }
 
 export interface SharedStepOptions {
@@ -23,6 +25,11 @@ export interface SharedStepOptions {
    * restores): a rate-limit fill's 429, say. Kept for the whole run instead of fetched again after such a hook.
    */
   acrossHooks?: boolean;
+  /**
+   * Fetched again once the kept result is this old: what a target lists may change at any time (spec 2), so a read
+   * of it is reused only while fresh (listings.ts LISTING_MAX_AGE_MS).
+   */
+  maxAgeMs?: number;
 }
 
 /** Per run (its settings object), per key. */
@@ -46,14 +53,17 @@ export async function sharedStep<T>(
     shared.set(t.settings, entries);
   }
   const kept = entries.get(key);
-  if (kept && (options.acrossHooks || kept.hooks === hookChanges())) {
+  const young =
+    kept !== undefined && (options.maxAgeMs === undefined || Date.now() - kept.fetchedAt < options.maxAgeMs);
+  if (kept && young && (options.acrossHooks || kept.hooks === hookChanges())) {
     recordAgain(kept.captured);
     return structuredClone(kept.value) as T;
   }
   const before = hookChanges();
+  const fetchedAt = Date.now();
   const { result, captured } = await capturing(fetch);
   if (options.acrossHooks || hookChanges() === before) {
-    entries.set(key, { value: structuredClone(result), captured, hooks: before });
+    entries.set(key, { value: structuredClone(result), captured, hooks: before, fetchedAt });
   }
   return result;
 }

@@ -90,7 +90,7 @@ export function tokenRoute(app: FastifyInstance, deps: TokenRouteDeps) {
       // Spec 8.4: two separate buckets; the address one is counted first so floods of bad credentials are bounded.
       const byAddress = await deps.rateLimiter.hit(
         bucketOf(ctx.control.rateLimitGeneration, `token-addr:${request.ip}`),
-        deps.limits.perAddressPerMinute,
+        ctx.control.tokenAddressCeiling ?? deps.limits.perAddressPerMinute,
         ctx.nowMs,
       );
       // A variant whose address bucket counts something else (failed authentications only) lifts this one.
