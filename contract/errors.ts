@@ -80,8 +80,6 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-export const ERROR_CODE_NAMES = Object.keys(ERROR_CODES) as ErrorCode[];
-
 export function isErrorCode(value: string): value is ErrorCode {
   return Object.hasOwn(ERROR_CODES, value);
 }

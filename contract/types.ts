@@ -11,7 +11,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { SCHEMA_BUNDLE, SchemaName } from './schemas/index.ts';
 
-export { RATE_TYPES, RESERVATION_STATUSES } from './schemas/building-blocks.ts';
+export { RESERVATION_STATUSES } from './schemas/building-blocks.ts';
 
 /** The bundle is the root, so each `#/$defs/<name>` reference inside the schema resolves as Ajv resolves it. */
 type FromBundle<N extends SchemaName> = FromSchema<{
@@ -27,7 +27,6 @@ export type Extras = FromBundle<'Extras'>;
 export type RentalWindow = FromBundle<'RentalWindow'>;
 /** Spec 2.5 */
 export type FleetVehicle = FromBundle<'FleetVehicle'>;
-export type DataQualityStatus = FleetVehicle['dataQuality']['status'];
 /** Spec 2.6 */
 export type Location = FromBundle<'Location'>;
 /** Spec 2.7 */

@@ -19,7 +19,7 @@ const DECLARATION =
   /^\s*(?:export\s+)?(?:type\s+(Role|Profile|Representation|Level)\s*=|const\s+(ROLES|PROFILES|REPRESENTATIONS)\s*[:=])/m;
 
 /** The schema names, and the types contract/types.ts derives from a part of one schema. */
-const RESOURCE_TYPES = [...SCHEMA_NAMES, 'DataQualityStatus', 'RateType', 'ReservationStatus', 'FieldError'];
+const RESOURCE_TYPES = [...SCHEMA_NAMES, 'RateType', 'ReservationStatus', 'FieldError'];
 const RESOURCE_TYPE_DECLARATION = new RegExp(
   `^\\s*(?:export\\s+)?(?:declare\\s+)?(?:type|interface|class|enum)\\s+(${RESOURCE_TYPES.join('|')})\\b`,
   'gm',

@@ -12,7 +12,7 @@ import type { Clause } from './types.ts';
 export { compareClauseIds } from './ids.ts';
 export { NON_SERVICE_STATEMENTS, OPEN_POINTS } from './open-points.ts';
 export { SECTIONS } from './sections.ts';
-export type { Clause, NonServiceStatement, OpenPoint, Profile, Section, Verification } from './types.ts';
+export type { Clause } from './types.ts';
 
 /** Every normative statement of the spec, in spec (and natural id) order. */
 export const CLAUSES: readonly Clause[] = [

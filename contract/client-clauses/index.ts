@@ -1,6 +1,6 @@
 import type { ClientClause } from './types.ts';
 
-export type { ClientClause, ClientObservation } from './types.ts';
+export type { ClientClause } from './types.ts';
 
 /** One entry as written below: its level defaults to MUST. */
 type Entry = Omit<ClientClause, 'level'> & { level?: ClientClause['level'] };

@@ -17,7 +17,7 @@ import {
 
 export type { JsonSchema } from './building-blocks.ts';
 export { PATTERNS } from './building-blocks.ts';
-export { isSchemaName, SCHEMA_NAMES, type SchemaName } from './names.ts';
+export { SCHEMA_NAMES, type SchemaName } from './names.ts';
 
 export const SCHEMA_BUNDLE_ID = 'https://partner-api.invalid/schemas/v1';
 

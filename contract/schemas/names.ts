@@ -31,7 +31,3 @@ export const SCHEMA_NAMES = [
 ] as const;
 
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
-
-export function isSchemaName(value: string): value is SchemaName {
-  return (SCHEMA_NAMES as readonly string[]).includes(value);
-}

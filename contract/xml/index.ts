@@ -6,8 +6,7 @@ export {
   parseTypedXml,
   type XmlLimits,
   type XmlParseResult,
-  type XmlReadOptions,
   type XmlRoot,
 } from './parse.ts';
 export { REASONS as XML_REJECTION_REASONS } from './reasons.ts';
-export { isXmlRepresentable, type SerializeOptions, serializeTypedXml } from './serialize.ts';
+export { isXmlRepresentable, serializeTypedXml } from './serialize.ts';

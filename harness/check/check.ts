@@ -23,7 +23,7 @@ import { DEFAULT_XML_COVERAGE, representationsToRun } from './representations.ts
 import { BlockedSignal, inCheckScope, TransientSignal } from './scope.ts';
 import { scopeGuarded } from './scope-guard.ts';
 
-export type { ApiResult, CallOptions, PartnerClient, RawRequest } from '../http/partner-client.ts';
+export type { ApiResult, CallOptions, PartnerClient } from '../http/partner-client.ts';
 
 // A suite's failed expect() is reported in plain words, with the exchange it was about (evidence.ts).
 recordAssertionFacts(chai);

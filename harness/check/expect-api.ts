@@ -402,11 +402,6 @@ function rowStatusText(code: ErrorCode, result: ApiResult): string {
   return expectedGot(`HTTP status of ${code}`, String(ERROR_CODES[code].status), responseText(result.status, code));
 }
 
-/** Spec 7.3: a refusal for a request body that failed validation, VALIDATION_ERROR or a 400 code of the server's own. */
-export const VALIDATION_REFUSAL: readonly RefusalAnswer[] = [
-  { status: 400, codes: ['VALIDATION_ERROR'], otherCodes: true },
-];
-
 /**
  * Whether an error answer has one of the statuses a clause lists (4.5.4's "Errors: 400, 401, 403, 409, 429", a
  * "400" whose code is open). A table code whose 7.3 row gives a listed status, sent with another error status, counts

@@ -6,8 +6,6 @@ import { BlockedSignal, countCase, TransientSignal } from './scope.ts';
 /** What a generated case returns when the target gave it nothing to judge (no offer for that window, say). */
 export const SKIP = Symbol('case not judged');
 
-export type CaseResult = undefined | typeof SKIP;
-
 /** Thrown when too few generated cases could be judged: the check ends not-applicable with the reason. */
 export class FewCasesSignal extends Error {
   override readonly name = 'FewCasesSignal';

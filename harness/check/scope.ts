@@ -176,8 +176,3 @@ export function requireStep(clauseId: string, ok: boolean, requirement: string, 
 export class TransientSignal extends Error {
   override readonly name = 'TransientSignal';
 }
-
-/** Observations of the current check so far (for a check that decides from them). */
-export function observationsSoFar(): readonly Observation[] {
-  return [...(storage.getStore()?.observations.values() ?? [])];
-}

@@ -57,9 +57,6 @@ export class HookError extends Error {
   }
 }
 
-/** Where the reference implementation serves its hooks, relative to its base URL. */
-export const REFERENCE_HOOKS_PATH = '/test-hooks/v1';
-
 type SendFn = (req: HttpRequest, options?: SendOptions) => Promise<HttpResponse>;
 
 export interface HooksEndpoint {

@@ -163,10 +163,6 @@ export function forgetRateLimits(): void {
   limits.forget();
 }
 
-export async function closeHttp(): Promise<void> {
-  await closePools();
-}
-
 const lossyUtf8 = new TextDecoder('utf-8');
 
 /**

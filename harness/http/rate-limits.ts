@@ -258,7 +258,7 @@ interface LimitScope {
 
 const scopes = new AsyncLocalStorage<LimitScope>();
 /** Traffic outside any check (pre-flight, cleanup, the harness's own tests). */
-let processTraffic = emptyTraffic();
+const processTraffic = emptyTraffic();
 
 /** Runs fn counting its traffic into `traffic` (one check); provoking passes through from an enclosing scope. */
 export function withTraffic<T>(traffic: Traffic, fn: () => Promise<T>): Promise<T> {
@@ -282,11 +282,4 @@ export function isProvoking(): boolean {
 /** The traffic of the current check, or of the process outside checks. */
 export function currentTraffic(): Traffic {
   return scopes.getStore()?.traffic ?? processTraffic;
-}
-
-/** The traffic outside checks so far, and a fresh count from now (the runner's pre-flight and cleanup). */
-export function takeProcessTraffic(): Traffic {
-  const taken = processTraffic;
-  processTraffic = emptyTraffic();
-  return taken;
 }

@@ -402,10 +402,3 @@ export function allChecks(model: ReportModel): { section: ReportSection; clause:
     section.clauses.flatMap((clause) => clause.checks.map((check) => ({ section, clause, check }))),
   );
 }
-
-/** Outcome counts of a list of outcomes (for callers that summarise records before the model exists). */
-export function countOutcomes(outcomes: Iterable<Outcome>): Record<Outcome, number> {
-  const counts = emptyCounts();
-  for (const outcome of outcomes) counts[outcome] += 1;
-  return counts;
-}

@@ -18,7 +18,3 @@ export const RENDERERS: Record<ReportFormat, { fileName: string; render: (model:
   html: { fileName: 'report.html', render: renderHtml },
   md: { fileName: 'report.md', render: renderMarkdown },
 };
-
-export function isReportFormat(value: string): value is ReportFormat {
-  return (REPORT_FORMATS as readonly string[]).includes(value);
-}

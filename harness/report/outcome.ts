@@ -26,11 +26,6 @@ export function emptyClauseCounts(): Record<ClauseOutcome, number> {
   return { ...emptyCounts(), 'not-checked': 0 };
 }
 
-/** An outcome that means the check ran against the target (an error ran too, but judged nothing). */
-export function ran(outcome: Outcome): boolean {
-  return outcome !== 'not-applicable';
-}
-
 /** An outcome that judged the clause on the target: coverage counts these. */
 export function judged(outcome: Outcome): boolean {
   return outcome === 'pass' || outcome === 'fail' || outcome === 'warn';

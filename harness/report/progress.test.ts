@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startVitest } from 'vitest/node';
-import { clock, estimateChecks, ProgressReporter } from './progress.ts';
+import { clock, ProgressReporter } from './progress.ts';
 
 const CLEAR = '\r\u001b[2K';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -68,14 +68,5 @@ describe('ProgressReporter', () => {
     expect(lines.join('')).toContain('\r\u001b[2Kpatient: token expiry judged in 9:59\n');
     expect(clock(65_000)).toBe('1:05');
     expect(clock(3_723_000)).toBe('1:02:03');
-  });
-
-  it('estimates the checks of a suite file from its source, counting both representations', () => {
-    const source = `
-      check('4.7.3')({ representations: REPRESENTATIONS }, async () => {});
-      check('4.7.4')({}, async () => {});
-      check('4.2.1')({}, async () => {});`;
-    expect(estimateChecks(source, () => true)).toBe(4);
-    expect(estimateChecks(source, (id) => id.startsWith('4.7'))).toBe(3);
   });
 });

@@ -4,8 +4,6 @@ import type { Outcome } from '../check/outcome-and-evidence.ts';
 import { emptyCounts, OUTCOMES } from './outcome.ts';
 import { type CollectOptions, checkRecordOf } from './reporter.ts';
 
-export { formatSummary } from './summary.ts';
-
 const SHORT: Record<Outcome, string> = {
   pass: 'pass',
   fail: 'fail',
@@ -223,21 +221,4 @@ export class ProgressReporter implements Reporter {
     this.#write(`\r\u001b[2K${cut}`);
     this.#liveShown = true;
   }
-}
-
-/**
- * Checks a suite file will register, read from its source before vitest collects it: each `check('<id>'` whose
- * clause is selected, twice when it runs in both representations. An estimate (loops register more), replaced by
- * the real count once the file is collected.
- */
-export function estimateChecks(source: string, selected: (clauseId: string) => boolean): number {
-  let count = 0;
-  const calls = [...source.matchAll(/\bcheck\(\s*'([^']+)'/g)];
-  calls.forEach((call, index) => {
-    if (!call[1] || !selected(call[1])) return;
-    const end = calls[index + 1]?.index ?? source.length;
-    const body = source.slice(call.index ?? 0, Math.min(end, (call.index ?? 0) + 1_500));
-    count += /representations:\s*REPRESENTATIONS/.test(body) ? 2 : 1;
-  });
-  return count;
 }

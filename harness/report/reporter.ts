@@ -5,7 +5,6 @@ import type { CheckMeta, Evidence, Outcome } from '../check/outcome-and-evidence
 import type { Representation } from '../http/representation.ts';
 import type { CheckRecord, HarnessError } from './check-record.ts';
 
-export { type BuildReportInput, buildReport, checkId } from './build.ts';
 export type { CheckRecord, HarnessError } from './check-record.ts';
 
 type RunEnd = NonNullable<Reporter['onTestRunEnd']>;

@@ -23,12 +23,9 @@ import { CertificationReporter } from '../report/reporter.ts';
 import { formatSummary } from '../report/summary.ts';
 import { profileRank, type RunSettings } from '../run-settings.ts';
 import type { ImageSpec } from '../target/image-options.ts';
+import { assertSameTarget, loadBaseline, parseFailOn } from './baseline-file.ts';
 import { type CleanupResult, cleanupBookings, describeLeftover } from './cleanup.ts';
 import { CertifyError, EXIT } from './errors.ts';
-
-export { PreflightError } from './preflight.ts';
-
-import { assertSameTarget, loadBaseline, parseFailOn } from './baseline-file.ts';
 import {
   DEFAULT_REMOTE_MAX_RPS,
   DEFAULT_RUNS,
@@ -579,4 +576,3 @@ function lastLines(text: string, count: number): string {
 }
 
 // Re-exported so the CLI and tests need one import.
-export { CertifyError, EXIT } from './errors.ts';

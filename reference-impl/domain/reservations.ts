@@ -69,9 +69,12 @@ export class Reservations {
     private readonly faults: FaultSwitch,
   ) {}
 
-  /** Spec 4.7: idempotent creation. The key is claimed in the store before any work, released on failure. */
-  async create(ctx: CallContext, key: string | undefined, body: ReservationRequest): Promise<CreateOutcome> {
-    if (key === undefined) throw apiError('IDEMPOTENCY_KEY_REQUIRED', 'The Idempotency-Key header is required.');
+  /**
+   * Spec 4.7: idempotent creation. The key is claimed in the store before any work, released on failure. A request
+   * without the header is refused by the route (IDEMPOTENCY_KEY_REQUIRED) unless a fault lifts that rule, and then
+   * comes with a key of its own.
+   */
+  async create(ctx: CallContext, key: string, body: ReservationRequest): Promise<CreateOutcome> {
     const claimToken = randomUUID();
     const claim = await this.store.claimIdempotencyKey({
       partnerId: ctx.partnerId,

@@ -2,8 +2,6 @@ import { PostgresStore } from './postgres.ts';
 import { SqliteStore } from './sqlite.ts';
 import type { Store } from './types.ts';
 
-export { PostgresStore } from './postgres.ts';
-export { SqliteStore } from './sqlite.ts';
 export type * from './types.ts';
 
 export type StoreLocation = { kind: 'postgres'; url: string } | { kind: 'sqlite'; path: string };

@@ -336,29 +336,6 @@ export async function booked(
   return result;
 }
 
-/**
- * A property over generated bookings as partner A: per case a generated quote request (a 409 NO_AVAILABILITY is a
- * case not judged), booked at once with a generated driver old enough for the quoted vehicle; the created
- * reservation validates and `rule` judges it. `runs` defaults to costlyRuns: each case is a booking.
- */
-export async function forBookings(
-  t: CheckContext,
-  rule: (booking: QuotedBooking) => unknown,
-  options: ShoppingOptions & { listings?: TargetListings; runs?: number } = {},
-): Promise<void> {
-  const { listings, runs, ...shopping } = options;
-  const cat = listings ?? (await targetListings(t, 'partnerA'));
-  await t.forAll(
-    fc.tuple(quoteRequest(cat, { rate: 'public', ...shopping }), fc.nat({ max: 1_000_000 })),
-    async ([request, driverSalt]) => {
-      const booking = await quoteAndBookDrawn(t, request, driverSalt);
-      if (!booking) return SKIP;
-      await rule(booking);
-    },
-    { numRuns: runs ?? costlyRuns(t) },
-  );
-}
-
 /** A drawn quote request quoted and booked by partner A (undefined: no availability for it). */
 async function quoteAndBookDrawn(
   t: CheckContext,

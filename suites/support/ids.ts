@@ -3,7 +3,6 @@
  * bodies compared without their requestId: what "indistinguishable from a nonexistent one" checks compare.
  */
 import type { ApiResult } from '../../harness/check/check.ts';
-import { isObject } from './schema-walk.ts';
 
 /**
  * Where unissuedId raises an id's number: the first of its longest runs of digits (a sequence's counter rather than a
@@ -83,11 +82,4 @@ export function errorWithoutRequestId(res: ApiResult, id: string): unknown {
   if (!error) return undefined;
   const { requestId: _requestId, ...rest } = error;
   return JSON.parse(JSON.stringify(rest).split(id).join('<id>'));
-}
-
-/** An error body with its requestId blanked: what "indistinguishable but for the requestId" compares. */
-export function withoutRequestId(body: unknown): unknown {
-  if (!isObject(body) || !isObject(body.error)) return body;
-  const { requestId: _ignored, ...rest } = body.error;
-  return { ...body, error: rest };
 }
