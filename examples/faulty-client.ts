@@ -294,6 +294,20 @@ const CLIENT_FAULTS: readonly ClientFault[] = [
     },
   },
   {
+    name: 'cancel-twice',
+    clause: 'C6',
+    scenario: 'happy-path',
+    description:
+      'A reservation is processed once per observation, not once: after its cancel succeeded, the client cancels it again.',
+    make: () => async (request, send) => {
+      const response = await send(request);
+      if (!isCancel(request) || !response.ok) return response;
+      const again = await send(request);
+      await again.body?.cancel();
+      return response;
+    },
+  },
+  {
     name: 'accept-html',
     clause: 'C4.13a',
     scenario: 'happy-path',

@@ -177,8 +177,9 @@ const entries: readonly Entry[] = [
     section: '6',
     title: 'Repeated observations of a reservation are processed idempotently',
     text: 'clients process repeated observations idempotently',
-    evidence: 'only under a scenario that repeats an observation: no action the repeated observation would duplicate',
-    observation: 'scenario',
+    evidence:
+      'every reservation observed more than once (its booking answer, reads and cancels by id): no cancel of it sent again once one succeeded',
+    observation: 'traffic',
   },
   {
     id: 'C7.2a',

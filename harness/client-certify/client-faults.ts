@@ -35,7 +35,6 @@ export const NO_CLIENT_FAULT: Readonly<Record<string, string>> = {
   'C2.1b': 'outside the traffic: how a client reads Money.display never reaches the wire',
   'C5.7':
     'the sandbox serves one protocol on its port: a plain-HTTP request to the HTTPS sandbox fails its handshake and is never an exchange',
-  C6: 'no scenario repeats an observation yet, so the clause is never judged',
   'C7.2a':
     'the bundled scenarios provoke each code once per client: a client that reads the message (and so recovers from no reworded message) is "not judged", and a breach needs the same code met twice under two wordings',
 };

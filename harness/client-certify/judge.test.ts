@@ -212,6 +212,22 @@ const CASES: Record<string, [RecordedExchange[], RecordedExchange[], number[]]> 
     [1, 3],
   ],
   'C5.7': [session(token(), read()), session(token(), read({ protocol: 'http' })), [2]],
+  C6: [
+    session(
+      token(),
+      book('key-00000001', Q1, { booking: { body: Q1, reservationId: 'RSV-1' } }),
+      read({ path: `${API}/reservations/RSV-1` }),
+      read({ method: 'POST', path: `${API}/reservations/RSV-1/cancel` }),
+    ),
+    session(
+      token(),
+      book('key-00000001', Q1, { booking: { body: Q1, reservationId: 'RSV-1' } }),
+      read({ path: `${API}/reservations/RSV-1` }),
+      read({ method: 'POST', path: `${API}/reservations/RSV-1/cancel` }),
+      read({ method: 'POST', path: `${API}/reservations/RSV-1/cancel` }),
+    ),
+    [5],
+  ],
   'C7.2b': [
     session(token(), read({ path: `${API}/reservations/nope`, ...failed(404, 'NOT_FOUND') }), read()),
     session(
@@ -265,7 +281,7 @@ const CASES: Record<string, [RecordedExchange[], RecordedExchange[], number[]]> 
 };
 
 /** Clauses no recording can show yet: outside the traffic, or needing a scenario the sandbox does not run. */
-const NEVER_JUDGED = ['C2.1a', 'C2.1b', 'C6'];
+const NEVER_JUDGED = ['C2.1a', 'C2.1b'];
 
 // C7.2a: two answers with the same code, each worded its own way (the resilience scenario). The good client recovers
 // from both; the naive one only from the wording it knows, and goes on with other calls after the other.

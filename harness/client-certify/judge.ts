@@ -4,7 +4,7 @@ import { API_PREFIX } from '../../contract/constants.ts';
 
 /**
  * The client judge: a sandbox recording against the client clause catalogue (docs/client-clauses.md, which also
- * gives the readings of docs/ambiguities.md CL1 to CL6). A clause the session never exercised is "not judged" with
+ * gives the readings of docs/ambiguities.md CL1 to CL7). A clause the session never exercised is "not judged" with
  * the reason, never a pass.
  */
 export type ClientOutcome = 'pass' | 'fail' | 'warn' | 'not-judged';
@@ -49,6 +49,20 @@ const isTokenRequest = (e: RecordedExchange) => e.method === 'POST' && e.path ==
 const isBusiness = (e: RecordedExchange) =>
   e.path.startsWith(`${API_PREFIX}/`) && e.path !== TOKEN_PATH && e.path !== `${API_PREFIX}/openapi.json`;
 const isBooking = (e: RecordedExchange) => e.method === 'POST' && e.path === RESERVATIONS_PATH;
+/** A read or a cancel of one reservation by its id: GET /reservations/{id}, POST /reservations/{id}/cancel. */
+const BY_ID = new RegExp(`^${RESERVATIONS_PATH}/([^/]+)(/cancel)?$`);
+/** The reservation a successful exchange showed the client (a booking's answer, a read or a cancel by id). */
+function observedReservation(e: RecordedExchange): string | undefined {
+  if (e.status < 200 || e.status >= 300) return undefined;
+  if (isBooking(e)) return e.booking?.reservationId ?? undefined;
+  const id = BY_ID.exec(e.path)?.[1];
+  return id === undefined ? undefined : decodeURIComponent(id);
+}
+/** The reservation a POST /reservations/{id}/cancel acts on. */
+function cancelledReservation(e: RecordedExchange): string | undefined {
+  const match = e.method === 'POST' ? BY_ID.exec(e.path) : null;
+  return match?.[2] && match[1] ? decodeURIComponent(match[1]) : undefined;
+}
 /** An answer after which the client cannot know whether the booking was made (C4.7d). */
 const isLostAnswer = (e: RecordedExchange) => e.status >= 500 || e.errorCode === 'IDEMPOTENT_REPLAY_IN_FLIGHT';
 const clientOf = (e: RecordedExchange) => e.clientId ?? '(unknown client)';
@@ -374,7 +388,34 @@ const JUDGES: Record<string, (all: RecordedExchange[]) => Finding> = {
     if (!all.some((e) => e.protocol === 'https')) return unseen('the sandbox served plain HTTP');
     return everyOf(all, (e) => e.protocol === 'https', 'exchanges', 'no exchange', 'exchanges over plain HTTP');
   },
-  C6: () => unseen('needs a scenario that repeats an observation; no scenario of the sandbox does yet'),
+  C6: (all) => {
+    // docs/ambiguities.md CL7: state is observed by polling, each read "at least once" (spec 6); the one action a
+    // client takes on a reservation it holds is its cancel (4.10: no change but cancel and re-book), so a cancel sent
+    // again once one succeeded is an observation processed twice.
+    const seen = new Map<string, number>();
+    for (const e of all) {
+      const id = observedReservation(e);
+      if (id !== undefined) seen.set(`${clientOf(e)} ${id}`, (seen.get(`${clientOf(e)} ${id}`) ?? 0) + 1);
+    }
+    const repeated = [...seen.values()].filter((count) => count > 1).length;
+    if (repeated === 0)
+      return unseen('no reservation was observed twice (its booking answer, reads and cancels by id)');
+    const done = new Set<string>();
+    const again: RecordedExchange[] = [];
+    for (const e of all) {
+      const id = cancelledReservation(e);
+      if (id === undefined) continue;
+      const group = `${clientOf(e)} ${id}`;
+      if (done.has(group)) again.push(e);
+      else if (e.status >= 200 && e.status < 300) done.add(group);
+    }
+    return again.length === 0
+      ? kept(`${repeated} reservation(s) observed more than once, none cancelled again once a cancel succeeded`)
+      : breach(
+          `reservations cancelled again once a cancel had succeeded: ${again.slice(0, 3).map(describe).join('; ')}`,
+          again,
+        );
+  },
   'C7.2a': (all) => {
     // docs/ambiguities.md CL5: a client that acts on the code recovers from a code whatever its wording; what a
     // client does after an error is otherwise its own choice (it may give up), so only a difference is a breach.
