@@ -37,8 +37,10 @@ WORKDIR /app
 COPY --from=build /src/package.json ./package.json
 COPY --from=build /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
-# A numeric user, so the image needs no user database of its base; it owns only the store's volume.
-RUN mkdir -p /data && chown 10001:10001 /data
+# A numeric user, so the image needs no user database of its base; it owns only the store's volume. The client
+# sandbox is a command of the image too (README "Certifying your client"): `docker run … partner-api-sandbox`.
+RUN mkdir -p /data && chown 10001:10001 /data \
+  && ln -s /app/dist/harness/sandbox-cli.js /usr/local/bin/partner-api-sandbox
 USER 10001:10001
 VOLUME ["/data"]
 EXPOSE 8080

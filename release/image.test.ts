@@ -6,7 +6,8 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -196,6 +197,59 @@ describe.skipIf(unavailable !== undefined)('the reference implementation image',
     expect(runContainers()).toEqual([]);
   }, 120_000);
 
+  test('partner-api-sandbox from the image: the sample client certified against it, judged when it is stopped', async () => {
+    const reports = mkdtempSync(join(dir, 'sandbox-'));
+    chmodSync(reports, 0o777); // written by the image's own user (10001)
+    const port = await freePort();
+    const name = `partner-api-sandbox-test-${process.pid}`;
+    const args = ['run', '--rm', '--name', name, '--network', 'host', '-v', `${reports}:/reports`, REFERENCE_IMAGE];
+    const sandbox = spawn(
+      CLI,
+      [...args, 'partner-api-sandbox', '--http', '--port', String(port), '--report-dir', '/reports'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    sandbox.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    sandbox.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => sandbox.once('exit', resolve));
+    try {
+      // The handout ends with its Ready line once the sandbox answers (harness/client-certify/serve.ts).
+      for (let i = 0; i < 1200 && !output.includes('Ready:') && sandbox.exitCode === null; i++) await sleep(100);
+      expect(output, 'the sandbox in the container is ready').toContain('Ready:');
+      const env = Object.fromEntries(
+        [...output.matchAll(/^ {2}export (\w+)='([^']*)'$/gm)].map((m) => [m[1] as string, m[2] as string]),
+      );
+      expect(env.PARTNER_API_BASE_URL).toBe(`http://127.0.0.1:${port}/api/partner/v1`);
+      const client = spawn(process.execPath, ['--import', TSX, join(ROOT, 'examples', 'good-client.ts')], {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let clientOutput = '';
+      client.stdout?.on('data', (chunk: Buffer) => {
+        clientOutput += chunk.toString();
+      });
+      client.stderr?.on('data', (chunk: Buffer) => {
+        clientOutput += chunk.toString();
+      });
+      const clientCode = await new Promise<number | null>((resolve) => client.once('exit', resolve));
+      expect(clientCode, clientOutput).toBe(0);
+    } finally {
+      // SIGTERM, as a partner's CI stops it: the sandbox judges the session and writes the reports, then exits.
+      execFileSync(CLI, ['stop', '--time', '60', name], { stdio: 'ignore' });
+    }
+    expect(await exited, output).toBe(0);
+    const report = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8')) as {
+      verdict: string;
+      clauses: { id: string; outcome: string }[];
+    };
+    expect(report.verdict).toBe('passed');
+    expect(report.clauses.filter((c) => c.outcome === 'pass').length).toBeGreaterThan(15);
+  }, 300_000);
+
   test('partner-api-load --image runs a scenario against a fresh container', async () => {
     const { done } = startBin('load/cli.ts', [
       'rate-limit',
@@ -212,6 +266,18 @@ describe.skipIf(unavailable !== undefined)('the reference implementation image',
     expect(runContainers()).toEqual([]);
   }, 300_000);
 });
+
+/** A loopback port nothing listens on now (the sandbox in the container listens on the host's network). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
