@@ -2,7 +2,8 @@
  * The container image end to end (README "Certifying a container image"; npm run test:image, after npm test in
  * .ci/run): the reference implementation's image, built from the Dockerfile, certified through
  * `partner-api-certify --image` and loaded through `partner-api-load --image`, with no container left behind: after a
- * passing run, after Ctrl-C, and after a second Ctrl-C.
+ * passing run, after Ctrl-C, and after a second Ctrl-C; and the client sandbox run from it (`docker run …
+ * partner-api-sandbox`), the sample client certified against it.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
