@@ -90,9 +90,7 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
 
   // Spec 4.2.2: "Errors: 401, 403, 429, 503 (list)"
   check('4.2.2')({ ...business, name: 'GET /fleet without a token: 401' }, async (t) => {
-    expectError(await t.anonymous.get('/fleet'), ['INVALID_TOKEN', 'UNAUTHORIZED'], {
-      representation: t.representation,
-    });
+    expectError(await t.anonymous.get('/fleet'), ['INVALID_TOKEN', 'UNAUTHORIZED']);
   });
 
   // Spec 4.0.5: "GET | /api/partner/v1/fleet | fleet:read | 200 FleetList"
@@ -103,7 +101,7 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
         otherScope(t, 'fleet:read'),
         async (scopes) => {
           const res = await t.client('partnerA').get('/fleet', { scopes });
-          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+          expectError(res, 'INSUFFICIENT_SCOPE');
         },
         { numRuns: fewCases(t) },
       );
@@ -119,7 +117,7 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
       codes,
       async (code) => {
         const res = await t.anonymous.get(`/fleet/${encodeURIComponent(code)}`);
-        expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+        expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED']);
       },
       { numRuns: fewCases(t) },
     );
@@ -133,7 +131,7 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
         fc.tuple(await listedVehicle(t, 'partnerA'), otherScope(t, 'fleet:read')),
         async ([vehicle, scopes]) => {
           const res = await t.client('partnerA').get(`/fleet/${encodeURIComponent(vehicle.vehicleCode)}`, { scopes });
-          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+          expectError(res, 'INSUFFICIENT_SCOPE');
         },
         { numRuns: fewCases(t) },
       );
@@ -147,7 +145,7 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
       unknownCodes,
       async (code) => {
         const res = await t.client('partnerA').get(`/fleet/${code}`);
-        expectError(res, ['NOT_FOUND', 'INVALID_VEHICLE'], { representation: t.representation, status: 404 });
+        expectError(res, ['NOT_FOUND', 'INVALID_VEHICLE'], { status: 404 });
       },
       { numRuns: fewCases(t) },
     );
@@ -160,7 +158,7 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
       const code = t.settings.target.probes?.unpublishedVehicleCode;
       if (!code) return t.notApplicable('no probes.unpublishedVehicleCode in the target config');
       const res = await t.client('partnerA').get(`/fleet/${encodeURIComponent(code)}`);
-      expectError(res, ['NOT_FOUND', 'INVALID_VEHICLE'], { representation: t.representation, status: 404 });
+      expectError(res, ['NOT_FOUND', 'INVALID_VEHICLE'], { status: 404 });
     },
   );
 
@@ -175,7 +173,7 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
       const code = t.settings.target.probes?.incompleteVehicleCode;
       if (!code) return t.notApplicable('no probes.incompleteVehicleCode in the target config');
       const res = await t.client('partnerA').get(`/fleet/${encodeURIComponent(code)}`);
-      expectError(res, 'FLEET_PROFILE_INCOMPLETE', { representation: t.representation });
+      expectError(res, 'FLEET_PROFILE_INCOMPLETE');
     },
   );
 });

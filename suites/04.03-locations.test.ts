@@ -73,9 +73,7 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
 
   // Spec 4.3.1: "Errors: 401, 403, 404 (single), 429."
   check('4.3.1')({ ...business, name: 'GET /locations without a token: 401' }, async (t) => {
-    expectError(await t.anonymous.get('/locations'), ['INVALID_TOKEN', 'UNAUTHORIZED'], {
-      representation: t.representation,
-    });
+    expectError(await t.anonymous.get('/locations'), ['INVALID_TOKEN', 'UNAUTHORIZED']);
   });
 
   // Spec 4.0.7: "GET | /api/partner/v1/locations | locations:read | 200 LocationList"
@@ -86,7 +84,7 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
         otherScope(t, 'locations:read'),
         async (scopes) => {
           const res = await t.client('partnerA').get('/locations', { scopes });
-          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+          expectError(res, 'INSUFFICIENT_SCOPE');
         },
         { numRuns: fewCases(t) },
       );
@@ -102,7 +100,7 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
       codes,
       async (code) => {
         const res = await t.anonymous.get(`/locations/${encodeURIComponent(code)}`);
-        expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+        expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED']);
       },
       { numRuns: fewCases(t) },
     );
@@ -119,7 +117,7 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
           const res = await t
             .client('partnerA')
             .get(`/locations/${encodeURIComponent(location.locationCode)}`, { scopes });
-          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+          expectError(res, 'INSUFFICIENT_SCOPE');
         },
         { numRuns: fewCases(t) },
       );
@@ -132,7 +130,7 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
       unknownCodes,
       async (code) => {
         const res = await t.client('partnerA').get(`/locations/${code}`);
-        expectError(res, 'NOT_FOUND', { representation: t.representation });
+        expectError(res, 'NOT_FOUND');
       },
       { numRuns: fewCases(t) },
     );

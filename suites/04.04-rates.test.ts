@@ -97,18 +97,14 @@ describe('4.4 GET /rates', () => {
         const res = await t.client('partnerA').post('/availability', body);
         // 4.12: an account code not enabled for the caller is refused; which code error names it is open (a plan of
         // the caller's with the same codes could even be awaiting approval), so any of the three.
-        expectError(res, ['INVALID_ACCOUNT_CODE', 'INVALID_RATE_CODE', 'RATE_NOT_APPROVED'], {
-          representation: t.representation,
-        });
+        expectError(res, ['INVALID_ACCOUNT_CODE', 'INVALID_RATE_CODE', 'RATE_NOT_APPROVED']);
       }
     },
   );
 
   // Spec 4.4.2: "Errors: 401, 403, 429."
   check('4.4.2')({ ...business, name: 'GET /rates without a token: 401' }, async (t) => {
-    expectError(await t.anonymous.get('/rates'), ['INVALID_TOKEN', 'UNAUTHORIZED'], {
-      representation: t.representation,
-    });
+    expectError(await t.anonymous.get('/rates'), ['INVALID_TOKEN', 'UNAUTHORIZED']);
   });
 
   // Spec 4.0.9: "GET | /api/partner/v1/rates | rates:read | 200 RateList"
@@ -119,7 +115,7 @@ describe('4.4 GET /rates', () => {
         otherScope(t, 'rates:read'),
         async (scopes) => {
           const res = await t.client('partnerA').get('/rates', { scopes });
-          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+          expectError(res, 'INSUFFICIENT_SCOPE');
         },
         { numRuns: fewCases(t) },
       );

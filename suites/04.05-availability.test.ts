@@ -45,7 +45,7 @@ describe('4.5 POST /availability', () => {
       await t.forAll(requests(cat), async (req) => {
         const res = await t.client('partnerA').post('/availability', req);
         expect(isAvailabilityAnswer(res), `HTTP ${res.status}: ${res.text.slice(0, 300)}`).toBe(true);
-        if (res.status !== 200) return expectError(res, 'NO_AVAILABILITY', { representation: t.representation });
+        if (res.status !== 200) return expectError(res, 'NO_AVAILABILITY');
         expectMediaType(res, t.representation);
         expectSchema(res, 'AvailabilityResponse');
         const body = res.body as AvailabilityResponse;

@@ -70,7 +70,7 @@ describe('4.6 POST /quotes', () => {
       await t.forAll(requests(cat), async (req) => {
         const res = await t.client('partnerA').post('/quotes', req);
         expect(isQuoteAnswer(res), `HTTP ${res.status}: ${res.text.slice(0, 300)}`).toBe(true);
-        if (res.status === 409) return expectError(res, 'NO_AVAILABILITY', { representation: t.representation });
+        if (res.status === 409) return expectError(res, 'NO_AVAILABILITY');
         expectMediaType(res, t.representation);
         expectSchema(res, 'Quote');
         expectRentalEcho(res.body as Quote, req);
@@ -179,7 +179,7 @@ describe('4.6 POST /quotes', () => {
           try {
             await control.movePrice(req.vehicleCode, percent);
             const stale = await attemptBooking(t, 'partnerA', q.quoteId);
-            expectError(stale.res, 'QUOTE_STALE', { representation: t.representation });
+            expectError(stale.res, 'QUOTE_STALE');
             await control.movePrice(req.vehicleCode, 0);
             // Back at the quoted price, the same quote books (it was never judged on its own word).
             await book(t, 'partnerA', q.quoteId);
@@ -204,7 +204,7 @@ describe('4.6 POST /quotes', () => {
           if (!q) return SKIP;
           const tampered = unissuedId(q.quoteId);
           const res = (await attemptBooking(t, 'partnerA', tampered, { body: plainRequest(t, tampered) })).res;
-          expectError(res, 'QUOTE_INVALID', { representation: t.representation });
+          expectError(res, 'QUOTE_INVALID');
         },
         { numRuns: bookingCases(t) },
       );

@@ -228,7 +228,7 @@ describe('4.7 POST /reservations', () => {
           const q = await quoteFor(t, 'partnerA', request);
           if (!q) return SKIP;
           const attempt = await attemptBooking(t, 'partnerA', q.quoteId, { key: null });
-          expectError(attempt.res, 'IDEMPOTENCY_KEY_REQUIRED', { representation: t.representation });
+          expectError(attempt.res, 'IDEMPOTENCY_KEY_REQUIRED');
           await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
         },
         { numRuns: bookingCases(t) },
@@ -329,7 +329,7 @@ describe('4.7 POST /reservations', () => {
           // Keys per partner (B's own 201) or one namespace for all (409 IDEMPOTENCY_CONFLICT, as 4.7.4 reads
           // literally): both allowed (docs/ambiguities.md R4). A's reservation replayed to B never is.
           if (b.res.status === 409) {
-            expectError(b.res, 'IDEMPOTENCY_CONFLICT', { representation: t.representation });
+            expectError(b.res, 'IDEMPOTENCY_CONFLICT');
             return;
           }
           expectCreated(t, b.res);
@@ -358,7 +358,7 @@ describe('4.7 POST /reservations', () => {
         async (generated) => {
           const other = freshen(t, generated);
           const attempt = await attemptBooking(t, 'partnerA', other.quoteId, { body: other, key: first.key });
-          expectError(attempt.res, 'IDEMPOTENCY_CONFLICT', { representation: t.representation });
+          expectError(attempt.res, 'IDEMPOTENCY_CONFLICT');
           await expectNothingCreated(t, 'partnerA', other.partnerReference);
         },
         { numRuns: bookingRuns(t) },
@@ -380,7 +380,7 @@ describe('4.7 POST /reservations', () => {
           const first = await book(t, 'partnerA', quoted.quoteId);
           const changed = { ...first.body, remarks: 'Late arrival, about 23:00' };
           const conflict = await attemptBooking(t, 'partnerA', changed.quoteId, { body: changed, key: first.key });
-          expectError(conflict.res, 'IDEMPOTENCY_CONFLICT', { representation: t.representation });
+          expectError(conflict.res, 'IDEMPOTENCY_CONFLICT');
           const found = await withReference(t, 'partnerA', first.body.partnerReference as string);
           expect(
             found.map((r) => r.reservationId),
@@ -440,7 +440,7 @@ describe('4.7 POST /reservations', () => {
               observeReplayHeader(res, true, 'a 200 in the race is a replay');
               expect(res.body, 'a replay carries the original body').toEqual(original);
             } else {
-              expectError(res, 'IDEMPOTENT_REPLAY_IN_FLIGHT', { representation: t.representation });
+              expectError(res, 'IDEMPOTENT_REPLAY_IN_FLIGHT');
             }
           }
           const found = await withReference(t, 'partnerA', body.partnerReference as string);
@@ -452,8 +452,7 @@ describe('4.7 POST /reservations', () => {
           // may clear its in-flight marker a moment after the race's first answer (ambiguity #12): the retry may be
           // told IN_FLIGHT again for a while, and is sent again after a short backoff.
           const { res: retry, inFlight } = await retryPastInFlight(send, 'the retry after the race');
-          for (const res of inFlight)
-            expectError(res, 'IDEMPOTENT_REPLAY_IN_FLIGHT', { representation: t.representation });
+          for (const res of inFlight) expectError(res, 'IDEMPOTENT_REPLAY_IN_FLIGHT');
           expect(
             retry.status,
             `retry after the race (${inFlight.length} times in flight first): ${retry.text.slice(0, 300)}`,
@@ -487,9 +486,7 @@ describe('4.7 POST /reservations', () => {
         expect(winners.length, `answers ${JSON.stringify(counts)}: exactly one 201`).toBe(1);
         for (const res of answers) {
           if (res.status !== 201) {
-            expectError(res, ['IDEMPOTENCY_CONFLICT', 'IDEMPOTENT_REPLAY_IN_FLIGHT'], {
-              representation: t.representation,
-            });
+            expectError(res, ['IDEMPOTENCY_CONFLICT', 'IDEMPOTENT_REPLAY_IN_FLIGHT']);
           }
         }
         const references = new Set(bodies.map((b) => b.partnerReference));
@@ -543,13 +540,13 @@ describe('4.7 POST /reservations', () => {
           const duplicate = await attemptBooking(t, 'partnerA', q.quoteId, {
             body: plainRequest(t, q.quoteId, { partnerReference: reference }),
           });
-          expectError(duplicate.res, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
+          expectError(duplicate.res, 'DUPLICATE_PARTNER_REFERENCE');
           const cancelled = await cancel(t, 'partnerA', first.reservation.reservationId);
           expect(cancelled.status, `cancel: ${cancelled.text.slice(0, 300)}`).toBe(200);
           const afterCancel = await attemptBooking(t, 'partnerA', q.quoteId, {
             body: plainRequest(t, q.quoteId, { partnerReference: reference }),
           });
-          expectError(afterCancel.res, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
+          expectError(afterCancel.res, 'DUPLICATE_PARTNER_REFERENCE');
           const found = await withReference(t, 'partnerA', reference);
           expect(
             found.map((r) => r.reservationId),
@@ -596,7 +593,7 @@ describe('4.7 POST /reservations', () => {
             expect(created.length, `answers ${JSON.stringify(counts)}: at most one 201`).toBeLessThanOrEqual(1);
             for (const res of answers) {
               if (res.status !== 201) {
-                expectError(res, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
+                expectError(res, 'DUPLICATE_PARTNER_REFERENCE');
               }
             }
             const found = await withReference(t, 'partnerA', reference);
@@ -627,7 +624,7 @@ describe('4.7 POST /reservations', () => {
       const late = await attemptBooking(t, 'partnerA', q.quoteId, {
         body: plainRequest(t, q.quoteId, { partnerReference: first.body.partnerReference }),
       });
-      expectError(late.res, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
+      expectError(late.res, 'DUPLICATE_PARTNER_REFERENCE');
     },
   );
 
@@ -703,7 +700,7 @@ describe('4.7 POST /reservations', () => {
           if (!q) return SKIP;
           await t.hooks.expireQuote(q.quoteId);
           const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
-          expectError(attempt.res, 'QUOTE_EXPIRED', { representation: t.representation });
+          expectError(attempt.res, 'QUOTE_EXPIRED');
           await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
         },
         { numRuns: bookingCases(t) },
@@ -731,7 +728,7 @@ describe('4.7 POST /reservations', () => {
           try {
             await control.movePrice(request.vehicleCode, percent);
             const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
-            expectError(attempt.res, 'QUOTE_STALE', { representation: t.representation });
+            expectError(attempt.res, 'QUOTE_STALE');
             await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
           } finally {
             await control.movePrice(request.vehicleCode, 0);
@@ -757,7 +754,7 @@ describe('4.7 POST /reservations', () => {
           const tampered = unissuedId(q.quoteId);
           expect(tampered).not.toBe(q.quoteId);
           const attempt = await attemptBooking(t, 'partnerA', tampered);
-          expectError(attempt.res, 'QUOTE_INVALID', { representation: t.representation });
+          expectError(attempt.res, 'QUOTE_INVALID');
           await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
         },
         { numRuns: bookingCases(t) },
@@ -780,7 +777,7 @@ describe('4.7 POST /reservations', () => {
       await t.forAll(randomId, async (quoteId) => {
         const attempt = await attemptBooking(t, 'partnerA', quoteId);
         // A string of valid length that is no quote: either code (docs/ambiguities.md RS20).
-        expectError(attempt.res, ['QUOTE_INVALID', 'VALIDATION_ERROR'], { representation: t.representation });
+        expectError(attempt.res, ['QUOTE_INVALID', 'VALIDATION_ERROR']);
       });
     },
   );
@@ -796,10 +793,10 @@ describe('4.7 POST /reservations', () => {
           if (!qa) return SKIP;
           const qb = await quote(t, 'partnerB');
           const bWithA = await attemptBooking(t, 'partnerB', qa.quoteId);
-          expectError(bWithA.res, 'QUOTE_INVALID', { representation: t.representation });
+          expectError(bWithA.res, 'QUOTE_INVALID');
           await expectNothingCreated(t, 'partnerB', bWithA.body.partnerReference);
           const aWithB = await attemptBooking(t, 'partnerA', qb.quoteId);
-          expectError(aWithB.res, 'QUOTE_INVALID', { representation: t.representation });
+          expectError(aWithB.res, 'QUOTE_INVALID');
           await expectNothingCreated(t, 'partnerA', aWithB.body.partnerReference);
         },
         { numRuns: bookingCases(t) },
@@ -826,7 +823,7 @@ describe('4.7 POST /reservations', () => {
         accountCode: foreign.accountCode,
         rateCode: foreign.rateCode,
       });
-      expectError(both, ['INVALID_ACCOUNT_CODE', 'INVALID_RATE_CODE'], { representation: t.representation });
+      expectError(both, ['INVALID_ACCOUNT_CODE', 'INVALID_RATE_CODE']);
       const ownPlan = plansB[0];
       if (ownPlan && !plansB.some((p) => p.rateCode === foreign.rateCode)) {
         // B's own enabled account with A's rate code: only the rate code is at fault; B could also hold an unlisted
@@ -836,14 +833,14 @@ describe('4.7 POST /reservations', () => {
           accountCode: ownPlan.accountCode,
           rateCode: foreign.rateCode,
         });
-        expectError(rate, ['INVALID_RATE_CODE', 'RATE_NOT_APPROVED'], { representation: t.representation });
+        expectError(rate, ['INVALID_RATE_CODE', 'RATE_NOT_APPROVED']);
         // A's account with B's own rate code: the account is at fault (the pair does not exist either).
         const account = await t.client('partnerB').post('/quotes', {
           ...base,
           accountCode: foreign.accountCode,
           rateCode: ownPlan.rateCode,
         });
-        expectError(account, ['INVALID_ACCOUNT_CODE', 'INVALID_RATE_CODE'], { representation: t.representation });
+        expectError(account, ['INVALID_ACCOUNT_CODE', 'INVALID_RATE_CODE']);
       }
     },
   );
@@ -865,7 +862,7 @@ describe('4.7 POST /reservations', () => {
           try {
             await control.declineNextBookings(1);
             const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
-            expectError(attempt.res, 'RESERVATION_REJECTED', { representation: t.representation });
+            expectError(attempt.res, 'RESERVATION_REJECTED');
             await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
           } finally {
             await control.declineNextBookings(0);
@@ -921,7 +918,6 @@ describe('4.7 POST /reservations', () => {
       await t.forAll(badIdempotencyKey(), async (key) => {
         const attempt = await attemptBooking(t, 'partnerA', q.quoteId, { key });
         expectError(attempt.res, ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REQUIRED'], {
-          representation: t.representation,
           otherCodes: true,
         });
       });
@@ -999,7 +995,7 @@ describe('4.7 POST /reservations', () => {
           const body = plainRequest(t, q.quoteId);
           const headers = { [IDEMPOTENCY_HEADER]: freshKey(t) };
           const anonymous = await t.anonymous.post('/reservations', body, { headers });
-          expectError(anonymous, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+          expectError(anonymous, ['INVALID_TOKEN', 'UNAUTHORIZED']);
           await expectNothingCreated(t, 'partnerA', body.partnerReference);
           // A fresh key: whether a refused call's key may be reused is left open (rows 10 and 49 of the ambiguity list).
           const booked = await t.client('partnerA').post('/reservations', body, {
@@ -1028,7 +1024,7 @@ describe('4.7 POST /reservations', () => {
             scopes,
           });
           recordIfCreated(t, scoped);
-          expectError(scoped, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+          expectError(scoped, 'INSUFFICIENT_SCOPE');
           await expectNothingCreated(t, 'partnerA', body.partnerReference);
         },
         { numRuns: bookingCases(t) },
@@ -1050,7 +1046,7 @@ describe('4.7 POST /reservations', () => {
           const attempt = await attemptBooking(t, 'readOnly', q.quoteId);
           // Served: a booking scope in the grant is 1.7's, a token lacking it served 4.0.12's (filed there).
           await requireUnscopedBookingRefused(t, 'readOnly', attempt.res);
-          expectError(attempt.res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+          expectError(attempt.res, 'INSUFFICIENT_SCOPE');
         },
         { numRuns: fewCases(t) },
       );

@@ -31,7 +31,7 @@ describe('4.10 PATCH /reservations/{reservationId}', () => {
           const res = await t
             .client('partnerA')
             .patch(pathOf(reservation.reservationId), change, { scopes: ['reservations:write'] });
-          expectError(res, 'MODIFICATION_NOT_SUPPORTED', { representation: t.representation });
+          expectError(res, 'MODIFICATION_NOT_SUPPORTED');
         },
         { numRuns: fewCases(t) },
       );
@@ -51,7 +51,7 @@ describe('4.10 PATCH /reservations/{reservationId}', () => {
       );
       await t.forAll(partial, async (patch) => {
         const res = await t.client('partnerA').patch(pathOf(reservation.reservationId), patch);
-        expectError(res, 'MODIFICATION_NOT_SUPPORTED', { representation: t.representation });
+        expectError(res, 'MODIFICATION_NOT_SUPPORTED');
       });
       expect(await readReservation(t, 'partnerA', reservation.reservationId)).toEqual(before);
     },
@@ -72,8 +72,8 @@ describe('4.10 PATCH /reservations/{reservationId}', () => {
         async (change) => {
           const foreign = await t.client('partnerB').patch(pathOf(id), change);
           const unknown = await t.client('partnerB').patch(pathOf(unknownId), change);
-          expectError(foreign, 'MODIFICATION_NOT_SUPPORTED', { representation: t.representation });
-          expectError(unknown, 'MODIFICATION_NOT_SUPPORTED', { representation: t.representation });
+          expectError(foreign, 'MODIFICATION_NOT_SUPPORTED');
+          expectError(unknown, 'MODIFICATION_NOT_SUPPORTED');
           expect(errorWithoutRequestId(foreign, id)).toEqual(errorWithoutRequestId(unknown, unknownId));
         },
         { numRuns: fewCases(t) },
@@ -89,7 +89,7 @@ describe('4.10 PATCH /reservations/{reservationId}', () => {
       patchBodies,
       async (change) => {
         const res = await t.anonymous.patch(pathOf(reservation.reservationId), change);
-        expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+        expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED']);
       },
       { numRuns: fewCases(t) },
     );
@@ -104,7 +104,7 @@ describe('4.10 PATCH /reservations/{reservationId}', () => {
         fc.tuple(patchBodies, otherScope(t, 'reservations:write')),
         async ([change, scopes]) => {
           const res = await t.client('partnerA').patch(pathOf(reservation.reservationId), change, { scopes });
-          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+          expectError(res, 'INSUFFICIENT_SCOPE');
         },
         { numRuns: fewCases(t) },
       );

@@ -104,11 +104,11 @@ async function expectRefused(
             `partner's own ${fault.alone.code} alone is refused alike (${fault.alone.own?.name}): ` +
             `HTTP ${control.status} ${control.text.slice(0, 200)}`,
         ).toBe(true);
-        expectError(res, 'VALIDATION_ERROR', { representation: t.representation });
+        expectError(res, 'VALIDATION_ERROR');
         judged += 1;
         continue;
       }
-      expectError(res, codes, { representation: t.representation });
+      expectError(res, codes);
       judged += 1;
     } catch (error) {
       // The fault's name and endpoint lead the message, so a report line says which request it was.
@@ -288,7 +288,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
             // Whether a route is one-way available is the operator's (the one-way fee table); the answer is an
             // offer, nothing offerable, or LOCATION_NOT_ONE_WAY, never another refusal of the window.
             if (endpoint === '/quotes' ? quoteAnswered(res) : availabilityAnswered(res)) continue;
-            expectError(res, ['NO_AVAILABILITY', 'LOCATION_NOT_ONE_WAY'], { representation: t.representation });
+            expectError(res, ['NO_AVAILABILITY', 'LOCATION_NOT_ONE_WAY']);
           }
         },
         { numRuns: Math.min(t.settings.runs, 12) },

@@ -94,10 +94,10 @@ describe('5 Authentication', () => {
       const forms = [token, `Token ${token}`, `MAC ${token}`, `Digest ${token}`, `Negotiate ${token}`];
       for (const authorization of forms) {
         const res = await t.anonymous.get('/locations', { headers: { authorization } });
-        expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+        expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED']);
       }
       const basic = await t.anonymous.get('/locations', { headers: { authorization: basicOf(t) } });
-      expectError(basic, ['INVALID_TOKEN', 'UNAUTHORIZED', 'INVALID_CLIENT'], { representation: t.representation });
+      expectError(basic, ['INVALID_TOKEN', 'UNAUTHORIZED', 'INVALID_CLIENT']);
     },
   );
 
@@ -122,7 +122,7 @@ describe('5 Authentication', () => {
       expect(within.status, `a fresh token: ${within.text.slice(0, 300)}`).toBe(200);
       await t.hooks.expireTokens(credentialsOf(t, 'partnerA').clientId);
       const after = await t.client('partnerA').get('/locations', { token: token.access_token });
-      expectError(after, 'INVALID_TOKEN', { representation: t.representation });
+      expectError(after, 'INVALID_TOKEN');
     },
   );
 
@@ -296,7 +296,7 @@ describe('5 Authentication', () => {
       const fleet = await t.client('partnerA').get('/fleet', { token: token.access_token });
       expect(fleet.status, fleet.text.slice(0, 300)).toBe(200);
       const locations = await t.client('partnerA').get('/locations', { token: token.access_token });
-      expectError(locations, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      expectError(locations, 'INSUFFICIENT_SCOPE');
     },
   );
 
@@ -313,7 +313,7 @@ describe('5 Authentication', () => {
       const held = grantedScopes(token.scope);
       if (held.includes('reservations:read')) return t.notApplicable('the readOnly client holds reservations:read');
       const res = await t.client('readOnly').get('/reservations', { token: token.access_token });
-      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      expectError(res, 'INSUFFICIENT_SCOPE');
     },
   );
 
@@ -367,7 +367,7 @@ describe('5 Authentication', () => {
       // GET /reservations has no side effect: a server that wrongly serves it creates nothing.
       const token = await freshToken(t, 'narrowPartner');
       const res = await t.client('narrowPartner').get('/reservations', { token: token.access_token });
-      expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+      expectError(res, 'INSUFFICIENT_SCOPE');
     },
   );
 
@@ -378,9 +378,7 @@ describe('5 Authentication', () => {
     async (t) => {
       // 5.6 and 7.3 name both codes for a missing token: either is accepted.
       for (const path of ['/fleet', '/locations', '/rates']) {
-        expectError(await t.anonymous.get(path), ['INVALID_TOKEN', 'UNAUTHORIZED'], {
-          representation: t.representation,
-        });
+        expectError(await t.anonymous.get(path), ['INVALID_TOKEN', 'UNAUTHORIZED']);
       }
     },
   );
@@ -445,11 +443,10 @@ describe('5 Authentication', () => {
           // Client credentials as Basic may also get INVALID_CLIENT (7.3.2; the INVALID_CLIENT row of
           // docs/ambiguities.md), as 5.3a and 7.3.2 accept it.
           const basic = /^basic\s/i.test(c.headers.authorization ?? '');
-          expectError(
-            res,
-            [...c.expect.reject.flatMap((answer) => answer.codes), ...(basic ? (['INVALID_CLIENT'] as const) : [])],
-            { representation: t.representation },
-          );
+          expectError(res, [
+            ...c.expect.reject.flatMap((answer) => answer.codes),
+            ...(basic ? (['INVALID_CLIENT'] as const) : []),
+          ]);
         },
         { numRuns: fewCases(t) },
       );
@@ -479,7 +476,7 @@ describe('5 Authentication', () => {
         tampered,
         async (bad) => {
           const res = await t.anonymous.get('/locations', { token: bad });
-          expectError(res, 'INVALID_TOKEN', { representation: t.representation });
+          expectError(res, 'INVALID_TOKEN');
         },
         { numRuns: fewCases(t) },
       );
@@ -500,7 +497,7 @@ describe('5 Authentication', () => {
       await t.hooks.expireTokens(credentialsOf(t, 'partnerA').clientId);
       const res = await t.anonymous.get('/locations', { token });
       // An expired token served is the lifetime's deviation (5.3b), filed there; 5.6a judges how it is refused.
-      expectError(res, 'INVALID_TOKEN', { representation: t.representation, servedBreaks: '5.3b' });
+      expectError(res, 'INVALID_TOKEN', { servedBreaks: '5.3b' });
     },
   );
 
@@ -526,7 +523,7 @@ describe('5 Authentication', () => {
         cases,
         async ({ path, scopes }) => {
           const res = await t.client('partnerA').get(path, { scopes });
-          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+          expectError(res, 'INSUFFICIENT_SCOPE');
         },
         { numRuns: Math.min(t.settings.runs, 10) },
       );
@@ -549,7 +546,7 @@ describe('5 Authentication', () => {
       try {
         await control.setPartnerEnabled(partnerId, false);
         const res = await t.client('partnerB').get('/locations', { token });
-        expectError(res, 'PARTNER_DISABLED', { representation: t.representation });
+        expectError(res, 'PARTNER_DISABLED');
       } finally {
         await control.setPartnerEnabled(partnerId, true);
       }
@@ -630,9 +627,7 @@ describe('5 Authentication', () => {
       try {
         await control.setApiEnabled(false);
         for (const path of ['/fleet', '/locations', '/rates']) {
-          expectError(await t.client('partnerA').get(path, { token }), 'API_DISABLED', {
-            representation: t.representation,
-          });
+          expectError(await t.client('partnerA').get(path, { token }), 'API_DISABLED');
         }
       } finally {
         await control.setApiEnabled(true);
@@ -669,7 +664,7 @@ async function expectTokensRefused(t: CheckContext, tokens: fc.Arbitrary<string>
     tokens,
     async (token) => {
       const res = await t.anonymous.get('/locations', { token });
-      expectError(res, 'INVALID_TOKEN', { representation: t.representation });
+      expectError(res, 'INVALID_TOKEN');
     },
     { numRuns: fewCases(t) },
   );

@@ -97,9 +97,7 @@ describe('7.3 Error code table', () => {
     async (t) => {
       // Spec 5.6 and 7.3 name both codes for a missing token (docs/ambiguities.md #29): each is judged by its row.
       for (const path of ['/fleet', '/locations', '/rates']) {
-        expectError(await t.anonymous.get(path), ['UNAUTHORIZED', 'INVALID_TOKEN'], {
-          representation: t.representation,
-        });
+        expectError(await t.anonymous.get(path), ['UNAUTHORIZED', 'INVALID_TOKEN']);
       }
     },
   );
@@ -146,7 +144,7 @@ describe('7.3 Error code table', () => {
         async ([secret, path]) => {
           const basic = `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
           const res = await t.anonymous.get(path, { headers: { authorization: basic } });
-          expectError(res, ['INVALID_CLIENT', 'INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+          expectError(res, ['INVALID_CLIENT', 'INVALID_TOKEN', 'UNAUTHORIZED']);
         },
         { numRuns: fewCases(t) },
       );
@@ -162,9 +160,7 @@ describe('7.3 Error code table', () => {
       await t.forAll(
         malformed,
         async (token) => {
-          expectError(await t.anonymous.get('/locations', { token }), 'INVALID_TOKEN', {
-            representation: t.representation,
-          });
+          expectError(await t.anonymous.get('/locations', { token }), 'INVALID_TOKEN');
         },
         { numRuns: runs(t) },
       );
@@ -177,7 +173,6 @@ describe('7.3 Error code table', () => {
     await t.hooks.expireTokens(credentialsOf(t, A).clientId);
     // An expired token served is the lifetime's deviation (5.3b), filed there; this row judges the refusal.
     expectError(await t.anonymous.get('/fleet', { token }), 'INVALID_TOKEN', {
-      representation: t.representation,
       servedBreaks: '5.3b',
     });
   });
@@ -198,7 +193,7 @@ describe('7.3 Error code table', () => {
         ),
         async ({ path, scopes, endpointRow }) => {
           const res = await t.client(A).get(path, { scopes });
-          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation, servedBreaks: endpointRow });
+          expectError(res, 'INSUFFICIENT_SCOPE', { servedBreaks: endpointRow });
         },
         { numRuns: fewCases(t) },
       );
@@ -213,7 +208,7 @@ describe('7.3 Error code table', () => {
         fc.tuple(await quoteWindow(t, A), otherScope(t, 'quotes:write')),
         async ([request, scopes]) => {
           const res = await t.client(A).post('/quotes', request, { scopes });
-          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation, servedBreaks: '4.0.11' });
+          expectError(res, 'INSUFFICIENT_SCOPE', { servedBreaks: '4.0.11' });
         },
         { numRuns: fewCases(t) },
       );
@@ -236,7 +231,7 @@ describe('7.3 Error code table', () => {
         await control.setPartnerEnabled(partnerId, false);
         for (const path of ['/locations', '/rates']) {
           const res = await t.client('partnerB').get(path, { token });
-          expectError(res, 'PARTNER_DISABLED', { representation: t.representation });
+          expectError(res, 'PARTNER_DISABLED');
         }
       } finally {
         await control.setPartnerEnabled(partnerId, true);
@@ -264,7 +259,7 @@ describe('7.3 Error code table', () => {
           const res = await t.client(A).post('/quotes', fault.value);
           requireFaultRefused('QuoteRequest', fault, res);
           const codes = fault.expect.reject.flatMap((a) => a.codes);
-          expectError(res, codes, { representation: t.representation, otherCodes: true });
+          expectError(res, codes, { otherCodes: true });
         },
         { numRuns: runs(t) },
       );
@@ -284,7 +279,7 @@ describe('7.3 Error code table', () => {
           const res = await t
             .client(A)
             .post('/quotes', bytes.slice(0, cut), { headers: { 'content-type': MEDIA_TYPES.json } });
-          expectError(res, 'MALFORMED_JSON', { representation: t.representation });
+          expectError(res, 'MALFORMED_JSON');
         },
         { numRuns: runs(t) },
       );
@@ -308,7 +303,7 @@ describe('7.3 Error code table', () => {
           const res = await t
             .client(A)
             .post('/quotes', bytes.slice(0, cut), { headers: { 'content-type': MEDIA_TYPES.xml } });
-          expectError(res, 'MALFORMED_XML', { representation: t.representation });
+          expectError(res, 'MALFORMED_XML');
         },
         { numRuns: runs(t) },
       );
@@ -359,7 +354,7 @@ describe('7.3 Error code table', () => {
           const res = await t
             .client(A)
             .post('/quotes', new TextEncoder().encode(body), { headers: { 'content-type': MEDIA_TYPES.xml } });
-          expectError(res, 'REQUEST_TOO_LARGE', { representation: t.representation });
+          expectError(res, 'REQUEST_TOO_LARGE');
         },
         { numRuns: fewRuns(t) },
       );
@@ -383,7 +378,7 @@ describe('7.3 Error code table', () => {
         async (contentType) => {
           const res = await t.client(A).post('/quotes', bytes, { headers: { 'content-type': contentType } });
           // Read anyway (served): 4.13.2's (filed there).
-          expectError(res, 'UNSUPPORTED_MEDIA_TYPE', { representation: t.representation, servedBreaks: '4.13.2' });
+          expectError(res, 'UNSUPPORTED_MEDIA_TYPE', { servedBreaks: '4.13.2' });
         },
         { numRuns: Math.min(runs(t), 5) },
       );
@@ -410,7 +405,7 @@ describe('7.3 Error code table', () => {
           for (const pair of rateCode === undefined ? [false] : [false, true]) {
             const res = await t.client(A).post('/quotes', { ...request, accountCode, ...(pair ? { rateCode } : {}) });
             if (res.status === 400 && errorCodeOf(res) === (pair ? 'INVALID_RATE_CODE' : 'VALIDATION_ERROR')) continue;
-            expectError(res, 'INVALID_ACCOUNT_CODE', { representation: t.representation });
+            expectError(res, 'INVALID_ACCOUNT_CODE');
             judged += 1;
           }
           return judged > 0 ? undefined : SKIP;
@@ -434,7 +429,7 @@ describe('7.3 Error code table', () => {
         // Alone (the partner lists no account), a server may require the pair and refuse it with 400
         // VALIDATION_ERROR first (ambiguity #7): that shows nothing of this row.
         if (!accountCode && res.status === 400 && errorCodeOf(res) === 'VALIDATION_ERROR') return SKIP;
-        expectError(res, 'INVALID_RATE_CODE', { representation: t.representation });
+        expectError(res, 'INVALID_RATE_CODE');
       },
       { numRuns: fewRuns(t) },
     );
@@ -454,7 +449,7 @@ describe('7.3 Error code table', () => {
         accountCode: rate.accountCode,
         rateCode: rate.rateCode,
       };
-      expectError(await client.post('/quotes', body), 'INVALID_RATE_CODE', { representation: t.representation });
+      expectError(await client.post('/quotes', body), 'INVALID_RATE_CODE');
     });
   }
 
@@ -474,7 +469,7 @@ describe('7.3 Error code table', () => {
         accountCode: rate.accountCode,
         rateCode: rate.rateCode,
       };
-      expectError(await client.post('/quotes', body), 'RATE_NOT_APPROVED', { representation: t.representation });
+      expectError(await client.post('/quotes', body), 'RATE_NOT_APPROVED');
     },
   );
 
@@ -492,7 +487,7 @@ describe('7.3 Error code table', () => {
             ...(side !== 'pickupLocation' ? { dropoffLocation: code } : {}),
           };
           const res = await t.client(A).post('/availability', body);
-          expectError(res, 'INVALID_LOCATION', { representation: t.representation, servedBreaks: '4.12.1a' });
+          expectError(res, 'INVALID_LOCATION', { servedBreaks: '4.12.1a' });
         },
         { numRuns: runs(t) },
       );
@@ -507,7 +502,7 @@ describe('7.3 Error code table', () => {
       if (!code) return t.notApplicable('no probes.inactiveLocationCode in the target config');
       const window = await plainWindow(t);
       const res = await t.client(A).post('/availability', { ...window, pickupLocation: code, dropoffLocation: code });
-      expectError(res, 'INVALID_LOCATION', { representation: t.representation });
+      expectError(res, 'INVALID_LOCATION');
     },
   );
 
@@ -518,7 +513,7 @@ describe('7.3 Error code table', () => {
       const pair = await noOneWayPair(t);
       const window = await plainWindow(t);
       const res = await t.client(A).post('/availability', { ...window, ...pair });
-      expectError(res, 'LOCATION_NOT_ONE_WAY', { representation: t.representation });
+      expectError(res, 'LOCATION_NOT_ONE_WAY');
     },
   );
 
@@ -542,7 +537,7 @@ describe('7.3 Error code table', () => {
       async (times) => {
         const res = await t.client(A).post('/availability', { ...window, ...times });
         // A backwards window served: 4.12.2's (filed there).
-        expectError(res, 'INVALID_RENTAL_WINDOW', { representation: t.representation, servedBreaks: '4.12.2' });
+        expectError(res, 'INVALID_RENTAL_WINDOW', { servedBreaks: '4.12.2' });
       },
       { numRuns: runs(t) },
     );
@@ -555,7 +550,7 @@ describe('7.3 Error code table', () => {
       unknownCodeArb,
       async (vehicleCode) => {
         const res = await t.client(A).post('/quotes', { ...request, vehicleCode });
-        expectError(res, 'INVALID_VEHICLE', { representation: t.representation });
+        expectError(res, 'INVALID_VEHICLE');
       },
       { numRuns: fewRuns(t) },
     );
@@ -568,7 +563,7 @@ describe('7.3 Error code table', () => {
       const vehicleCode = t.settings.target.probes?.unpublishedVehicleCode;
       if (!vehicleCode) return t.notApplicable('no probes.unpublishedVehicleCode in the target config');
       const res = await t.client(A).post('/quotes', { ...(await plainQuoteRequest(t, A)), vehicleCode });
-      expectError(res, 'INVALID_VEHICLE', { representation: t.representation });
+      expectError(res, 'INVALID_VEHICLE');
     },
   );
 
@@ -583,9 +578,9 @@ describe('7.3 Error code table', () => {
       const vehicleCode = t.settings.target.probes?.incompleteVehicleCode;
       if (!vehicleCode) return t.notApplicable('no probes.incompleteVehicleCode in the target config');
       const quoteRes = await t.client(A).post('/quotes', { ...(await plainQuoteRequest(t, A)), vehicleCode });
-      expectError(quoteRes, 'FLEET_PROFILE_INCOMPLETE', { representation: t.representation });
+      expectError(quoteRes, 'FLEET_PROFILE_INCOMPLETE');
       const fleetRes = await t.client(A).get(`/fleet/${encodeURIComponent(vehicleCode)}`);
-      expectError(fleetRes, 'FLEET_PROFILE_INCOMPLETE', { representation: t.representation });
+      expectError(fleetRes, 'FLEET_PROFILE_INCOMPLETE');
     },
   );
 
@@ -594,7 +589,7 @@ describe('7.3 Error code table', () => {
     await t.forAll(
       unknownCodeArb,
       async (code) => {
-        expectError(await t.client(A).get(`/locations/${code}`), 'NOT_FOUND', { representation: t.representation });
+        expectError(await t.client(A).get(`/locations/${code}`), 'NOT_FOUND');
       },
       { numRuns: fewRuns(t) },
     );
@@ -606,7 +601,7 @@ describe('7.3 Error code table', () => {
       unknownIds,
       async (id) => {
         const res = await t.client(A).get(`/reservations/${id}`);
-        expectError(res, 'NOT_FOUND', { representation: t.representation });
+        expectError(res, 'NOT_FOUND');
       },
       { numRuns: fewCases(t) },
     );
@@ -634,7 +629,7 @@ describe('7.3 Error code table', () => {
             dropoffLocation: l.locationCode,
             vehicleCode: v.vehicleCode,
           };
-          expectError(await t.client(A).post('/quotes', body), 'NO_AVAILABILITY', { representation: t.representation });
+          expectError(await t.client(A).post('/quotes', body), 'NO_AVAILABILITY');
         },
         { numRuns: fewRuns(t) },
       );
@@ -656,7 +651,7 @@ describe('7.3 Error code table', () => {
           await t.hooks.expireQuote(q.quoteId);
           const { res } = await attemptBooking(t, A, q.quoteId);
           // Booked anyway: the refusal 4.7.9a requires is missing, filed there (this row has no status to judge).
-          expectError(res, 'QUOTE_EXPIRED', { representation: t.representation, servedBreaks: '4.7.9a' });
+          expectError(res, 'QUOTE_EXPIRED', { servedBreaks: '4.7.9a' });
         },
         { numRuns: bookingCases(t) },
       );
@@ -671,7 +666,7 @@ describe('7.3 Error code table', () => {
         const q = await quoteFor(t, A, request);
         if (!q) return SKIP;
         const { res } = await attemptBooking(t, A, unissuedId(q.quoteId));
-        expectError(res, 'QUOTE_INVALID', { representation: t.representation });
+        expectError(res, 'QUOTE_INVALID');
       },
       { numRuns: bookingCases(t) },
     );
@@ -687,7 +682,7 @@ describe('7.3 Error code table', () => {
           const q = await quoteFor(t, A, request);
           if (!q) return SKIP;
           const { res } = await attemptBooking(t, 'partnerB', q.quoteId);
-          expectError(res, 'QUOTE_INVALID', { representation: t.representation });
+          expectError(res, 'QUOTE_INVALID');
         },
         { numRuns: bookingCases(t) },
       );
@@ -709,7 +704,7 @@ describe('7.3 Error code table', () => {
           try {
             await control.movePrice(vehicleCode, percent);
             const { res } = await attemptBooking(t, A, q.quoteId);
-            expectError(res, 'QUOTE_STALE', { representation: t.representation });
+            expectError(res, 'QUOTE_STALE');
           } finally {
             await control.movePrice(vehicleCode, 0);
           }
@@ -729,7 +724,7 @@ describe('7.3 Error code table', () => {
           const q = await quoteFor(t, A, request);
           if (!q) return SKIP;
           const { res } = await attemptBooking(t, A, q.quoteId, { key: null });
-          expectError(res, 'IDEMPOTENCY_KEY_REQUIRED', { representation: t.representation });
+          expectError(res, 'IDEMPOTENCY_KEY_REQUIRED');
         },
         { numRuns: bookingCases(t) },
       );
@@ -747,7 +742,7 @@ describe('7.3 Error code table', () => {
           if (!q) return SKIP;
           const first = await book(t, A, q.quoteId);
           const { res } = await attemptBooking(t, A, q.quoteId, { key: first.key, body: plainRequest(t, q.quoteId) });
-          expectError(res, 'IDEMPOTENCY_CONFLICT', { representation: t.representation });
+          expectError(res, 'IDEMPOTENCY_CONFLICT');
         },
         { numRuns: bookingCases(t) },
       );
@@ -776,7 +771,7 @@ describe('7.3 Error code table', () => {
           seen.set(answer, (seen.get(answer) ?? 0) + 1);
         }
         if (!inFlight) continue;
-        expectError(inFlight.res, 'IDEMPOTENT_REPLAY_IN_FLIGHT', { representation: t.representation });
+        expectError(inFlight.res, 'IDEMPOTENT_REPLAY_IN_FLIGHT');
         // Retryable: the identical request, once the first is done, gets the original answer (4.7.3). The server
         // may clear its in-flight marker a moment after its first answer (ambiguity #12), so the retry is sent
         // again after a short backoff while it is still told IN_FLIGHT (or refused for now: 429, 503), a few times.
@@ -784,7 +779,7 @@ describe('7.3 Error code table', () => {
           async () => (await attemptBooking(t, A, q.quoteId, { body, key })).res,
           'the retry after the race',
         );
-        for (const res of waited) expectError(res, 'IDEMPOTENT_REPLAY_IN_FLIGHT', { representation: t.representation });
+        for (const res of waited) expectError(res, 'IDEMPOTENT_REPLAY_IN_FLIGHT');
         // Retryable: once the first is done, the retry is no longer in flight. How it is then answered (200, the
         // original response, the header) is 4.7.3's rule, filed there.
         expect(
@@ -821,7 +816,7 @@ describe('7.3 Error code table', () => {
           const q = await quote(t, A);
           const body = plainRequest(t, q.quoteId, { partnerReference: booked.body.partnerReference });
           const { res } = await attemptBooking(t, A, q.quoteId, { body });
-          expectError(res, 'DUPLICATE_PARTNER_REFERENCE', { representation: t.representation });
+          expectError(res, 'DUPLICATE_PARTNER_REFERENCE');
         },
         { numRuns: bookingCases(t) },
       );
@@ -844,7 +839,7 @@ describe('7.3 Error code table', () => {
           try {
             await control.declineNextBookings(1);
             const { res } = await attemptBooking(t, A, q.quoteId);
-            expectError(res, 'RESERVATION_REJECTED', { representation: t.representation });
+            expectError(res, 'RESERVATION_REJECTED');
           } finally {
             await control.declineNextBookings(0);
           }
@@ -875,7 +870,7 @@ describe('7.3 Error code table', () => {
             const res = await cancel(t, A, reservation.reservationId);
             // A target that cancels completed rentals shows this row nowhere (spec 3: cancellable states not shown).
             if (res.status === 200) return SKIP;
-            expectError(res, 'INVALID_STATE_TRANSITION', { representation: t.representation });
+            expectError(res, 'INVALID_STATE_TRANSITION');
           } finally {
             // Back to confirmed, so the end-of-run cleanup can cancel it.
             await control.setReservationStatus(reservation.reservationId, 'confirmed');
@@ -904,7 +899,7 @@ describe('7.3 Error code table', () => {
           try {
             await control.attachMoney(reservation.reservationId, true);
             const res = await cancel(t, A, reservation.reservationId);
-            expectError(res, 'CANCELLATION_NEEDS_STAFF', { representation: t.representation });
+            expectError(res, 'CANCELLATION_NEEDS_STAFF');
           } finally {
             await control.attachMoney(reservation.reservationId, false);
           }
@@ -924,7 +919,7 @@ describe('7.3 Error code table', () => {
         patchBodies,
         async (change) => {
           const res = await t.client(A).patch(`/reservations/${encodeURIComponent(reservation.reservationId)}`, change);
-          expectError(res, 'MODIFICATION_NOT_SUPPORTED', { representation: t.representation });
+          expectError(res, 'MODIFICATION_NOT_SUPPORTED');
         },
         { numRuns: fewCases(t) },
       );
@@ -946,7 +941,7 @@ describe('7.3 Error code table', () => {
     async (t) => {
       const { limited, bound } = await businessFill(t);
       if (!limited) return t.notApplicable(`no 429 ${bound} (ceiling not shown, 8.5)`);
-      expectError(limited, 'RATE_LIMITED', { representation: t.representation });
+      expectError(limited, 'RATE_LIMITED');
       observeRetryAfter(limited, 'Retry-After in whole seconds');
     },
   );
@@ -960,7 +955,7 @@ describe('7.3 Error code table', () => {
       try {
         await control.setApiEnabled(false);
         const res = await t.client(A).get('/locations', { token });
-        expectError(res, 'API_DISABLED', { representation: t.representation });
+        expectError(res, 'API_DISABLED');
       } finally {
         await control.setApiEnabled(true);
       }
@@ -982,7 +977,7 @@ describe('7.3 Error code table', () => {
         try {
           await control.setFailures({ [fault]: true });
           const res = await t.client(A).get('/locations', { token });
-          expectError(res, code, { representation: t.representation });
+          expectError(res, code);
         } finally {
           await control.setFailures({ [fault]: false });
         }

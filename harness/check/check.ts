@@ -292,7 +292,7 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
   const body = options.provokesLimits ? () => provokingLimits(() => input.fn(context)) : () => input.fn(context);
   try {
     await recording(async () => {
-      const scoped = await withTraffic(traffic, () => inCheckScope(clause.id, body));
+      const scoped = await withTraffic(traffic, () => inCheckScope(clause.id, body, representation));
       observations = scoped.observations;
       if (scoped.cases.runs > 0) meta.cases = scoped.cases;
       if (scoped.error !== undefined) throw scoped.error;

@@ -39,6 +39,23 @@ describe('expectError and the owner of a code', () => {
     expect(scoped.observations.map((o) => o.clauseId)).toContain('5.6b');
   });
 
+  it("judges the media type of the running check's representation, or the one asked for", async () => {
+    const refused = () => expectError(errorAnswer(403, 'INSUFFICIENT_SCOPE'), 'INSUFFICIENT_SCOPE');
+    const inXml = await inCheckScope('4.2.2', async () => refused(), 'xml');
+    expect(inXml.observations.map((o) => o.clauseId).some((id) => id.startsWith('4.13') || id.startsWith('4.14'))).toBe(
+      true,
+    );
+    const inJson = await inCheckScope('4.2.2', async () => refused(), 'json');
+    expect(inJson.error).toBeUndefined();
+    expect(inJson.observations).toEqual([]);
+    const asked = await inCheckScope(
+      '4.2.2',
+      async () => expectError(errorAnswer(403, 'INSUFFICIENT_SCOPE'), 'INSUFFICIENT_SCOPE', { representation: 'json' }),
+      'xml',
+    );
+    expect(asked.observations).toEqual([]);
+  });
+
   it('fails the endpoint clause when the call is served', async () => {
     const scoped = await inCheckScope('4.2.2', async () => {
       expectError(errorAnswer(200, 'INSUFFICIENT_SCOPE'), 'INSUFFICIENT_SCOPE');

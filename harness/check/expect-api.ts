@@ -7,7 +7,7 @@ import type { AvailabilityResponse, FleetList, LocationList, RateList, Reservati
 import { schemaViolations } from '../../contract/validation.ts';
 import type { ApiResult } from '../http/partner-client.ts';
 import type { Representation } from '../http/representation.ts';
-import { claim, currentClauseId, requireStep, TransientSignal } from './scope.ts';
+import { claim, currentClauseId, currentRepresentation, requireStep, TransientSignal } from './scope.ts';
 import { answersText, expectedGot, inlineValue, responseText } from './wording.ts';
 
 /**
@@ -480,6 +480,7 @@ export function expectError(
   result: ApiResult,
   codes: ErrorCode | readonly ErrorCode[],
   options: {
+    /** The media type the refusal must carry: default, the running check's representation (check scope). */
     representation?: Representation;
     status?: number;
     /** A code of the server's own (not in the 7.3 table) at an allowed status passes too (7.3: "not shown"). */
@@ -546,7 +547,8 @@ export function expectError(
       response: result,
     });
   }
-  if (options.representation) expectMediaType(result, options.representation);
+  const representation = options.representation ?? currentRepresentation();
+  if (representation) expectMediaType(result, representation);
   expectSchema(result, 'ErrorEnvelope', `the HTTP ${result.status} error body`);
   const code = errorCodeOf(result);
   if (code === undefined) {

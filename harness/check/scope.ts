@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { inspect } from 'node:util';
 import { findRecordedExchange, lastRecordedExchange } from '../http/recorder.ts';
 import { redactText, redactValue } from '../http/redact.ts';
+import type { Representation } from '../http/representation.ts';
 import type { EvidenceExchange, Observation } from './outcome-and-evidence.ts';
 import { claimText, statusClaimed } from './wording.ts';
 
@@ -16,6 +17,8 @@ import { claimText, statusClaimed } from './wording.ts';
  */
 interface CheckScope {
   clauseId: string;
+  /** The representation the check runs in (absent outside a check's test, e.g. a unit test of a helper). */
+  representation?: Representation;
   /** Keyed by clause and message: the same deviation seen twice in one check is one observation. */
   observations: Map<string, Observation>;
   /** Generated cases of the check's properties: how many ran, how many were judged. */
@@ -28,8 +31,9 @@ const storage = new AsyncLocalStorage<CheckScope>();
 export async function inCheckScope<T>(
   clauseId: string,
   fn: () => Promise<T>,
+  representation?: Representation,
 ): Promise<{ result?: T; error?: unknown; observations: Observation[]; cases: { runs: number; judged: number } }> {
-  const scope: CheckScope = { clauseId, observations: new Map(), cases: { runs: 0, judged: 0 } };
+  const scope: CheckScope = { clauseId, representation, observations: new Map(), cases: { runs: 0, judged: 0 } };
   try {
     const result = await storage.run(scope, fn);
     return { result, observations: [...scope.observations.values()], cases: scope.cases };
@@ -41,6 +45,11 @@ export async function inCheckScope<T>(
 /** The clause of the check running now, if any. */
 export function currentClauseId(): string | undefined {
   return storage.getStore()?.clauseId;
+}
+
+/** The representation of the check running now, if any: what expectError judges an answer's media type against. */
+export function currentRepresentation(): Representation | undefined {
+  return storage.getStore()?.representation;
 }
 
 /** Counts generated cases of the current check (see judge.ts). */

@@ -141,7 +141,7 @@ export function shoppingChecks<R extends object>(endpoint: ShoppingEndpoint<R>):
       await validRequests(t, endpoint),
       async (body) => {
         const res = await t.anonymous.post(path, body);
-        expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED'], { representation: t.representation });
+        expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED']);
       },
       { numRuns: fewCases(t) },
     );
@@ -154,7 +154,7 @@ export function shoppingChecks<R extends object>(endpoint: ShoppingEndpoint<R>):
         fc.tuple(await validRequests(t, endpoint), otherScope(t, endpoint.scope)),
         async ([body, scopes]) => {
           const res = await t.client('partnerA').post(path, body, { scopes });
-          expectError(res, 'INSUFFICIENT_SCOPE', { representation: t.representation });
+          expectError(res, 'INSUFFICIENT_SCOPE');
         },
         { numRuns: fewCases(t) },
       );
@@ -219,7 +219,7 @@ export function shoppingChecks<R extends object>(endpoint: ShoppingEndpoint<R>):
               : '';
           return t.notApplicable(`no 429 ${bound} (ceiling not shown, 8.5)${uncounted}`);
         }
-        expectError(limited, 'RATE_LIMITED', { representation: t.representation });
+        expectError(limited, 'RATE_LIMITED');
       });
     },
   );
