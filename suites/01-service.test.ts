@@ -80,7 +80,7 @@ function offerTerms(offers: readonly AvailabilityOffer[]): Record<string, unknow
 
 async function availability(t: CheckContext, body: unknown): Promise<AvailabilityResponse> {
   const res = await t.client('partnerA').post('/availability', body);
-  expect(res.status, `POST /availability: ${res.text.slice(0, 300)}`).toBe(200);
+  expect(res.status, `POST /availability: ${res.excerpt}`).toBe(200);
   expectSchema(res, 'AvailabilityResponse');
   return res.body as AvailabilityResponse;
 }
@@ -164,7 +164,7 @@ describe('1 What the service does', () => {
               .post('/quotes', { ...window, vehicleCode: offer.vehicle.vehicleCode });
             expect(
               quoteAnswered(quoted),
-              `a quote for the offered ${offer.vehicle.vehicleCode}: HTTP ${quoted.status} ${quoted.text.slice(0, 300)}`,
+              `a quote for the offered ${offer.vehicle.vehicleCode}: HTTP ${quoted.status} ${quoted.excerpt}`,
             ).toBe(true);
             const quote = quoted.body as Quote;
             // By value, display apart (spec 2.1: display is for humans only).
@@ -196,7 +196,7 @@ describe('1 What the service does', () => {
           const quoted = await t
             .client('partnerA')
             .post('/quotes', { ...window, vehicleCode: offer.vehicle.vehicleCode });
-          expect(quoteAnswered(quoted), `POST /quotes: HTTP ${quoted.status} ${quoted.text.slice(0, 300)}`).toBe(true);
+          expect(quoteAnswered(quoted), `POST /quotes: HTTP ${quoted.status} ${quoted.excerpt}`).toBe(true);
           expect(moneyValue((quoted.body as Quote).charges.total)).toEqual(moneyValue(offer.estimatedTotal));
         },
         { numRuns: slowCases(t) },
@@ -216,7 +216,7 @@ describe('1 What the service does', () => {
           const before = await availability(t, probe);
           for (let i = 0; i < 5; i++) {
             const res = await t.client('partnerA').post('/quotes', request);
-            expect(quoteAnswered(res), `POST /quotes: HTTP ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
+            expect(quoteAnswered(res), `POST /quotes: HTTP ${res.status} ${res.excerpt}`).toBe(true);
           }
           const after = await availability(t, probe);
           expect(offerTerms(after.offers), 'offers after five quotes').toEqual(offerTerms(before.offers));
@@ -435,7 +435,7 @@ describe('1 What the service does', () => {
     const { reservation } = await bookReservation(t, 'partnerA');
     const listOf = async (role: Role) => {
       const res = await t.client(role).get('/reservations?limit=100');
-      expect(res.status, `GET /reservations as ${role}: ${res.text.slice(0, 200)}`).toBe(200);
+      expect(res.status, `GET /reservations as ${role}: ${res.excerpt}`).toBe(200);
       return listItems(res, 'ReservationList', 'GET /reservations');
     };
     const ofB = await listOf('partnerB');
@@ -536,7 +536,7 @@ describe('1 What the service does', () => {
     { ...business, name: 'Every listed vehicle is classified by a valid SIPP (ACRISS) code' },
     async (t) => {
       const res = await sharedListingRead(t, '/fleet');
-      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      expect(res.status, res.excerpt).toBe(200);
       const vehicles = listItems(res, 'FleetList', 'GET /fleet');
       if (vehicles.length === 0) t.notApplicable('the fleet list is empty');
       for (const v of vehicles) {
@@ -729,7 +729,7 @@ describe('1 What the service does', () => {
         ['/rates', 'RateList'],
       ] as const) {
         const res = await t.client('readOnly').get(path);
-        expect(res.status, `GET ${path} with integration credentials: ${res.text.slice(0, 200)}`).toBe(200);
+        expect(res.status, `GET ${path} with integration credentials: ${res.excerpt}`).toBe(200);
         expectSchema(res, schema);
       }
     },
@@ -751,14 +751,14 @@ describe('1 What the service does', () => {
           const quoted = await t.client('readOnly').post('/quotes', request);
           expect(
             quoteAnswered(quoted),
-            `POST /quotes with integration credentials: HTTP ${quoted.status} ${quoted.text.slice(0, 300)}`,
+            `POST /quotes with integration credentials: HTTP ${quoted.status} ${quoted.excerpt}`,
           ).toBe(true);
           expectSchema(quoted, 'Quote');
           const { vehicleCode: _v, ...window } = request;
           const shopped = await t.client('readOnly').post('/availability', window);
           expect(
             shopped.status === 200 || errorCodeOf(shopped) === 'NO_AVAILABILITY',
-            `POST /availability: ${shopped.text.slice(0, 300)}`,
+            `POST /availability: ${shopped.excerpt}`,
           ).toBe(true);
         },
         { numRuns: slowCases(t) },
@@ -781,7 +781,7 @@ describe('1 What the service does', () => {
         quoteRequest(cat, { rate: 'public' }),
         async (request) => {
           const quoted = await t.client('readOnly').post('/quotes', request);
-          expect(quoteAnswered(quoted), `POST /quotes: HTTP ${quoted.status} ${quoted.text.slice(0, 300)}`).toBe(true);
+          expect(quoteAnswered(quoted), `POST /quotes: HTTP ${quoted.status} ${quoted.excerpt}`).toBe(true);
           const quote = quoted.body as Quote;
           // A refused booking creates nothing; the id is recorded anyway should the target accept it.
           const res = await postReservation(t, 'readOnly', reservationBody(t, quote.quoteId, quote.vehicle));

@@ -121,7 +121,7 @@ describe('2.7 Rate plan', () => {
         judged += 1;
         expect(
           answer,
-          `${plan.accountCode}/${plan.rateCode}: HTTP ${res.status} ${errorCodeOf(res) ?? res.text.slice(0, 200)}`,
+          `${plan.accountCode}/${plan.rateCode}: HTTP ${res.status} ${errorCodeOf(res) ?? res.excerpt}`,
         ).toBe('accepted');
       }
       if (judged === 0 && others.length > 0) t.notApplicable(notJudgedReason('listed plan', others));

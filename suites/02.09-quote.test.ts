@@ -193,7 +193,7 @@ describe('2.9 Quote', () => {
       async (request) => {
         const res = await t.client('partnerA').post('/quotes', request);
         if (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY') return SKIP;
-        expect(quoteAnswered(res), `POST /quotes: HTTP ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
+        expect(quoteAnswered(res), `POST /quotes: HTTP ${res.status} ${res.excerpt}`).toBe(true);
         expectSchema(res, 'Quote');
         const quote = res.body as Quote;
         const { baseTotal, extrasTotal, oneWayFee, discount, total } = quote.charges;
@@ -308,10 +308,9 @@ describe('2.9 Quote', () => {
         async (request, quote) => {
           const { accountCode: _a, rateCode: _r, ...publicRequest } = request;
           const res = await t.client('partnerA').post('/quotes', publicRequest);
-          expect(
-            quoteAnswered(res),
-            `the same request at the public rate: HTTP ${res.status} ${res.text.slice(0, 200)}`,
-          ).toBe(true);
+          expect(quoteAnswered(res), `the same request at the public rate: HTTP ${res.status} ${res.excerpt}`).toBe(
+            true,
+          );
           const publicTotal = (res.body as Quote).charges.total;
           expect(
             quote.rate.adjustmentApplied,
@@ -431,7 +430,7 @@ describe('2.9 Quote', () => {
         async (request) => {
           const res = await t.client('partnerA').post('/quotes', request);
           if (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY') return SKIP;
-          expect(quoteAnswered(res), `POST /quotes: HTTP ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
+          expect(quoteAnswered(res), `POST /quotes: HTTP ${res.status} ${res.excerpt}`).toBe(true);
           const quote = res.body as Quote;
           expect(quote.charges.extras.length, 'extras lines for three requested extras').toBeGreaterThan(0);
           const e = Math.max(quote.charges.extrasTotal.exponent, ...quote.charges.extras.map((l) => l.total.exponent));

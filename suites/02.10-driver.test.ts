@@ -131,7 +131,7 @@ describe('2.10 Driver', () => {
       // The code is open beyond VALIDATION_ERROR (spec 7.3); a 400 in the envelope is what 2.10 demands.
       expect(
         errorStatusAmong(res, [400]),
-        `a driver ${what}, born ${dateOfBirth}: HTTP 400 (${res.status} ${res.text.slice(0, 300)})`,
+        `a driver ${what}, born ${dateOfBirth}: HTTP 400 (${res.status} ${res.excerpt})`,
       ).toBe(true);
       expectSchema(res, 'ErrorEnvelope');
     }

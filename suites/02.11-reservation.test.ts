@@ -41,7 +41,7 @@ describe('2.11 Reservation', () => {
   function readTwice(t: CheckContext, rule: (b: QuotedBooking, r: Reservation) => void): Promise<void> {
     return forSharedBookings(t, (b, again) => {
       rule(b, b.reservation);
-      expect(again.status, `GET the reservation: ${again.text.slice(0, 300)}`).toBe(200);
+      expect(again.status, `GET the reservation: ${again.excerpt}`).toBe(200);
       expectSchema(again, 'Reservation');
       rule(b, again.body as Reservation);
     });
@@ -210,7 +210,7 @@ describe('2.11 Reservation', () => {
         await control.movePrice(vehicle, 25);
         const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
         const read = await t.client('partnerA').get(path);
-        expect(read.status, read.text.slice(0, 300)).toBe(200);
+        expect(read.status, read.excerpt).toBe(200);
         expect(bodyOf<Reservation>(read, 'GET /reservations/{id}').total, 'total after a 25% price move').toEqual(
           reservation.total,
         );

@@ -30,7 +30,7 @@ async function listShape(
   schema: 'FleetList' | 'LocationList' | 'RateList',
 ): Promise<void> {
   const res = await sharedListingRead(t, path);
-  expect(res.status, res.text.slice(0, 300)).toBe(200);
+  expect(res.status, res.excerpt).toBe(200);
   expectSchema(res, schema);
   const body = res.body as Record<string, unknown>;
   expect(Object.keys(body).sort()).toEqual(['count', key].sort());
@@ -95,7 +95,7 @@ describe('2.12 Request and list shapes', () => {
         .post(`/reservations/${encodeURIComponent(reservation.reservationId)}/cancel`, {
           reason,
         } satisfies CancelRequest);
-      expect(res.status, `reason of ${reason.length}: ${res.text.slice(0, 300)}`).toBe(200);
+      expect(res.status, `reason of ${reason.length}: ${res.excerpt}`).toBe(200);
       expectSchema(res, 'Reservation');
     }
   });
@@ -195,7 +195,7 @@ describe('2.12 Request and list shapes', () => {
       const res = await t
         .client('partnerA')
         .post('/availability', { ...request, vehicleCodes: [elsewhere.vehicleCode] });
-      expect(isAvailabilityAnswer(res), `HTTP ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
+      expect(isAvailabilityAnswer(res), `HTTP ${res.status} ${res.excerpt}`).toBe(true);
       if (res.status === 200) {
         expectSchema(res, 'AvailabilityResponse');
         expect((res.body as AvailabilityResponse).offers).toEqual([]);
@@ -233,7 +233,7 @@ describe('2.12 Request and list shapes', () => {
         ['?limit=100', 100],
       ] as const) {
         const res = await t.client('partnerA').get(`/reservations${query}`);
-        expect(res.status, res.text.slice(0, 300)).toBe(200);
+        expect(res.status, res.excerpt).toBe(200);
         expectSchema(res, 'ReservationList');
         const list = res.body as ReservationList;
         expect(Object.keys(list).sort()).toEqual(['count', 'limit', 'reservations']);

@@ -69,7 +69,7 @@ describe('4.6 POST /quotes', () => {
       let quoted = 0;
       await t.forAll(requests(cat), async (req) => {
         const res = await t.client('partnerA').post('/quotes', req);
-        expect(isQuoteAnswer(res), `HTTP ${res.status}: ${res.text.slice(0, 300)}`).toBe(true);
+        expect(isQuoteAnswer(res), `HTTP ${res.status}: ${res.excerpt}`).toBe(true);
         if (res.status === 409) return expectError(res, 'NO_AVAILABILITY');
         expectMediaType(res, t.representation);
         expectSchema(res, 'Quote');
@@ -131,7 +131,7 @@ describe('4.6 POST /quotes', () => {
             // An unknown field: 400; which code beyond VALIDATION_ERROR is not shown (spec 7.3).
             expect(
               errorStatusAmong(res, [400]),
-              `${name} in the request: HTTP 400 (${res.status} ${res.text.slice(0, 300)})`,
+              `${name} in the request: HTTP 400 (${res.status} ${res.excerpt})`,
             ).toBe(true);
             expectSomeError(res, t.representation);
           }
@@ -229,7 +229,7 @@ describe('4.6 POST /quotes', () => {
         dropoffLocation: location.locationCode,
         vehicleCode: vehicle.vehicleCode,
       });
-      expect(errorStatusAmong(res, [400, 409]), `HTTP 400 or 409: ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
+      expect(errorStatusAmong(res, [400, 409]), `HTTP 400 or 409: ${res.status} ${res.excerpt}`).toBe(true);
       expectSomeError(res, t.representation);
     },
   );

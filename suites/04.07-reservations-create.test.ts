@@ -123,7 +123,7 @@ async function sequentialSteps(t: CheckContext, replay: boolean): Promise<void> 
   const again = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
   requireStep('4.7.3', again.res.status === 200, 'the same key and body again, one at a time, replays with 200', {
     expected: 200,
-    actual: { status: again.res.status, body: again.res.text.slice(0, 300) },
+    actual: { status: again.res.status, body: again.res.excerpt },
   });
 }
 
@@ -178,7 +178,7 @@ function expectBookedFrom(reservation: Reservation, q: Quote, request: Reservati
 /** The plan codes of a role (GET /rates in JSON). */
 async function plansOf(t: CheckContext, role: Role): Promise<RatePlan[]> {
   const res = await t.client(role).get('/rates', { representation: 'json' });
-  expect(res.status, `GET /rates as ${role}: ${res.text.slice(0, 300)}`).toBe(200);
+  expect(res.status, `GET /rates as ${role}: ${res.excerpt}`).toBe(200);
   return listItems(res, 'RateList', 'GET /rates');
 }
 
@@ -208,7 +208,7 @@ describe('4.7 POST /reservations', () => {
             'the same key and body again answers the 200 replay',
             {
               expected: 200,
-              actual: { status: again.res.status, body: again.res.text.slice(0, 300) },
+              actual: { status: again.res.status, body: again.res.excerpt },
             },
           );
           if (replayed) expectSchema(again.res, 'Reservation');
@@ -271,7 +271,7 @@ describe('4.7 POST /reservations', () => {
           const first = await book(t, 'partnerA', quoted.quoteId);
           for (let i = 0; i < 2; i++) {
             const again = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
-            expect(again.res.status, `replay ${i + 1}: ${again.res.text.slice(0, 300)}`).toBe(200);
+            expect(again.res.status, `replay ${i + 1}: ${again.res.excerpt}`).toBe(200);
             observeReplayHeader(again.res, true, 'Idempotent-Replay header');
             expectMediaType(again.res, t.representation);
             expect(again.res.body, 'the replay carries the original response body').toEqual(first.res.body);
@@ -299,9 +299,9 @@ describe('4.7 POST /reservations', () => {
           if (!quoted) return SKIP;
           const first = await book(t, 'partnerA', quoted.quoteId);
           const cancelled = await cancel(t, 'partnerA', first.reservation.reservationId);
-          expect(cancelled.status, `cancel: ${cancelled.text.slice(0, 300)}`).toBe(200);
+          expect(cancelled.status, `cancel: ${cancelled.excerpt}`).toBe(200);
           const again = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
-          expect(again.res.status, again.res.text.slice(0, 300)).toBe(200);
+          expect(again.res.status, again.res.excerpt).toBe(200);
           observeReplayHeader(again.res, true, 'Idempotent-Replay header');
           expect(again.res.body, 'the original response body').toEqual(first.res.body);
         },
@@ -389,13 +389,12 @@ describe('4.7 POST /reservations', () => {
           const replay = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
           // The refused body did not take the key over: the original body is no conflict now. How it replays (200,
           // the original response) is 4.7.3's rule, filed there.
-          expect(
-            errorCodeOf(replay.res),
-            `the original body after the conflict: ${replay.res.text.slice(0, 300)}`,
-          ).not.toBe('IDEMPOTENCY_CONFLICT');
+          expect(errorCodeOf(replay.res), `the original body after the conflict: ${replay.res.excerpt}`).not.toBe(
+            'IDEMPOTENCY_CONFLICT',
+          );
           claim('4.7.3', replay.res.status === 200, 'the original body replays with 200', {
             expected: 200,
-            actual: { status: replay.res.status, body: replay.res.text.slice(0, 300) },
+            actual: { status: replay.res.status, body: replay.res.excerpt },
           });
           if (replay.res.status === 200) {
             claim('4.7.3', isDeepStrictEqual(replay.res.body, first.res.body), 'the replay is the original response', {
@@ -455,7 +454,7 @@ describe('4.7 POST /reservations', () => {
           for (const res of inFlight) expectError(res, 'IDEMPOTENT_REPLAY_IN_FLIGHT');
           expect(
             retry.status,
-            `retry after the race (${inFlight.length} times in flight first): ${retry.text.slice(0, 300)}`,
+            `retry after the race (${inFlight.length} times in flight first): ${retry.excerpt}`,
           ).toBe(200);
           expect(retry.body).toEqual(original);
           if (counts['409 IDEMPOTENT_REPLAY_IN_FLIGHT']) break;
@@ -542,7 +541,7 @@ describe('4.7 POST /reservations', () => {
           });
           expectError(duplicate.res, 'DUPLICATE_PARTNER_REFERENCE');
           const cancelled = await cancel(t, 'partnerA', first.reservation.reservationId);
-          expect(cancelled.status, `cancel: ${cancelled.text.slice(0, 300)}`).toBe(200);
+          expect(cancelled.status, `cancel: ${cancelled.excerpt}`).toBe(200);
           const afterCancel = await attemptBooking(t, 'partnerA', q.quoteId, {
             body: plainRequest(t, q.quoteId, { partnerReference: reference }),
           });

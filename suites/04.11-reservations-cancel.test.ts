@@ -22,7 +22,7 @@ const bookingRuns = (t: CheckContext) => Math.min(t.settings.runs, 5);
  * 4.11.2's rule (judged there, filed there from the other checks).
  */
 function expectCancelled(t: CheckContext, res: Parameters<typeof expectSchema>[0], id: string): Reservation {
-  expect(res.status, `cancel: ${res.text.slice(0, 300)}`).toBe(200);
+  expect(res.status, `cancel: ${res.excerpt}`).toBe(200);
   expectMediaType(res, t.representation);
   expectSchema(res, 'Reservation');
   const reservation = res.body as Reservation;
@@ -101,7 +101,7 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
         const res = await t.client('partnerA').post(cancelPath(id), fault.value);
         expect(
           refusalMeets(fault.expect.reject, res),
-          `${fault.name}: HTTP ${res.status} ${res.text.slice(0, 200)} (${fault.expect.basis})`,
+          `${fault.name}: HTTP ${res.status} ${res.excerpt} (${fault.expect.basis})`,
         ).toBe(true);
         expectSchema(res, 'ErrorEnvelope');
       });

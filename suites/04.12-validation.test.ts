@@ -102,7 +102,7 @@ async function expectRefused(
           isValidationError(control),
           `400 VALIDATION_ERROR for ${fault.alone.code} sent alone is the pair rule of ambiguity #7 only if the ` +
             `partner's own ${fault.alone.code} alone is refused alike (${fault.alone.own?.name}): ` +
-            `HTTP ${control.status} ${control.text.slice(0, 200)}`,
+            `HTTP ${control.status} ${control.excerpt}`,
         ).toBe(true);
         expectError(res, 'VALIDATION_ERROR');
         judged += 1;
@@ -425,7 +425,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
             ['/quotes', req],
           ] as const) {
             const res = await t.client('partnerA').post(endpoint, body);
-            expect(errorCodeOf(res), `${endpoint} for listed ${req.vehicleCode}: ${res.text.slice(0, 300)}`).not.toBe(
+            expect(errorCodeOf(res), `${endpoint} for listed ${req.vehicleCode}: ${res.excerpt}`).not.toBe(
               'FLEET_PROFILE_INCOMPLETE',
             );
           }
@@ -599,10 +599,9 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
             ['/quotes', quote],
           ] as const) {
             const res = await t.client('partnerA').post(endpoint, body);
-            expect(
-              errorCodeOf(res),
-              `${endpoint} with ${req.accountCode}/${req.rateCode}: ${res.text.slice(0, 300)}`,
-            ).not.toBe('RATE_NOT_APPROVED');
+            expect(errorCodeOf(res), `${endpoint} with ${req.accountCode}/${req.rateCode}: ${res.excerpt}`).not.toBe(
+              'RATE_NOT_APPROVED',
+            );
           }
         },
         { numRuns: Math.min(t.settings.runs, 12) },

@@ -108,7 +108,7 @@ describe('7.1 Token endpoint error shape', () => {
         const res = await send(t, fault, acceptHeader);
         // This clause judges the refusal's shape; that there is a refusal, and its status, are 5.4's (or 4.1.2's,
         // 4.13.5b's): filed there, and a case served or refused otherwise than with a 4xx shows no OAuthError to judge.
-        const where = `${fault.kind}: HTTP ${res.status} ${res.text.slice(0, 300)}`;
+        const where = `${fault.kind}: HTTP ${res.status} ${res.excerpt}`;
         if (res.status < 400) {
           claim(servedClauseOf(fault), false, `${where}: served, not refused`);
           return SKIP;
@@ -155,7 +155,7 @@ describe('7.1 Token endpoint error shape', () => {
             [`a ${otherScope} token`, await call(t, endpoint.method, path, body, { scopes: [otherScope] })],
           ];
           for (const [what, res] of answers) {
-            const where = `${endpoint.method} ${endpoint.path} with ${what}: HTTP ${res.status} ${res.text.slice(0, 200)}`;
+            const where = `${endpoint.method} ${endpoint.path} with ${what}: HTTP ${res.status} ${res.excerpt}`;
             // A call served anyway is its endpoint's scope or token rule broken (4.0.x, 5.6), not the refusal shape.
             if (res.status < 400) {
               claim(ENDPOINT_CLAUSE[endpoint.operationId as OperationId], false, `${where}: served, not refused`);

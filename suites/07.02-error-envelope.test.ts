@@ -166,13 +166,13 @@ function envelopesOnly(all: readonly Provoked[]): Provoked[] {
       oauthShaped ? '7.1.2' : '7.2.1',
       false,
       `${p.name}: the error body is ${oauthShaped ? 'the OAuth error shape' : 'no envelope'}, not { error: { … } }`,
-      { actual: `${p.res.status} ${p.res.text.slice(0, 200)}` },
+      { actual: `${p.res.status} ${p.res.excerpt}` },
     );
     return false;
   });
 }
 
-const describeError = ({ name, res }: Provoked) => `${name}: HTTP ${res.status} ${res.text.slice(0, 300)}`;
+const describeError = ({ name, res }: Provoked) => `${name}: HTTP ${res.status} ${res.excerpt}`;
 
 const MEANING_SOURCES = [
   { profile: 'catalog' as const, label: 'listing-read errors', provoke: listingReadErrorsIn },
@@ -358,7 +358,7 @@ describe('7.2 Error envelope', () => {
         errorStatusAmong(res, [400]),
         `a phone without country code is refused: HTTP ${res.status}`,
         {
-          actual: res.text.slice(0, 300),
+          actual: res.excerpt,
         },
       );
       const error = (res.body as { error?: { message?: unknown; fields?: { message?: unknown }[] } } | undefined)

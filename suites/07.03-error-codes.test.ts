@@ -784,7 +784,7 @@ describe('7.3 Error code table', () => {
         // original response, the header) is 4.7.3's rule, filed there.
         expect(
           errorCodeOf(retry),
-          `the retry, once the first is done (${waited.length} times in flight first): ${retry.text.slice(0, 300)}`,
+          `the retry, once the first is done (${waited.length} times in flight first): ${retry.excerpt}`,
         ).not.toBe('IDEMPOTENT_REPLAY_IN_FLIGHT');
         if (
           claim('4.7.3', retry.status === 200, 'the retry is the 200 replay', {
@@ -990,13 +990,13 @@ describe('7.3 Error code table', () => {
 /** Retryable: the identical request once the condition is gone succeeds (spec 7.2 "retrying … may succeed"). */
 async function expectRetrySucceeds(t: CheckContext, token: string): Promise<void> {
   const retry: ApiResult = await t.client(A).get('/locations', { token });
-  expect(retry.status, `the identical request once the condition is gone: ${retry.text.slice(0, 300)}`).toBe(200);
+  expect(retry.status, `the identical request once the condition is gone: ${retry.excerpt}`).toBe(200);
 }
 
 /** The role's listed rate plans (JSON). */
 async function ownPlans(t: CheckContext, role: Role) {
   const res = await t.client(role).get('/rates', { representation: 'json' });
-  expect(res.status, `GET /rates: ${res.text.slice(0, 300)}`).toBe(200);
+  expect(res.status, `GET /rates: ${res.excerpt}`).toBe(200);
   return listItems(res, 'RateList', 'GET /rates');
 }
 

@@ -140,7 +140,7 @@ describe('8 Limits', () => {
       // The boundary in real seconds is the patient path's (suites/patient.test.ts).
       const token = (await freshToken(t, 'partnerA')).access_token;
       const inside = await t.client('partnerA').get('/locations', { token });
-      expect(inside.status, `a fresh token: ${inside.text.slice(0, 300)}`).toBe(200);
+      expect(inside.status, `a fresh token: ${inside.excerpt}`).toBe(200);
       await t.hooks.expireTokens(credentialsOf(t, 'partnerA').clientId);
       const past = await t.client('partnerA').get('/locations', { token });
       expectError(past, 'INVALID_TOKEN');
@@ -277,13 +277,13 @@ describe('8 Limits', () => {
       const atOnce = await attemptBooking(t, 'partnerA', first.body.quoteId, { key: first.key, body: first.body });
       requireStep('4.7.3', atOnce.res.status === 200, 'the same key and body at once replays with 200', {
         expected: 200,
-        actual: { status: atOnce.res.status, body: atOnce.res.text.slice(0, 300) },
+        actual: { status: atOnce.res.status, body: atOnce.res.excerpt },
       });
       {
         // Keys younger than a day stay remembered when the target forgets those a day old.
         await t.hooks.forgetIdempotencyKeys(day);
         const replay = await attemptBooking(t, 'partnerA', first.body.quoteId, { key: first.key, body: first.body });
-        expect(replay.res.status, `same key and body, remembered: ${replay.res.text.slice(0, 300)}`).toBe(200);
+        expect(replay.res.status, `same key and body, remembered: ${replay.res.excerpt}`).toBe(200);
         observeReplayHeader(replay.res, true, 'Idempotent-Replay');
         expect(bodyOf<Reservation>(replay.res, 'the replay').reservationId, 'the original reservation').toBe(
           first.reservation.reservationId,
@@ -297,7 +297,7 @@ describe('8 Limits', () => {
           key: first.key,
           body: plainRequest(t, fresh.quoteId),
         });
-        expect(again.res.status, `the key with another body, forgotten: ${again.res.text.slice(0, 300)}`).toBe(201);
+        expect(again.res.status, `the key with another body, forgotten: ${again.res.excerpt}`).toBe(201);
         observeReplayHeader(again.res, false, 'Idempotent-Replay on a new request');
         expect(
           bodyOf<Reservation>(again.res, 'the booking under a forgotten key').reservationId,
@@ -317,7 +317,7 @@ describe('8 Limits', () => {
     ];
     for (const [query, limit] of cases) {
       const res = await t.client('partnerA').get(`/reservations${query}`);
-      expect(res.status, `GET /reservations${query}: ${res.text.slice(0, 300)}`).toBe(200);
+      expect(res.status, `GET /reservations${query}: ${res.excerpt}`).toBe(200);
       expectSchema(res, 'ReservationList');
       const list = res.body as ReservationList;
       expect(appliedLimit(list, `GET /reservations${query}`), `limit of GET /reservations${query}`).toBe(limit);
@@ -369,7 +369,7 @@ describe('8 Limits', () => {
       // whole seconds, ambiguity R8): any of them is "the newest one".
       const newest = all.filter((r) => r.createdAt === all[0]?.createdAt).map((r) => r.reservationId);
       const res = await t.client('partnerA').get('/reservations?limit=1');
-      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      expect(res.status, res.excerpt).toBe(200);
       const one = listItems(res, 'ReservationList', 'GET /reservations?limit=1');
       expect(one.length, 'reservations of ?limit=1').toBe(1);
       expect(newest, 'the newest reservation (or one created the same instant)').toContain(one[0]?.reservationId);
@@ -389,10 +389,7 @@ describe('8 Limits', () => {
       const codes = (n: number) => Array.from({ length: n }, (_, i) => listed[i % listed.length] as string);
       const max = LIMITS.vehicleCodesMaxItems;
       const inside = await t.client('partnerA').post('/availability', { ...window, vehicleCodes: codes(max) });
-      expect(
-        isAvailabilityAnswer(inside),
-        `${max} vehicleCodes: HTTP ${inside.status} ${inside.text.slice(0, 300)}`,
-      ).toBe(true);
+      expect(isAvailabilityAnswer(inside), `${max} vehicleCodes: HTTP ${inside.status} ${inside.excerpt}`).toBe(true);
       const past = await t.client('partnerA').post('/availability', { ...window, vehicleCodes: codes(max + 1) });
       try {
         expectError(past, ['VALIDATION_ERROR', 'INVALID_VEHICLE'], {
@@ -430,7 +427,7 @@ describe('8 Limits', () => {
             const answered =
               (endpoint === '/quotes' ? quoteAnswered(ok) : availabilityAnswered(ok)) ||
               (ok.status === 409 && errorCodeOf(ok) === 'NO_AVAILABILITY');
-            expect(answered, `${endpoint} childSeats ${inside}: HTTP ${ok.status} ${ok.text.slice(0, 300)}`).toBe(true);
+            expect(answered, `${endpoint} childSeats ${inside}: HTTP ${ok.status} ${ok.excerpt}`).toBe(true);
             const refused = await t
               .client('partnerA')
               .post(endpoint, { ...body, extras: { ...body.extras, childSeats: outside } });
@@ -499,7 +496,7 @@ describe('8 Limits', () => {
       [second, max],
     ] as const) {
       const res = await t.client('partnerA').post(cancelPath(reservation.reservationId), { reason: text(length, 'x') });
-      expect(res.status, `reason of ${length} characters: ${res.text.slice(0, 300)}`).toBe(200);
+      expect(res.status, `reason of ${length} characters: ${res.excerpt}`).toBe(200);
       // The state the answer shows is 4.11.2's rule, filed there.
       expectNewState(
         bodyOf<Reservation>(res, 'the cancel answer'),
@@ -580,13 +577,13 @@ describe('8 Limits', () => {
           await sleep(Number(other.headers['retry-after']) * 1000 + 100);
           other = await t.client('partnerA').get('/locations', { token: partnerToken });
         }
-        expect(other.status, `partner A from the same address: ${other.text.slice(0, 300)}`).toBe(200);
+        expect(other.status, `partner A from the same address: ${other.excerpt}`).toBe(200);
         // The limited client is still limited, so the answer above was not a window passing: asserted only while
         // the 429's Retry-After has clearly not run out.
         const still = await t.client('rateLimit').get('/locations', { token });
         const retryAfter = Number(limited.headers['retry-after']);
         if (Date.now() - limitedAt < (retryAfter - 1) * 1000) {
-          expect(still.status, `the rateLimit client again: ${still.text.slice(0, 300)}`).toBe(429);
+          expect(still.status, `the rateLimit client again: ${still.excerpt}`).toBe(429);
         }
       });
     },
@@ -805,7 +802,7 @@ describe('8 Limits', () => {
       observeRetryAfter(limited, 'Retry-After of the slow_down');
       // A target whose address ceiling is the lower one refuses everybody first: then the client bucket is not shown.
       if (other.status === 429) return t.notApplicable('the address bucket filled before the client bucket');
-      expect(other.status, `partner A's token request from the same address: ${other.text.slice(0, 300)}`).toBe(200);
+      expect(other.status, `partner A's token request from the same address: ${other.excerpt}`).toBe(200);
     },
   );
 
@@ -847,7 +844,7 @@ describe('8 Limits', () => {
             'client that authenticates (it counts failed authentications only, spec 8.4 leaves open what it counts)',
         );
       }
-      expect(valid.status, `partner A's token request from the refused address: ${valid.text.slice(0, 300)}`).toBe(429);
+      expect(valid.status, `partner A's token request from the refused address: ${valid.excerpt}`).toBe(429);
       expectOAuthError(valid, 'slow_down');
     },
   );
@@ -864,7 +861,7 @@ describe('8 Limits', () => {
     for (const [what, res, statusClause] of answers) {
       claim(statusClause, res.status === Number(what.slice(0, 3)), `${what}: HTTP ${res.status}`, {
         expected: Number(what.slice(0, 3)),
-        actual: { status: res.status, body: res.text.slice(0, 200) },
+        actual: { status: res.status, body: res.excerpt },
       });
       expect(rateLimitHeaderNames(res), `${what}: X-RateLimit-* headers`).toEqual([]);
     }

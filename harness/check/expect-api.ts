@@ -51,14 +51,14 @@ export function readableBody(result: ApiResult, what = 'the response body', erro
   if (result.readDespite) {
     const { clauseId, reason } = result.readDespite;
     claim(clauseId ?? xmlReasonClause(reason), false, `${what}: ${reason}`, {
-      actual: result.text.slice(0, 300),
+      actual: result.excerpt,
       response: result,
     });
   }
   if (result.body !== undefined) return result.body;
   const reason = result.parseError ?? (result.text === '' ? 'the body is empty' : 'not JSON or typed XML');
   requireStep(unreadableClause(result, error), false, `${what} cannot be read (${statusText(result)}: ${reason})`, {
-    actual: result.text.slice(0, 300),
+    actual: result.excerpt,
     response: result,
   });
   return undefined;
@@ -276,7 +276,7 @@ export function observeUnparsed(result: ApiResult, what: string): boolean {
   if (!result.parseFailure) return false;
   const message = `${what} cannot be read (${statusText(result)}: ${result.parseError})`;
   claim(unreadableClause(result, result.status >= 400), false, message, {
-    actual: result.text.slice(0, 300),
+    actual: result.excerpt,
     response: result,
   });
   return true;
@@ -464,7 +464,7 @@ function fileUnreadableCode(result: ApiResult, raw: unknown): void {
           'an envelope carrying error.code',
           result.text === '' ? 'an empty body' : 'no envelope',
         ),
-    { actual: enveloped ? raw : result.text.slice(0, 300), response: result },
+    { actual: enveloped ? raw : result.excerpt, response: result },
   );
 }
 
@@ -499,7 +499,7 @@ export function expectError(
       expectedGot('the call', `a refusal (${[codes].flat().join(' or ')})`, responseText(result.status)),
       {
         expected: [codes].flat().join(' or '),
-        actual: { status: result.status, body: result.text.slice(0, 300) },
+        actual: { status: result.status, body: result.excerpt },
         response: result,
       },
     );
@@ -515,7 +515,7 @@ export function expectError(
   }));
   const judge = codeJudge(allowed.map((a) => a.code));
   const raw = rawErrorCode(result);
-  const actual = () => ({ status: result.status, code: raw ?? null, body: result.text.slice(0, 300) });
+  const actual = () => ({ status: result.status, code: raw ?? null, body: result.excerpt });
   const got = responseText(result.status, raw);
   const expected = answersText(allowed);
   if (judge !== own()) {
@@ -599,7 +599,7 @@ export function expectOAuthError(result: ApiResult, errors: OAuthErrorCode | rea
       answersText(allowed.map((a) => ({ status: a.status, code: a.error }))),
       responseText(actual.status, actual.error),
     ),
-    { expected: allowed, actual: { ...actual, body: result.text.slice(0, 300) }, response: result },
+    { expected: allowed, actual: { ...actual, body: result.excerpt }, response: result },
   );
   expectMediaType(result, 'json', RESPONSE_CLAUSES.tokenJson);
   expectSchema(result, 'OAuthError', 'the token endpoint error body');
@@ -609,7 +609,7 @@ export function expectOAuthError(result: ApiResult, errors: OAuthErrorCode | rea
 export function expectOAuthStatus(result: ApiResult, statuses: readonly number[]): void {
   claim(own(), statuses.includes(result.status), expectedGot('HTTP status', statuses.join(' or '), got(result)), {
     expected: statuses,
-    actual: { status: result.status, body: result.text.slice(0, 300) },
+    actual: { status: result.status, body: result.excerpt },
     response: result,
   });
   expectMediaType(result, 'json', RESPONSE_CLAUSES.tokenJson);
@@ -636,7 +636,7 @@ export function requireSuccess(result: ApiResult, status: number, clauseId: stri
   }
   requireStep(clauseId, result.status === status, expectedGot(what, String(status), got(result)), {
     expected: status,
-    actual: { status: result.status, body: result.text.slice(0, 300) },
+    actual: { status: result.status, body: result.excerpt },
     response: result,
   });
   return readableBody(result, what);

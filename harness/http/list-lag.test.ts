@@ -11,6 +11,7 @@ function answer(status: number, body: unknown): ApiResult {
     headers: {},
     body,
     text,
+    excerpt: text.slice(0, 300),
     bytes: new TextEncoder().encode(text),
     mediaType: 'application/json',
     requestId: null,

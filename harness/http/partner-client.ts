@@ -35,6 +35,8 @@ export interface ApiResult {
   body: unknown;
   /** The body decoded as UTF-8 (invalid sequences replaced). */
   text: string;
+  /** Its first EXCERPT_CHARS characters: what a failure message shows of the body. */
+  excerpt: string;
   /** The body's bytes as received. */
   bytes: Uint8Array;
   /** Content-Type without parameters, lower-case; null when absent. */
@@ -266,14 +268,19 @@ function withJsonNames(parsed: Parsed): Parsed {
   };
 }
 
+/** How much of a body a failure message shows (ApiResult.excerpt): enough for an error envelope, never a page. */
+export const EXCERPT_CHARS = 300;
+
 export function toApiResult(res: HttpResponse): ApiResult {
   const mediaType = mediaTypeOf(res.headers);
   const parsed = parseBody(res.body, mediaType);
+  const text = lossyUtf8.decode(res.body);
   const result: ApiResult = {
     status: res.status,
     headers: res.headers,
     body: parsed.value,
-    text: lossyUtf8.decode(res.body),
+    text,
+    excerpt: text.slice(0, EXCERPT_CHARS),
     bytes: res.body,
     mediaType,
     requestId: res.headers['x-request-id'] ?? null,

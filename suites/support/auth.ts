@@ -120,7 +120,7 @@ export async function jsonTokenRequest(t: CheckContext): Promise<ApiResult> {
 export async function refusedJsonTokenRequest(t: CheckContext): Promise<ApiResult> {
   const res = await jsonTokenRequest(t);
   requireStep('4.13.5b', res.status !== 200, 'a token request with a JSON body is refused, not served', {
-    actual: { status: res.status, body: res.text.slice(0, 300) },
+    actual: { status: res.status, body: res.excerpt },
   });
   return res;
 }
@@ -134,11 +134,11 @@ export function expectTokenRequestRefused(res: ApiResult, what: string): void {
   const own = currentClauseId() ?? '5.4a';
   claim(own, res.status >= 400 && res.status < 500, `${what} is refused (HTTP 4xx), no token issued`, {
     expected: '4xx',
-    actual: { status: res.status, body: res.text.slice(0, 300) },
+    actual: { status: res.status, body: res.excerpt },
   });
   claim('5.4a', res.status === 400, `${what} answers 400 (spec 5.4)`, {
     expected: 400,
-    actual: { status: res.status, body: res.text.slice(0, 300) },
+    actual: { status: res.status, body: res.excerpt },
   });
   expectMediaType(res, 'json', RESPONSE_CLAUSES.tokenJson);
   expectSchema(res, 'OAuthError', 'the token endpoint error body');

@@ -139,7 +139,7 @@ export function expectAnswered(res: ApiResult, endpoint: BodyEndpoint, mediaType
   // The exact 2xx is the endpoint row's (4.0.10, 4.0.11), filed there: this check judges that the body was read.
   const ok = endpoint === 'availability' ? availabilityAnswered(res) : quoteAnswered(res);
   const answered = ok || (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY');
-  expect(answered, `answered as a valid request: HTTP ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
+  expect(answered, `answered as a valid request: HTTP ${res.status} ${res.excerpt}`).toBe(true);
   if (mediaTypes) expect(mediaTypes, 'response Content-Type').toContain(res.mediaType);
   if (ok) expectSchema(res, endpoint === 'availability' ? 'AvailabilityResponse' : 'Quote');
 }

@@ -157,7 +157,7 @@ export async function attemptBooking(
   // decrementing allotment"): filed there, blocking the check whose booking met it (audit 2026-11-29, finding 24).
   requireStep('1.1a', !(res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY'), 'a quoted vehicle books', {
     expected: 'no 409 NO_AVAILABILITY at booking (no allotment: spec 1.1a)',
-    actual: { status: res.status, body: res.text.slice(0, 300) },
+    actual: { status: res.status, body: res.excerpt },
   });
   return { res, body, key };
 }
@@ -190,7 +190,7 @@ export async function book(t: CheckContext, role: Role, quoteId: string, options
   if (stepClause !== '4.7.2' && status !== 429 && status !== 503) {
     requireStep(stepClause, status >= 200 && status < 300, `${what} is accepted (2xx)`, {
       expected: 201,
-      actual: { status, body: attempt.res.text.slice(0, 300) },
+      actual: { status, body: attempt.res.excerpt },
     });
   }
   const reservation = requireSuccess(attempt.res, 201, '4.7.2', what) as Reservation;
@@ -240,7 +240,7 @@ export function expectBooked(
   acceptedBy?: string,
 ): Reservation {
   const accepted = res.status >= 200 && res.status < 300;
-  const detail = { expected: 201, actual: { status: res.status, body: res.text.slice(0, 300) } };
+  const detail = { expected: 201, actual: { status: res.status, body: res.excerpt } };
   if (acceptedBy) requireStep(acceptedBy, accepted, `${what} is accepted (2xx)`, detail);
   else claim(currentClauseId() ?? 'own', accepted, `${what} is accepted (2xx)`, detail);
   claim('4.7.2', res.status === 201, `${what}: a first success answers 201`, {
@@ -292,7 +292,7 @@ export async function requireUnscopedBookingRefused(t: CheckContext, role: Role,
   const clause = granted.includes('reservations:write') ? '1.7' : '4.0.12';
   requireStep(clause, false, `a booking by ${role} without reservations:write is refused (it got HTTP ${res.status})`, {
     expected: '403 INSUFFICIENT_SCOPE',
-    actual: { granted, status: res.status, body: res.text.slice(0, 300) },
+    actual: { granted, status: res.status, body: res.excerpt },
   });
 }
 

@@ -61,7 +61,7 @@ export async function forAvailability(
       // The answer itself is 4.0.10's (filed there, blocking): the rule judges what a valid answer holds.
       if (res.status === 429 || res.status === 503) requireSuccess(res, 200, '4.0.10', 'POST /availability');
       requireStep('4.0.10', isAvailabilityAnswer(res), 'POST /availability of a generated request answers 200', {
-        actual: `${res.status} ${res.text.slice(0, 300)}`,
+        actual: `${res.status} ${res.excerpt}`,
       });
       if (res.status !== 200) return SKIP;
       expectSchema(res, 'AvailabilityResponse');

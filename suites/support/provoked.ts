@@ -29,7 +29,7 @@ export function refusedOnly<P extends Provoked>(all: readonly P[], representatio
       (representation === 'json' &&
         claim(p.clauseId, false, `${p.name} is refused (an error status), not served`, {
           expected: 'HTTP 4xx',
-          actual: `${p.res.status} ${p.res.text.slice(0, 200)}`,
+          actual: `${p.res.status} ${p.res.excerpt}`,
         })),
   );
 }

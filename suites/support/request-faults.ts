@@ -39,7 +39,7 @@ export function requireFaultRefused(schema: SchemaName, fault: SchemaFault, res:
   const clauseId = schemaViolations(schema, fault.value)[0]?.clauseId ?? CLOSED_OBJECTS_CLAUSE;
   requireStep(clauseId, false, `${schema} with ${fault.name} is refused (it got HTTP ${res.status})`, {
     expected: fault.expect.reject.map((a) => `${a.status} ${a.codes.join('|')}`).join(' or '),
-    actual: `${res.status} ${res.text.slice(0, 200)}`,
+    actual: `${res.status} ${res.excerpt}`,
   });
 }
 
@@ -61,7 +61,7 @@ export async function requireUnknownKeysRefused(
   const clauseId = schemaViolations(schema, neutral)[0]?.clauseId ?? CLOSED_OBJECTS_CLAUSE;
   requireStep(clauseId, control.status >= 300, `${schema} with an unknown property ${UNKNOWN_PROPERTY} is refused`, {
     expected: '400',
-    actual: `${control.status} ${control.text.slice(0, 200)}`,
+    actual: `${control.status} ${control.excerpt}`,
   });
 }
 
@@ -90,7 +90,7 @@ export async function unmetFaults(
       out.push({
         fault: fault.name,
         expected: fault.expect.reject.map((a) => `${a.status} ${a.codes.join('|')}`).join(' or '),
-        got: `${res.status} ${code ?? res.text.slice(0, 120)}`,
+        got: `${res.status} ${code ?? res.excerpt}`,
       });
     }
   }

@@ -34,7 +34,7 @@ export interface Sample {
 /** The status and the schema of every sample (spec 2, 4): each failure names the call. */
 export function expectSamples(samples: readonly Sample[]): void {
   for (const s of samples) {
-    const what = `${s.label}: HTTP ${s.res.status} ${s.res.text.slice(0, 300)}`;
+    const what = `${s.label}: HTTP ${s.res.status} ${s.res.excerpt}`;
     // A sample the endpoint refused is its row's failure (filed there, blocking): the check of a spec 2 or 9 rule
     // has nothing to judge, and is not failed for it (audit 2026-11-29, finding 9).
     if (s.rowClause) {

@@ -129,7 +129,7 @@ export function shoppingChecks<R extends object>(endpoint: ShoppingEndpoint<R>):
         requireFaultRefused(endpoint.requestSchema, fault, res);
         expect(
           refusalMeets(fault.expect.reject, res),
-          `${fault.name}: expected ${JSON.stringify(fault.expect.reject)}, got HTTP ${res.status} ${res.text.slice(0, 300)}`,
+          `${fault.name}: expected ${JSON.stringify(fault.expect.reject)}, got HTTP ${res.status} ${res.excerpt}`,
         ).toBe(true);
         expectSomeError(res, t.representation);
       });
@@ -177,7 +177,7 @@ export function shoppingChecks<R extends object>(endpoint: ShoppingEndpoint<R>):
             body: fault(req),
             refused: (res: ApiResult) =>
               requireStep(clauseId, res.status >= 300, `the faulty request is refused (HTTP ${res.status})`, {
-                actual: res.text.slice(0, 300),
+                actual: res.excerpt,
               }),
           })),
         ),
@@ -185,9 +185,7 @@ export function shoppingChecks<R extends object>(endpoint: ShoppingEndpoint<R>):
       await t.forAll(faulty, async ({ body, refused }) => {
         const res = await t.client('partnerA').post(path, body);
         refused(res);
-        expect(errorStatusAmong(res, [400, 409]), `HTTP 400 or 409: ${res.status} ${res.text.slice(0, 300)}`).toBe(
-          true,
-        );
+        expect(errorStatusAmong(res, [400, 409]), `HTTP 400 or 409: ${res.status} ${res.excerpt}`).toBe(true);
         expectSomeError(res, t.representation);
       });
     },

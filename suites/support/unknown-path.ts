@@ -14,8 +14,8 @@ import type { Representation } from '../../harness/http/representation.ts';
 
 /** MUST: refused with a 4xx, never served (2xx, 3xx) nor a server error (5xx). */
 export function expectNotServed(res: ApiResult, what: string): void {
-  expect(res.status, `${what}: ${res.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
-  expect(res.status, `${what}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
+  expect(res.status, `${what}: ${res.excerpt}`).toBeGreaterThanOrEqual(400);
+  expect(res.status, `${what}: ${res.excerpt}`).toBeLessThan(500);
 }
 
 /**
@@ -33,7 +33,7 @@ export function expectEnvelopeOnUnknownPath(
   expect(media, `${what}: Content-Type of the HTTP ${res.status} answer`).toContain(res.mediaType);
   // Typed XML that cannot be read breaks a 4.14 rule whatever the path: filed there, and nothing is left to judge.
   if (res.parseFailure?.representation === 'xml') requireParsed(res, `${what}: the error body`);
-  expect(res.body, `${what}: a readable envelope body (${res.text.slice(0, 200)})`).toBeDefined();
+  expect(res.body, `${what}: a readable envelope body (${res.excerpt})`).toBeDefined();
   const violations = schemaViolations('ErrorEnvelope', res.body).map((v) => `${v.field} ${v.message}`);
   expect(violations, `${what}: the 7.2 envelope`).toEqual([]);
   if (code !== undefined) expect(errorCodeOf(res), `${what}: error.code`).toBe(code);
