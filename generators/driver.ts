@@ -1,7 +1,7 @@
 /** Spec 2.10 Driver, valid by construction: 18 or over on `today`, realistic names, contact data in range. */
 import fc from 'fast-check';
+import { addDays, daysBetween, yearsBefore } from '../contract/iso-date.ts';
 import type { Driver } from '../contract/types.ts';
-import { addDays, daysBetween, yearsBefore } from './dates.ts';
 import {
   INTERNATIONAL_FIRST_NAMES,
   INTERNATIONAL_LAST_NAMES,

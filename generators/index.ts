@@ -2,8 +2,9 @@
  * fast-check generators of requests to the Partner API: valid ones built from what the target exposes, and
  * hostile ones with the answer the spec expects. Imports contract/ only, so the suite stays an oracle.
  */
+
+export { addDays, daysBetween, isIsoDate, yearsBefore } from '../contract/iso-date.ts';
 export { type BodyCase, type CodecVerdict, concatBytes, type HeaderCase, INVALID_UTF8, utf8 } from './cases.ts';
-export { addDays, daysBetween, isIsoDate, yearsBefore } from './dates.ts';
 export { type DriverOptions, driver, emailOfLength } from './driver.ts';
 export {
   type Acceptance,

@@ -2,8 +2,9 @@
  * What the target exposes, read by the suite from GET /locations, /fleet and /rates: the generators pick codes
  * from here and never assume a fixture. Helpers say which combinations a valid request may use.
  */
+
+import { addDays, daysBetween } from '../contract/iso-date.ts';
 import type { FleetVehicle, Location, RatePlan } from '../contract/types.ts';
-import { addDays, daysBetween } from './dates.ts';
 
 export interface TargetListings {
   locations: Location[];

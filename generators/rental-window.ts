@@ -1,7 +1,7 @@
 /** Spec 2.4 RentalWindow, valid by construction against the target's listings. */
 import fc from 'fast-check';
+import { timeOfDay } from '../contract/iso-date.ts';
 import type { RatePlan, RentalWindow } from '../contract/types.ts';
-import { timeOfDay } from './dates.ts';
 import {
   type DayRange,
   dayAfterToday,

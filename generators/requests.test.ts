@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { daysBetween, yearsBefore } from '../contract/iso-date.ts';
 import { LIMITS } from '../contract/limits.ts';
 import type { SchemaName } from '../contract/schemas/index.ts';
 import type { JsonValue } from '../contract/types.ts';
 import { validate } from '../contract/validation.ts';
 import { isXmlRepresentable } from '../contract/xml/index.ts';
-import { daysBetween, yearsBefore } from './dates.ts';
 import { driver, emailOfLength } from './driver.ts';
 import { rentalWindow } from './rental-window.ts';
 import {

@@ -1,4 +1,5 @@
 import { API_PREFIX, MEDIA_TYPES } from '../../contract/constants.ts';
+import { addDays } from '../../contract/iso-date.ts';
 import { LIMITS } from '../../contract/limits.ts';
 import { basicAuthorization } from '../auth/token-cache.ts';
 import type { Role, TargetConfig } from '../config/target-config.ts';
@@ -85,12 +86,6 @@ async function issueToken(target: TargetConfig, role: Role): Promise<string> {
 interface Listed {
   locations?: { locationCode: string; capabilities?: { pickup?: boolean; dropoff?: boolean } }[];
   vehicles?: { vehicleCode: string; locationCodes?: string[] }[];
-}
-
-function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
 }
 
 /** A quote of the first listed vehicle at a round-trip location it is offered at, 14 days after the run's date. */

@@ -10,6 +10,7 @@ import { type ApiResponse, toApiResponse } from './test-server.ts';
  * spawned), fixture tokens, the control API, and bodies valid for the fixture operator data.
  */
 
+import { addDays } from '../../contract/iso-date.ts';
 import type { Role } from '../../contract/vocabulary.ts';
 
 export type { Role };
@@ -24,7 +25,6 @@ export interface CallInit {
 }
 
 const OPERATOR_ZONE = 'Asia/Ho_Chi_Minh';
-const DAY_MS = 86_400_000;
 
 export const newIdempotencyKey = (): string => `key-${randomBytes(12).toString('hex')}`;
 
@@ -33,11 +33,6 @@ export function localDateIn(epochMs: number, zone = OPERATOR_ZONE): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
     new Date(epochMs),
   );
-}
-
-/** Adds whole days to a YYYY-MM-DD date (calendar arithmetic in UTC, no zone involved). */
-export function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
 
 /**

@@ -3,16 +3,10 @@
  * for availability (POST /availability) and quotes (POST /quotes). Generated requests come from generators/.
  */
 import type { AvailabilityRequest, Location, QuoteRequest } from '../../contract/types.ts';
+import { addDays } from '../../generators/index.ts';
 import type { CheckContext } from '../../harness/check/check.ts';
 import type { Role } from '../../harness/config/target-config.ts';
 import { targetListings } from './listings.ts';
-
-/** YYYY-MM-DD plus whole days (calendar arithmetic in UTC: no timezone shifts a date). */
-export function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
 
 /**
  * A location that offers both pickup and dropoff, so a round trip there is a plain rental window (one the target

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { addDays } from '../../../contract/iso-date.ts';
 import type { SchemaName } from '../../../contract/schemas/index.ts';
 import { validate } from '../../../contract/validation.ts';
 import { apiError } from '../../domain/failure.ts';
@@ -90,11 +91,6 @@ const SHOPPING_SCHEMAS = new Set(['AvailabilityRequest', 'QuoteRequest']);
 const HORIZON_DAYS = 365;
 
 /** `date` (YYYY-MM-DD) plus `days`. */
-function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Rate limits (8-R7, 8-R8)

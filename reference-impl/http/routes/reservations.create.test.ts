@@ -1,11 +1,11 @@
 import { createSecretKey, randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays } from '../../../contract/iso-date.ts';
 import type { ReservationRequest } from '../../../contract/types.ts';
 import { validate } from '../../../contract/validation.ts';
 import { IN_FLIGHT_LEASE_MS, requestHash } from '../../domain/reservations.ts';
 import {
-  addDays,
   birthDateTurning,
   driver,
   localDateIn,

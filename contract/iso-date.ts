@@ -1,7 +1,7 @@
 /**
- * Calendar arithmetic on ISO dates (YYYY-MM-DD). Pure: it reads no clock, so generators anchored on a
- * given `today` repeat exactly under the same seed. Dates are computed as UTC midnights, where every day
- * has 24 hours.
+ * Calendar arithmetic on ISO dates (YYYY-MM-DD, spec 2's dates), the one copy every room uses: the generators, the
+ * suites, the harness and the reference. Pure: it reads no clock, so generators anchored on a given `today` repeat
+ * exactly under the same seed. Dates are computed as UTC midnights, where every day has 24 hours.
  */
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
