@@ -40,6 +40,7 @@ import { cheapRuns, costlyRuns, sampleOf } from './support/generated.ts';
 import { errorWithoutRequestId, unissuedId } from './support/ids.ts';
 import { sharedListingRead, targetListings } from './support/listings.ts';
 import { bareAmounts, isMoneyObject, moneyValue, scaled } from './support/money.ts';
+import { book, business, shop } from './support/presets.ts';
 import { requireUnknownKeysRefused } from './support/request-faults.ts';
 import { reservationBody } from './support/reservation-requests.ts';
 import { forSamples, levelOptions, SAMPLE_LEVELS } from './support/samples.ts';
@@ -48,9 +49,6 @@ import { invalidSippPositions, SIPP_MANUAL, SIPP_WITH_AIR } from './support/sipp
 import { xmlRootOf } from './support/xml-root.ts';
 
 const A: Role[] = ['partnerA'];
-const business = { needs: A, representations: REPRESENTATIONS };
-const shop = { ...business, profile: 'shop' as const };
-const book = { ...business, profile: 'book' as const, bookings: true };
 const twoPartners = { ...book, needs: ['partnerA', 'partnerB'] as Role[] };
 
 /** The machine-readable contract this suite ships (spec 9.2), read as data. */

@@ -9,18 +9,12 @@
 import { describe, expect } from 'vitest';
 import { API_PREFIX } from '../contract/constants.ts';
 import { check } from '../harness/check/check.ts';
-import type { Role } from '../harness/config/target-config.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { requestToken } from './support/auth.ts';
 import { sharedListingRead } from './support/listings.ts';
+import { book, business, shop } from './support/presets.ts';
 import { availabilityFaults, quoteFaults, reservationFaults } from './support/request-faults.ts';
 import { expectSamples, forSamples, levelOptions, SAMPLE_LEVELS, type Sample } from './support/samples.ts';
 import { absentKeys, nullableRequiredKeys, unknownKeys } from './support/schema-walk.ts';
-
-const A: Role[] = ['partnerA'];
-const business = { needs: A, representations: REPRESENTATIONS };
-const shop = { ...business, profile: 'shop' as const };
-const book = { ...business, profile: 'book' as const, bookings: true };
 
 describe('2 Conventions', () => {
   for (const level of SAMPLE_LEVELS) {

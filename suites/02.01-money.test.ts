@@ -6,10 +6,9 @@
 import { describe, expect } from 'vitest';
 import { parseNumberText } from '../contract/xml/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
-import type { Role } from '../harness/config/target-config.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { sharedListingRead } from './support/listings.ts';
 import { amountLexemes, ISO_CURRENCIES } from './support/money.ts';
+import { business } from './support/presets.ts';
 import {
   expectSamples,
   forSamples,
@@ -19,9 +18,6 @@ import {
   type SampleLevel,
 } from './support/samples.ts';
 import { moneyNodes } from './support/schema-walk.ts';
-
-const A: Role[] = ['partnerA'];
-const business = { needs: A, representations: REPRESENTATIONS };
 
 /**
  * Whether an amount's lexeme writes an integer (spec 2.1: "integer minor units, never decimal or float"). In JSON the

@@ -9,17 +9,11 @@ import { type ApiResult, check } from '../harness/check/check.ts';
 import { expectError } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
 import { expectedGot } from '../harness/check/wording.ts';
-import type { Role } from '../harness/config/target-config.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { postReservation, quoteToBook } from './support/booking.ts';
 import { costlyRuns, forAvailability, forOffers, forQuotes } from './support/generated.ts';
 import { listedLocations, listedRates, listedVehicles, targetListings } from './support/listings.ts';
+import { book, business, shop } from './support/presets.ts';
 import { driverFor, freshReference } from './support/reservation-requests.ts';
-
-const A: Role[] = ['partnerA'];
-const business = { needs: A, representations: REPRESENTATIONS };
-const shop = { ...business, profile: 'shop' as const };
-const book = { ...business, profile: 'book' as const, bookings: true };
 
 describe('2.2 Code types', () => {
   // Spec 2.2.1: "VehicleCode | string | `^[A-Z0-9-]{2,32}$`; permanent per car model"

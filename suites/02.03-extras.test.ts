@@ -8,15 +8,10 @@ import { LIMITS } from '../contract/limits.ts';
 import { availabilityRequest, extras, quoteRequest } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { expectError } from '../harness/check/expect-api.ts';
-import type { Role } from '../harness/config/target-config.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { cheapRuns, isAvailabilityAnswer, sampleOf } from './support/generated.ts';
 import { targetListings } from './support/listings.ts';
+import { shop } from './support/presets.ts';
 import { availabilityFaults, quoteFaults } from './support/request-faults.ts';
-
-const A: Role[] = ['partnerA'];
-const business = { needs: A, representations: REPRESENTATIONS };
-const shop = { ...business, profile: 'shop' as const };
 
 /** Generated availability requests with `extras.<field>` true or false are accepted. */
 function booleanAccepted(t: CheckContext, field: string): Promise<void> {

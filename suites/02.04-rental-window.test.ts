@@ -5,16 +5,11 @@
 import { describe, expect } from 'vitest';
 import type { AvailabilityRequest } from '../contract/types.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
-import type { Role } from '../harness/config/target-config.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { expectLocalDateTime, expectRentalWindow } from './support/datetime.ts';
 import { costlyRuns, forAvailability, forQuotes } from './support/generated.ts';
 import { targetListings } from './support/listings.ts';
+import { shop } from './support/presets.ts';
 import { availabilityFaults, quoteFaults } from './support/request-faults.ts';
-
-const A: Role[] = ['partnerA'];
-const business = { needs: A, representations: REPRESENTATIONS };
-const shop = { ...business, profile: 'shop' as const };
 
 /** Each field of the window missing or malformed is refused: in availability requests, and missing in quotes. */
 async function windowFaults(t: CheckContext, field: keyof AvailabilityRequest): Promise<void> {

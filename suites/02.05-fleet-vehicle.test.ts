@@ -7,15 +7,10 @@ import { SCHEMA_BUNDLE } from '../contract/schemas/index.ts';
 import type { FleetVehicle } from '../contract/types.ts';
 import { check } from '../harness/check/check.ts';
 import { expectValue } from '../harness/check/expect-api.ts';
-import type { Role } from '../harness/config/target-config.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { costlyRuns, forOffers, forQuotes } from './support/generated.ts';
 import { forListedVehicles, listedLocations, listedVehicles } from './support/listings.ts';
 import { expectMoney, scaled } from './support/money.ts';
-
-const A: Role[] = ['partnerA'];
-const business = { needs: A, representations: REPRESENTATIONS };
-const shop = { ...business, profile: 'shop' as const };
+import { business, shop } from './support/presets.ts';
 
 describe('2.5 FleetVehicle', () => {
   /** Judges every listed vehicle (GET /fleet, and drawn ones by GET /fleet/{vehicleCode}) with `rule`. */

@@ -8,8 +8,6 @@ import type { LocationList } from '../contract/types.ts';
 import { availabilityRequest, locationPairs } from '../generators/index.ts';
 import { check } from '../harness/check/check.ts';
 import { bodyOf, errorCodeOf, expectValue, listItems } from '../harness/check/expect-api.ts';
-import type { Role } from '../harness/config/target-config.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { isIanaZone } from './support/datetime.ts';
 import { forQuotes, sampleOf } from './support/generated.ts';
 import {
@@ -19,11 +17,8 @@ import {
   listingsAsListed,
   targetListings,
 } from './support/listings.ts';
+import { business, shop } from './support/presets.ts';
 import { answerForItem, notJudgedReason } from './support/refused-for.ts';
-
-const A: Role[] = ['partnerA'];
-const business = { needs: A, representations: REPRESENTATIONS };
-const shop = { ...business, profile: 'shop' as const };
 
 describe('2.6 Location', () => {
   /** Judges every listed location (GET /locations, and drawn ones by GET /locations/{locationCode}) with `rule`. */

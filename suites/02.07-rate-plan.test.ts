@@ -7,19 +7,13 @@ import type { RatePlan } from '../contract/types.ts';
 import { availabilityRequest } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { errorCodeOf, expectValue } from '../harness/check/expect-api.ts';
-import type { Role } from '../harness/config/target-config.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { booked } from './support/booking.ts';
 import { costlyRuns, forAvailability, forQuotes, sampleOf } from './support/generated.ts';
 import { listedRates, listingsAsListed, targetListings, withPlans } from './support/listings.ts';
 import { ISO_CURRENCIES } from './support/money.ts';
+import { book, business, shop } from './support/presets.ts';
 import { answerForItem, notJudgedReason, PLAN_REFUSALS } from './support/refused-for.ts';
 import { expectSharedCodesOwned } from './support/shared-codes.ts';
-
-const A: Role[] = ['partnerA'];
-const business = { needs: A, representations: REPRESENTATIONS };
-const shop = { ...business, profile: 'shop' as const };
-const book = { ...business, profile: 'book' as const, bookings: true };
 
 describe('2.7 Rate plan', () => {
   async function plans(t: CheckContext): Promise<RatePlan[]> {

@@ -8,19 +8,13 @@ import type { Reservation } from '../contract/types.ts';
 import { availabilityRequest } from '../generators/index.ts';
 import { check } from '../harness/check/check.ts';
 import { expectSchema, expectValue, listItems } from '../harness/check/expect-api.ts';
-import type { Role } from '../harness/config/target-config.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { expectBooked, postReservation } from './support/booking.ts';
 import { expectAboutThirtyMinutes } from './support/datetime.ts';
 import { forOffers, isAvailabilityAnswer, sampleOf } from './support/generated.ts';
 import { targetListings } from './support/listings.ts';
 import { asCurrency, expectMoney, ISO_CURRENCIES } from './support/money.ts';
+import { book, shop } from './support/presets.ts';
 import { driverFor, freshReference } from './support/reservation-requests.ts';
-
-const A: Role[] = ['partnerA'];
-const business = { needs: A, representations: REPRESENTATIONS };
-const shop = { ...business, profile: 'shop' as const };
-const book = { ...business, profile: 'book' as const, bookings: true };
 
 describe('2.8 AvailabilityOffer', () => {
   const offerKeys = SCHEMA_BUNDLE.$defs.AvailabilityOffer.required;

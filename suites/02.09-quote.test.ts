@@ -8,17 +8,12 @@ import type { Money, Quote, QuoteRequest } from '../contract/types.ts';
 import { locationPairs, quoteRequest } from '../generators/index.ts';
 import { check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectSchema, expectValue } from '../harness/check/expect-api.ts';
-import type { Role } from '../harness/config/target-config.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { expectAboutThirtyMinutes, expectRentalWindow, isIanaZone } from './support/datetime.ts';
 import { quoteAnswered } from './support/endpoint-success.ts';
 import { costlyRuns, forQuotes, sampleOf } from './support/generated.ts';
 import { targetListings, withPlans } from './support/listings.ts';
 import { asCurrency, expectMoney, ISO_CURRENCIES, sameAmount, scaled } from './support/money.ts';
-
-const A: Role[] = ['partnerA'];
-const business = { needs: A, representations: REPRESENTATIONS };
-const shop = { ...business, profile: 'shop' as const };
+import { shop } from './support/presets.ts';
 
 describe('2.9 Quote', () => {
   const quoteKeys = SCHEMA_BUNDLE.$defs.Quote.required;

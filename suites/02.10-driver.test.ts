@@ -6,15 +6,10 @@ import { describe, expect } from 'vitest';
 import { addDays, emailOfLength, yearsBefore } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { errorStatusAmong, expectSchema } from '../harness/check/expect-api.ts';
-import type { Role } from '../harness/config/target-config.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { expectBooked, postReservation, quoteToBook } from './support/booking.ts';
+import { book } from './support/presets.ts';
 import { reservationFaults } from './support/request-faults.ts';
 import { driverFor, freshReference } from './support/reservation-requests.ts';
-
-const A: Role[] = ['partnerA'];
-const business = { needs: A, representations: REPRESENTATIONS };
-const book = { ...business, profile: 'book' as const, bookings: true };
 
 /**
  * Bookings with these drivers (each merged over a generated valid one) are accepted, each from a quote of its own (a

@@ -8,8 +8,6 @@ import type { Reservation } from '../contract/types.ts';
 import { RESERVATION_STATUSES } from '../contract/types.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { bodyOf, expectSchema, listItems } from '../harness/check/expect-api.ts';
-import type { Role } from '../harness/config/target-config.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import {
   booked,
   cancelStep,
@@ -23,11 +21,8 @@ import {
 } from './support/booking.ts';
 import { targetListings, withPlans } from './support/listings.ts';
 import { expectMoney, ISO_CURRENCIES, moneyValue } from './support/money.ts';
+import { book } from './support/presets.ts';
 import { driverFor, freshReference, plainRequest } from './support/reservation-requests.ts';
-
-const A: Role[] = ['partnerA'];
-const business = { needs: A, representations: REPRESENTATIONS };
-const book = { ...business, profile: 'book' as const, bookings: true };
 
 describe('2.11 Reservation', () => {
   const reservationKeys = SCHEMA_BUNDLE.$defs.Reservation.required;

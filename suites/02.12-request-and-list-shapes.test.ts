@@ -9,18 +9,12 @@ import { availabilityRequest } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { bodyOf, expectError, expectSchema } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
-import type { Role } from '../harness/config/target-config.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { booked, expectBooked, postReservation, quoteToBook } from './support/booking.ts';
 import { forAvailability, forQuotes, isAvailabilityAnswer, sampleOf } from './support/generated.ts';
 import { sharedListingRead, targetListings } from './support/listings.ts';
+import { book, business, shop } from './support/presets.ts';
 import { availabilityFaults, faultsOf, quoteFaults, reservationFaults, unmetFaults } from './support/request-faults.ts';
 import { driverFor, freshReference, reservationBody } from './support/reservation-requests.ts';
-
-const A: Role[] = ['partnerA'];
-const business = { needs: A, representations: REPRESENTATIONS };
-const shop = { ...business, profile: 'shop' as const };
-const book = { ...business, profile: 'book' as const, bookings: true };
 
 /** GET of a listing: exactly the list key (an array) and count (an integer), count the number listed. */
 async function listShape(

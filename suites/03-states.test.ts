@@ -10,9 +10,7 @@ import { RESERVATION_STATUSES, type Reservation, type ReservationStatus } from '
 import { type CheckContext, check, SKIP } from '../harness/check/check.ts';
 import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
-import type { Role } from '../harness/config/target-config.ts';
 import type { TestHooks } from '../harness/hooks/adapter.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import {
   attemptBooking,
   book,
@@ -29,8 +27,8 @@ import {
   withReference,
 } from './support/booking.ts';
 import { bookingCases, quoteFor, quoteWindow } from './support/draws.ts';
+import { booking } from './support/presets.ts';
 
-const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
 const withStatus = { ...booking, hooks: ['reservations.status' as const, 'reservations.money' as const] };
 
 function controlOf(t: CheckContext): TestHooks {

@@ -24,7 +24,6 @@ import {
 import { claim } from '../harness/check/scope.ts';
 import { expectedGot } from '../harness/check/wording.ts';
 import type { Role } from '../harness/config/target-config.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { requestToken } from './support/auth.ts';
 import {
   book,
@@ -39,13 +38,12 @@ import { quoteAnswered, succeeded } from './support/endpoint-success.ts';
 import { ENDPOINT_PROFILES, type EndpointProfile, endpointsOf } from './support/endpoints.ts';
 import { sampleOf } from './support/generated.ts';
 import { fleetOf, locationsOf, targetListings } from './support/listings.ts';
+import { booking, business } from './support/presets.ts';
 import { freshKey, plainRequest } from './support/reservation-requests.ts';
 import { sharedStep } from './support/shared-steps.ts';
 import { plainQuoteRequest } from './support/shopping.ts';
 
 const partnerA: Role = 'partnerA';
-const business = { needs: [partnerA], representations: REPRESENTATIONS };
-const booking = { ...business, bookings: true };
 
 /** Codes and ids a path needs. */
 interface PathValues {

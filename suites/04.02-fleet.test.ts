@@ -5,12 +5,10 @@ import { describe, expect } from 'vitest';
 import type { FleetVehicle } from '../contract/types.ts';
 import { check } from '../harness/check/check.ts';
 import { expectError, expectMediaType, expectSchema, listItems } from '../harness/check/expect-api.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { fewCases, listedVehicle, otherScope, unknownCodes } from './support/draws.ts';
 import { fleetOf, listingReadInFull, locationsOf } from './support/listings.ts';
+import { business } from './support/presets.ts';
 import { availabilityRequest } from './support/shopping.ts';
-
-const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
 
 describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
   // Spec 4.0.5: "GET | /api/partner/v1/fleet | fleet:read | 200 FleetList"

@@ -6,11 +6,9 @@ import type { Location, LocationList } from '../contract/types.ts';
 import { check } from '../harness/check/check.ts';
 import { bodyOf, expectError, expectMediaType, expectSchema, listItems } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { fewCases, listedLocation, otherScope, unknownCodes } from './support/draws.ts';
 import { listedCodes, listingReadInFull, locationsOf } from './support/listings.ts';
-
-const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
+import { business } from './support/presets.ts';
 
 describe('4.3 GET /locations and /locations/{locationCode}', () => {
   // Spec 4.0.7: "GET | /api/partner/v1/locations | locations:read | 200 LocationList"

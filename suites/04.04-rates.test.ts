@@ -7,13 +7,11 @@ import type { RateList, RatePlan } from '../contract/types.ts';
 import { addDays } from '../generators/index.ts';
 import { check } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { fewCases, otherScope } from './support/draws.ts';
 import { ratesOf, sharedListingRead } from './support/listings.ts';
+import { business } from './support/presets.ts';
 import { answerForItem, notJudgedReason, PLAN_REFUSALS } from './support/refused-for.ts';
 import { availabilityRequest, shoppingDate } from './support/shopping.ts';
-
-const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
 
 /** A one-day window inside the plan's validity, from `anchor` on; undefined when there is none. */
 function dateWithin(plan: RatePlan, anchor: string): string | undefined {

@@ -8,15 +8,13 @@ import { describe, expect } from 'vitest';
 import type { AvailabilityRequest, AvailabilityResponse, Reservation } from '../contract/types.ts';
 import { type ApiResult, check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema, listItems } from '../harness/check/expect-api.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { attemptBooking, book, expectBooked, quote } from './support/booking.ts';
 import { expectThirtyMinutes, isAvailabilityAnswer } from './support/limits.ts';
 import { targetListings } from './support/listings.ts';
+import { business } from './support/presets.ts';
 import { plainRequest } from './support/reservation-requests.ts';
 import { availabilityRequest as plainAvailabilityRequest } from './support/shopping.ts';
 import { SHOPPING, shoppingChecks } from './support/shopping-endpoints.ts';
-
-const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
 
 /** Local date-time without offset (spec 2.12): the date and time asked, seconds optional. */
 const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;

@@ -17,18 +17,16 @@ import {
   expectSchema,
 } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { attemptBooking, book, expectTotalAsQuoted } from './support/booking.ts';
 import { bookingCases, quoteFor, quoteWindow, slowCases } from './support/draws.ts';
 import { quoteAnswered } from './support/endpoint-success.ts';
 import { unissuedId } from './support/ids.ts';
 import { expectSomeError } from './support/limits.ts';
 import { targetListings } from './support/listings.ts';
+import { business } from './support/presets.ts';
 import { plainRequest } from './support/reservation-requests.ts';
 import { plainQuoteRequest } from './support/shopping.ts';
 import { SHOPPING, shoppingChecks } from './support/shopping-endpoints.ts';
-
-const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
 
 /** Local date-time without offset (spec 2.9 rental): the date and time asked, seconds optional. */
 const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;

@@ -27,7 +27,6 @@ import {
 } from '../harness/check/expect-api.ts';
 import { BlockedSignal, claim, requireStep, TransientSignal } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { expectRefusal } from './support/body-endpoints.ts';
 import {
   attemptBooking,
@@ -49,6 +48,7 @@ import { bookingCases, fewCases, otherScope, quoteFor, quoteWindow } from './sup
 import { observeReplayHeader, retryPastInFlight, settleRetryable } from './support/idempotency.ts';
 import { unissuedId } from './support/ids.ts';
 import { fleetOf, targetListings } from './support/listings.ts';
+import { booking } from './support/presets.ts';
 import { faultsOf } from './support/request-faults.ts';
 import {
   freshen,
@@ -60,7 +60,6 @@ import {
 } from './support/reservation-requests.ts';
 import { plainQuoteRequest } from './support/shopping.ts';
 
-const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
 const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };
 
 /**

@@ -11,8 +11,8 @@ import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { appliedLimit, book, listReservations, quote, quoteAndBook } from './support/booking.ts';
 import { bookingCases, fewCases, otherScope, quoteFor, quoteWindow } from './support/draws.ts';
+import { booking } from './support/presets.ts';
 
-const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
 const reading = { needs: ['partnerA' as Role], representations: REPRESENTATIONS };
 const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };
 

@@ -11,8 +11,8 @@ import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { quoteAndBook } from './support/booking.ts';
 import { alteredIds, fewCases, otherScope, unknownIds } from './support/draws.ts';
 import { errorWithoutRequestId, unissuedId } from './support/ids.ts';
+import { booking } from './support/presets.ts';
 
-const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
 const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };
 
 const pathOf = (id: string) => `/reservations/${encodeURIComponent(id)}`;

@@ -8,13 +8,12 @@ import { describe, expect } from 'vitest';
 import { check } from '../harness/check/check.ts';
 import { expectError } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { quoteAndBook, readReservation } from './support/booking.ts';
 import { fewCases, otherScope, patchBodies } from './support/draws.ts';
 import { errorWithoutRequestId, unissuedId } from './support/ids.ts';
+import { booking } from './support/presets.ts';
 import { generatedRequest } from './support/reservation-requests.ts';
 
-const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
 const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };
 
 const pathOf = (id: string) => `/reservations/${encodeURIComponent(id)}`;

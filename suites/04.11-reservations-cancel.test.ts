@@ -5,13 +5,12 @@ import { cancelRequest, schemaFault } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { bodyOf, expectError, expectMediaType, expectSchema, refusalMeets } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { cancelPath, currentStatus, expectNewState, quoteAndBook, readReservation } from './support/booking.ts';
 import { alteredIds, fewCases, otherScope } from './support/draws.ts';
 import { errorWithoutRequestId, unissuedId } from './support/ids.ts';
 import { sameMoney } from './support/money.ts';
+import { booking } from './support/presets.ts';
 
-const booking = { needs: ['partnerA' as Role], bookings: true, representations: REPRESENTATIONS };
 const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };
 
 /** Each run cancels a fresh reservation. */

@@ -12,12 +12,10 @@ import type { Location, QuoteRequest, RatePlan, RentalWindow } from '../contract
 import { addDays, daysBetween, quoteRequest as quoteArbitrary, type TargetListings } from '../generators/index.ts';
 import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
 import { errorCodeOf, expectError } from '../harness/check/expect-api.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { availabilityAnswered, quoteAnswered } from './support/endpoint-success.ts';
 import { probeCodesOf } from './support/limits.ts';
 import { targetListings } from './support/listings.ts';
-
-const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
+import { business } from './support/presets.ts';
 
 type Endpoint = '/availability' | '/quotes';
 

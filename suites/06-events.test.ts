@@ -17,16 +17,14 @@ import { availabilityRequest } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { expectError, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { bookReservation, cancelStep, currentStatus, listedWhen } from './support/booking.ts';
 import { fewCases, slowCases } from './support/draws.ts';
 import { targetListings } from './support/listings.ts';
+import { book, business } from './support/presets.ts';
 import { requireUnknownKeysRefused } from './support/request-faults.ts';
 import { expectEnvelopeOnUnknownPath, expectNotServed } from './support/unknown-path.ts';
 
 const A: Role[] = ['partnerA'];
-const business = { needs: A, representations: REPRESENTATIONS };
-const book = { ...business, profile: 'book' as const, bookings: true };
 
 const OPENAPI = JSON.parse(
   readFileSync(new URL('../contract/openapi/partner-api-v1.openapi.json', import.meta.url), 'utf8'),

@@ -37,13 +37,12 @@ import { unissuedId } from './support/ids.ts';
 import { businessFill } from './support/limit-fills.ts';
 import { observeRetryAfter } from './support/limits.ts';
 import { targetListings } from './support/listings.ts';
+import { booking, business } from './support/presets.ts';
 import { requireFaultRefused } from './support/request-faults.ts';
 import { freshKey, plainRequest } from './support/reservation-requests.ts';
 import { plainQuoteRequest, shoppingDate } from './support/shopping.ts';
 
 const A: Role = 'partnerA';
-const business = { needs: [A], representations: REPRESENTATIONS };
-const booking = { ...business, bookings: true };
 /** Business checks that set an operator-side condition through the named hooks. */
 const hooked = (...hooks: HookName[]) => ({ ...business, hooks });
 const hookedBooking = (...hooks: HookName[]) => ({ ...booking, hooks });

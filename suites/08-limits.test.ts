@@ -30,7 +30,6 @@ import {
 } from '../harness/check/expect-api.ts';
 import { claim, requireStep } from '../harness/check/scope.ts';
 import { provokingLimits } from '../harness/http/rate-limits.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { credentialsOf, freshToken, requestToken } from './support/auth.ts';
 import {
   appliedLimit,
@@ -65,13 +64,14 @@ import {
   xmlRequest,
 } from './support/limits.ts';
 import { targetListings } from './support/listings.ts';
+import { book as bookPreset, business } from './support/presets.ts';
 import { requireUnknownKeysRefused } from './support/request-faults.ts';
 import { freshKey, freshReference, plainRequest } from './support/reservation-requests.ts';
 import { sharedStep } from './support/shared-steps.ts';
 import { availabilityRequest as plainAvailabilityRequest, plainQuoteRequest } from './support/shopping.ts';
 
-const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
-const booking = { ...business, profile: 'book' as const, bookings: true };
+/** Profile book, creating reservations (the `book` preset; `book` here is the booking step of support/booking.ts). */
+const booking = bookPreset;
 
 /** A string of exactly `length` characters (ASCII letters, so length is the same in characters and bytes). */
 function text(length: number, filler = 'Remark '): string {

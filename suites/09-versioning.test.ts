@@ -23,10 +23,10 @@ import { availabilityRequest, xmlAttacks } from '../generators/index.ts';
 import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
 import { expectError, requireRepresentation, stringErrorCode } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
-import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { bookReservation, expectNewState } from './support/booking.ts';
 import { fewCases, otherScope, slowCases, unknownCodes } from './support/draws.ts';
 import { targetListings, unknownCode } from './support/listings.ts';
+import { business } from './support/presets.ts';
 import { type Provoked, refusedOnly } from './support/provoked.ts';
 import { forSamples, levelOptions, SAMPLE_LEVELS } from './support/samples.ts';
 import { unknownKeys } from './support/schema-walk.ts';
@@ -34,7 +34,6 @@ import { expectEnvelopeOnUnknownPath } from './support/unknown-path.ts';
 import { xmlRootOf } from './support/xml-root.ts';
 
 const A: Role[] = ['partnerA'];
-const business = { needs: A, representations: REPRESENTATIONS };
 
 interface OpenApiDocument {
   openapi?: unknown;

@@ -18,11 +18,11 @@ import {
 import { type ApiResult, type CheckContext, check, type DeclareCheck } from '../../harness/check/check.ts';
 import { errorStatusAmong, expectError, refusalMeets } from '../../harness/check/expect-api.ts';
 import { requireStep } from '../../harness/check/scope.ts';
-import { REPRESENTATIONS } from '../../harness/http/representation.ts';
 import { freshToken } from './auth.ts';
 import { fewCases, otherScope } from './draws.ts';
 import { expectSomeError, inOwnWindow, MAX_REQUESTS_TO_429, probeCode, sendUntil429 } from './limits.ts';
 import { targetListings } from './listings.ts';
+import { business } from './presets.ts';
 import { requireFaultRefused } from './request-faults.ts';
 
 export interface ShoppingEndpoint<R extends object> {
@@ -106,8 +106,6 @@ export const SHOPPING: {
     rateLimited: check('4.6.4'),
   },
 };
-
-const business = { needs: ['partnerA' as const], representations: REPRESENTATIONS };
 
 /** The endpoint's generated valid requests, from partner A's listings. */
 async function validRequests<R extends object>(
