@@ -42,6 +42,7 @@ import {
   readReservation,
   recordIfCreated,
   requireUnscopedBookingRefused,
+  withBookingsHeld,
   withReference,
 } from './support/booking.ts';
 import { bookingCases, fewCases, otherScope, quoteFor, quoteWindow } from './support/draws.ts';
@@ -414,51 +415,53 @@ describe('4.7 POST /reservations', () => {
       name: `${RACE_SIZE} concurrent identical requests with one key: one 201, the rest 200 replays or 409 IN_FLIGHT, one reservation`,
     },
     async (t) => {
-      await raceOnSteps(t, true, async () => {
-        // A server that finishes each request before the next arrives never answers IN_FLIGHT: that is no fault, so
-        // a few rounds are tried to meet one, and every answer is judged either way. A quote per round: booking one
-        // quote again is 3.10's matter.
-        for (let round = 0; round < RACE_ROUNDS; round++) {
-          const q = await quote(t, 'partnerA');
-          const body = plainRequest(t, q.quoteId);
-          const key = freshKey(t);
-          const headers = { [IDEMPOTENCY_HEADER]: key };
-          const send = () => t.client('partnerA').post('/reservations', body, { headers });
-          const raced = await Promise.all(Array.from({ length: RACE_SIZE }, send));
-          // A racer refused for now (429, 503: retryable) is sent again and its retry judged in its place.
-          const { answers, refused } = await settleRetryable(raced, send, 'the race');
-          for (const res of answers) recordIfCreated(t, res);
-          const counts = countsOf(answers, refused);
-          const created = answers.filter((res) => res.status === 201);
-          expect(created.length, `answers ${JSON.stringify(counts)}: exactly one 201`).toBe(1);
-          const original = created[0]?.body as Reservation;
-          for (const res of answers) {
-            if (res.status === 201) continue;
-            if (res.status === 200) {
-              observeReplayHeader(res, true, 'a 200 in the race is a replay');
-              expect(res.body, 'a replay carries the original body').toEqual(original);
-            } else {
-              expectError(res, 'IDEMPOTENT_REPLAY_IN_FLIGHT');
+      await raceOnSteps(t, true, () =>
+        withBookingsHeld(t, async () => {
+          // A server that finishes each request before the next arrives never answers IN_FLIGHT: that is no fault, so
+          // a few rounds are tried to meet one, and every answer is judged either way. A quote per round: booking one
+          // quote again is 3.10's matter.
+          for (let round = 0; round < RACE_ROUNDS; round++) {
+            const q = await quote(t, 'partnerA');
+            const body = plainRequest(t, q.quoteId);
+            const key = freshKey(t);
+            const headers = { [IDEMPOTENCY_HEADER]: key };
+            const send = () => t.client('partnerA').post('/reservations', body, { headers });
+            const raced = await Promise.all(Array.from({ length: RACE_SIZE }, send));
+            // A racer refused for now (429, 503: retryable) is sent again and its retry judged in its place.
+            const { answers, refused } = await settleRetryable(raced, send, 'the race');
+            for (const res of answers) recordIfCreated(t, res);
+            const counts = countsOf(answers, refused);
+            const created = answers.filter((res) => res.status === 201);
+            expect(created.length, `answers ${JSON.stringify(counts)}: exactly one 201`).toBe(1);
+            const original = created[0]?.body as Reservation;
+            for (const res of answers) {
+              if (res.status === 201) continue;
+              if (res.status === 200) {
+                observeReplayHeader(res, true, 'a 200 in the race is a replay');
+                expect(res.body, 'a replay carries the original body').toEqual(original);
+              } else {
+                expectError(res, 'IDEMPOTENT_REPLAY_IN_FLIGHT');
+              }
             }
+            const found = await withReference(t, 'partnerA', body.partnerReference as string);
+            expect(
+              found.map((r) => r.reservationId),
+              `one reservation after the race (${JSON.stringify(counts)})`,
+            ).toEqual([original.reservationId]);
+            // What an IN_FLIGHT answer tells a client to do: retry the identical request, and get the replay. A server
+            // may clear its in-flight marker a moment after the race's first answer (ambiguity #12): the retry may be
+            // told IN_FLIGHT again for a while, and is sent again after a short backoff.
+            const { res: retry, inFlight } = await retryPastInFlight(send, 'the retry after the race');
+            for (const res of inFlight) expectError(res, 'IDEMPOTENT_REPLAY_IN_FLIGHT');
+            expect(
+              retry.status,
+              `retry after the race (${inFlight.length} times in flight first): ${retry.excerpt}`,
+            ).toBe(200);
+            expect(retry.body).toEqual(original);
+            if (counts['409 IDEMPOTENT_REPLAY_IN_FLIGHT']) break;
           }
-          const found = await withReference(t, 'partnerA', body.partnerReference as string);
-          expect(
-            found.map((r) => r.reservationId),
-            `one reservation after the race (${JSON.stringify(counts)})`,
-          ).toEqual([original.reservationId]);
-          // What an IN_FLIGHT answer tells a client to do: retry the identical request, and get the replay. A server
-          // may clear its in-flight marker a moment after the race's first answer (ambiguity #12): the retry may be
-          // told IN_FLIGHT again for a while, and is sent again after a short backoff.
-          const { res: retry, inFlight } = await retryPastInFlight(send, 'the retry after the race');
-          for (const res of inFlight) expectError(res, 'IDEMPOTENT_REPLAY_IN_FLIGHT');
-          expect(
-            retry.status,
-            `retry after the race (${inFlight.length} times in flight first): ${retry.excerpt}`,
-          ).toBe(200);
-          expect(retry.body).toEqual(original);
-          if (counts['409 IDEMPOTENT_REPLAY_IN_FLIGHT']) break;
-        }
-      });
+        }),
+      );
     },
   );
 

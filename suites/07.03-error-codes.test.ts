@@ -20,7 +20,7 @@ import type { Role } from '../harness/config/target-config.ts';
 import type { HookName, TestHooks } from '../harness/hooks/adapter.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { credentialsOf, requestToken } from './support/auth.ts';
-import { attemptBooking, book, cancel, quote } from './support/booking.ts';
+import { attemptBooking, book, cancel, quote, withBookingsHeld } from './support/booking.ts';
 import {
   bookingCases,
   fewCases,
@@ -755,50 +755,51 @@ describe('7.3 Error code table', () => {
       timeoutMs: 60_000,
       name: `${row('IDEMPOTENT_REPLAY_IN_FLIGHT')}: concurrent identical requests, then the retry succeeds`,
     },
-    async (t) => {
-      const seen = new Map<string, number>();
-      for (let round = 1; round <= RACE_ROUNDS; round++) {
-        const q = await quote(t, A);
-        const body = plainRequest(t, q.quoteId);
-        const key = freshKey(t);
-        const answers = await Promise.all(
-          Array.from({ length: RACE_SIZE }, () => attemptBooking(t, A, q.quoteId, { body, key })),
-        );
-        const inFlight = answers.find((a) => errorCodeOf(a.res) === 'IDEMPOTENT_REPLAY_IN_FLIGHT');
-        for (const a of answers) {
-          const answer = `${a.res.status} ${errorCodeOf(a.res) ?? ''}`.trim();
-          seen.set(answer, (seen.get(answer) ?? 0) + 1);
+    async (t) =>
+      withBookingsHeld(t, async () => {
+        const seen = new Map<string, number>();
+        for (let round = 1; round <= RACE_ROUNDS; round++) {
+          const q = await quote(t, A);
+          const body = plainRequest(t, q.quoteId);
+          const key = freshKey(t);
+          const answers = await Promise.all(
+            Array.from({ length: RACE_SIZE }, () => attemptBooking(t, A, q.quoteId, { body, key })),
+          );
+          const inFlight = answers.find((a) => errorCodeOf(a.res) === 'IDEMPOTENT_REPLAY_IN_FLIGHT');
+          for (const a of answers) {
+            const answer = `${a.res.status} ${errorCodeOf(a.res) ?? ''}`.trim();
+            seen.set(answer, (seen.get(answer) ?? 0) + 1);
+          }
+          if (!inFlight) continue;
+          expectError(inFlight.res, 'IDEMPOTENT_REPLAY_IN_FLIGHT');
+          // Retryable: the identical request, once the first is done, gets the original answer (4.7.3). The server
+          // may clear its in-flight marker a moment after its first answer (ambiguity #12), so the retry is sent
+          // again after a short backoff while it is still told IN_FLIGHT (or refused for now: 429, 503), a few times.
+          const { res: retry, inFlight: waited } = await retryPastInFlight(
+            async () => (await attemptBooking(t, A, q.quoteId, { body, key })).res,
+            'the retry after the race',
+          );
+          for (const res of waited) expectError(res, 'IDEMPOTENT_REPLAY_IN_FLIGHT');
+          // Retryable: once the first is done, the retry is no longer in flight. How it is then answered (200, the
+          // original response, the header) is 4.7.3's rule, filed there.
+          expect(
+            errorCodeOf(retry),
+            `the retry, once the first is done (${waited.length} times in flight first): ${retry.excerpt}`,
+          ).not.toBe('IDEMPOTENT_REPLAY_IN_FLIGHT');
+          if (
+            claim('4.7.3', retry.status === 200, 'the retry is the 200 replay', {
+              expected: 200,
+              actual: retry.status,
+            })
+          ) {
+            observeReplayHeader(retry, true, 'the retry is a replay');
+          }
+          return;
         }
-        if (!inFlight) continue;
-        expectError(inFlight.res, 'IDEMPOTENT_REPLAY_IN_FLIGHT');
-        // Retryable: the identical request, once the first is done, gets the original answer (4.7.3). The server
-        // may clear its in-flight marker a moment after its first answer (ambiguity #12), so the retry is sent
-        // again after a short backoff while it is still told IN_FLIGHT (or refused for now: 429, 503), a few times.
-        const { res: retry, inFlight: waited } = await retryPastInFlight(
-          async () => (await attemptBooking(t, A, q.quoteId, { body, key })).res,
-          'the retry after the race',
+        t.notApplicable(
+          `no IDEMPOTENT_REPLAY_IN_FLIGHT in ${RACE_ROUNDS} races of ${RACE_SIZE} (answers: ${JSON.stringify(Object.fromEntries(seen))})`,
         );
-        for (const res of waited) expectError(res, 'IDEMPOTENT_REPLAY_IN_FLIGHT');
-        // Retryable: once the first is done, the retry is no longer in flight. How it is then answered (200, the
-        // original response, the header) is 4.7.3's rule, filed there.
-        expect(
-          errorCodeOf(retry),
-          `the retry, once the first is done (${waited.length} times in flight first): ${retry.excerpt}`,
-        ).not.toBe('IDEMPOTENT_REPLAY_IN_FLIGHT');
-        if (
-          claim('4.7.3', retry.status === 200, 'the retry is the 200 replay', {
-            expected: 200,
-            actual: retry.status,
-          })
-        ) {
-          observeReplayHeader(retry, true, 'the retry is a replay');
-        }
-        return;
-      }
-      t.notApplicable(
-        `no IDEMPOTENT_REPLAY_IN_FLIGHT in ${RACE_ROUNDS} races of ${RACE_SIZE} (answers: ${JSON.stringify(Object.fromEntries(seen))})`,
-      );
-    },
+      }),
   );
 
   // Spec 7.3.28: "DUPLICATE_PARTNER_REFERENCE | 409 | no | reservation already exists for the partner reference"

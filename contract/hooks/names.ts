@@ -4,7 +4,7 @@
  * adapter) and the reference implementation (its routes).
  */
 export const HOOKS_CONTRACT = 'partner-api-test-hooks';
-export const HOOKS_CONTRACT_VERSION = '1.1.0';
+export const HOOKS_CONTRACT_VERSION = '1.2.0';
 
 /** Every hook of the contract, as `GET /` of the hooks base URL lists them. */
 export const HOOK_NAMES = [
@@ -13,6 +13,7 @@ export const HOOK_NAMES = [
   'idempotency.forget',
   'prices.move',
   'bookings.declineNext',
+  'bookings.hold',
   'reservations.money',
   'reservations.status',
   'clients.partner',
@@ -35,6 +36,7 @@ export const HOOK_ROUTES: Readonly<
   'idempotency.forget': { method: 'POST', path: '/idempotency/forget', clauses: ['4.7.6', '8.4'] },
   'prices.move': { method: 'PUT', path: '/prices/{vehicleCode}', clauses: ['2.11.9b', '4.6.3', '4.7.9b', '7.3.24'] },
   'bookings.declineNext': { method: 'POST', path: '/bookings/decline-next', clauses: ['3.3', '4.7.10', '7.3.29'] },
+  'bookings.hold': { method: 'PUT', path: '/bookings/hold', clauses: ['4.7.5', '7.3.27'] },
   'reservations.money': { method: 'PUT', path: '/reservations/{reservationId}/money', clauses: ['3.5', '7.3.31'] },
   'reservations.status': { method: 'PUT', path: '/reservations/{reservationId}/status', clauses: ['3.7', '7.3.30'] },
   'clients.partner': { method: 'PUT', path: '/clients/{clientId}/partner', clauses: ['5.6c', '7.3.5'] },

@@ -34,6 +34,14 @@ const REQUESTS: Partial<Record<HookName, Json>> = {
     },
   }),
   'bookings.declineNext': object({ count: { type: 'integer', minimum: 0, maximum: 1000 } }),
+  'bookings.hold': object({
+    ms: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 2000,
+      description: 'how long each booking holds its Idempotency-Key claim before it goes on (0: no hold)',
+    },
+  }),
   'reservations.money': object({ attached: { type: 'boolean', description: 'a rental payment or deposit exists' } }),
   'reservations.status': object({ status: { enum: [...RESERVATION_STATUSES] } }),
   'clients.partner': object({ enabled: { type: 'boolean', description: "the client's partner account is active" } }),
@@ -62,6 +70,8 @@ const SUMMARIES: Record<HookName, string> = {
   'idempotency.forget': 'Forgets completed Idempotency-Keys older than an age, as the 24-hour memory would.',
   'prices.move': "Moves the vehicle's public daily rate: quotes issued before are stale (409 QUOTE_STALE).",
   'bookings.declineNext': 'The operator declines the next bookings: 422 RESERVATION_REJECTED.',
+  'bookings.hold':
+    'Each booking holds its Idempotency-Key claim this long before it goes on, as a slower operator system would.',
   'reservations.money': 'Attaches (or detaches) a rental payment or deposit: cancel then needs staff.',
   'reservations.status': 'Puts a reservation in a state only the operator sets.',
   'clients.partner': "Disables (or enables) the client's partner account: 403 PARTNER_DISABLED.",

@@ -113,6 +113,9 @@ describe('test hooks of the reference implementation', () => {
   it('reads alerts, accepts price moves, declines, forgetting, and resets', async () => {
     expect(Array.isArray(await hooks.listAlerts())).toBe(true);
     await hooks.declineNextBookings(2);
+    await hooks.holdBookings(10);
+    await hooks.holdBookings(0);
+    await expect(hooks.holdBookings(2001)).rejects.toMatchObject({ name: 'HookError', status: 400 });
     await hooks.movePrice('TOYOTA-VIOS-AT', 10);
     await hooks.forgetIdempotencyKeys(0);
     await hooks.reset();

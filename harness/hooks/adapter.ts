@@ -23,6 +23,8 @@ export interface TestHooks {
   movePrice(vehicleCode: string, percent: number): Promise<void>;
   /** Spec 3, 4.7.10: the next `count` bookings are declined (422 RESERVATION_REJECTED). */
   declineNextBookings(count: number): Promise<void>;
+  /** Spec 4.7.5: each booking holds its Idempotency-Key claim `ms` before it goes on (0: no hold). */
+  holdBookings(ms: number): Promise<void>;
   /** Spec 3: attaches (or detaches) a rental payment or deposit to a reservation. */
   attachMoney(reservationId: string, attached: boolean): Promise<void>;
   /** Spec 3: puts a reservation in a state only the operator sets. */
@@ -74,6 +76,8 @@ let changes = 0;
 const RATE_LIMITS_RESET = '/rate-limits/reset';
 /** Moves a rate-limit ceiling only: not counted in `changes` either. */
 const TOKEN_ADDRESS_CEILING = '/rate-limits/token-address-ceiling';
+/** Slows bookings only: not counted in `changes` either. */
+const BOOKINGS_HOLD = '/bookings/hold';
 
 /** The count of state-changing hook calls begun or ended so far in this process. */
 export function hookChanges(): number {
@@ -136,7 +140,7 @@ export function testHooks(
 ): TestHooks {
   const segment = (s: string) => encodeURIComponent(s);
   const go = async (method: string, path: string, body?: unknown) => {
-    if (method === 'GET' || path === RATE_LIMITS_RESET || path === TOKEN_ADDRESS_CEILING) {
+    if (method === 'GET' || path === RATE_LIMITS_RESET || path === TOKEN_ADDRESS_CEILING || path === BOOKINGS_HOLD) {
       return call(endpoint, send, method, path, body);
     }
     changes += 1;
@@ -162,6 +166,9 @@ export function testHooks(
     },
     async declineNextBookings(count) {
       await go('POST', '/bookings/decline-next', { count });
+    },
+    async holdBookings(ms) {
+      await go('PUT', BOOKINGS_HOLD, { ms });
     },
     async attachMoney(reservationId, attached) {
       await go('PUT', `/reservations/${segment(reservationId)}/money`, { attached });

@@ -186,6 +186,14 @@ export function testHookRoutes(app: FastifyInstance, deps: TestHookDeps) {
         return { rateLimitGeneration: state.rateLimitGeneration };
       });
 
+      hooks.put('/bookings/hold', async (request) => {
+        const { ms } = jsonBody(request);
+        if (!(Number.isInteger(ms) && finiteNumber(ms, 0, 2000)))
+          throw invalid('ms', 'must be an integer from 0 to 2000');
+        const state = await deps.store.updateControlState((s) => ({ ...s, bookingHoldMs: ms as number }));
+        return { ms: state.bookingHoldMs };
+      });
+
       hooks.put('/rate-limits/token-address-ceiling', async (request) => {
         const { perMinute } = jsonBody(request);
         if (perMinute !== null && !(Number.isInteger(perMinute) && finiteNumber(perMinute, 1, 1_000_000))) {
@@ -202,6 +210,7 @@ export function testHookRoutes(app: FastifyInstance, deps: TestHookDeps) {
         await deps.store.updateControlState((s) => ({
           ...s,
           tokenAddressCeiling: null,
+          bookingHoldMs: 0,
           apiDisabled: false,
           disabledPartnerIds: [],
           priceMovesPercent: {},

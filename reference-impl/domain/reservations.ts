@@ -104,6 +104,9 @@ export class Reservations {
         return this.createUnclaimed(ctx, body);
     }
     try {
+      // The test hook bookings.hold: the claim is held as a slower operator system would hold it, so an identical
+      // request that arrives meanwhile meets it in flight (spec 4.7.5).
+      if (ctx.control.bookingHoldMs > 0) await sleep(ctx.control.bookingHoldMs);
       const reservation = await this.book(ctx, body);
       const stored: StoredReservation = {
         reservationId: reservation.reservationId,

@@ -10,6 +10,7 @@ export const DEFAULT_CONTROL_STATE: Readonly<ControlState> = Object.freeze({
   tokensExpiredBefore: {},
   rateLimitGeneration: 0,
   tokenAddressCeiling: null,
+  bookingHoldMs: 0,
   faults: Object.freeze({ dependencyUnavailable: false, internalError: false }),
 });
 
@@ -48,6 +49,7 @@ export function normalizeControlState(value: unknown): ControlState {
       : [],
     tokensExpiredBefore: expiredBefore,
     rateLimitGeneration: Math.max(0, Math.trunc(finite(raw.rateLimitGeneration, 0))),
+    bookingHoldMs: Math.min(2000, Math.max(0, Math.trunc(finite(raw.bookingHoldMs, 0)))),
     tokenAddressCeiling:
       typeof raw.tokenAddressCeiling === 'number' &&
       Number.isInteger(raw.tokenAddressCeiling) &&

@@ -93,6 +93,8 @@ export interface ControlState {
   rateLimitGeneration: number;
   /** Set by the test hook rateLimits.tokenAddressCeiling: the token endpoint's per-address ceiling (null: config's). */
   tokenAddressCeiling: number | null;
+  /** Set by the test hook bookings.hold: how long a booking holds its Idempotency-Key claim before it goes on (ms). */
+  bookingHoldMs: number;
   /** Named faults partner developers switch on to rehearse failures (docs/design.md "Reference implementation"). */
   faults: Faults;
 }

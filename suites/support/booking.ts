@@ -492,3 +492,25 @@ export function outcomeOf(res: ApiResult): string {
   if (res.status === 200 && res.headers[REPLAY_HEADER] === 'true') return '200 replay';
   return String(res.status);
 }
+
+/**
+ * How long a booking holds its Idempotency-Key claim during a race, where the target offers the test hook
+ * bookings.hold: long enough for every racer to arrive while the first is in process, however fast the target books.
+ */
+const RACE_HOLD_MS = 250;
+
+/**
+ * Runs a race of identical bookings with the target's bookings held in flight (test hook bookings.hold), then sets
+ * the hold back. Without the hook the race runs as the target answers: a target that finishes each booking before the
+ * next arrives never answers IDEMPOTENT_REPLAY_IN_FLIGHT, which is no fault (4.7.5), and the rounds look for one.
+ */
+export async function withBookingsHeld<T>(t: CheckContext, race: () => Promise<T>): Promise<T> {
+  const hooks = t.hookIfOffered('bookings.hold');
+  if (!hooks) return race();
+  await hooks.holdBookings(RACE_HOLD_MS);
+  try {
+    return await race();
+  } finally {
+    await hooks.holdBookings(0);
+  }
+}
