@@ -43,6 +43,7 @@ import {
 } from './support/booking.ts';
 import { bookingCases, fewCases, quoteFor, quoteWindow } from './support/draws.ts';
 import { availabilityAnswered, quoteAnswered } from './support/endpoint-success.ts';
+import { whileHookSet } from './support/hook-settings.ts';
 import { observeReplayHeader } from './support/idempotency.ts';
 import { businessFill, tokenFill, waitOut } from './support/limit-fills.ts';
 import {
@@ -897,15 +898,13 @@ const MAX_ADDRESS_REQUESTS = 2000;
 const HOOKED_ADDRESS_CEILING = 20;
 
 /** Runs `fn` with the token endpoint's per-address ceiling lowered where the target offers the hook, then restored. */
-async function withLowAddressCeiling<T>(t: CheckContext, fn: () => Promise<T>): Promise<T> {
-  const hooks = t.hookIfOffered('rateLimits.tokenAddressCeiling');
-  if (!hooks) return fn();
-  await hooks.setTokenAddressCeiling(HOOKED_ADDRESS_CEILING);
-  try {
-    return await fn();
-  } finally {
-    await hooks.setTokenAddressCeiling(null);
-  }
+function withLowAddressCeiling<T>(t: CheckContext, fn: () => Promise<T>): Promise<T> {
+  return whileHookSet(
+    t,
+    'rateLimits.tokenAddressCeiling',
+    (hooks, on) => hooks.setTokenAddressCeiling(on ? HOOKED_ADDRESS_CEILING : null),
+    fn,
+  );
 }
 
 interface AddressFill extends Exhaustion {

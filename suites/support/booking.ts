@@ -23,6 +23,7 @@ import { LIST_LAG_MS, listKey, listLagMs } from '../../harness/http/list-lag.ts'
 import { freshToken, scopeSet } from './auth.ts';
 import { quoteAnswered, requireQuoteParts } from './endpoint-success.ts';
 import { costlyRuns, sampleOf } from './generated.ts';
+import { whileHookSet } from './hook-settings.ts';
 import { targetListings } from './listings.ts';
 import { sameMoney, scaled } from './money.ts';
 import { driverFor, freshKey, plainRequest, reservationBody } from './reservation-requests.ts';
@@ -504,13 +505,6 @@ const RACE_HOLD_MS = 250;
  * the hold back. Without the hook the race runs as the target answers: a target that finishes each booking before the
  * next arrives never answers IDEMPOTENT_REPLAY_IN_FLIGHT, which is no fault (4.7.5), and the rounds look for one.
  */
-export async function withBookingsHeld<T>(t: CheckContext, race: () => Promise<T>): Promise<T> {
-  const hooks = t.hookIfOffered('bookings.hold');
-  if (!hooks) return race();
-  await hooks.holdBookings(RACE_HOLD_MS);
-  try {
-    return await race();
-  } finally {
-    await hooks.holdBookings(0);
-  }
+export function withBookingsHeld<T>(t: CheckContext, race: () => Promise<T>): Promise<T> {
+  return whileHookSet(t, 'bookings.hold', (hooks, on) => hooks.holdBookings(on ? RACE_HOLD_MS : 0), race);
 }
