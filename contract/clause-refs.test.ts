@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   ENDPOINT_CLAUSE,
   ERROR_CODE_CLAUSE,
+  isRepresentationClause,
   RESPONSE_CLAUSES,
   RESTATED_RULES,
   XML_REASON_CLAUSE,
+  xmlOnlyClauseOf,
 } from './clause-refs.ts';
 import { clauseById } from './clauses/index.ts';
 import { ENDPOINTS } from './endpoints.ts';
@@ -50,5 +52,18 @@ describe('clause references', () => {
         expect(restates(rule.owner, later), `${rule.owner} and ${later}`).toBe(false);
       expect(rule.why.length, rule.owner).toBeGreaterThan(20);
     }
+  });
+
+  it('files a clause broken in XML only under a representation clause: access under 4.13.5a, the rest under 4.14.18a', () => {
+    for (const clauseId of ['1.7', '4.0.9', '5.6b', '8.3']) expect(xmlOnlyClauseOf(clauseId), clauseId).toBe('4.13.5a');
+    for (const clauseId of ['1.7a', '2.6.3', '4.7.3']) expect(xmlOnlyClauseOf(clauseId), clauseId).toBe('4.14.18a');
+    for (const target of ['4.13.5a', '4.14.18a']) {
+      expect(clauseById(target), target).toBeDefined();
+      expect(isRepresentationClause(target), target).toBe(true);
+    }
+    expect(clauseById('4.13.5a')?.text).toContain('XML grants no extra access');
+    expect(clauseById('4.14.18a')?.text).toContain('the same field names and values');
+    for (const clauseId of ['4.1.8', '4.13', '4.140.1', '2.6.3'])
+      expect(isRepresentationClause(clauseId), clauseId).toBe(false);
   });
 });

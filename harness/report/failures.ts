@@ -351,12 +351,28 @@ function rootOf(candidate: FailingClause, other: FailingClause): boolean {
  */
 function rootsFirst(list: FailingClause[]): FailingClause[] {
   const order = [...list];
+  // Each pass asks again about the pairs the last one asked about; rootOf reads the failures' texts (up to a few KB
+  // each), so a run failing every clause would spend seconds on the same answers.
+  const known = new Map<FailingClause, Map<FailingClause, boolean>>();
+  const isRoot = (candidate: FailingClause, other: FailingClause): boolean => {
+    let row = known.get(candidate);
+    if (!row) {
+      row = new Map();
+      known.set(candidate, row);
+    }
+    let answer = row.get(other);
+    if (answer === undefined) {
+      answer = rootOf(candidate, other);
+      row.set(other, answer);
+    }
+    return answer;
+  };
   for (let pass = 0; pass < order.length; pass++) {
     let moved = false;
     for (let i = 0; i < order.length && !moved; i++) {
       for (let j = i + 1; j < order.length; j++) {
         const candidate = order[j] as FailingClause;
-        if (rootOf(candidate, order[i] as FailingClause) && !rootOf(order[i] as FailingClause, candidate)) {
+        if (isRoot(candidate, order[i] as FailingClause) && !isRoot(order[i] as FailingClause, candidate)) {
           order.splice(j, 1);
           order.splice(i, 0, candidate);
           moved = true;

@@ -96,9 +96,24 @@ function groupMarkdown(group: FailureGroup, detail: Detail): string[] {
 }
 
 function render(model: ReportModel, detail: Detail): string {
-  const out: string[] = [];
-  const { options } = model;
-  out.push(`# Partner API v1 certification: ${verdictLabel(model)}`, '');
+  const out = [
+    ...headerLines(model, detail),
+    ...summaryTable(model),
+    ...harnessErrorLines(model, detail),
+    ...failingClauseLines(model, detail),
+    ...sectionTable(model),
+    ...warningLines(model, detail),
+    ...waiverLines(model, detail),
+    ...leftoverLines(model, detail),
+    ...loadLines(model),
+    'Every check with its evidence, each clause with how it was judged: report.html and report.json.',
+  ];
+  return `${out.join('\n').replace(/\n+$/, '')}\n`;
+}
+
+/** The verdict as the title, the run's notes, and what moved since the baseline: what a reader looks at first. */
+function headerLines(model: ReportModel, detail: Detail): string[] {
+  const out = [`# Partner API v1 certification: ${verdictLabel(model)}`, ''];
   for (const note of model.verdict.notes ?? []) out.push(`> ${mdInline(note)}`, '');
   const baseline = baselineLines(model, detail.ids);
   if (baseline.length > 0) {
@@ -106,7 +121,12 @@ function render(model: ReportModel, detail: Detail): string {
     for (const line of baseline.slice(1)) out.push(`- ${mdInline(line)}`);
     out.push('');
   }
-  const flags = [
+  return out;
+}
+
+/** The options that change what a run judges or how, in words. */
+function optionFlags(options: ReportModel['options']): string[] {
+  return [
     options.strict ? 'strict' : null,
     options.allowBookings ? 'bookings allowed' : null,
     options.failOn ? `fail on ${options.failOn}` : null,
@@ -116,103 +136,140 @@ function render(model: ReportModel, detail: Detail): string {
     `date ${options.date}`,
     options.only.length > 0 ? `only ${options.only.join(', ')}` : null,
   ].filter((flag): flag is string => flag !== null);
-  out.push(
+}
+
+/** The run at a glance: verdict, counts, coverage and what was run against what. */
+function summaryTable(model: ReportModel): string[] {
+  const traffic = trafficText(model);
+  return [
     '| | |',
     '|---|---|',
     `| Verdict | ${verdictLabel(model)} (exit ${exitCodeOf(model)}) |`,
     `| Clauses | ${clauseCountsText(model)} |`,
     `| Coverage | ${mdInline(coverageText(model))} |`,
-    ...(trafficText(model) ? [`| Traffic | ${mdInline(trafficText(model) as string)} |`] : []),
+    ...(traffic ? [`| Traffic | ${mdInline(traffic)} |`] : []),
     `| Spec release | ${mdInline(model.spec.release)} |`,
     `| Target | ${mdInline(model.target.baseUrl)}${model.target.embedded ? ' (embedded reference)' : ''} |`,
     `| Profile | ${mdInline(model.profile)} |`,
-    `| Options | ${mdInline(flags.join(', '))} |`,
+    `| Options | ${mdInline(optionFlags(model.options).join(', '))} |`,
     `| Started | ${mdInline(model.timing.startedAt)} (${(model.timing.durationMs / 1000).toFixed(1)} s) |`,
     `| Tool | ${mdInline(`${model.tool.name} ${model.tool.version}`)} |`,
     '',
-  );
+  ];
+}
 
+const HARNESS_ERRORS_SHOWN = 5;
+
+function harnessErrorLines(model: ReportModel, detail: Detail): string[] {
   const harnessErrors = model.harnessErrors ?? [];
-  if (harnessErrors.length > 0) {
-    out.push('## Harness errors', '', 'Checks may be missing from this report:', '');
-    for (const error of harnessErrors.slice(0, 5)) {
-      const where = [error.file, error.test].filter(Boolean).join(' > ');
-      out.push(`- ${where ? `${mdInline(where)}: ` : ''}${mdInline(cut(error.message, detail.value))}`);
-    }
-    if (harnessErrors.length > 5) out.push(`- … and ${harnessErrors.length - 5} more (see report.html)`);
-    out.push('');
+  if (harnessErrors.length === 0) return [];
+  const out = ['## Harness errors', '', 'Checks may be missing from this report:', ''];
+  for (const error of harnessErrors.slice(0, HARNESS_ERRORS_SHOWN)) {
+    const where = [error.file, error.test].filter(Boolean).join(' > ');
+    out.push(`- ${where ? `${mdInline(where)}: ` : ''}${mdInline(cut(error.message, detail.value))}`);
   }
+  if (harnessErrors.length > HARNESS_ERRORS_SHOWN) {
+    out.push(`- … and ${harnessErrors.length - HARNESS_ERRORS_SHOWN} more (see report.html)`);
+  }
+  out.push('');
+  return out;
+}
 
+/** The top failing clauses in full, grouped by cause; the rest by id only. */
+function failingClauseLines(model: ReportModel, detail: Detail): string[] {
   const failing = failingClauses(model);
   const groups = groupByCause(failing);
-  out.push(`## Failing clauses (${failing.length})`, '');
+  const out = [`## Failing clauses (${failing.length})`, ''];
   if (failing.length === 0) out.push('None.', '');
   else if (failing.some((item) => item.seen + item.blocks > 0)) out.push('Root causes first.', '');
   for (const group of groups.slice(0, detail.top)) out.push(...groupMarkdown(group, detail));
   const rest = groups.slice(detail.top).flatMap((group) => group.items.map((item) => item.clause.id));
   if (rest.length > 0) out.push(`And ${rest.length} more: ${idList(rest, detail.ids)}. Details in report.html.`, '');
+  return out;
+}
 
-  const waivedCount = (section: ReportModel['sections'][number]) => section.clauses.filter((c) => c.waived).length;
-  out.push('## Sections (clauses by outcome)', '');
-  out.push(`| Section | ${CLAUSE_OUTCOMES.map(clauseOutcomeLabel).join(' | ')} | waived | judged |`);
-  out.push(`|---|${CLAUSE_OUTCOMES.map(() => '---:|').join('')}---:|---:|`);
+/** A row per section: its clauses by outcome, how many are waived and how many judged. */
+function sectionTable(model: ReportModel): string[] {
+  const out = [
+    '## Sections (clauses by outcome)',
+    '',
+    `| Section | ${CLAUSE_OUTCOMES.map(clauseOutcomeLabel).join(' | ')} | waived | judged |`,
+    `|---|${CLAUSE_OUTCOMES.map(() => '---:|').join('')}---:|---:|`,
+  ];
   for (const section of model.sections) {
     const cells = CLAUSE_OUTCOMES.map((outcome) => section.clauses.filter((c) => c.outcome === outcome).length);
+    const waived = section.clauses.filter((c) => c.waived).length;
     const judged = section.clauses.filter((clause) => clause.judgedBy !== undefined).length;
     out.push(
-      `| ${mdInline(section.id)} ${mdInline(cut(section.title, 40))} | ${cells.join(' | ')} | ${waivedCount(section)} | ${judged}/${section.clauses.length} |`,
+      `| ${mdInline(section.id)} ${mdInline(cut(section.title, 40))} | ${cells.join(' | ')} | ${waived} | ${judged}/${section.clauses.length} |`,
     );
   }
   out.push('');
+  return out;
+}
 
+function warningLines(model: ReportModel, detail: Detail): string[] {
   const warned = model.sections.flatMap((section) => section.clauses).filter((clause) => clause.outcome === 'warn');
-  if (warned.length > 0) {
+  if (warned.length === 0) return [];
+  return [
+    `## Warnings (${warned.length} SHOULD clauses)`,
+    '',
+    idList(
+      warned.map((clause) => clause.id),
+      detail.ids,
+    ),
+    '',
+  ];
+}
+
+/** The clauses a waiver covered, and every waiver with what it did in this run. */
+function waiverLines(model: ReportModel, detail: Detail): string[] {
+  const waived = model.sections.flatMap((section) => section.clauses).filter((clause) => clause.waived);
+  if (waived.length === 0 && model.waivers.length === 0) return [];
+  const out = ['## Waivers', ''];
+  if (waived.length > 0) {
     out.push(
-      `## Warnings (${warned.length} SHOULD clauses)`,
-      '',
-      idList(
-        warned.map((clause) => clause.id),
+      `Waived failing clauses: ${idList(
+        waived.map((clause) => clause.id),
         detail.ids,
-      ),
+      )}.`,
       '',
     );
   }
-  const waived = model.sections.flatMap((section) => section.clauses).filter((clause) => clause.waived);
-  if (waived.length > 0 || model.waivers.length > 0) {
-    out.push('## Waivers', '');
-    if (waived.length > 0)
+  if (model.waivers.length > 0) {
+    out.push('| Clause | Expires | Status | Reason |', '|---|---|---|---|');
+    for (const waiver of model.waivers.slice(0, detail.ids)) {
       out.push(
-        `Waived failing clauses: ${idList(
-          waived.map((clause) => clause.id),
-          detail.ids,
-        )}.`,
-        '',
-      );
-    if (model.waivers.length > 0) {
-      out.push('| Clause | Expires | Status | Reason |', '|---|---|---|---|');
-      for (const waiver of model.waivers.slice(0, detail.ids)) {
-        out.push(
-          `| ${mdInline(waiver.clauseId)} | ${mdInline(waiver.expires)} | ${waiver.status} | ${mdInline(cut(waiver.reason, 120))} |`,
-        );
-      }
-      out.push('');
-    }
-  }
-  if (model.leftovers.length > 0) {
-    out.push('## Leftover reservations', '', 'Created by this run and not cancelled:', '');
-    out.push(idList(model.leftovers, detail.ids), '');
-  }
-  if (model.load && model.load.length > 0) {
-    out.push('## Load scenarios', '', 'Not part of the verdict.', '');
-    for (const result of model.load) {
-      out.push(
-        `- ${mdInline(result.scenario)}: ${result.passed ? 'passed' : 'FAILED'} (${mdInline(result.engine)} engine)`,
+        `| ${mdInline(waiver.clauseId)} | ${mdInline(waiver.expires)} | ${waiver.status} | ${mdInline(cut(waiver.reason, 120))} |`,
       );
     }
     out.push('');
   }
-  out.push('Every check with its evidence, each clause with how it was judged: report.html and report.json.');
-  return `${out.join('\n').replace(/\n+$/, '')}\n`;
+  return out;
+}
+
+function leftoverLines(model: ReportModel, detail: Detail): string[] {
+  if (model.leftovers.length === 0) return [];
+  return [
+    '## Leftover reservations',
+    '',
+    'Created by this run and not cancelled:',
+    '',
+    idList(model.leftovers, detail.ids),
+    '',
+  ];
+}
+
+function loadLines(model: ReportModel): string[] {
+  if (!model.load || model.load.length === 0) return [];
+  const out = ['## Load scenarios', '', 'Not part of the verdict.', ''];
+  for (const result of model.load) {
+    out.push(
+      `- ${mdInline(result.scenario)}: ${result.passed ? 'passed' : 'FAILED'} (${mdInline(result.engine)} engine)`,
+    );
+  }
+  out.push('');
+  return out;
 }
 
 /**
