@@ -4,8 +4,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { API_PREFIX } from '../../contract/constants.ts';
 import { RECORD_FILE } from '../attest/record-file.ts';
+import type { ClientCredentials } from '../config/target-config.ts';
 import { CertifyError } from '../runner/errors.ts';
-import { parseFormats, parseIntegerOption, REPORT_FILES, REPORT_FORMATS } from '../runner/options.ts';
+import {
+  parseFormats,
+  parseIntegerOption,
+  REPORT_FILES,
+  REPORT_FORMATS,
+  type ReportFormat,
+} from '../runner/options.ts';
 import { prepareReportDir } from '../runner/write-reports.ts';
 import { type EmbeddedTarget, type EmbeddedTargetOptions, startEmbeddedTarget } from '../target/embedded.ts';
 import { clientVerdict, judgeSession } from './judge.ts';
@@ -142,16 +149,62 @@ export async function startSandboxSession(options: SandboxSessionOptions): Promi
   const transport = options.transport ?? 'https';
 
   const work = mkdtempSync(join(tmpdir(), 'partner-cert-client-'));
-  const recordingFile = join(work, 'recording.jsonl');
+  const files: SessionFiles = { work, recordingFile: join(work, 'recording.jsonl'), reportDir };
   const startedAt = new Date();
-  let sandbox: EmbeddedTarget;
+  const start = options.startSandbox ?? startEmbeddedTarget;
+  const sandbox = await startRecordingSandbox(start, { scenario: scenario.sandbox, port, transport }, files);
+  const partners = await partnersOf(sandbox, work);
+  const handout = handoutOf(sandbox, partners);
+  const session: SessionToJudge = { scenario: scenario.name, formats, startedAt, handout, partners, files };
+  return {
+    scenario: scenario.name,
+    handout,
+    reportDir,
+    finish: (ended) => finishSession(sandbox, session, ended),
+    abandon: async () => {
+      await sandbox.stop();
+      rmSync(work, { recursive: true, force: true });
+      clearClientReports(reportDir);
+    },
+  };
+}
+
+/** The session's scratch directory (its recording) and where its reports go. */
+interface SessionFiles {
+  work: string;
+  recordingFile: string;
+  reportDir: string;
+}
+
+interface Partners {
+  partnerA: ClientCredentials;
+  partnerB: ClientCredentials;
+}
+
+/** What judging the session needs besides the recording. */
+interface SessionToJudge {
+  scenario: string;
+  formats: ReportFormat[];
+  startedAt: Date;
+  handout: SandboxHandout;
+  partners: Partners;
+  files: SessionFiles;
+}
+
+type SessionEnd = Parameters<SandboxSession['finish']>[0];
+
+async function startRecordingSandbox(
+  start: (options: EmbeddedTargetOptions) => Promise<EmbeddedTarget>,
+  { scenario, port, transport }: { scenario: string; port: number | undefined; transport: 'https' | 'http' },
+  { work, recordingFile, reportDir }: SessionFiles,
+): Promise<EmbeddedTarget> {
   try {
-    sandbox = await (options.startSandbox ?? startEmbeddedTarget)({
+    return await start({
       // embedded.ts strips SANDBOX_RECORD from the inherited environment (a server certification must not record);
       // given here explicitly, it wins.
       env: {
         SANDBOX_RECORD: recordingFile,
-        SANDBOX_SCENARIO: scenario.sandbox,
+        SANDBOX_SCENARIO: scenario,
         ...(port !== undefined ? { PORT: String(port) } : {}),
       },
       rateLimitPerMinute: SANDBOX_RATE_LIMIT_PER_MINUTE,
@@ -162,7 +215,9 @@ export async function startSandboxSession(options: SandboxSessionOptions): Promi
     clearClientReports(reportDir);
     throw new CertifyError(`the sandbox could not be started: ${(error as Error).message}`);
   }
+}
 
+async function partnersOf(sandbox: EmbeddedTarget, work: string): Promise<Partners> {
   const partnerA = sandbox.config.clients.partnerA;
   const partnerB = sandbox.config.clients.partnerB;
   if (!partnerA || !partnerB) {
@@ -170,6 +225,10 @@ export async function startSandboxSession(options: SandboxSessionOptions): Promi
     rmSync(work, { recursive: true, force: true });
     throw new CertifyError('the sandbox has no partnerA and partnerB clients to hand out');
   }
+  return { partnerA, partnerB };
+}
+
+function handoutOf(sandbox: EmbeddedTarget, { partnerA, partnerB }: Partners): SandboxHandout {
   const baseUrl = `${sandbox.config.baseUrl}${API_PREFIX}`;
   const caFile = sandbox.config.tls?.caFile;
   const env: Record<string, string> = {
@@ -182,78 +241,98 @@ export async function startSandboxSession(options: SandboxSessionOptions): Promi
   // The certificate is made for this sandbox: a Node client trusts it with no code of its own (fetch reads
   // NODE_EXTRA_CA_CERTS at start); any other client is told where it is.
   if (caFile) Object.assign(env, { [CLIENT_ENV.caFile]: caFile, NODE_EXTRA_CA_CERTS: caFile });
+  return { baseUrl, caFile, env };
+}
 
-  const abandon = async () => {
-    await sandbox.stop();
+async function finishSession(
+  sandbox: EmbeddedTarget,
+  session: SessionToJudge,
+  ended: SessionEnd,
+): Promise<SandboxJudged> {
+  await sandbox.stop();
+  const finishedAt = new Date();
+  const exchanges = keepRecording(session.files);
+  const report = judgeRecording(session, exchanges, ended, finishedAt);
+  const written = writeClientReports(report, session.formats, session.files.reportDir);
+  return { exitCode: report.exitCode, report, written };
+}
+
+function keepRecording({ work, recordingFile, reportDir }: SessionFiles): ReturnType<typeof readRecording> {
+  try {
+    // No file: the sandbox was never called (the recorder appends on the first answer).
+    const exchanges = existsSync(recordingFile) ? readRecording(recordingFile) : [];
+    if (exchanges.length > 0) copyFileSync(recordingFile, join(reportDir, RECORDING_FILE));
+    else rmSync(join(reportDir, RECORDING_FILE), { force: true });
+    return exchanges;
+  } finally {
     rmSync(work, { recursive: true, force: true });
-    clearClientReports(reportDir);
-  };
+  }
+}
 
-  const finish = async (ended: { command: ClientReport['command']; notes: string[] }): Promise<SandboxJudged> => {
-    await sandbox.stop();
-    const finishedAt = new Date();
-    let exchanges: ReturnType<typeof readRecording>;
-    try {
-      // No file: the sandbox was never called (the recorder appends on the first answer).
-      exchanges = existsSync(recordingFile) ? readRecording(recordingFile) : [];
-      if (exchanges.length > 0) copyFileSync(recordingFile, join(reportDir, RECORDING_FILE));
-      else rmSync(join(reportDir, RECORDING_FILE), { force: true });
-    } finally {
-      rmSync(work, { recursive: true, force: true });
+function judgeRecording(
+  session: SessionToJudge,
+  exchanges: ReturnType<typeof readRecording>,
+  ended: SessionEnd,
+  finishedAt: Date,
+): ClientReport {
+  const judgements = judgeSession(exchanges);
+  const verdict = clientVerdict(exchanges, judgements);
+  const notes = sessionNotes(exchanges.length, ended, session.handout.caFile);
+  const { partnerA, partnerB } = session.partners;
+  return buildClientReport({
+    scenario: session.scenario,
+    startedAt: session.startedAt,
+    finishedAt,
+    baseUrl: session.handout.baseUrl,
+    transport: session.handout.caFile ? 'https' : 'http',
+    command: ended.command,
+    credentials: [
+      { ...partnerA, idEnv: CLIENT_ENV.clientId, secretEnv: CLIENT_ENV.clientSecret },
+      { ...partnerB, idEnv: CLIENT_ENV.clientId2, secretEnv: CLIENT_ENV.clientSecret2 },
+    ],
+    exchanges,
+    judgements,
+    verdict,
+    notes,
+  });
+}
+
+function sessionNotes(exchangeCount: number, ended: SessionEnd, caFile: string | undefined): string[] {
+  const notes: string[] = [];
+  if (exchangeCount === 0) {
+    notes.push(
+      ended.command
+        ? 'the command never called the sandbox: nothing to judge'
+        : 'no client called the sandbox while it served: nothing to judge',
+    );
+  }
+  notes.push(...ended.notes);
+  if (!caFile) {
+    notes.push('the sandbox served plain HTTP (--http, or no openssl to make a certificate): C5.7 is not judged');
+  }
+  return notes;
+}
+
+/** Formats not asked for are removed: the report directory holds this run's reports only. */
+function writeClientReports(report: ClientReport, formats: readonly ReportFormat[], reportDir: string): string[] {
+  rmSync(join(reportDir, RECORD_FILE), { force: true });
+  const written: string[] = [];
+  for (const format of REPORT_FORMATS) {
+    const file = join(reportDir, REPORT_FILES[format]);
+    if (!formats.includes(format)) {
+      rmSync(file, { force: true });
+      continue;
     }
-
-    const judgements = judgeSession(exchanges);
-    const verdict = clientVerdict(exchanges, judgements);
-    const notes: string[] = [];
-    if (exchanges.length === 0) {
-      notes.push(
-        ended.command
-          ? 'the command never called the sandbox: nothing to judge'
-          : 'no client called the sandbox while it served: nothing to judge',
+    try {
+      writeFileSync(file, CLIENT_RENDERERS[format](report));
+    } catch (error) {
+      throw new CertifyError(
+        `--report-dir: cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
       );
     }
-    notes.push(...ended.notes);
-    if (!caFile) {
-      notes.push('the sandbox served plain HTTP (--http, or no openssl to make a certificate): C5.7 is not judged');
-    }
-    const report = buildClientReport({
-      scenario: scenario.name,
-      startedAt,
-      finishedAt,
-      baseUrl,
-      transport: caFile ? 'https' : 'http',
-      command: ended.command,
-      credentials: [
-        { ...partnerA, idEnv: CLIENT_ENV.clientId, secretEnv: CLIENT_ENV.clientSecret },
-        { ...partnerB, idEnv: CLIENT_ENV.clientId2, secretEnv: CLIENT_ENV.clientSecret2 },
-      ],
-      exchanges,
-      judgements,
-      verdict,
-      notes,
-    });
-
-    rmSync(join(reportDir, RECORD_FILE), { force: true });
-    const written: string[] = [];
-    for (const format of REPORT_FORMATS) {
-      const file = join(reportDir, REPORT_FILES[format]);
-      if (!formats.includes(format)) {
-        rmSync(file, { force: true });
-        continue;
-      }
-      try {
-        writeFileSync(file, CLIENT_RENDERERS[format](report));
-      } catch (error) {
-        throw new CertifyError(
-          `--report-dir: cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-        );
-      }
-      written.push(file);
-    }
-    return { exitCode: report.exitCode, report, written };
-  };
-
-  return { scenario: scenario.name, handout: { baseUrl, caFile, env }, reportDir, finish, abandon };
+    written.push(file);
+  }
+  return written;
 }
 
 export async function runClientCertification(options: ClientCertifyOptions): Promise<ClientCertifyResult> {

@@ -79,10 +79,25 @@ interface ParsedFlags extends Pick<CertifyOptions, SameNamed>, ImageFlags {
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 export function buildProgram(io: CliIo, chooseCommand: (command: Subcommand) => void = () => {}): Command {
-  const program = new Command('partner-api-certify')
-    .description(
-      'Certify a server against the Partner Car Rental Distribution API v1: runs the conformance suites and writes a per-clause report.\nExit code: 0 judged and passed, 1 judged and failed, 2 could not judge (configuration, reachability, TLS, credentials, nothing applicable, harness error).',
-    )
+  const program = new Command('partner-api-certify').description(
+    'Certify a server against the Partner Car Rental Distribution API v1: runs the conformance suites and writes a per-clause report.\nExit code: 0 judged and passed, 1 judged and failed, 2 could not judge (configuration, reachability, TLS, credentials, nothing applicable, harness error).',
+  );
+  // The order of the groups is the order --help lists the options in.
+  addTargetOptions(program);
+  addRunOptions(program);
+  addEmbeddedOptions(program);
+  addPatientAndFuzzOptions(program);
+  addReplayOptions(program);
+  addImageOptions(program);
+  addVerdictOptions(program);
+  configureParsing(program, io);
+  addAttestCommands(program, chooseCommand);
+  addClientCommand(program, chooseCommand);
+  return program;
+}
+
+function addTargetOptions(program: Command): void {
+  program
     .option(
       '--target <url|embedded>',
       'the server to judge: a base URL, or "embedded" (default: embedded, or the --config file\'s baseUrl)',
@@ -93,7 +108,11 @@ export function buildProgram(io: CliIo, chooseCommand: (command: Subcommand) => 
     )
     .option('--profile <profile>', 'catalog | shop | book | full (default: full for embedded, catalog for a URL)')
     .option('--allow-bookings', 'let book/full checks create (and then cancel) reservations on a URL target')
-    .option('--only <ids>', 'comma-separated clause ids or sections, e.g. 4.7,5.6')
+    .option('--only <ids>', 'comma-separated clause ids or sections, e.g. 4.7,5.6');
+}
+
+function addRunOptions(program: Command): void {
+  program
     .option('--seed <n>', 'seed of generated data (default: random, printed and recorded in the report)')
     .option('--runs <n>', `fast-check runs per property (default: ${DEFAULT_RUNS})`)
     .option(
@@ -107,7 +126,11 @@ export function buildProgram(io: CliIo, chooseCommand: (command: Subcommand) => 
     .option(
       '--expected-failures <file>',
       'waivers: JSON [{ "clause": "4.7.3", "reason": "…", "expires": "YYYY-MM-DD" }]',
-    )
+    );
+}
+
+function addEmbeddedOptions(program: Command): void {
+  program
     .option(
       '--embedded-database <url>',
       'store of the embedded target: a postgres:// URL (e.g. to certify the PostgreSQL setup; default: a fresh SQLite file)',
@@ -120,7 +143,11 @@ export function buildProgram(io: CliIo, chooseCommand: (command: Subcommand) => 
     .option(
       '--embedded-rate-limit <n>',
       `business calls a minute for each ordinary client of the embedded target (default ${EMBEDDED_RATE_LIMIT_PER_MINUTE}: raised for speed, the suite's own traffic; a real service limits near 600)`,
-    )
+    );
+}
+
+function addPatientAndFuzzOptions(program: Command): void {
+  program
     .option(
       '--patient',
       'judge quote and token expiry by waiting for them (about 31 minutes) on a target without test hooks',
@@ -128,10 +155,18 @@ export function buildProgram(io: CliIo, chooseCommand: (command: Subcommand) => 
     .option('--fuzz', 'a fuzz campaign instead of the suites: valid and hostile sequences judged by oracle-free rules')
     .option('--duration <time>', 'fuzz: how long, e.g. 90s, 10m, 1h (default 60s)')
     .option('--max-failures <n>', 'fuzz: stop after this many distinct failures (default 10)')
-    .option('--max-requests <n>', 'fuzz: stop after this many requests')
+    .option('--max-requests <n>', 'fuzz: stop after this many requests');
+}
+
+function addReplayOptions(program: Command): void {
+  program
     .option('--date <YYYY-MM-DD>', 'anchor of generated dates (default: 30 days from today, UTC)')
     .option('--replay <check-id>', 're-run one check of an earlier report (with its seed and date); needs --from')
-    .option('--from <report.json>', 'the report --replay takes the check from')
+    .option('--from <report.json>', 'the report --replay takes the check from');
+}
+
+function addImageOptions(program: Command): void {
+  program
     .option(
       '--image <name[:tag]>',
       'certify a container image: started with testcontainers for this run (host network), removed at its end',
@@ -139,7 +174,11 @@ export function buildProgram(io: CliIo, chooseCommand: (command: Subcommand) => 
     .option('--image-env <K=V>', "the container's environment, repeatable (K alone: K's value here)", collect)
     .option('--image-port <port>', 'the port the image listens on (default 8080; 0: a free port, passed as PORT)')
     .option('--image-ready <path>', 'HTTP path answering 200 once ready (default: the image label, else the port)')
-    .option('--image-network <mode>', 'host (default: reached on 127.0.0.1) or bridge (a published port)')
+    .option('--image-network <mode>', 'host (default: reached on 127.0.0.1) or bridge (a published port)');
+}
+
+function addVerdictOptions(program: Command): void {
+  program
     .option('--preflight-only', 'only the pre-flight stage: reach the target, TLS, a token per role, scopes, hooks')
     .option('--baseline <report.json>', 'compare with an earlier report of the same target (new, fixed, unchanged)')
     .option('--fail-on <new|any>', 'new: only failures new since --baseline fail the exit code (default: any)')
@@ -147,7 +186,11 @@ export function buildProgram(io: CliIo, chooseCommand: (command: Subcommand) => 
       '--attest <key.pem|env:NAME>',
       'sign a certification record beside the reports (certification.intoto.json: an in-toto statement in a DSSE envelope) with this Ed25519 or ECDSA P-256 private key (PEM file, or env:NAME: the PEM in a variable)',
     )
-    .addOption(new Option('--debug', "show vitest's own output and stack traces of harness errors").hideHelp())
+    .addOption(new Option('--debug', "show vitest's own output and stack traces of harness errors").hideHelp());
+}
+
+function configureParsing(program: Command, io: CliIo): void {
+  program
     .version(packageInfo().version, '-V, --version', 'print the version and exit')
     .allowExcessArguments(false)
     .exitOverride()
@@ -161,9 +204,6 @@ export function buildProgram(io: CliIo, chooseCommand: (command: Subcommand) => 
     // options (--image, --target, --key, --scenario) must not be taken for the run's: so options are positional.
     .enablePositionalOptions()
     .action(() => {});
-  addAttestCommands(program, chooseCommand);
-  addClientCommand(program, chooseCommand);
-  return program;
 }
 
 /** Runs the CLI; resolves to the exit code (the entry point sets it). */

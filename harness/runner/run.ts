@@ -2,24 +2,21 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
-import { clauseById } from '../../contract/clauses/index.ts';
 import { packageInfo } from '../../contract/package-info.ts';
 import { attestRun, parseAttestFlag } from '../attest/attest-flag.ts';
 import type { SigningKey } from '../attest/keys.ts';
-import { isSelected } from '../check/applicability.ts';
 import { configureRunHttp } from '../check/harness-state.ts';
-import type { Profile } from '../check/outcome-and-evidence.ts';
-import { DEFAULT_XML_COVERAGE, representationsToRun, type XmlCoverage } from '../check/representations.ts';
+import type { CheckDeclaration, Profile } from '../check/outcome-and-evidence.ts';
+import { DEFAULT_XML_COVERAGE, type XmlCoverage } from '../check/representations.ts';
 import { testHooks } from '../hooks/adapter.ts';
 import { configureHttp, resetReachability } from '../http/client.ts';
 import { isLoopback } from '../http/pacing.ts';
 import { redactText } from '../http/redact.ts';
-import { REPRESENTATIONS } from '../http/representation.ts';
 import { registerTargetSecrets, SecretRegistry } from '../http/secrets.ts';
 import { buildReport } from '../report/build.ts';
 import type { ReportModel } from '../report/model.ts';
 import { ProgressReporter } from '../report/progress.ts';
-import { CertificationReporter } from '../report/reporter.ts';
+import { CertificationReporter, type CollectedRun } from '../report/reporter.ts';
 import { formatSummary } from '../report/summary.ts';
 import { profileRank, type RunSettings } from '../run-settings.ts';
 import type { ImageSpec } from '../target/image-options.ts';
@@ -50,7 +47,6 @@ import { MODULE_EXTENSION, PROJECT_ROOT } from './paths.ts';
 import { patientProgress, startPatientClocks } from './patient.ts';
 import { type DeclaredCheck, PreflightError, type PreflightResult, preflight } from './preflight.ts';
 import { loadReplayPlan, type ReplayPlan } from './replay.ts';
-import { scanFiles, suiteFiles } from './suite-scan.ts';
 import { type EmbeddedStores, parseEmbeddedStores, type ResolvedTarget, resolveTarget } from './target.ts';
 import { loadWaivers, type Waiver } from './waivers.ts';
 import { clearReports, prepareReportDir, writeReports } from './write-reports.ts';
@@ -216,7 +212,7 @@ interface Prepared {
   settings: RunSettings;
   registry: SecretRegistry;
   scrub: (text: string) => string;
-  scanned: ReturnType<typeof scanFiles>;
+  scanned: Map<string, CheckDeclaration[]>;
   checked: PreflightResult;
 }
 
@@ -248,12 +244,18 @@ async function prepare(options: CertifyOptions, output: (text: string) => void, 
     // The runner's own calls (pre-flight, the patient clocks, the test hooks) go by the run's trust, pace and profile.
     resetReachability();
     configureRunHttp({ target: target.config, profile, maxRps });
-    const scanned = scanFiles(suiteFiles(PROJECT_ROOT, options.suites ?? DEFAULT_SUITES));
+    // vitest's collection walks the suites as the run will register them (vitest-run.ts collectChecks).
+    const { collectChecks } = await import('./vitest-run.ts');
+    const scanned = await collectChecks({
+      root: PROJECT_ROOT,
+      include: [...(options.suites ?? DEFAULT_SUITES)],
+      settings: { ...settingsOf(p, target, profile, allowBookings, maxRps), hooks: [] },
+      ...(p.replay ? { testNamePattern: p.replay.testNamePattern } : {}),
+    });
     const declared = new Map<string, DeclaredCheck[]>();
     for (const checks of scanned.values()) {
       for (const { clauseId, profile: declaredProfile, scopes } of checks) {
-        const check: DeclaredCheck = declaredProfile ? { profile: declaredProfile, scopes } : { scopes };
-        declared.set(clauseId, [...(declared.get(clauseId) ?? []), check]);
+        declared.set(clauseId, [...(declared.get(clauseId) ?? []), { profile: declaredProfile, scopes }]);
       }
     }
     const checked = await preflight({
@@ -271,18 +273,7 @@ async function prepare(options: CertifyOptions, output: (text: string) => void, 
     output(`Pre-flight: ${checked.passed.join(', ')} (${(checked.durationMs / 1000).toFixed(1)} s)\n`);
     for (const note of checked.notes) output(`Pre-flight: ${scrub(note)}\n`);
     const settings: RunSettings = {
-      target: target.config,
-      embedded: target.embedded,
-      profile,
-      allowBookings,
-      strict: p.strict,
-      seed: p.seed,
-      runs: p.runs,
-      xml: p.xml,
-      maxRps,
-      date: p.date,
-      bookingPrefix: `CERT-${runId()}-`,
-      only: p.only,
+      ...settingsOf(p, target, profile, allowBookings, maxRps),
       hooks: checked.hooks,
       granted: checked.granted,
     };
@@ -294,6 +285,30 @@ async function prepare(options: CertifyOptions, output: (text: string) => void, 
     await target.stop();
     throw error;
   }
+}
+
+/** The run's settings as the plan decides them; pre-flight adds the hooks the target offers and the scopes it grants. */
+function settingsOf(
+  p: Plan,
+  target: ResolvedTarget,
+  profile: Profile,
+  allowBookings: boolean,
+  maxRps: number | null,
+): Omit<RunSettings, 'hooks' | 'granted'> {
+  return {
+    target: target.config,
+    embedded: target.embedded,
+    profile,
+    allowBookings,
+    strict: p.strict,
+    seed: p.seed,
+    runs: p.runs,
+    xml: p.xml,
+    maxRps,
+    date: p.date,
+    bookingPrefix: `CERT-${runId()}-`,
+    only: p.only,
+  };
 }
 
 /** --preflight-only: the pre-flight stage alone (CI, before a long run). Exit 0 when the run could judge, else 2. */
@@ -320,178 +335,251 @@ export async function runPreflightOnly(options: CertifyOptions = {}): Promise<{ 
 export async function runCertification(options: CertifyOptions = {}): Promise<CertifyResult> {
   const output = options.output ?? (() => {});
   const warn = options.warn ?? ((message: string) => output(`warning: ${message}\n`));
-  const env = options.env ?? process.env;
   const startedAt = new Date();
   // vitest takes about as long to import as the embedded target takes to start (1.5 s each): both at once.
   const suiteRunner = import('./vitest-run.ts');
   suiteRunner.catch(() => {});
   const prepared = await prepare(options, output, warn);
-  const { p, target, settings, registry, scrub } = prepared;
-  const { profile, allowBookings, maxRps, hooks } = settings;
-
   try {
-    if (options.patient) {
-      settings.patient = await startPatientClocks(target.config, {
-        canShop: profileRank(profile) >= profileRank('shop'),
-        date: p.date,
-        env,
-      });
-      if (settings.patient.token) registry.add(settings.patient.token.accessToken, 'TOKEN_PATIENT');
-      if (settings.patient.unavailable) warn(`--patient: the clocks could not start: ${settings.patient.unavailable}`);
-    }
-    let fuzzProgress: string | undefined;
-    if (options.fuzz) {
-      fuzzProgress = join(mkdtempSync(join(tmpdir(), 'partner-cert-fuzz-')), 'progress.jsonl');
-      settings.fuzz = { ...options.fuzz, progressFile: fuzzProgress };
-    }
-    output(describeRun(settings, p.replay));
-    if (target.description) output(`Started: ${target.description}\n`);
-    if (p.replay?.allowBookings && !allowBookings) {
-      warn('the replayed run allowed bookings; this one does not (pass --allow-bookings to let the check book)');
-    }
-    if (!allowBookings && profileRank(profile) >= profileRank('book')) {
-      warn(`profile ${profile} without --allow-bookings: checks that create reservations are not-applicable`);
-    }
-    if (target.config.hooks && profile !== 'full') {
-      warn(`the target config names test hooks; only profile full calls them (this run: ${profile})`);
-    }
-
-    const collectOptions = { root: PROJECT_ROOT, unexplainedSkip: p.replay ? ('omit' as const) : ('error' as const) };
-    const collector = new CertificationReporter(collectOptions);
-    const selected = (clauseId: string) => {
-      const clause = clauseById(clauseId);
-      return clause !== undefined && isSelected(clause, p.only);
-    };
-    const estimates = new Map(
-      [...prepared.scanned].map(([file, checks]) => [
-        file,
-        checks
-          .filter((check) => selected(check.clauseId))
-          .reduce(
-            (n, check) => n + (check.both ? representationsToRun(check.clauseId, REPRESENTATIONS, p.xml).length : 1),
-            0,
-          ),
-      ]),
-    );
-    const progress = new ProgressReporter({
-      ...collectOptions,
-      write: (text) => output(scrub(text)),
-      mode: options.progress ?? 'plain',
-      estimate: (file) => estimates.get(file) ?? 0,
-      ...(options.columns ? { columns: options.columns } : {}),
-    });
-    let suiteOutput: string;
-    // While the patient checks wait (they run last), a line every 30 s says how long is left.
-    const patientLine = settings.patient
-      ? setInterval(() => {
-          const line = settings.patient ? patientProgress(settings.patient) : undefined;
-          if (line) progress.note(line);
-        }, 30_000)
-      : undefined;
-    patientLine?.unref();
-    const fuzzLine = fuzzProgress ? tailFuzzProgress(fuzzProgress, output) : undefined;
-    try {
-      const { runSuites } = await suiteRunner;
-      const run = await runSuites({
-        root: PROJECT_ROOT,
-        include: options.fuzz ? [FUZZ_CAMPAIGN] : [...(options.suites ?? DEFAULT_SUITES)],
-        settings,
-        reporters: [collector, progress],
-        ...(p.replay ? { testNamePattern: p.replay.testNamePattern } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-        verbose: options.verbose ?? false,
-      });
-      suiteOutput = run.output;
-    } finally {
-      if (patientLine) clearInterval(patientLine);
-      fuzzLine?.stop();
-    }
-    const collected = collector.collected();
-    if (!collected) {
-      const detail = lastLines(scrub(suiteOutput), 20);
-      throw new CertifyError(`the suites did not run${detail ? `; vitest said:\n${detail}` : ''}`);
-    }
-    if (p.replay && collected.checks.length === 0) {
-      collected.harnessErrors.push({ message: `--replay: no check "${p.replay.checkId}" ran (renamed or removed?)` });
-    }
-
-    let cleanup: CleanupResult | undefined;
-    const recorded = collected.checks.flatMap((check) => check.createdReservations ?? []);
-    // Only book and full checks create reservations; a run below them has nothing to cancel (and asks for no tokens).
-    if ((allowBookings && profileRank(profile) >= profileRank('book')) || recorded.length > 0) {
-      output('cleanup: cancelling the reservations this run created\n');
-      const endpoint = target.config.hooks;
-      try {
-        cleanup = await cleanupBookings({
-          target: target.config,
-          bookingPrefix: settings.bookingPrefix,
-          recorded,
-          maxRps,
-          // Detaching money is a test hook: only profile full calls it.
-          ...(endpoint && profile === 'full' && hooks.includes('reservations.money')
-            ? { detachMoney: (id: string) => testHooks(endpoint, hooks).attachMoney(id, false) }
-            : {}),
-        });
-        for (const note of cleanup.notes) warn(`cleanup: ${scrub(note)}`);
-        output(`cleanup: ${cleanup.cancelled.length} cancelled, ${cleanup.leftovers.length} left over\n`);
-      } catch (error) {
-        collected.harnessErrors.push({ message: `booking cleanup failed: ${scrub((error as Error).message)}` });
-      }
-    }
-
-    const finishedAt = new Date();
-    const report = buildReport({
-      checks: collected.checks,
-      tool: toolInfo(),
-      target: { baseUrl: target.config.baseUrl, embedded: target.embedded },
-      profile,
-      options: {
-        allowBookings,
-        strict: settings.strict,
-        seed: settings.seed,
-        runs: settings.runs,
-        xml: settings.xml ?? DEFAULT_XML_COVERAGE,
-        date: settings.date,
-        only: settings.only,
-        ...(p.failOn ? { failOn: p.failOn } : {}),
-      },
-      timing: {
-        startedAt: startedAt.toISOString(),
-        finishedAt: finishedAt.toISOString(),
-        durationMs: finishedAt.getTime() - startedAt.getTime(),
-      },
-      waivers: p.waivers,
-      today: options.today ?? todayUtc(),
-      leftovers: (cleanup?.leftovers ?? []).map(describeLeftover),
-      harnessErrors: collected.harnessErrors,
-      ...(p.baseline ? { baseline: p.baseline.report } : {}),
-    });
-    const files = writeReports(report, p.formats, p.reportDir, scrub);
-    if (p.attest) {
-      const { config } = target;
-      files.push(
-        await attestRun({
-          key: p.attest,
-          report,
-          reportDir: p.reportDir,
-          target: { baseUrl: config.baseUrl, embedded: target.embedded, tls: config.tls, image: options.image?.image },
-          suiteFiles: options.fuzz ? [join(PROJECT_ROOT, FUZZ_CAMPAIGN)] : [...prepared.scanned.keys()],
-          scrub,
-        }),
-      );
-    }
-    output(scrub(formatSummary(report, files.map(displayPath))));
-    const exitCode = report.verdict.exitCode ?? (report.verdict.passed ? EXIT.passed : EXIT.failed);
-    const { target: _target, ...publicSettings } = settings;
-    return { report, exitCode, files, settings: publicSettings, ...(cleanup ? { cleanup } : {}) };
+    await startSideTasks(options, prepared, warn);
+    announceRun(prepared, output, warn);
+    const collected = await runChecks(options, prepared, suiteRunner, output);
+    const cleanup = await cancelReservations(prepared, collected, output, warn);
+    return await reportRun(options, prepared, { collected, cleanup, startedAt }, output);
   } catch (error) {
     // Whatever escapes is printed by the CLI: it must not carry a credential of the target.
-    if (error instanceof Error) error.message = scrub(error.message);
+    if (error instanceof Error) error.message = prepared.scrub(error.message);
     throw error;
   } finally {
     configureHttp({ profile: null });
-    await target.stop();
+    await prepared.target.stop();
   }
+}
+
+/**
+ * What runs beside the suites is set up before the run's header: the patient clocks' deadlines start now (the
+ * checks that wait for them run last), and a fuzz campaign's worker needs a file to append its progress to.
+ */
+async function startSideTasks(
+  options: CertifyOptions,
+  { p, target, settings, registry }: Prepared,
+  warn: (message: string) => void,
+): Promise<void> {
+  if (options.patient) {
+    settings.patient = await startPatientClocks(target.config, {
+      canShop: profileRank(settings.profile) >= profileRank('shop'),
+      date: p.date,
+      env: options.env ?? process.env,
+    });
+    if (settings.patient.token) registry.add(settings.patient.token.accessToken, 'TOKEN_PATIENT');
+    if (settings.patient.unavailable) warn(`--patient: the clocks could not start: ${settings.patient.unavailable}`);
+  }
+  if (options.fuzz) {
+    const progressFile = join(mkdtempSync(join(tmpdir(), 'partner-cert-fuzz-')), 'progress.jsonl');
+    settings.fuzz = { ...options.fuzz, progressFile };
+  }
+}
+
+function announceRun(prepared: Prepared, output: (text: string) => void, warn: (message: string) => void): void {
+  output(describeRun(prepared.settings, prepared.p.replay));
+  if (prepared.target.description) output(`Started: ${prepared.target.description}\n`);
+  for (const warning of runWarnings(prepared)) warn(warning);
+}
+
+/** Settings under which checks the user may expect to run are not-applicable or never called. */
+function runWarnings({ p, target, settings }: Prepared): string[] {
+  const { profile, allowBookings } = settings;
+  const warnings: string[] = [];
+  if (p.replay?.allowBookings && !allowBookings) {
+    warnings.push('the replayed run allowed bookings; this one does not (pass --allow-bookings to let the check book)');
+  }
+  if (!allowBookings && profileRank(profile) >= profileRank('book')) {
+    warnings.push(`profile ${profile} without --allow-bookings: checks that create reservations are not-applicable`);
+  }
+  if (target.config.hooks && profile !== 'full') {
+    warnings.push(`the target config names test hooks; only profile full calls them (this run: ${profile})`);
+  }
+  return warnings;
+}
+
+async function runChecks(
+  options: CertifyOptions,
+  prepared: Prepared,
+  suiteRunner: Promise<typeof import('./vitest-run.ts')>,
+  output: (text: string) => void,
+): Promise<CollectedRun> {
+  const { p, settings, scrub } = prepared;
+  const collectOptions = { root: PROJECT_ROOT, unexplainedSkip: p.replay ? ('omit' as const) : ('error' as const) };
+  const collector = new CertificationReporter(collectOptions);
+  const estimates = checkEstimates(prepared.scanned);
+  const progress = new ProgressReporter({
+    ...collectOptions,
+    write: (text) => output(scrub(text)),
+    mode: options.progress ?? 'plain',
+    estimate: (file) => estimates.get(file) ?? 0,
+    ...(options.columns ? { columns: options.columns } : {}),
+  });
+  let suiteOutput: string;
+  const sideLines = printSideTaskLines(settings, progress, output);
+  try {
+    const { runSuites } = await suiteRunner;
+    const run = await runSuites({
+      root: PROJECT_ROOT,
+      include: options.fuzz ? [FUZZ_CAMPAIGN] : [...(options.suites ?? DEFAULT_SUITES)],
+      settings,
+      reporters: [collector, progress],
+      ...(p.replay ? { testNamePattern: p.replay.testNamePattern } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      verbose: options.verbose ?? false,
+    });
+    suiteOutput = run.output;
+  } finally {
+    sideLines.stop();
+  }
+  return collectedOrThrow(collector, suiteOutput, prepared);
+}
+
+/** The progress line's total per suite file: the checks vitest collected for this run (collectChecks). */
+function checkEstimates(scanned: Prepared['scanned']): Map<string, number> {
+  return new Map([...scanned].map(([file, checks]) => [file, checks.length]));
+}
+
+/** While the patient checks wait (they run last), a line every 30 s says how long is left; the fuzz campaign's too. */
+function printSideTaskLines(
+  settings: RunSettings,
+  progress: ProgressReporter,
+  output: (text: string) => void,
+): { stop(): void } {
+  const patientLine = settings.patient
+    ? setInterval(() => {
+        const line = settings.patient ? patientProgress(settings.patient) : undefined;
+        if (line) progress.note(line);
+      }, 30_000)
+    : undefined;
+  patientLine?.unref();
+  const fuzzProgress = settings.fuzz?.progressFile;
+  const fuzzLine = fuzzProgress ? tailFuzzProgress(fuzzProgress, output) : undefined;
+  return {
+    stop() {
+      if (patientLine) clearInterval(patientLine);
+      fuzzLine?.stop();
+    },
+  };
+}
+
+function collectedOrThrow(collector: CertificationReporter, suiteOutput: string, { p, scrub }: Prepared): CollectedRun {
+  const collected = collector.collected();
+  if (!collected) {
+    const detail = lastLines(scrub(suiteOutput), 20);
+    throw new CertifyError(`the suites did not run${detail ? `; vitest said:\n${detail}` : ''}`);
+  }
+  if (p.replay && collected.checks.length === 0) {
+    collected.harnessErrors.push({ message: `--replay: no check "${p.replay.checkId}" ran (renamed or removed?)` });
+  }
+  return collected;
+}
+
+/** A cleanup that fails is a harness error of the report, not thrown: the checks that ran are still reported. */
+async function cancelReservations(
+  { target, settings, scrub }: Prepared,
+  collected: CollectedRun,
+  output: (text: string) => void,
+  warn: (message: string) => void,
+): Promise<CleanupResult | undefined> {
+  const { profile, allowBookings, maxRps, hooks } = settings;
+  const recorded = collected.checks.flatMap((check) => check.createdReservations ?? []);
+  // Only book and full checks create reservations; a run below them has nothing to cancel (and asks for no tokens).
+  if (!((allowBookings && profileRank(profile) >= profileRank('book')) || recorded.length > 0)) return undefined;
+  output('cleanup: cancelling the reservations this run created\n');
+  const endpoint = target.config.hooks;
+  let cleanup: CleanupResult | undefined;
+  try {
+    cleanup = await cleanupBookings({
+      target: target.config,
+      bookingPrefix: settings.bookingPrefix,
+      recorded,
+      maxRps,
+      // Detaching money is a test hook: only profile full calls it.
+      ...(endpoint && profile === 'full' && hooks.includes('reservations.money')
+        ? { detachMoney: (id: string) => testHooks(endpoint, hooks).attachMoney(id, false) }
+        : {}),
+    });
+    for (const note of cleanup.notes) warn(`cleanup: ${scrub(note)}`);
+    output(`cleanup: ${cleanup.cancelled.length} cancelled, ${cleanup.leftovers.length} left over\n`);
+  } catch (error) {
+    collected.harnessErrors.push({ message: `booking cleanup failed: ${scrub((error as Error).message)}` });
+  }
+  return cleanup;
+}
+
+/** What the checks and the cleanup left for the report. */
+interface RunOutcome {
+  collected: CollectedRun;
+  cleanup: CleanupResult | undefined;
+  startedAt: Date;
+}
+
+async function reportRun(
+  options: CertifyOptions,
+  prepared: Prepared,
+  outcome: RunOutcome,
+  output: (text: string) => void,
+): Promise<CertifyResult> {
+  const { p, target, settings, scrub } = prepared;
+  const report = buildRunReport(options, prepared, outcome, new Date());
+  const files = writeReports(report, p.formats, p.reportDir, scrub);
+  if (p.attest) {
+    const { config } = target;
+    files.push(
+      await attestRun({
+        key: p.attest,
+        report,
+        reportDir: p.reportDir,
+        target: { baseUrl: config.baseUrl, embedded: target.embedded, tls: config.tls, image: options.image?.image },
+        suiteFiles: options.fuzz ? [join(PROJECT_ROOT, FUZZ_CAMPAIGN)] : [...prepared.scanned.keys()],
+        scrub,
+      }),
+    );
+  }
+  output(scrub(formatSummary(report, files.map(displayPath))));
+  const exitCode = report.verdict.exitCode ?? (report.verdict.passed ? EXIT.passed : EXIT.failed);
+  const { target: _target, ...publicSettings } = settings;
+  const { cleanup } = outcome;
+  return { report, exitCode, files, settings: publicSettings, ...(cleanup ? { cleanup } : {}) };
+}
+
+function buildRunReport(
+  options: CertifyOptions,
+  { p, target, settings }: Prepared,
+  { collected, cleanup, startedAt }: RunOutcome,
+  finishedAt: Date,
+): ReportModel {
+  return buildReport({
+    checks: collected.checks,
+    tool: toolInfo(),
+    target: { baseUrl: target.config.baseUrl, embedded: target.embedded },
+    profile: settings.profile,
+    options: {
+      allowBookings: settings.allowBookings,
+      strict: settings.strict,
+      seed: settings.seed,
+      runs: settings.runs,
+      xml: settings.xml ?? DEFAULT_XML_COVERAGE,
+      date: settings.date,
+      only: settings.only,
+      ...(p.failOn ? { failOn: p.failOn } : {}),
+    },
+    timing: {
+      startedAt: startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      durationMs: finishedAt.getTime() - startedAt.getTime(),
+    },
+    waivers: p.waivers,
+    today: options.today ?? todayUtc(),
+    leftovers: (cleanup?.leftovers ?? []).map(describeLeftover),
+    harnessErrors: collected.harnessErrors,
+    ...(p.baseline ? { baseline: p.baseline.report } : {}),
+  });
 }
 
 /** The fuzz campaign file: run alone with --fuzz, never among the default suites. */
@@ -574,5 +662,3 @@ function displayPath(file: string): string {
 function lastLines(text: string, count: number): string {
   return text.trim().split('\n').slice(-count).join('\n');
 }
-
-// Re-exported so the CLI and tests need one import.

@@ -48,24 +48,53 @@ export async function startImageTarget(spec: ImageSpec, options: ImageTargetOpti
   const log = options.log ?? (() => {});
   // Loaded on demand: runs without --image never pay for the container client.
   const { GenericContainer, getContainerRuntimeClient, ImageName } = await import('testcontainers');
+  const client = await connectEngine(getContainerRuntimeClient, spec);
+  const labels = await imageLabels(client, ImageName.fromString(spec.image), spec.image);
+  const reference = labels[IMAGE_LABELS.reference] === 'true';
+  const baseConfig = targetConfigFor(spec, reference, options.configFile, env, options.warn);
+  const readyPath = spec.readyPath ?? labels[IMAGE_LABELS.readyPath];
+  const { containerEnv, port } = await containerEnvironment(spec, reference);
+  const { started, id, disarm } = await startContainer(GenericContainer, spec, containerEnv, log);
+  const stop = containerStopper(started, client, id, disarm);
+  const { baseUrl, mappedPort } = containerAddress(spec, started, port, baseConfig);
+  await waitForContainer(client, spec, { id, baseUrl, mappedPort, readyPath, stop }, options.signal, log);
+  const config: TargetConfig = baseConfig
+    ? { ...baseConfig, baseUrl, owned: true }
+    : // The reference image's fixtures: its clients, probes and test-hooks token (the image's defaults).
+      withHooksAt(referenceFixtureConfig(), baseUrl);
+  return {
+    config,
+    containerId: id,
+    description: `image ${spec.image}, container ${id.slice(0, 12)} (${spec.network} network) at ${baseUrl}`,
+    stop,
+  };
+}
 
+type Testcontainers = typeof import('testcontainers');
+type EngineClient = Awaited<ReturnType<Testcontainers['getContainerRuntimeClient']>>;
+type StartedContainer = Awaited<ReturnType<InstanceType<Testcontainers['GenericContainer']>['start']>>;
+
+async function connectEngine(
+  getContainerRuntimeClient: Testcontainers['getContainerRuntimeClient'],
+  spec: ImageSpec,
+): Promise<EngineClient> {
   // testcontainers looks up the address containers are reached at when it finds itself inside a container (a
   // gateway of the engine's bridge network, which an engine without one lacks). A host-networked container is
   // reached on loopback, so that lookup is moot: answer it.
   if (spec.network === 'host') process.env.TESTCONTAINERS_HOST_OVERRIDE ??= '127.0.0.1';
-  let client: Awaited<ReturnType<typeof getContainerRuntimeClient>>;
   try {
-    client = await getContainerRuntimeClient();
+    return await getContainerRuntimeClient();
   } catch (error) {
     throw new ImageTargetError(
       `no container engine answers (${firstLine(error)}). Start Docker or Podman, or point DOCKER_HOST at one (README "Certifying a container image")`,
     );
   }
-  const labels = await imageLabels(client, ImageName.fromString(spec.image), spec.image);
-  const reference = labels[IMAGE_LABELS.reference] === 'true';
-  const baseConfig = targetConfigFor(spec, reference, options.configFile, env, options.warn);
-  const readyPath = spec.readyPath ?? labels[IMAGE_LABELS.readyPath];
+}
 
+async function containerEnvironment(
+  spec: ImageSpec,
+  reference: boolean,
+): Promise<{ containerEnv: Record<string, string>; port: number }> {
   const containerEnv: Record<string, string> = {};
   let port = spec.port;
   if (spec.network === 'host') {
@@ -80,7 +109,16 @@ export async function startImageTarget(spec: ImageSpec, options: ImageTargetOpti
   // against it gets the embedded target's raised ceiling, as `--target embedded` does (--image-env overrides it).
   if (reference) containerEnv.RATE_LIMIT_PER_MINUTE = String(EMBEDDED_RATE_LIMIT_PER_MINUTE);
   Object.assign(containerEnv, spec.env);
+  return { containerEnv, port };
+}
 
+/** `disarm` lifts the exit guard that removes the container should the process end before `stop` does. */
+async function startContainer(
+  GenericContainer: Testcontainers['GenericContainer'],
+  spec: ImageSpec,
+  containerEnv: Record<string, string>,
+  log: (message: string) => void,
+): Promise<{ started: StartedContainer; id: string; disarm: () => void }> {
   let containerId: string | undefined;
   let disarm = () => {};
   // containerCreated is testcontainers' hook between create and start: from here on the container is ours to remove.
@@ -99,16 +137,25 @@ export async function startImageTarget(spec: ImageSpec, options: ImageTargetOpti
   else container.withExposedPorts(spec.port);
 
   log(`image: starting ${spec.image} (${spec.network} network)`);
-  let started: Awaited<ReturnType<typeof container.start>>;
+  let started: StartedContainer;
   try {
     started = await container.start();
   } catch (error) {
     disarm();
     throw new ImageTargetError(`the container of ${spec.image} did not start: ${firstLine(error)}`);
   }
-  const id = containerId ?? started.getId();
+  return { started, id: containerId ?? started.getId(), disarm };
+}
+
+/** Stops and removes the container and its anonymous volumes, once however often it is called. */
+function containerStopper(
+  started: StartedContainer,
+  client: EngineClient,
+  id: string,
+  disarm: () => void,
+): () => Promise<void> {
   let stopping: Promise<void> | undefined;
-  const stop = () => {
+  return () => {
     stopping ??= started
       .stop({ remove: true, removeVolumes: true, timeout: 5_000 })
       .then(
@@ -122,25 +169,42 @@ export async function startImageTarget(spec: ImageSpec, options: ImageTargetOpti
       .finally(disarm);
     return stopping;
   };
+}
 
+function containerAddress(
+  spec: ImageSpec,
+  started: StartedContainer,
+  port: number,
+  baseConfig: TargetConfig | undefined,
+): { baseUrl: string; mappedPort: number } {
   const host = spec.network === 'host' ? '127.0.0.1' : started.getHost();
   const mappedPort = spec.network === 'host' ? port : started.getMappedPort(spec.port);
   const scheme = baseConfig?.baseUrl.startsWith('https:') ? 'https' : 'http';
-  const baseUrl = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${mappedPort}`;
+  return { baseUrl: `${scheme}://${host.includes(':') ? `[${host}]` : host}:${mappedPort}`, mappedPort };
+}
+
+async function waitForContainer(
+  client: EngineClient,
+  spec: ImageSpec,
+  container: { id: string; baseUrl: string; mappedPort: number; readyPath: string | undefined; stop(): Promise<void> },
+  signal: AbortSignal | undefined,
+  log: (message: string) => void,
+): Promise<void> {
+  const { id, baseUrl, mappedPort, readyPath, stop } = container;
   try {
     log(`image: container ${id.slice(0, 12)} waiting for ${readyPath ? `GET ${readyPath}` : `port ${mappedPort}`}`);
     await waitUntilReady({
       baseUrl,
       ...(readyPath ? { path: readyPath } : {}),
       timeoutMs: spec.startTimeoutMs,
-      ...(options.signal ? { signal: options.signal } : {}),
+      ...(signal ? { signal } : {}),
       gone: async () => {
         const state = (await client.container.inspect(client.container.getById(id)).catch(() => undefined))?.State;
         return state && !state.Running ? `the container exited (${state.ExitCode})` : undefined;
       },
     });
   } catch (error) {
-    if (options.signal?.aborted) {
+    if (signal?.aborted) {
       await stop().catch(() => {});
       throw new ImageTargetError(`interrupted while ${spec.image} started; its container was removed`);
     }
@@ -151,17 +215,6 @@ export async function startImageTarget(spec: ImageSpec, options: ImageTargetOpti
       `${spec.image} did not become ready: ${why}${logs ? `\ncontainer log (last lines):\n${logs}` : ''}`,
     );
   }
-
-  const config: TargetConfig = baseConfig
-    ? { ...baseConfig, baseUrl, owned: true }
-    : // The reference image's fixtures: its clients, probes and test-hooks token (the image's defaults).
-      withHooksAt(referenceFixtureConfig(), baseUrl);
-  return {
-    config,
-    containerId: id,
-    description: `image ${spec.image}, container ${id.slice(0, 12)} (${spec.network} network) at ${baseUrl}`,
-    stop,
-  };
 }
 
 function withHooksAt(fixture: TargetConfig, baseUrl: string): TargetConfig {
@@ -197,7 +250,7 @@ function targetConfigFor(
 }
 
 async function imageLabels(
-  client: Awaited<ReturnType<typeof import('testcontainers')['getContainerRuntimeClient']>>,
+  client: EngineClient,
   name: import('testcontainers').ImageName,
   text: string,
 ): Promise<Record<string, string>> {
@@ -211,11 +264,7 @@ async function imageLabels(
   }
 }
 
-async function containerLogTail(
-  client: Awaited<ReturnType<typeof import('testcontainers')['getContainerRuntimeClient']>>,
-  id: string,
-  secrets: string[],
-): Promise<string> {
+async function containerLogTail(client: EngineClient, id: string, secrets: string[]): Promise<string> {
   try {
     // testcontainers follows the log (the stream ends with the container): take what comes within a second.
     const stream = await client.container.logs(client.container.getById(id), { tail: 30 });
