@@ -109,174 +109,291 @@ function plannedDurationMs(phases: PhaseDefinition<unknown>[]): number {
   );
 }
 
-export async function runNative(scenario: AnyScenario, run: NativeRunOptions): Promise<LoadScenarioResult> {
-  assertTargetAllowed(run.target);
-  assertOptionsBounded(run.options);
-  const phases = scenario.phases(run.options);
-  assertPhasesBounded(phases);
+/** The run's check tallies and stated ceilings, as the scenario code reports them through its context. */
+class CheckLedger {
+  readonly tallies: Record<string, CheckTally> = {};
+  readonly ceilings: Record<string, StatedCeiling> = {};
+  private readonly declared: Set<string>;
+  private readonly ceilingChecks: Set<string>;
 
-  const log = run.log ?? (() => {});
-  const declared = new Set(scenario.checks.map((check) => check.name));
-  const tallies: Record<string, CheckTally> = {};
-  const tally = (name: string): CheckTally => {
-    if (!declared.has(name)) throw new Error(`scenario ${scenario.id} evaluates an undeclared check: ${name}`);
-    tallies[name] ??= { passes: 0, fails: 0 };
-    return tallies[name];
-  };
-  const ceilingChecks = new Set(scenario.checks.filter((check) => check.reached).map((check) => check.name));
-  const ceilings: Record<string, StatedCeiling> = {};
-  const memos = new Map<string, unknown>();
-  const dispatchers = new Dispatchers({
-    connections: run.connections ?? 256,
-    timeoutMs: run.timeoutMs ?? 30_000,
-    ...(scenario.sourceAddresses ? { sourceAddresses: scenario.sourceAddresses } : {}),
-  });
-  let stats: RunStats | undefined;
-  const runId = run.runId ?? randomBytes(4).toString('hex');
+  constructor(private readonly scenario: AnyScenario) {
+    this.declared = new Set(scenario.checks.map((check) => check.name));
+    this.ceilingChecks = new Set(scenario.checks.filter((check) => check.reached).map((check) => check.name));
+  }
 
-  const context = (http: LoadHttp): RunContext => ({
+  tally(name: string): CheckTally {
+    if (!this.declared.has(name))
+      throw new Error(`scenario ${this.scenario.id} evaluates an undeclared check: ${name}`);
+    this.tallies[name] ??= { passes: 0, fails: 0 };
+    return this.tallies[name];
+  }
+
+  check(name: string, ok: boolean, detail: string | undefined): boolean {
+    const t = this.tally(name);
+    if (ok) t.passes += 1;
+    else {
+      t.fails += 1;
+      t.firstFailure ??= detail ?? 'failed';
+    }
+    return ok;
+  }
+
+  ceiling(name: string, stated: StatedCeiling): void {
+    if (!this.ceilingChecks.has(name))
+      throw new Error(`scenario ${this.scenario.id} states a ceiling of no ceiling check: ${name}`);
+    if (stated.sureAfter >= (this.ceilings[name]?.sureAfter ?? Number.NEGATIVE_INFINITY)) this.ceilings[name] = stated;
+  }
+}
+
+/** Iterations that threw: every one counted, only the first few messages kept for the run's note. */
+class ErrorSample {
+  static readonly KEPT = 5;
+  count = 0;
+  readonly messages: string[] = [];
+
+  add(phase: string, error: unknown): void {
+    // The message is read only while it is kept, and a throw reading it leaves the count as it was.
+    if (this.messages.length < ErrorSample.KEPT) this.messages.push(`${phase}: ${(error as Error).message}`);
+    this.count += 1;
+  }
+}
+
+interface ContextParts {
+  run: NativeRunOptions;
+  runId: string;
+  ledger: CheckLedger;
+  /** The run's stats once the load starts (none during setup). */
+  stats: () => RunStats | undefined;
+  log: (message: string) => void;
+}
+
+function runContext(http: LoadHttp, { run, runId, ledger, stats, log }: ContextParts): RunContext {
+  return {
     target: run.target,
     http,
     runId,
-    check(name, ok, detail) {
-      const t = tally(name);
-      if (ok) t.passes += 1;
-      else {
-        t.fails += 1;
-        t.firstFailure ??= detail ?? 'failed';
-      }
-      return ok;
-    },
+    check: (name, ok, detail) => ledger.check(name, ok, detail),
     notApplicable(name, reason) {
-      tally(name).notApplicable ??= reason;
+      ledger.tally(name).notApplicable ??= reason;
     },
     notJudged(name, reason) {
-      tally(name).notJudged ??= reason;
+      ledger.tally(name).notJudged ??= reason;
     },
-    ceiling(name, stated) {
-      if (!ceilingChecks.has(name))
-        throw new Error(`scenario ${scenario.id} states a ceiling of no ceiling check: ${name}`);
-      if (stated.sureAfter >= (ceilings[name]?.sureAfter ?? Number.NEGATIVE_INFINITY)) ceilings[name] = stated;
-    },
+    ceiling: (name, stated) => ledger.ceiling(name, stated),
     remaining(client, value) {
-      stats?.observeRemaining(client, value, performance.now());
+      stats()?.observeRemaining(client, value, performance.now());
     },
     sleep: (ms) => sleep(ms),
     has: (capability) => NATIVE_CAPABILITIES.includes(capability),
     log,
-  });
+  };
+}
 
-  const plain = context(plainHttp(dispatchers));
+type IterationBase = Omit<VuContext<unknown>, 'http' | 'vu' | 'iteration'>;
+
+/** The run's context with `shared` and a run-wide `memo`: what every iteration's context inherits. */
+function iterationBaseOf(plain: RunContext, shared: unknown, memos: Map<string, unknown>): IterationBase {
+  return {
+    ...plain,
+    shared,
+    memo<T>(key: string, create: () => T): T {
+      if (!memos.has(key)) memos.set(key, create());
+      return memos.get(key) as T;
+    },
+  };
+}
+
+/** One phase: starts its iterations by its arrival model on the dispatchers its connection mode asks for. */
+class PhaseRunner {
+  // A VU on a connection of its own keeps its dispatchers (per origin and source address) for the phase, so a
+  // request costs no key string or map lookup of the shared table.
+  private readonly vuDispatchers = new Map<number, Map<string, Dispatcher>>();
+
+  constructor(
+    private readonly phase: PhaseDefinition<unknown>,
+    private readonly dispatchers: Dispatchers,
+    private readonly recorder: RunStats,
+    private readonly iterationBase: IterationBase,
+    private readonly errors: ErrorSample,
+  ) {}
+
+  /** Runs the phase to its end; resolves to the iterations dropped. */
+  run(): Promise<number> {
+    const { arrival } = this.phase;
+    return arrival.kind === 'constant-arrival-rate'
+      ? openModel(arrival, this.launch)
+      : closedModel(arrival, this.launch);
+  }
+
+  pick(vu: number, url: string, sourceAddress: number | undefined): Dispatcher {
+    if (!this.phase.connectionPerVu) return this.dispatchers.shared(sourceAddress);
+    let mine = this.vuDispatchers.get(vu);
+    if (!mine) {
+      mine = new Map();
+      this.vuDispatchers.set(vu, mine);
+    }
+    const origin = originOf(url);
+    const key = sourceAddress === undefined ? origin : `${origin} ${sourceAddress}`;
+    let dispatcher = mine.get(key);
+    if (!dispatcher) {
+      dispatcher = this.dispatchers.ownConnection(`${this.phase.name}:${vu}`, origin, sourceAddress);
+      mine.set(key, dispatcher);
+    }
+    return dispatcher;
+  }
+
+  readonly launch: Launch = (vu, iteration, scheduledAt) => {
+    const http = this.iterationHttp(vu, scheduledAt);
+    // The run's context with this iteration's own fields (no per-iteration copy of the closures).
+    const ctx = Object.assign(Object.create(this.iterationBase) as VuContext<unknown>, { http, vu, iteration });
+    try {
+      return this.phase.exec(ctx).catch((error) => this.failed(error));
+    } catch (error) {
+      this.failed(error);
+      return Promise.resolve();
+    }
+  };
+
+  private iterationHttp(vu: number, scheduledAt: number | undefined): LoadHttp {
+    // Requests issued before the iteration's first response are measured from its scheduled start.
+    let intended = scheduledAt;
+    return {
+      request: (spec) => {
+        const start = intended ?? performance.now();
+        return send(this.pick(vu, spec.url, spec.sourceAddress), spec).then((res) => {
+          intended = undefined;
+          if (spec.step !== undefined) {
+            this.recorder.record(
+              spec.step,
+              start,
+              performance.now(),
+              res.status,
+              isSuccess(res) ? undefined : errorCodeOf(res),
+            );
+          }
+          return res;
+        });
+      },
+    };
+  }
+
+  private failed(error: unknown): void {
+    this.errors.add(this.phase.name, error);
+  }
+}
+
+function checkedPhases(scenario: AnyScenario, run: NativeRunOptions): PhaseDefinition<unknown>[] {
+  assertTargetAllowed(run.target);
+  assertOptionsBounded(run.options);
+  const phases = scenario.phases(run.options);
+  assertPhasesBounded(phases);
+  return phases;
+}
+
+function dispatchersFor(scenario: AnyScenario, run: NativeRunOptions): Dispatchers {
+  return new Dispatchers({
+    connections: run.connections ?? 256,
+    timeoutMs: run.timeoutMs ?? 30_000,
+    ...(scenario.sourceAddresses ? { sourceAddresses: scenario.sourceAddresses } : {}),
+  });
+}
+
+/** Runs the phases one after the other; resolves to the iterations dropped in all. */
+async function runPhases(
+  phases: PhaseDefinition<unknown>[],
+  dispatchers: Dispatchers,
+  recorder: RunStats,
+  iterationBase: IterationBase,
+  errors: ErrorSample,
+): Promise<number> {
+  let dropped = 0;
+  for (const phase of phases) {
+    const runner = new PhaseRunner(phase, dispatchers, recorder, iterationBase, errors);
+    iterationBase.log(`phase ${phase.name}: ${describePhases([phase])[0]?.arrival}`);
+    dropped += await runner.run();
+  }
+  return dropped;
+}
+
+/** Finishes the memos that ask for it, tears down, and notes what went wrong on the scenario's side. */
+async function closeRun(
+  scenario: AnyScenario,
+  plain: RunContext,
+  shared: unknown,
+  memos: Map<string, unknown>,
+  errors: ErrorSample,
+): Promise<string[]> {
+  for (const value of memos.values()) {
+    if (typeof (value as Partial<Finishable>)?.finish === 'function') (value as Finishable).finish(plain);
+  }
+  const notes: string[] = [];
+  try {
+    await scenario.teardown?.(plain, shared);
+  } catch (error) {
+    notes.push(`teardown failed: ${(error as Error).message}`);
+  }
+  if (errors.count > 0) {
+    notes.push(`${errors.count} iterations threw (scenario code, not the target): ${errors.messages.join('; ')}`);
+  }
+  return notes;
+}
+
+interface RunOutcome {
+  phases: PhaseDefinition<unknown>[];
+  ledger: CheckLedger;
+  recorder: RunStats;
+  startedAt: Date;
+  loadStart: number;
+  loadDurationMs: number;
+  dropped: number;
+  notes: string[];
+}
+
+function resultOf(scenario: AnyScenario, run: NativeRunOptions, outcome: RunOutcome): LoadScenarioResult {
+  const { phases, ledger, recorder, notes } = outcome;
+  const byName = new Map(recorder.stepResults(outcome.loadDurationMs).map((step) => [step.name, step]));
+  const steps = [...byName.values()].sort((a, b) => scenario.steps.indexOf(a.name) - scenario.steps.indexOf(b.name));
+  const result = assembleResult({
+    scenario,
+    engine: 'native',
+    target: { baseUrl: run.target.baseUrl, embedded: run.embedded },
+    startedAt: outcome.startedAt.toISOString(),
+    durationMs: performance.now() - outcome.loadStart,
+    phases: describePhases(phases),
+    steps,
+    checks: checkResults(scenario, ledger.tallies, NATIVE_CAPABILITIES, 'native', {
+      steps,
+      ceilings: ledger.ceilings,
+    }),
+    droppedIterations: outcome.dropped,
+    series: recorder.series(),
+    notes,
+  });
+  if (notes.length > 0) result.passed = false;
+  return result;
+}
+
+export async function runNative(scenario: AnyScenario, run: NativeRunOptions): Promise<LoadScenarioResult> {
+  const phases = checkedPhases(scenario, run);
+  const log = run.log ?? (() => {});
+  const ledger = new CheckLedger(scenario);
+  const memos = new Map<string, unknown>();
+  const dispatchers = dispatchersFor(scenario, run);
+  let stats: RunStats | undefined;
+  const runId = run.runId ?? randomBytes(4).toString('hex');
+  const plain = runContext(plainHttp(dispatchers), { run, runId, ledger, stats: () => stats, log });
   const startedAt = new Date();
   try {
     const shared = await scenario.setup(plain, run.options);
     const loadStart = performance.now();
     stats = new RunStats(scenario.steps, loadStart, bucketIntervalMs(plannedDurationMs(phases)));
     const recorder = stats;
-    let dropped = 0;
-    const iterationErrors: string[] = [];
-    const iterationBase: Omit<VuContext<unknown>, 'http' | 'vu' | 'iteration'> = {
-      ...plain,
-      shared,
-      memo<T>(key: string, create: () => T): T {
-        if (!memos.has(key)) memos.set(key, create());
-        return memos.get(key) as T;
-      },
-    };
-
-    for (const phase of phases) {
-      // A VU on a connection of its own keeps its dispatchers (per origin and source address) for the phase, so a
-      // request costs no key string or map lookup of the shared table.
-      const vuDispatchers = new Map<number, Map<string, Dispatcher>>();
-      const pick = (vu: number, url: string, sourceAddress: number | undefined): Dispatcher => {
-        if (!phase.connectionPerVu) return dispatchers.shared(sourceAddress);
-        let mine = vuDispatchers.get(vu);
-        if (!mine) {
-          mine = new Map();
-          vuDispatchers.set(vu, mine);
-        }
-        const origin = originOf(url);
-        const key = sourceAddress === undefined ? origin : `${origin} ${sourceAddress}`;
-        let dispatcher = mine.get(key);
-        if (!dispatcher) {
-          dispatcher = dispatchers.ownConnection(`${phase.name}:${vu}`, origin, sourceAddress);
-          mine.set(key, dispatcher);
-        }
-        return dispatcher;
-      };
-      const failed = (error: unknown) => {
-        if (iterationErrors.length < 5) iterationErrors.push(`${phase.name}: ${(error as Error).message}`);
-        else iterationErrors.push('');
-      };
-      const launch: Launch = (vu, iteration, scheduledAt) => {
-        // Requests issued before the iteration's first response are measured from its scheduled start.
-        let intended = scheduledAt;
-        const http: LoadHttp = {
-          request(spec) {
-            const start = intended ?? performance.now();
-            return send(pick(vu, spec.url, spec.sourceAddress), spec).then((res) => {
-              intended = undefined;
-              if (spec.step !== undefined) {
-                recorder.record(
-                  spec.step,
-                  start,
-                  performance.now(),
-                  res.status,
-                  isSuccess(res) ? undefined : errorCodeOf(res),
-                );
-              }
-              return res;
-            });
-          },
-        };
-        // The run's context with this iteration's own fields (no per-iteration copy of the closures).
-        const ctx = Object.assign(Object.create(iterationBase) as VuContext<unknown>, { http, vu, iteration });
-        try {
-          return phase.exec(ctx).catch(failed);
-        } catch (error) {
-          failed(error);
-          return Promise.resolve();
-        }
-      };
-      log(`phase ${phase.name}: ${describePhases([phase])[0]?.arrival}`);
-      dropped +=
-        phase.arrival.kind === 'constant-arrival-rate'
-          ? await openModel(phase.arrival, launch)
-          : await closedModel(phase.arrival, launch);
-    }
+    const errors = new ErrorSample();
+    const iterationBase = iterationBaseOf(plain, shared, memos);
+    const dropped = await runPhases(phases, dispatchers, recorder, iterationBase, errors);
     const loadDurationMs = performance.now() - loadStart;
-
-    for (const value of memos.values()) {
-      if (typeof (value as Partial<Finishable>)?.finish === 'function') (value as Finishable).finish(plain);
-    }
-    const notes: string[] = [];
-    try {
-      await scenario.teardown?.(plain, shared);
-    } catch (error) {
-      notes.push(`teardown failed: ${(error as Error).message}`);
-    }
-    if (iterationErrors.length > 0) {
-      notes.push(
-        `${iterationErrors.length} iterations threw (scenario code, not the target): ${iterationErrors.filter(Boolean).join('; ')}`,
-      );
-    }
-    const byName = new Map(recorder.stepResults(loadDurationMs).map((step) => [step.name, step]));
-    const steps = [...byName.values()].sort((a, b) => scenario.steps.indexOf(a.name) - scenario.steps.indexOf(b.name));
-    const result = assembleResult({
-      scenario,
-      engine: 'native',
-      target: { baseUrl: run.target.baseUrl, embedded: run.embedded },
-      startedAt: startedAt.toISOString(),
-      durationMs: performance.now() - loadStart,
-      phases: describePhases(phases),
-      steps,
-      checks: checkResults(scenario, tallies, NATIVE_CAPABILITIES, 'native', { steps, ceilings }),
-      droppedIterations: dropped,
-      series: recorder.series(),
-      notes,
-    });
-    if (notes.length > 0) result.passed = false;
-    return result;
+    const notes = await closeRun(scenario, plain, shared, memos, errors);
+    return resultOf(scenario, run, { phases, ledger, recorder, startedAt, loadStart, loadDurationMs, dropped, notes });
   } finally {
     await dispatchers.close();
   }
