@@ -9,7 +9,14 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLAUSES, clauseById } from '../../contract/clauses/index.ts';
 import { REPO_ROOT, tsFilesUnder } from '../../contract/test-support/source-files.ts';
-import { checkAliases, checkCalls, parse, quotedAbove, specSentence } from './test-support/check-declarations.ts';
+import {
+  checkAliases,
+  checkCalls,
+  parse,
+  quotedAbove,
+  specPointer,
+  specSentence,
+} from './test-support/check-declarations.ts';
 
 const SUITE_FILES = tsFilesUnder(join(REPO_ROOT, 'suites'));
 
@@ -70,14 +77,17 @@ describe('check declarations in suites/', () => {
     expect(Object.fromEntries(grepped())).toEqual(Object.fromEntries(declared));
   });
 
-  it('quotes above each check the spec sentence of its clause, exactly as the clause catalogue has it', () => {
+  it("quotes the spec sentence, as the clause catalogue has it, above a clause's first check in a file; points at it above the others", () => {
     const wrong: string[] = [];
     for (const { where, lines, calls } of sources) {
-      for (const { line, clauseId } of calls) {
+      const seen = new Set<string>();
+      for (const { line, clauseId } of [...calls].sort((a, b) => a.line - b.line)) {
         const clause = clauseId === undefined ? undefined : clauseById(clauseId);
         if (!clause) continue;
         const quoted = quotedAbove(lines, line);
-        if (quoted !== specSentence(clause)) {
+        const expected = seen.has(clause.id) ? specPointer(clause.id) : specSentence(clause);
+        seen.add(clause.id);
+        if (quoted !== expected) {
           wrong.push(`${where}:${line + 1}: above check('${clause.id}') ${quoted ? `"${quoted}"` : 'no // Spec line'}`);
         }
       }
@@ -96,6 +106,12 @@ describe('quotedAbove', () => {
 
   it('joins the wrapped spec paragraph directly above the line, leaving the comment above it out', () => {
     expect(quotedAbove(lines, 3)).toBe('Spec 4.7.1: "Missing header: 400 IDEMPOTENCY_KEY_REQUIRED."');
+  });
+
+  it("reads a later check's pointer to the sentence as its paragraph", () => {
+    expect(quotedAbove(['  // Why.', `  // ${specPointer('4.7.1')}`, "  check('4.7.1')("], 2)).toBe(
+      'Spec 4.7.1 (quoted above)',
+    );
   });
 
   it('finds none when a code line separates the sentence from the check', () => {

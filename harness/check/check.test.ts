@@ -10,10 +10,11 @@ import { send } from '../http/client.ts';
 import { registerTargetSecrets, secrets } from '../http/secrets.ts';
 import { RUN_SETTINGS_KEY, type RunSettings } from '../run-settings.ts';
 import { isSelected } from './applicability.ts';
-import { type CheckFn, type CheckOptions, checkTitle, deriveSeed, runCheck } from './check.ts';
+import { type CheckFn, type CheckOptions, checkTitle, deriveSeed, qualifyOptions, runCheck } from './check.ts';
 import { SKIP } from './judge.ts';
 import type { CheckMeta } from './outcome-and-evidence.ts';
-import { claim, requireStep, TransientSignal } from './scope.ts';
+import { claim, requireStep } from './scope.ts';
+import { transientSignal } from './signal.ts';
 
 const SECRET = 'fixture-client-secret-9f8e7d6c';
 let server: Server;
@@ -215,7 +216,7 @@ describe('runCheck outcomes', () => {
 
   it('a step refused with 429 or 503 is not-applicable, nothing filed', async () => {
     const { meta } = await run('4.5.1', {}, async () => {
-      throw new TransientSignal('POST /quotes was refused for now (HTTP 429)');
+      throw transientSignal('POST /quotes was refused for now (HTTP 429)');
     });
     expect(meta.outcome).toBe('not-applicable');
     expect(meta.notApplicable?.kind).toBe('target');
@@ -523,6 +524,40 @@ describe('selection and seeds', () => {
     expect(deriveSeed(1, 'a')).not.toBe(deriveSeed(2, 'a'));
     expect(deriveSeed(1, 'a')).not.toBe(deriveSeed(1, 'b'));
     expect(Number.isInteger(deriveSeed(123456789, '[4.2.1] x (json)'))).toBe(true);
+  });
+});
+
+describe('qualifyOptions', () => {
+  const clause = { level: 'MUST', minProfile: 'shop', verification: 'wire' } as const;
+
+  it("takes the clause's level and profile, judged live, when the check says nothing", () => {
+    expect(qualifyOptions({}, clause)).toEqual({ level: 'MUST', profile: 'shop', judgedBy: 'live' });
+    expect(qualifyOptions({}, { ...clause, verification: 'static' }).judgedBy).toBe('static');
+    expect(qualifyOptions({}, { ...clause, verification: 'https' }).judgedBy).toBe('live');
+  });
+
+  it("the check's own level, profile and judgedBy win over the clause's", () => {
+    const options = { level: 'SHOULD', profile: 'book', judgedBy: 'static' } as const;
+    expect(qualifyOptions(options, clause)).toEqual({ level: 'SHOULD', profile: 'book', judgedBy: 'static' });
+  });
+
+  it('a check that calls test hooks runs at profile full and is judged by hooks, whatever profile it names', () => {
+    expect(qualifyOptions({ hooks: ['quotes.expire'], profile: 'catalog' }, clause)).toEqual({
+      level: 'MUST',
+      profile: 'full',
+      judgedBy: 'hooks',
+    });
+    // An empty list calls no hook.
+    expect(qualifyOptions({ hooks: [] }, clause)).toEqual({ level: 'MUST', profile: 'shop', judgedBy: 'live' });
+  });
+
+  it('patient before hooks before static; an explicit judgedBy before all', () => {
+    const hooks = ['quotes.expire'] as const;
+    expect(qualifyOptions({ patient: true, hooks: [...hooks] }, { ...clause, verification: 'static' }).judgedBy).toBe(
+      'patient',
+    );
+    expect(qualifyOptions({ hooks: [...hooks] }, { ...clause, verification: 'static' }).judgedBy).toBe('hooks');
+    expect(qualifyOptions({ patient: true, judgedBy: 'live' }, clause).judgedBy).toBe('live');
   });
 });
 

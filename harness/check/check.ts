@@ -2,26 +2,34 @@ import type fc from 'fast-check';
 import { chai, test } from 'vitest';
 import { type Clause, clauseById } from '../../contract/clauses/index.ts';
 import type { Scope } from '../../contract/scopes.ts';
-import { ScopeNotGrantedError } from '../auth/token-cache.ts';
 import type { Role, TargetProbes } from '../config/target-config.ts';
 import type { HookName, TestHooks } from '../hooks/adapter.ts';
 import { createPartnerClient, type PartnerClient } from '../http/partner-client.ts';
-import { ProfileViolation } from '../http/profile-guard.ts';
-import { CHECK_LIMIT_WAIT_BUDGET_MS, provokingLimits, RateLimitedError, withTraffic } from '../http/rate-limits.ts';
+import { CHECK_LIMIT_WAIT_BUDGET_MS, provokingLimits, withTraffic } from '../http/rate-limits.ts';
 import { RecordedError, recording } from '../http/recorder.ts';
 import type { Representation } from '../http/representation.ts';
 import { emptyTraffic } from '../http/traffic.ts';
-import { TargetUnreachableError } from '../http/unreachable.ts';
 import type { RunSettings } from '../run-settings.ts';
-import { isSelected, missingScopeDetail, notApplicableReason, scopesOfCheck } from './applicability.ts';
+import { isSelected, notApplicableReason, type Requirements, scopesOfCheck } from './applicability.ts';
 import { recordAssertionFacts } from './assertion-facts.ts';
-import { buildEvidence, isAssertionFailure, scrubError } from './evidence.ts';
+import { buildEvidence, scrubError } from './evidence.ts';
 import { type HarnessState, harnessState, readRunSettings } from './harness-state.ts';
-import { FewCasesSignal, forAll, SKIP } from './judge.ts';
-import type { CheckMeta, JudgedBy, Level, NotApplicableReason, Observation, Profile } from './outcome-and-evidence.ts';
+import { forAll, SKIP } from './judge.ts';
+import { outcomeOf } from './outcome.ts';
+import type {
+  CheckDeclaration,
+  CheckMeta,
+  EvidenceExchange,
+  JudgedBy,
+  Level,
+  NotApplicableReason,
+  Observation,
+  Profile,
+} from './outcome-and-evidence.ts';
 import { DEFAULT_XML_COVERAGE, representationsToRun } from './representations.ts';
-import { BlockedSignal, inCheckScope, TransientSignal } from './scope.ts';
+import { inCheckScope } from './scope.ts';
 import { scopeGuarded } from './scope-guard.ts';
+import { fewCasesSignal, notApplicableReasonOf, notApplicableSignal, signalOf } from './signal.ts';
 
 export type { ApiResult, CallOptions, PartnerClient } from '../http/partner-client.ts';
 
@@ -133,13 +141,22 @@ export function check(clauseId: string): DeclareCheck {
     const settings = readRunSettings();
     if (!isSelected(clause, settings.only)) return;
     const name = options.name ?? clause.title;
-    const declared = options.representations ?? ['json'];
-    for (const representation of representationsToRun(clauseId, declared, settings.xml ?? DEFAULT_XML_COVERAGE)) {
+    const representations = options.representations ?? ['json'];
+    const declared: CheckDeclaration = {
+      clauseId,
+      profile: qualifyOptions(options, clause).profile,
+      scopes: scopesOf(options, clause),
+    };
+    for (const representation of representationsToRun(
+      clauseId,
+      representations,
+      settings.xml ?? DEFAULT_XML_COVERAGE,
+    )) {
       const title = checkTitle(clauseId, name, representation);
       // Waiting for a target's rate limits is not the check's slowness: it gets its budget on top (the transport
       // ends a check held back longer as not judged, rate-limits.ts).
       const timeout = (options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS) + CHECK_LIMIT_WAIT_BUDGET_MS;
-      test(title, { timeout }, async (ctx) => {
+      test(title, { timeout, meta: { declared } }, async (ctx) => {
         await runCheck({
           clause,
           options,
@@ -158,12 +175,6 @@ export function check(clauseId: string): DeclareCheck {
   };
 }
 
-class NotApplicableSignal extends Error {
-  constructor(readonly reason: NotApplicableReason) {
-    super(reason.detail);
-  }
-}
-
 export interface RunCheckInput {
   clause: Clause;
   options: CheckOptions;
@@ -179,26 +190,14 @@ export interface RunCheckInput {
 }
 
 /**
- * The body of every check's test: applicability, then fn inside the recorder, then the outcome.
+ * The body of every check's test: applicability, then fn inside the recorder, then the outcome (outcomeOf).
  * Assertion failure → fail (rethrown) or, for SHOULD without --strict, warn (not rethrown); any other error →
  * error (rethrown); otherwise pass.
  */
 export async function runCheck(input: RunCheckInput): Promise<void> {
   const { clause, options, state, representation } = input;
   const { settings } = state;
-  const level = options.level ?? clause.level;
-  // Test hooks change the target's state: only the `full` profile may call them (docs/design.md, profiles).
-  const profile = (options.hooks ?? []).length > 0 ? 'full' : (options.profile ?? clause.minProfile);
-  const hooksNeeded = options.hooks ?? [];
-  const judgedBy: JudgedBy =
-    options.judgedBy ??
-    (options.patient
-      ? 'patient'
-      : hooksNeeded.length > 0
-        ? 'hooks'
-        : clause.verification === 'static'
-          ? 'static'
-          : 'live');
+  const { level, profile, judgedBy } = qualifyOptions(options, clause);
   const meta: CheckMeta = { clauseId: clause.id, name: input.name, level, profile, representation, judgedBy };
   input.setMeta(meta);
 
@@ -207,25 +206,102 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
     meta.notApplicable = reason;
     return input.skip(reason.detail);
   };
-  const reason = notApplicableReason(
-    {
-      needs: options.needs ?? [],
-      profile,
-      hooks: hooksNeeded,
-      probes: options.probes ?? [],
-      patient: options.patient ?? false,
-      bookings: options.bookings ?? false,
-      https: clause.verification === 'https',
-      scopes: scopesOfCheck(options.scopes, options.profile ?? clause.minProfile, options.bookings),
-    },
-    settings,
-  );
+  const reason = notApplicableReason(requirementsOf(options, clause, profile), settings);
   if (reason) notApplicable(reason);
 
   // The same seed in JSON and XML: both representations judge the same generated cases, so a clause met in JSON
   // and broken in XML is the XML writer's fault (4.14.18a), not a luckier draw.
   const seed = deriveSeed(settings.seed, `[${clause.id}] ${input.name}`);
   meta.seed = seed;
+
+  const ran = await runRecorded(input, contextFor(input, meta, seed), meta);
+  if (!ran.threw) {
+    meta.outcome = 'pass';
+    return;
+  }
+  const { error, exchanges, observations } = ran;
+  const ended = outcomeOf(error, observations, level, settings);
+  if (ended.evidence) {
+    meta.evidence = buildEvidence(error, exchanges, input.name);
+    scrubError(error);
+  }
+  if (ended.outcome === 'not-applicable') return notApplicable(ended.reason);
+  meta.outcome = ended.outcome;
+  // A SHOULD clause's failure without --strict is a warning: the test passes, the report says it.
+  if (ended.outcome !== 'warn') throw error;
+}
+
+type Ran =
+  | { threw: false }
+  | { threw: true; error: unknown; exchanges: EvidenceExchange[]; observations: readonly Observation[] };
+
+/**
+ * Runs the check's fn in its scope, inside the recorder, counting its traffic, cases and observations on `meta`
+ * (in place while it runs: vitest sends the meta to the reporter when the test ends). Returns what it threw, with
+ * the exchanges recorded up to then and what it observed about other clauses.
+ */
+async function runRecorded(input: RunCheckInput, context: CheckContext, meta: CheckMeta): Promise<Ran> {
+  const { clause, options, representation } = input;
+  let observations: Observation[] = [];
+  const traffic = emptyTraffic();
+  meta.traffic = traffic;
+  const body = options.provokesLimits ? () => provokingLimits(() => input.fn(context)) : () => input.fn(context);
+  try {
+    await recording(async () => {
+      const scoped = await withTraffic(traffic, () => inCheckScope(clause.id, body, representation));
+      observations = scoped.observations;
+      if (scoped.cases.runs > 0) meta.cases = scoped.cases;
+      if (scoped.error !== undefined) throw scoped.error;
+    });
+    if (observations.length > 0) meta.observations = observations;
+    return { threw: false };
+  } catch (thrown) {
+    if (observations.length > 0) meta.observations = observations;
+    if (!(thrown instanceof RecordedError)) return { threw: true, error: thrown, exchanges: [], observations };
+    return { threw: true, error: thrown.cause, exchanges: thrown.exchanges, observations };
+  }
+}
+
+/** What a check's options come to on its clause: the level it is judged at, its profile, and how it judges. */
+export function qualifyOptions(
+  options: Pick<CheckOptions, 'level' | 'profile' | 'hooks' | 'patient' | 'judgedBy'>,
+  clause: Pick<Clause, 'level' | 'minProfile' | 'verification'>,
+): { level: Level; profile: Profile; judgedBy: JudgedBy } {
+  const hooks = (options.hooks ?? []).length > 0;
+  // Test hooks change the target's state: only the `full` profile may call them (docs/design.md, profiles).
+  const profile = hooks ? 'full' : (options.profile ?? clause.minProfile);
+  return { level: options.level ?? clause.level, profile, judgedBy: options.judgedBy ?? judgedByDefault() };
+
+  function judgedByDefault(): JudgedBy {
+    if (options.patient) return 'patient';
+    if (hooks) return 'hooks';
+    return clause.verification === 'static' ? 'static' : 'live';
+  }
+}
+
+/** What the check needs of the run and the target to be judged at all (applicability.ts notApplicableReason). */
+function requirementsOf(options: CheckOptions, clause: Clause, profile: Profile): Requirements {
+  return {
+    needs: options.needs ?? [],
+    profile,
+    hooks: options.hooks ?? [],
+    probes: options.probes ?? [],
+    patient: options.patient ?? false,
+    bookings: options.bookings ?? false,
+    https: clause.verification === 'https',
+    scopes: scopesOf(options, clause),
+  };
+}
+
+/** The scopes a check's roles must hold: its own, or those its profile or bookings imply (applicability.ts). */
+function scopesOf(options: CheckOptions, clause: Clause): readonly Scope[] {
+  return scopesOfCheck(options.scopes, options.profile ?? clause.minProfile, options.bookings);
+}
+
+/** The `t` a check's fn is given: clients of the run's target, its hooks, and what the check records on `meta`. */
+function contextFor(input: RunCheckInput, meta: CheckMeta, seed: number): CheckContext {
+  const { clause, state, representation } = input;
+  const { settings } = state;
   const clients = new Map<Role, PartnerClient>();
   const clientOptions = {
     baseUrl: settings.target.baseUrl,
@@ -233,7 +309,7 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
     tokens: state.tokens,
     send: scopeGuarded(state.send, state.tokens, settings),
   };
-  const context: CheckContext = {
+  return {
     clause,
     representation,
     settings,
@@ -262,120 +338,39 @@ export async function runCheck(input: RunCheckInput): Promise<void> {
       if (!meta.createdReservations.includes(id)) meta.createdReservations.push(id);
     },
     notApplicable(detail) {
-      throw new NotApplicableSignal({ kind: 'target', detail });
+      throw notApplicableSignal({ kind: 'target', detail });
     },
-    forAll(arbitrary, predicate, opts = {}) {
-      // A case that finds nothing to judge (t.notApplicable inside it) is a case not judged, not a failing case:
-      // too few judged cases still end the check not-applicable, through FewCasesSignal.
-      let skipped: string | undefined;
-      const judgeCase = async (value: Parameters<typeof predicate>[0]) => {
-        try {
-          return await predicate(value);
-        } catch (error) {
-          if (!(error instanceof NotApplicableSignal)) throw error;
-          skipped = error.reason.detail;
-          return SKIP;
-        }
-      };
-      return forAll(arbitrary, judgeCase, { seed, numRuns: opts.numRuns ?? settings.runs }).catch((error) => {
-        // The report says why the cases could not be judged, not only how many.
-        if (error instanceof FewCasesSignal && skipped) throw new FewCasesSignal(`${error.message} (${skipped})`);
-        throw error;
-      });
-    },
+    forAll: (arbitrary, predicate, opts = {}) => checkForAll(arbitrary, predicate, seed, opts.numRuns ?? settings.runs),
   };
+}
 
-  let observations: Observation[] = [];
-  const traffic = emptyTraffic();
-  // Counted in place while the check runs; vitest sends the meta to the reporter when the test ends.
-  meta.traffic = traffic;
-  const body = options.provokesLimits ? () => provokingLimits(() => input.fn(context)) : () => input.fn(context);
-  try {
-    await recording(async () => {
-      const scoped = await withTraffic(traffic, () => inCheckScope(clause.id, body, representation));
-      observations = scoped.observations;
-      if (scoped.cases.runs > 0) meta.cases = scoped.cases;
-      if (scoped.error !== undefined) throw scoped.error;
-    });
-    if (observations.length > 0) meta.observations = observations;
-    meta.outcome = 'pass';
-  } catch (wrapped) {
-    const error = wrapped instanceof RecordedError ? wrapped.cause : wrapped;
-    const exchanges = wrapped instanceof RecordedError ? wrapped.exchanges : [];
-    if (observations.length > 0) meta.observations = observations;
-    if (error instanceof NotApplicableSignal) return notApplicable(error.reason);
-    if (error instanceof ScopeNotGrantedError) {
-      return notApplicable({ kind: 'missing-scope', detail: missingScopeDetail(settings, error.role, error.scopes) });
+/**
+ * t.forAll: a case that finds nothing to judge (t.notApplicable inside it) is a case not judged, not a failing case:
+ * too few judged cases still end the check not-applicable, through the few-cases signal.
+ */
+async function checkForAll<T>(
+  arbitrary: fc.Arbitrary<T>,
+  predicate: (value: T) => unknown,
+  seed: number,
+  numRuns: number,
+): Promise<{ runs: number; judged: number }> {
+  let skipped: string | undefined;
+  const judgeCase = async (value: T) => {
+    try {
+      return await predicate(value);
+    } catch (error) {
+      const reason = notApplicableReasonOf(error);
+      if (!reason) throw error;
+      skipped = reason.detail;
+      return SKIP;
     }
-    if (error instanceof FewCasesSignal) return notApplicable({ kind: 'few-cases', detail: error.message });
-    if (error instanceof TransientSignal || error instanceof RateLimitedError)
-      return notApplicable({ kind: 'target', detail: error.message });
-    const nothing = nothingToDraw(error);
-    if (nothing) {
-      return notApplicable({ kind: 'target', detail: `the target's listings offer nothing to draw from: ${nothing}` });
-    }
-    const blocked = blockedBy(error, observations);
-    if (blocked) {
-      meta.evidence = buildEvidence(error, exchanges, input.name);
-      scrubError(error);
-      return notApplicable(blocked);
-    }
-    meta.evidence = buildEvidence(error, exchanges, input.name);
-    scrubError(error);
-    if (isAssertionFailure(error)) {
-      if (level === 'SHOULD' && !settings.strict) {
-        meta.outcome = 'warn';
-        return;
-      }
-      meta.outcome = 'fail';
-    } else {
-      meta.outcome = 'error';
-    }
+  };
+  return forAll(arbitrary, judgeCase, { seed, numRuns }).catch((error) => {
+    // The report says why the cases could not be judged, not only how many.
+    const fewCases = signalOf(error, 'few-cases');
+    if (fewCases && skipped) throw fewCasesSignal(`${fewCases.message} (${skipped})`);
     throw error;
-  }
-}
-
-/**
- * The check could not judge its clause: a step it needed failed on another clause (BlockedSignal, also inside a
- * property), or it crashed on a response after filing a deviation of another clause (the response lacked what
- * that clause promises). Undefined for anything else: an assertion of its own clause, or a harness error.
- */
-function blockedBy(error: unknown, observations: readonly Observation[]): NotApplicableReason | undefined {
-  const signal = blockedSignalIn(error);
-  if (signal) {
-    return { kind: 'blocked', clauseId: signal.clauseId, detail: `blocked by ${signal.clauseId}: ${signal.message}` };
-  }
-  const first = observations[0];
-  // A request the profile refuses, or a target lost mid-check, is the run's to report, never hidden as blocked.
-  if (first && !isAssertionFailure(error) && !isRunLevel(error)) {
-    const what = error instanceof Error ? error.message : String(error);
-    return {
-      kind: 'blocked',
-      clauseId: first.clauseId,
-      detail: `blocked by ${first.clauseId}: ${first.message}; the check could not go on (${what.slice(0, 200)})`,
-    };
-  }
-  return undefined;
-}
-
-/**
- * A generator found nothing in the target's listings to draw a request from (generators/nothing-to-draw.ts, known by
- * its name: the harness does not import the generators): its message, also when fast-check wrapped it.
- */
-function nothingToDraw(error: unknown, depth = 0): string | undefined {
-  if (depth > 4 || typeof error !== 'object' || error === null) return undefined;
-  if ((error as Error).name === 'NothingToDrawError') return (error as Error).message;
-  return nothingToDraw((error as { cause?: unknown }).cause, depth + 1);
-}
-
-function isRunLevel(error: unknown): boolean {
-  return error instanceof ProfileViolation || error instanceof TargetUnreachableError;
-}
-
-function blockedSignalIn(error: unknown, depth = 0): BlockedSignal | undefined {
-  if (error instanceof BlockedSignal) return error;
-  if (depth > 4 || typeof error !== 'object' || error === null) return undefined;
-  return blockedSignalIn((error as { cause?: unknown }).cause, depth + 1);
+  });
 }
 
 /** FNV-1a of the title mixed into the run's seed: stable per check, independent of which other checks run. */

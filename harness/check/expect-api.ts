@@ -7,7 +7,8 @@ import type { AvailabilityResponse, FleetList, LocationList, RateList, Reservati
 import { schemaViolations } from '../../contract/validation.ts';
 import type { ApiResult } from '../http/partner-client.ts';
 import type { Representation } from '../http/representation.ts';
-import { claim, currentClauseId, currentRepresentation, requireStep, TransientSignal } from './scope.ts';
+import { claim, currentClauseId, currentRepresentation, requireStep } from './scope.ts';
+import { transientSignal } from './signal.ts';
 import { answersText, expectedGot, inlineValue, responseText } from './wording.ts';
 
 /**
@@ -630,7 +631,7 @@ function got(result: ApiResult): string {
  */
 export function requireSuccess(result: ApiResult, status: number, clauseId: string, what: string): unknown {
   if (result.status !== status && (result.status === 429 || result.status === 503)) {
-    throw new TransientSignal(
+    throw transientSignal(
       `${what} was refused for now (HTTP ${result.status}${result.headers['retry-after'] ? `, Retry-After ${result.headers['retry-after']}` : ''}): nothing could be judged`,
     );
   }

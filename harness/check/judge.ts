@@ -1,15 +1,11 @@
 import fc from 'fast-check';
 import { ScopeNotGrantedError } from '../auth/token-cache.ts';
 import { RateLimitedError } from '../http/rate-limits.ts';
-import { BlockedSignal, countCase, TransientSignal } from './scope.ts';
+import { countCase } from './scope.ts';
+import { type CheckSignal, fewCasesSignal, isBlockedOrTransient } from './signal.ts';
 
 /** What a generated case returns when the target gave it nothing to judge (no offer for that window, say). */
 export const SKIP = Symbol('case not judged');
-
-/** Thrown when too few generated cases could be judged: the check ends not-applicable with the reason. */
-export class FewCasesSignal extends Error {
-  override readonly name = 'FewCasesSignal';
-}
 
 export interface ForAllOptions {
   seed: number;
@@ -33,7 +29,7 @@ export async function forAll<T>(
 ): Promise<{ runs: number; judged: number }> {
   let runs = 0;
   let judged = 0;
-  let blocked: BlockedSignal | TransientSignal | RateLimitedError | ScopeNotGrantedError | undefined;
+  let blocked: CheckSignal | RateLimitedError | ScopeNotGrantedError | undefined;
   let shrinking = false;
   await fc.assert(
     fc.asyncProperty(arbitrary, async (value) => {
@@ -46,12 +42,7 @@ export async function forAll<T>(
           countCase(result !== SKIP);
         }
       } catch (error) {
-        if (
-          error instanceof BlockedSignal ||
-          error instanceof TransientSignal ||
-          error instanceof RateLimitedError ||
-          error instanceof ScopeNotGrantedError
-        ) {
+        if (isBlockedOrTransient(error) || error instanceof RateLimitedError || error instanceof ScopeNotGrantedError) {
           blocked = error;
           return;
         }
@@ -69,7 +60,7 @@ export async function forAll<T>(
   if (blocked) throw blocked;
   const needed = Math.ceil(runs * (options.minJudgedRatio ?? 1 / 3));
   if (judged < needed) {
-    throw new FewCasesSignal(
+    throw fewCasesSignal(
       `judged ${judged} of ${runs} generated cases (at least ${needed} needed): the target gave too few cases to judge`,
     );
   }

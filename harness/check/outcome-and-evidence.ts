@@ -4,6 +4,7 @@ import type { Traffic } from '../http/traffic.ts';
 /** The outcome of one check (docs/design.md "Check model"). Nothing is silently skipped. */
 export type Outcome = 'pass' | 'fail' | 'warn' | 'not-applicable' | 'error';
 
+import type { Scope } from '../../contract/scopes.ts';
 import type { Level, Profile } from '../../contract/vocabulary.ts';
 
 export type { Level, Profile };
@@ -96,8 +97,21 @@ export interface CheckMeta {
 
 export type JudgedBy = 'live' | 'hooks' | 'patient' | 'static';
 
+/**
+ * What a check declares, resolved as its run will resolve it (presets spread, hooks raising the profile to full):
+ * set when the check is registered, so the runner can read every check of a run from vitest's collection before any
+ * runs (the progress total, pre-flight's profiles and scopes).
+ */
+export interface CheckDeclaration {
+  clauseId: string;
+  profile: Profile;
+  /** The scopes its roles must hold (applicability.ts scopesOfCheck). */
+  scopes: readonly Scope[];
+}
+
 declare module 'vitest' {
   interface TaskMeta {
     check?: CheckMeta;
+    declared?: CheckDeclaration;
   }
 }

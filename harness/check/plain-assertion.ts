@@ -273,75 +273,103 @@ export function plainAssertion(
   const status = statusAssertion ? (actual as number) : quoted !== undefined ? Number(quoted) : undefined;
   const exchange = exchangeFor(facts, exchanges, status);
   const label = subjectOf(facts.label, exchange);
-  const withExchange = (failure: Omit<PlainFailure, 'exchange'>): PlainFailure =>
-    exchange ? { ...failure, exchange } : failure;
-  const what = label ?? requirement;
-  const value = (v: unknown) => inlineValue(v);
-
+  const said: Said = {
+    facts,
+    matcher,
+    label,
+    what: label ?? requirement,
+    exchange,
+    withExchange: (failure) => (exchange ? { ...failure, exchange } : failure),
+  };
   if (pair && typeof actual === 'boolean' && typeof expected === 'boolean' && !negated) {
     const got = Number(pair[3]);
-    return withExchange({
+    return said.withExchange({
       message: expectedGot(`${pair[1] ? `${pair[1]}: ` : ''}HTTP status`, pair[2] as string, responseText(got)),
       expected: { value: Number(pair[2]) },
       actual: { value: got },
     });
   }
+  if (statusAssertion) return statusFailure(said);
+  if (EQUALITY.has(matcher)) return equalityFailure(said);
+  return ruleFailure(said);
+}
 
-  if (statusAssertion) {
-    const subject = label && /status/i.test(label) ? label : label ? `${label}: HTTP status` : 'HTTP status';
-    const got = exchange?.response?.status === actual ? responseText(actual as number) : `HTTP ${actual}`;
-    return withExchange({
-      message: expectedGot(subject, negated ? `any status but ${expected}` : String(expected), got),
-      expected: negated ? { words: `any status but ${expected}` } : { value: expected },
-      actual: { value: actual },
-    });
-  }
+/** What every way of saying a failed assertion works from. */
+interface Said {
+  facts: AssertionFacts;
+  /** The matcher (matcherOf). */
+  matcher: string;
+  /** The assertion's label as the subject of the message (subjectOf). */
+  label: string | undefined;
+  /** What was judged: the label, else the check's name. */
+  what: string | undefined;
+  /** The exchange the assertion was about (exchangeFor). */
+  exchange: EvidenceExchange | undefined;
+  withExchange(failure: Omit<PlainFailure, 'exchange'>): PlainFailure;
+}
 
-  if (EQUALITY.has(matcher)) {
-    if (typeof actual === 'boolean' && typeof expected === 'boolean' && !negated && label !== undefined) {
-      // `expect(ok, 'the class is still offered').toBe(true)`: the label is the requirement; saying "expected true;
-      // got false" would tell a reader nothing more.
-      return withExchange({
-        message: `${label}: ${expected ? 'not the case' : 'the case, and it must not be'}`,
-        expected: { value: expected },
-        actual: { value: actual },
-      });
-    }
-    if (negated) {
-      return withExchange({
-        message: expectedGot(what, `anything but ${value(expected)}`, value(actual)),
-        expected: { words: `anything but ${value(expected)}` },
-        actual: { value: actual },
-      });
-    }
-    // Two objects, or two lists of one length: the first field that differs, by its path, is what a reader acts on
-    // (the report diffs the rest). Lists of two lengths (`[]` against what came back) are said whole.
-    const comparable =
-      typeof expected === 'object' &&
-      typeof actual === 'object' &&
-      (!Array.isArray(expected) || (Array.isArray(actual) && expected.length === actual.length));
-    const found = comparable ? differences(expected, actual) : [];
-    const first = found[0];
-    if (first && first.path !== '') {
-      const more = found.length > 1 ? ` (${found.length - 1} more field${found.length === 2 ? '' : 's'} differ)` : '';
-      const where = what ? `${what}: ${first.path}` : first.path;
-      return withExchange({
-        message: `${expectedGot(where, value(first.expected), value(first.actual))}${more}`,
-        expected: { value: expected },
-        actual: { value: actual },
-      });
-    }
+/** An equality over an HTTP status: said as the status, with the answer that came back when it is that exchange's. */
+function statusFailure({ facts, label, exchange, withExchange }: Said): PlainFailure {
+  const { negated, expected, actual } = facts;
+  const subject = label && /status/i.test(label) ? label : label ? `${label}: HTTP status` : 'HTTP status';
+  const got = exchange?.response?.status === actual ? responseText(actual as number) : `HTTP ${actual}`;
+  return withExchange({
+    message: expectedGot(subject, negated ? `any status but ${expected}` : String(expected), got),
+    expected: negated ? { words: `any status but ${expected}` } : { value: expected },
+    actual: { value: actual },
+  });
+}
+
+/** toBe, toEqual and their kin. */
+function equalityFailure({ facts, label, what, withExchange }: Said): PlainFailure {
+  const { negated, expected, actual } = facts;
+  if (typeof actual === 'boolean' && typeof expected === 'boolean' && !negated && label !== undefined) {
+    // `expect(ok, 'the class is still offered').toBe(true)`: the label is the requirement; saying "expected true;
+    // got false" would tell a reader nothing more.
     return withExchange({
-      message: expectedGot(what, value(expected), value(actual)),
+      message: `${label}: ${expected ? 'not the case' : 'the case, and it must not be'}`,
       expected: { value: expected },
       actual: { value: actual },
     });
   }
+  if (negated) {
+    return withExchange({
+      message: expectedGot(what, `anything but ${inlineValue(expected)}`, inlineValue(actual)),
+      expected: { words: `anything but ${inlineValue(expected)}` },
+      actual: { value: actual },
+    });
+  }
+  // Two objects, or two lists of one length: the first field that differs, by its path, is what a reader acts on
+  // (the report diffs the rest). Lists of two lengths (`[]` against what came back) are said whole.
+  const comparable =
+    typeof expected === 'object' &&
+    typeof actual === 'object' &&
+    (!Array.isArray(expected) || (Array.isArray(actual) && expected.length === actual.length));
+  const found = comparable ? differences(expected, actual) : [];
+  const first = found[0];
+  if (first && first.path !== '') {
+    const more = found.length > 1 ? ` (${found.length - 1} more field${found.length === 2 ? '' : 's'} differ)` : '';
+    const where = what ? `${what}: ${first.path}` : first.path;
+    return withExchange({
+      message: `${expectedGot(where, inlineValue(first.expected), inlineValue(first.actual))}${more}`,
+      expected: { value: expected },
+      actual: { value: actual },
+    });
+  }
+  return withExchange({
+    message: expectedGot(what, inlineValue(expected), inlineValue(actual)),
+    expected: { value: expected },
+    actual: { value: actual },
+  });
+}
 
+/** Any other matcher: what it expects said as a rule (`a value`, `length 3`, `at least 2`). */
+function ruleFailure({ facts, matcher, what, exchange, withExchange }: Said): PlainFailure {
+  const { negated, expected, actual } = facts;
   // `got` said in words when it is no value of the answer's (`length 2`, `a number`).
   const rule = (expectedWords: string, got: unknown = actual, gotWords?: string): PlainFailure =>
     withExchange({
-      message: expectedGot(what, expectedWords, gotWords ?? value(got)),
+      message: expectedGot(what, expectedWords, gotWords ?? inlineValue(got)),
       expected: { words: expectedWords },
       actual: gotWords !== undefined ? { words: gotWords } : { value: got },
     });
@@ -362,7 +390,7 @@ export function plainAssertion(
     case 'toBeNaN':
       return rule(negated ? 'a number' : 'NaN');
     case 'toMatch': {
-      const pattern = expected instanceof RegExp ? String(expected) : value(expected);
+      const pattern = expected instanceof RegExp ? String(expected) : inlineValue(expected);
       const kind = expected instanceof RegExp ? 'matching' : 'containing';
       return rule(negated ? `a string not ${kind} ${pattern}` : `a string ${kind} ${pattern}`);
     }
@@ -371,12 +399,12 @@ export function plainAssertion(
     case 'toBeInstanceOf':
       return rule(`${negated ? 'anything but ' : ''}an instance of ${facts.template.split(' ').at(-1) ?? 'the class'}`);
     case 'toBeCloseTo':
-      return rule(`${negated ? 'anything but ' : ''}about ${value(facts.expected)}`, facts.subject);
+      return rule(`${negated ? 'anything but ' : ''}about ${inlineValue(facts.expected)}`, facts.subject);
     case 'toHaveLength':
       return rule(`${negated ? 'any length but ' : 'length '}${String(expected)}`, actual, `length ${String(actual)}`);
     case 'toHaveProperty': {
       const name = /have property "([^"]*)"/.exec(facts.template)?.[1] ?? 'the property';
-      const withValue = /with value/.test(facts.template) ? ` = ${value(expected)}` : '';
+      const withValue = /with value/.test(facts.template) ? ` = ${inlineValue(expected)}` : '';
       return rule(negated ? `no property ${name}${withValue}` : `a property ${name}${withValue}`);
     }
     case 'toContain':
@@ -386,10 +414,10 @@ export function plainAssertion(
       break;
   }
   const comparison = COMPARISONS[matcher];
-  if (comparison) return rule(`${negated ? comparison[1] : comparison[0]} ${value(expected)}`);
+  if (comparison) return rule(`${negated ? comparison[1] : comparison[0]} ${inlineValue(expected)}`);
   // An assertion this table does not know: its sides, still named for what they are.
   return rule(
-    `${negated ? 'not ' : ''}${matcher || 'the condition'}${expected !== undefined ? ` ${value(expected)}` : ''}`,
+    `${negated ? 'not ' : ''}${matcher || 'the condition'}${expected !== undefined ? ` ${inlineValue(expected)}` : ''}`,
   );
 }
 

@@ -4,6 +4,7 @@ import { findRecordedExchange, lastRecordedExchange } from '../http/recorder.ts'
 import { redactText, redactValue } from '../http/redact.ts';
 import type { Representation } from '../http/representation.ts';
 import type { EvidenceExchange, Observation } from './outcome-and-evidence.ts';
+import { blockedSignal } from './signal.ts';
 import { claimText, statusClaimed } from './wording.ts';
 
 /**
@@ -111,17 +112,6 @@ function exchangeOf(requirement: string, detail: ClaimDetail): EvidenceExchange 
   return findRecordedExchange((exchange) => exchange.response?.status === status) ?? last;
 }
 
-/** The check could not judge its clause because a step it needed failed on another clause. */
-export class BlockedSignal extends Error {
-  override readonly name = 'BlockedSignal';
-  constructor(
-    readonly clauseId: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 const MAX_VALUE_CHARS = 2_000;
 
 function show(value: unknown): string {
@@ -175,13 +165,5 @@ export function claim(clauseId: string, ok: boolean, requirement: string, detail
 export function requireStep(clauseId: string, ok: boolean, requirement: string, detail: ClaimDetail = {}): void {
   if (ok) return;
   claim(clauseId, false, requirement, detail);
-  throw new BlockedSignal(clauseId, claimText(requirement, detail));
-}
-
-/**
- * A step the check needed got a retryable refusal (429 rate limited, 503 unavailable): nothing the target did
- * wrong, and nothing judged. The check ends not-applicable with the reason.
- */
-export class TransientSignal extends Error {
-  override readonly name = 'TransientSignal';
+  throw blockedSignal(clauseId, claimText(requirement, detail));
 }

@@ -54,6 +54,11 @@ describe('certify against the embedded reference implementation', () => {
 
     // Progress while it ran, the summary at the end; and no secret of the fixture on the terminal or in a file.
     expect(output).toMatch(/✓ suites\/\S+\.test\.ts/);
+    // The progress total is the number of checks the run ran, from its first line: vitest's collection of the suites
+    // (collectChecks) counts what the run registers, presets, loops and representations included.
+    const totals = [...output.matchAll(/ \d+\/≈?(\d+) checks/g)].map((match) => Number(match[1]));
+    expect(totals.length).toBeGreaterThan(10);
+    expect([...new Set(totals)]).toEqual([checksOf(result.report).length]);
     expect(output).toContain('Verdict: PASSED');
     expect(output).toContain('Seed: 20260101');
     const fixture = JSON.parse(readFileSync(new URL('../../fixtures/reference-target.json', import.meta.url), 'utf8'));

@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOKING_SCOPES } from '../../contract/scopes.ts';
 import type { TargetConfig } from '../config/target-config.ts';
+import type { RunSettings } from '../run-settings.ts';
+import { DEFAULT_SUITES } from './options.ts';
 import { PROJECT_ROOT } from './paths.ts';
 import { type DeclaredCheck, grantedScopes, preflight, scopeShortfall } from './preflight.ts';
-import { scanFiles, scanSource, suiteFiles } from './suite-scan.ts';
 import { type StubTarget, startStubTarget } from './test-support/stub-target.ts';
+import { collectChecks } from './vitest-run.ts';
 
 /**
  * Pre-flight and the scopes the target grants (spec 1.7, 5.5): it records them for the checks, says what a role
@@ -16,16 +18,24 @@ import { type StubTarget, startStubTarget } from './test-support/stub-target.ts'
 
 const READ_SHOP = ['fleet:read', 'locations:read', 'rates:read', 'availability:read', 'quotes:write'] as const;
 
-/** The checks of the suite sources, as the runner hands them to pre-flight (run.ts). */
-function declaredChecks(): Map<string, DeclaredCheck[]> {
+/** The checks of the suites, as the runner hands them to pre-flight (run.ts: vitest's collection). */
+async function declaredChecks(): Promise<Map<string, DeclaredCheck[]>> {
   const declared = new Map<string, DeclaredCheck[]>();
-  for (const checks of scanFiles(suiteFiles(PROJECT_ROOT, ['suites/**/*.test.ts'])).values()) {
+  const settings = {
+    target: { baseUrl: 'http://127.0.0.1:9', clients: {} },
+    only: [],
+    hooks: [],
+  } as unknown as RunSettings;
+  for (const checks of (await collectChecks({ root: PROJECT_ROOT, include: [...DEFAULT_SUITES], settings })).values()) {
     for (const { clauseId, profile, scopes } of checks) {
-      declared.set(clauseId, [...(declared.get(clauseId) ?? []), profile ? { profile, scopes } : { scopes }]);
+      declared.set(clauseId, [...(declared.get(clauseId) ?? []), { profile, scopes }]);
     }
   }
   return declared;
 }
+
+/** Collected once: vitest's collection of every suite takes a few seconds. */
+const DECLARED = await declaredChecks();
 
 describe('the scopes of a token response', () => {
   it('are read when every name is the spec’s, else left unknown (5.5a judges the spelling)', () => {
@@ -36,27 +46,8 @@ describe('the scopes of a token response', () => {
   });
 });
 
-describe('the suite sources say what scopes each check needs', () => {
-  it('its literal scopes, else the booking scopes when it books or is of profile book', () => {
-    const [declared, booking, book, clauseBook, plain, inBody] = scanSource(`
-      check('4.2.1')({ scopes: ['rates:read', 'nonsense'] }, async (t) => {});
-      check('4.2.1')({ needs, bookings: true }, async (t) => {});
-      check('4.2.1')({ profile: 'book', scopes: BOOKING_SCOPES }, async (t) => {});
-      check('4.7.1')(business, async (t) => {});
-      check('4.2.1')(business, async (t) => {});
-      check('4.2.1')({ name: 'x' }, async (t) => t.client('partnerA').get('/fleet', { scopes: ['fleet:read'] }));
-    `);
-    expect(declared?.scopes).toEqual(['rates:read']);
-    expect(booking?.scopes).toEqual(BOOKING_SCOPES);
-    expect(book).toMatchObject({ profile: 'book', scopes: BOOKING_SCOPES });
-    expect(clauseBook?.scopes).toEqual(BOOKING_SCOPES);
-    expect(plain?.scopes).toEqual([]);
-    expect(inBody?.scopes).toEqual([]);
-  });
-});
-
 describe('what a grant leaves unjudged (scopeShortfall)', () => {
-  const declared = declaredChecks();
+  const declared = DECLARED;
 
   it('a read and shop partner: the booking clauses, and every 4.7 clause; nothing when its grant is unknown', () => {
     const shop = scopeShortfall([...READ_SHOP], [], 'shop', declared);
@@ -113,7 +104,7 @@ describe('pre-flight against a target whose tokens carry fleet:read and location
       profile: 'catalog',
       allowBookings: false,
       only: ['4.2', '4.3'],
-      declared: declaredChecks(),
+      declared: DECLARED,
     });
     expect(checked.problems).toEqual([]);
     expect(checked.granted).toEqual({ partnerA: ['fleet:read', 'locations:read'], readOnly: ['fleet:read'] });
@@ -129,7 +120,7 @@ describe('pre-flight against a target whose tokens carry fleet:read and location
       profile: 'book',
       allowBookings: true,
       only: ['4.8'],
-      declared: declaredChecks(),
+      declared: DECLARED,
     });
     expect(checked.problems).toEqual([
       "no check could run: 4.8 needs reservations:read, reservations:write, reservations:cancel, which partnerA's token lacks; booking scopes follow a joint certification (spec 5.5); ask the operator to grant them, or select checks that need none (--only)",

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import type { Reporter, TestSpecification } from 'vitest/node';
-import { BaseSequencer, startVitest, type Vitest } from 'vitest/node';
+import { BaseSequencer, createVitest, startVitest, type Vitest } from 'vitest/node';
+import type { CheckDeclaration } from '../check/outcome-and-evidence.ts';
 import { RUN_SETTINGS_KEY, type RunSettings } from '../run-settings.ts';
 
 export interface SuiteRunInput {
@@ -67,31 +68,16 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       'test',
       [],
       {
-        config: false,
-        root: input.root,
-        include: input.include,
-        watch: false,
+        ...suiteConfig(input),
         run: true,
-        pool: 'forks',
-        // One module graph for every suite file: the harness's state (token cache, connection pool) is per run anyway,
-        // and re-importing it per file costs about a third of a run.
-        isolate: false,
-        fileParallelism: false,
-        maxWorkers: 1,
         sequence: { shuffle: false, concurrent: false, sequencer: SpecOrderSequencer },
         reporters: input.verbose ? ['default', lifecycle, ...input.reporters] : [lifecycle, ...input.reporters],
         silent: !input.verbose,
-        provide: { [RUN_SETTINGS_KEY]: input.settings },
-        testNamePattern: input.testNamePattern,
         testTimeout: input.testTimeoutMs ?? 120_000,
         hookTimeout: 120_000,
-        passWithNoTests: true,
         allowOnly: false,
-        cache: false,
         retry: 0,
         bail: 0,
-        globals: false,
-        coverage: { enabled: false },
       },
       { logLevel: input.verbose ? 'info' : 'silent', clearScreen: false },
       input.verbose ? {} : { stdout: capture, stderr: capture },
@@ -99,13 +85,69 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
   } finally {
     input.signal?.removeEventListener('abort', cancel);
     process.exitCode = exitCode;
-    // prepareVitest marks this process as a test process; the runner is not one (it may go on to run other work).
-    for (const [key, value] of Object.entries(env)) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
+    restoreEnv(env);
   }
   return { output: capture.text(), started };
+}
+
+/** What runSuites and collectChecks configure alike: our config only, one worker, one module graph. */
+function suiteConfig(input: Pick<SuiteRunInput, 'root' | 'include' | 'settings' | 'testNamePattern'>) {
+  return {
+    config: false as const,
+    root: input.root,
+    include: input.include,
+    watch: false,
+    pool: 'forks' as const,
+    // One module graph for every suite file: the harness's state (token cache, connection pool) is per run anyway,
+    // and re-importing it per file costs about a third of a run.
+    isolate: false,
+    fileParallelism: false,
+    maxWorkers: 1,
+    provide: { [RUN_SETTINGS_KEY]: input.settings },
+    testNamePattern: input.testNamePattern,
+    passWithNoTests: true,
+    cache: false as const,
+    globals: false,
+    coverage: { enabled: false },
+  };
+}
+
+/** prepareVitest marks this process as a test process; the runner is not one (it may go on to run other work). */
+function restoreEnv(env: Record<string, string | undefined>): void {
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+}
+
+/**
+ * The checks a run will run, per suite file, as vitest collects them under the run's settings (its --only, --xml and
+ * --replay), without running any: each registered test is one check in one representation, with what it declares
+ * resolved at registration (check.ts). h2spec walks its tree of test cases for --dryrun; this is that walk, so the
+ * progress total and pre-flight's view of the checks are the run's own, not a reading of the sources.
+ */
+export async function collectChecks(
+  input: Pick<SuiteRunInput, 'root' | 'include' | 'settings' | 'testNamePattern'>,
+): Promise<Map<string, CheckDeclaration[]>> {
+  const env = { TEST: process.env.TEST, VITEST: process.env.VITEST, NODE_ENV: process.env.NODE_ENV };
+  const vitest = await createVitest('test', { ...suiteConfig(input), reporters: [] }, { logLevel: 'silent' });
+  try {
+    const { testModules } = await vitest.collect();
+    const checks = new Map<string, CheckDeclaration[]>();
+    for (const module of testModules) {
+      // A suite file that cannot be loaded declares nothing here: the run loads it again and reports its harness error.
+      const declared: CheckDeclaration[] = [];
+      for (const test of module.children.allTests()) {
+        const declaration = test.meta().declared;
+        if (declaration && test.options.mode !== 'skip' && test.options.mode !== 'todo') declared.push(declaration);
+      }
+      checks.set(module.moduleId, declared);
+    }
+    return checks;
+  } finally {
+    await vitest.close();
+    restoreEnv(env);
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiResult } from '../../harness/check/check.ts';
-import { BlockedSignal, inCheckScope } from '../../harness/check/scope.ts';
+import { inCheckScope } from '../../harness/check/scope.ts';
+import { signalOf } from '../../harness/check/signal.ts';
 import { quoteAnswered, succeeded } from './endpoint-success.ts';
 
 const quote = { quoteId: 'q-1', vehicle: {}, rental: {}, charges: {}, payment: {} };
@@ -34,15 +35,14 @@ describe('succeeded: another 2xx is the endpoint row’s, not the check’s', ()
       parseError: 'not valid typed XML: duplicate property name within one object',
     } as unknown as ApiResult;
     const { error, observations } = await inCheckScope('1.1b', async () => quoteAnswered(broken));
-    expect(error).toBeInstanceOf(BlockedSignal);
-    expect((error as BlockedSignal).clauseId).toBe('4.14.6');
+    expect(signalOf(error, 'blocked')?.clauseId).toBe('4.14.6');
     expect(observations.map((o) => o.clauseId)).toEqual(['4.14.6']);
   });
 
   it('blocks on a quote lacking a part the suite reads on, filed under that part’s clause', async () => {
     const { charges: _charges, ...uncharged } = quote;
     const { error, observations } = await inCheckScope('1.1b', async () => quoteAnswered(answer(201, uncharged)));
-    expect((error as BlockedSignal).clauseId).toBe('2.9.8a');
+    expect(signalOf(error, 'blocked')?.clauseId).toBe('2.9.8a');
     expect(observations.map((o) => o.clauseId)).toEqual(['2.9.8a']);
   });
 

@@ -1,6 +1,7 @@
 import type { ApiResult } from '../../harness/check/check.ts';
 import { errorCodeOf } from '../../harness/check/expect-api.ts';
-import { claim, TransientSignal } from '../../harness/check/scope.ts';
+import { claim } from '../../harness/check/scope.ts';
+import { transientSignal } from '../../harness/check/signal.ts';
 import { retryAfterSeconds } from '../../harness/http/pacing.ts';
 import { REPLAY_HEADER } from './booking.ts';
 
@@ -76,7 +77,7 @@ export async function settleRetryable(
       for (let retry = 0; isRetryableRefusal(res); retry++) {
         refused.push(`${res.status} ${errorCodeOf(res) ?? ''}`.trim());
         if (retry >= RACE_RETRIES) {
-          throw new TransientSignal(
+          throw transientSignal(
             `${what}: answer ${i + 1} was still refused for now after ${RACE_RETRIES} retries (HTTP ${res.status}): nothing could be judged`,
           );
         }
@@ -111,7 +112,7 @@ export async function retryPastInFlight(
     res = await send();
   }
   if (isRetryableRefusal(res)) {
-    throw new TransientSignal(`${what} was still refused for now after ${RACE_RETRIES} retries (HTTP ${res.status})`);
+    throw transientSignal(`${what} was still refused for now after ${RACE_RETRIES} retries (HTTP ${res.status})`);
   }
   return { res, inFlight };
 }

@@ -74,9 +74,22 @@ export function specSentence(clause: Pick<Clause, 'id' | 'text'>): string {
   return `Spec ${clause.id}: "${clause.text}"`;
 }
 
-/** `specSentence` as `//` lines at `indent`, wrapped at spaces to LINE_WIDTH (a longer word keeps its own line). */
-export function specCommentLines(clause: Pick<Clause, 'id' | 'text'>, indent: string): string[] {
+/**
+ * What a file's second and later checks of a clause say above them: the sentence is quoted once, above the clause's
+ * first check in the file, so a clause judged by several checks does not repeat it (and `npm run where -- <id>`
+ * prints it with every check).
+ */
+export function specPointer(clauseId: string): string {
+  return `Spec ${clauseId} (quoted above)`;
+}
+
+/**
+ * `specSentence` as `//` lines at `indent`, wrapped at spaces to LINE_WIDTH (a longer word keeps its own line); for
+ * a check that is not its clause's first in the file, the one line of `specPointer`.
+ */
+export function specCommentLines(clause: Pick<Clause, 'id' | 'text'>, indent: string, first = true): string[] {
   const lead = `${indent}// `;
+  if (!first) return [lead + specPointer(clause.id)];
   const lines: string[] = [];
   let current = '';
   for (const word of specSentence(clause).split(' ')) {
@@ -92,11 +105,11 @@ export function specCommentLines(clause: Pick<Clause, 'id' | 'text'>, indent: st
 }
 
 const COMMENT_LINE = /^\s*\/\/(.*)$/;
-const SPEC_START = /^\s*\/\/ Spec \S+: "/;
+const SPEC_START = /^\s*\/\/ Spec [\w.]+(?:: "| \(quoted above\)$)/;
 
 /**
  * The `//` lines directly above `line` (0-based) as a range [start, end), and within it where the spec paragraph
- * (`// Spec <id>: "…`, to the end of the block) starts, if there is one.
+ * (`// Spec <id>: "…`, to the end of the block, or the pointer `// Spec <id> (quoted above)`) starts, if there is one.
  */
 export function commentBlockAbove(lines: readonly string[], line: number): { start: number; spec: number | undefined } {
   let start = line;
