@@ -6,6 +6,7 @@
  * The sandbox and settlement sentences of 1.3 and 1.7 bind the agreement, not the service: they are
  * NON_SERVICE_STATEMENTS of contract/clauses, not clauses.
  */
+
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
@@ -20,23 +21,24 @@ import type {
 } from '../contract/types.ts';
 import { availabilityRequest, quoteRequest } from '../generators/index.ts';
 import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import { bodyOf, errorCodeOf, expectError, expectSchema, listItems } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { freshToken, scopeSet } from './support/auth.ts';
 import {
-  bookReservation,
-  cancelStep,
   expectBooked,
-  issueQuote,
-  postReservation,
-  quote as quoteStep,
+  requireQuote as quoteStep,
+  requireCancel,
+  requireGeneratedBooking,
+  requireGeneratedQuote,
   requireUnscopedBookingRefused,
+  sendReservationBody,
 } from './support/booking.ts';
-import { heldScopes, slowCases } from './support/draws.ts';
+import { heldScopes } from './support/draws.ts';
 import { availabilityAnswered, quoteAnswered } from './support/endpoint-success.ts';
-import { cheapRuns, costlyRuns, sampleOf } from './support/generated.ts';
+import { sampleOf } from './support/generated.ts';
 import { errorWithoutRequestId, unissuedId } from './support/ids.ts';
 import { sharedListingRead, targetListings } from './support/listings.ts';
 import { bareAmounts, isMoneyObject, moneyValue, scaled } from './support/money.ts';
@@ -48,7 +50,7 @@ import { expectSharedCodesOwned } from './support/shared-codes.ts';
 import { invalidSippPositions, SIPP_MANUAL, SIPP_WITH_AIR } from './support/sipp.ts';
 import { xmlRootOf } from './support/xml-root.ts';
 
-const A: Role[] = ['partnerA'];
+const onlyPartnerA: Role[] = ['partnerA'];
 const twoPartners = { ...book, needs: ['partnerA', 'partnerB'] as Role[] };
 
 /** The machine-readable contract this suite ships (spec 9.2), read as data. */
@@ -117,7 +119,9 @@ describe('1 What the service does', () => {
       name: `${SAME_WINDOW_BOOKINGS} bookings of the same vehicle and window: all accepted, availability unchanged`,
     },
     async (t) => {
-      const { quote: first, request } = await issueQuote(t, 'partnerA', await targetListings(t), { rate: 'public' });
+      const { quote: first, request } = await requireGeneratedQuote(t, 'partnerA', await targetListings(t), {
+        rate: 'public',
+      });
       const probe = windowOf(request);
       // Measured before the first booking: an allotment decremented by that one would otherwise go unseen.
       const before = await availability(t, probe);
@@ -126,7 +130,7 @@ describe('1 What the service does', () => {
         // A class the target quoted before the first booking and refuses now for want of availability ran out.
         const q =
           i === 0 ? first : await quoteStep(t, 'partnerA', request, { quotedBefore: `before ${i} bookings of it` });
-        const res = await postReservation(t, 'partnerA', reservationBody(t, q.quoteId, q.vehicle));
+        const res = await sendReservationBody(t, 'partnerA', reservationBody(t, q.quoteId, q.vehicle));
         expectBooked(res, `booking ${i + 1} of the same vehicle and window`);
       }
       const after = await availability(t, probe);
@@ -173,13 +177,13 @@ describe('1 What the service does', () => {
             compared += 1;
           }
         },
-        { numRuns: costlyRuns(t) },
+        { numRuns: casesFor(t, 'request') },
       );
       if (compared === 0) t.notApplicable('no generated availability request got an offer');
     },
   );
 
-  // Spec 1.1b: "An offer means the vehicle class is offered at that location, for those dates, at that price."
+  // Spec 1.1b (quoted above)
   check('1.1b')(
     { ...shop, level: 'SHOULD', name: "An offer's estimated total is the total of the same quote" },
     async (t) => {
@@ -197,7 +201,7 @@ describe('1 What the service does', () => {
           expect(quoteAnswered(quoted), `POST /quotes: HTTP ${quoted.status} ${quoted.excerpt}`).toBe(true);
           expect(moneyValue((quoted.body as Quote).charges.total)).toEqual(moneyValue(offer.estimatedTotal));
         },
-        { numRuns: slowCases(t) },
+        { numRuns: casesFor(t, 'severalRequests') },
       );
     },
   );
@@ -219,17 +223,17 @@ describe('1 What the service does', () => {
           const after = await availability(t, probe);
           expect(offerTerms(after.offers), 'offers after five quotes').toEqual(offerTerms(before.offers));
         },
-        { numRuns: slowCases(t) },
+        { numRuns: casesFor(t, 'severalRequests') },
       );
     },
   );
 
-  // Spec 1.1c: "No physical car is held or guaranteed at shop, quote or reservation time."
+  // Spec 1.1c (quoted above)
   check('1.1c')(
     { ...book, name: 'A reservation holds no unit: the class stays offered and a second booking succeeds' },
     async (t) => {
       // The vehicle asked for (whether the quote describes it is 2.9.5's).
-      const { request } = await bookReservation(t, 'partnerA', { rate: 'public' });
+      const { request } = await requireGeneratedBooking(t, 'partnerA', { rate: 'public' });
       const after = await availability(t, windowOf(request));
       expect(
         after.offers.map((o) => o.vehicle.vehicleCode),
@@ -237,14 +241,14 @@ describe('1 What the service does', () => {
       ).toContain(request.vehicleCode);
       // A new quote of the same request: booking the first again is 3.10's matter, not this clause's.
       const second = await quoteStep(t, 'partnerA', request);
-      const again = await postReservation(t, 'partnerA', reservationBody(t, second.quoteId, second.vehicle));
+      const again = await sendReservationBody(t, 'partnerA', reservationBody(t, second.quoteId, second.vehicle));
       expectBooked(again, 'a second booking of the same vehicle and window');
     },
   );
 
   // Spec 1.1d: "Unit-level availability is not an API option."
   check('1.1d')(
-    { needs: A, name: 'The contract has no unit-level option: availability is model_level_on_request only' },
+    { needs: onlyPartnerA, name: 'The contract has no unit-level option: availability is model_level_on_request only' },
     async () => {
       const schemas = OPENAPI.components.schemas;
       for (const name of ['AvailabilityRequest', 'QuoteRequest', 'ReservationRequest']) {
@@ -260,7 +264,7 @@ describe('1 What the service does', () => {
     },
   );
 
-  // Spec 1.1d: "Unit-level availability is not an API option."
+  // Spec 1.1d (quoted above)
   check('1.1d')(
     { ...shop, name: 'Asking for unit-level availability is refused (400); every answer is model-level' },
     async (t) => {
@@ -285,7 +289,7 @@ describe('1 What the service does', () => {
               'model_level_on_request',
             );
         },
-        { numRuns: cheapRuns(t) },
+        { numRuns: casesFor(t, 'availability') },
       );
     },
   );
@@ -308,7 +312,7 @@ describe('1 What the service does', () => {
     );
   }
 
-  // Spec 1.2: "Every money amount is a Money object (see section 2). Bare floating-point amounts do not occur."
+  // Spec 1.2 (quoted above)
   check('1.2')({ ...shop, name: 'Every priced field of offers and quotes is a Money object' }, (t) =>
     forSamples(t, 'shop', (samples) => {
       for (const s of samples) {
@@ -332,8 +336,8 @@ describe('1 What the service does', () => {
 
   // Spec 1.3a: "Reservations are created as confirmed with no online payment."
   check('1.3a')({ ...book, name: 'A booking needs no payment data and is created confirmed (201)' }, async (t) => {
-    // The booking's 201 is 4.7.2's (bookReservation files another status there); this clause is the state and payment.
-    const { reservation, body } = await bookReservation(t, 'partnerA');
+    // The booking's 201 is 4.7.2's (requireGeneratedBooking files another status there); this clause is the state and payment.
+    const { reservation, body } = await requireGeneratedBooking(t, 'partnerA');
     expect(reservation.status, 'status of a new reservation').toBe('confirmed');
     expect(Object.keys(body).sort(), 'the request carried no payment data').toEqual([
       'driver',
@@ -342,7 +346,7 @@ describe('1 What the service does', () => {
     ]);
   });
 
-  // Spec 1.3a: "Reservations are created as confirmed with no online payment."
+  // Spec 1.3a (quoted above)
   check('1.3a')(
     { ...shop, level: 'SHOULD', name: 'Quotes ask for no online prepayment (settled with the partner)' },
     async (t) => {
@@ -356,7 +360,7 @@ describe('1 What the service does', () => {
           expect(quote.payment.model).toBe('settled_with_partner');
           expect(quote.payment.prepaymentRequired.amount, 'prepaymentRequired').toBe(0);
         },
-        { numRuns: costlyRuns(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
@@ -384,15 +388,14 @@ describe('1 What the service does', () => {
           expect(scaled(total, e), 'charges.total does not include the deposit').not.toBe(charge + scaled(deposit, e));
           return undefined;
         },
-        { numRuns: costlyRuns(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
 
-  // Spec 1.3b: "The refundable security deposit is collected from the driver at pickup and is shown separately from the
-  // rental charge."
+  // Spec 1.3b (quoted above)
   check('1.3b')({ ...book, name: 'A reservation shows the security deposit apart from its total' }, async (t) => {
-    const { reservation, quote } = await bookReservation(t, 'partnerA');
+    const { reservation, quote } = await requireGeneratedBooking(t, 'partnerA');
     expect(isMoneyObject(reservation.securityDeposit), 'securityDeposit').toBe(true);
     expect(moneyValue(reservation.securityDeposit), 'deposit as quoted (by value)').toEqual(
       moneyValue(quote.securityDeposit),
@@ -428,9 +431,9 @@ describe('1 What the service does', () => {
     },
   );
 
-  // Spec 1.4a: "A partner only ever sees its own reservations, rates and codes."
+  // Spec 1.4a (quoted above)
   check('1.4a')({ ...twoPartners, name: "A partner's reservation list holds only its own reservations" }, async (t) => {
-    const { reservation } = await bookReservation(t, 'partnerA');
+    const { reservation } = await requireGeneratedBooking(t, 'partnerA');
     const listOf = async (role: Role) => {
       const res = await t.client(role).get('/reservations?limit=100');
       expect(res.status, `GET /reservations as ${role}: ${res.excerpt}`).toBe(200);
@@ -458,7 +461,7 @@ describe('1 What the service does', () => {
   check('1.4b')(
     { ...twoPartners, name: "Another partner's reservation: 404, the body of a nonexistent id's but for requestId" },
     async (t) => {
-      const { reservation } = await bookReservation(t, 'partnerA');
+      const { reservation } = await requireGeneratedBooking(t, 'partnerA');
       const id = reservation.reservationId;
       const missing = unissuedId(id);
       const own = () => t.client('partnerA').get(`/reservations/${encodeURIComponent(id)}`);
@@ -495,7 +498,7 @@ describe('1 What the service does', () => {
   check('1.5')(
     { ...book, name: 'PATCH of a reservation: 501 MODIFICATION_NOT_SUPPORTED, nothing changed' },
     async (t) => {
-      const { reservation } = await bookReservation(t, 'partnerA');
+      const { reservation } = await requireGeneratedBooking(t, 'partnerA');
       const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
       const change = fc.record(
         {
@@ -511,21 +514,21 @@ describe('1 What the service does', () => {
         async (body) => {
           expectError(await t.client('partnerA').patch(path, body), 'MODIFICATION_NOT_SUPPORTED');
         },
-        { numRuns: costlyRuns(t) },
+        { numRuns: casesFor(t, 'request') },
       );
       const after = await t.client('partnerA').get(path);
       expect(after.body, 'the reservation after the PATCH attempts').toEqual(reservation);
     },
   );
 
-  // Spec 1.5: "Reservation modification is deliberately unsupported in v1 (cancel and re-book)."
+  // Spec 1.5 (quoted above)
   check('1.5')({ ...book, name: 'Change by cancel and re-book: both succeed' }, async (t) => {
-    const { reservation, request } = await bookReservation(t, 'partnerA');
+    const { reservation, request } = await requireGeneratedBooking(t, 'partnerA');
     // The cancel's 200 is 3.4's and the state it answers 4.11.2's (cancelStep files them there).
-    await cancelStep(t, 'partnerA', reservation.reservationId, { reason: 'Re-booking with other dates' });
+    await requireCancel(t, 'partnerA', reservation.reservationId, { reason: 'Re-booking with other dates' });
     // Re-booked from a new quote of the same request: booking the first quote again is 3.10's matter.
     const again = await quoteStep(t, 'partnerA', request);
-    const rebooked = await postReservation(t, 'partnerA', reservationBody(t, again.quoteId, again.vehicle));
+    const rebooked = await sendReservationBody(t, 'partnerA', reservationBody(t, again.quoteId, again.vehicle));
     expectBooked(rebooked, 'the re-booking');
   });
 
@@ -546,7 +549,7 @@ describe('1 What the service does', () => {
     },
   );
 
-  // Spec 1.6a: "Vehicle classification uses SIPP (ACRISS) codes."
+  // Spec 1.6a (quoted above)
   check('1.6a')({ ...shop, name: 'Offered and quoted vehicles carry valid SIPP codes' }, (t) =>
     forSamples(t, 'shop', (samples) => {
       for (const s of samples) {
@@ -561,7 +564,7 @@ describe('1 What the service does', () => {
     }),
   );
 
-  // Spec 1.6a: "Vehicle classification uses SIPP (ACRISS) codes."
+  // Spec 1.6a (quoted above)
   check('1.6a')(
     { ...business, level: 'SHOULD', name: 'The SIPP code agrees with transmission and air conditioning' },
     async (t) => {
@@ -600,7 +603,7 @@ describe('1 What the service does', () => {
     }),
   );
 
-  // Spec 1.6b: "IATA airport identifiers appear only as an optional field of airport locations."
+  // Spec 1.6b (quoted above)
   check('1.6b')({ ...shop, name: 'Shopping answers carry no IATA field' }, (t) =>
     forSamples(t, 'shop', (samples) => {
       for (const s of samples) expect(JSON.stringify(s.res.body), s.label).not.toMatch(/"[^"]*iata[^"]*":/i);
@@ -610,14 +613,16 @@ describe('1 What the service does', () => {
   // Spec 1.6c: "The operator claims no membership of or certification by those bodies, nor by any travel-messaging
   // standards body."
   check('1.6c')(
-    { needs: A, name: 'The published contract claims no membership or certification of ACRISS, IATA or OpenTravel' },
+    {
+      needs: onlyPartnerA,
+      name: 'The published contract claims no membership or certification of ACRISS, IATA or OpenTravel',
+    },
     async () => {
       expect(OPENAPI_TEXT.match(CLAIM)?.[0] ?? null, 'a claim in the shipped OpenAPI').toBeNull();
     },
   );
 
-  // Spec 1.6c: "The operator claims no membership of or certification by those bodies, nor by any travel-messaging
-  // standards body."
+  // Spec 1.6c (quoted above)
   check('1.6c')(
     { ...business, name: 'No response claims membership or certification of ACRISS, IATA or OpenTravel' },
     (t) =>
@@ -629,7 +634,7 @@ describe('1 What the service does', () => {
   // Spec 1.6d: "The XML representation is proprietary: it is not SOAP, has no WSDL, and is not OpenTravel-compatible."
   check('1.6d')(
     {
-      needs: A,
+      needs: onlyPartnerA,
       representations: ['xml'],
       name: 'XML answers are the proprietary typed XML: no SOAP, WSDL or OpenTravel',
     },
@@ -659,7 +664,7 @@ describe('1 What the service does', () => {
       }),
   );
 
-  // Spec 1.6d: "The XML representation is proprietary: it is not SOAP, has no WSDL, and is not OpenTravel-compatible."
+  // Spec 1.6d (quoted above)
   check('1.6d')(
     { ...business, name: 'There is no WSDL: ?wsdl is not answered with a service description' },
     async (t) => {
@@ -681,7 +686,7 @@ describe('1 What the service does', () => {
     },
   );
 
-  // Spec 1.6d: "The XML representation is proprietary: it is not SOAP, has no WSDL, and is not OpenTravel-compatible."
+  // Spec 1.6d (quoted above)
   check('1.6d')({ ...shop, name: 'A SOAP envelope is not accepted as a request (400 MALFORMED_XML)' }, async (t) => {
     const cat = await targetListings(t);
     await t.forAll(
@@ -702,7 +707,7 @@ describe('1 What the service does', () => {
           expectError(res, 'MALFORMED_XML');
         }
       },
-      { numRuns: slowCases(t) },
+      { numRuns: casesFor(t, 'severalRequests') },
     );
   });
 
@@ -733,7 +738,7 @@ describe('1 What the service does', () => {
     },
   );
 
-  // Spec 1.7: "Initial integration credentials read live catalogue and pricing data and carry no reservation scope."
+  // Spec 1.7 (quoted above)
   check('1.7')(
     {
       needs: ['readOnly'],
@@ -759,12 +764,12 @@ describe('1 What the service does', () => {
             `POST /availability: ${shopped.excerpt}`,
           ).toBe(true);
         },
-        { numRuns: slowCases(t) },
+        { numRuns: casesFor(t, 'severalRequests') },
       );
     },
   );
 
-  // Spec 1.7: "Initial integration credentials read live catalogue and pricing data and carry no reservation scope."
+  // Spec 1.7 (quoted above)
   check('1.7')(
     {
       needs: ['readOnly'],
@@ -782,12 +787,12 @@ describe('1 What the service does', () => {
           expect(quoteAnswered(quoted), `POST /quotes: HTTP ${quoted.status} ${quoted.excerpt}`).toBe(true);
           const quote = quoted.body as Quote;
           // A refused booking creates nothing; the id is recorded anyway should the target accept it.
-          const res = await postReservation(t, 'readOnly', reservationBody(t, quote.quoteId, quote.vehicle));
+          const res = await sendReservationBody(t, 'readOnly', reservationBody(t, quote.quoteId, quote.vehicle));
           // Served without the scope in the grant: the endpoint's scope check (4.0.12) failed, not this clause.
           await requireUnscopedBookingRefused(t, 'readOnly', res);
           expectError(res, 'INSUFFICIENT_SCOPE');
         },
-        { numRuns: slowCases(t) },
+        { numRuns: casesFor(t, 'severalRequests') },
       );
     },
   );

@@ -35,7 +35,7 @@ describe('2 Conventions', () => {
         }),
     );
 
-    // Spec 2.0.1: "`T|null` means the key is present and may be null."
+    // Spec 2.0.1 (quoted above)
     check('2.0.1')(
       {
         ...options,
@@ -62,7 +62,7 @@ describe('2 Conventions', () => {
     );
   }
 
-  // Spec 2.0.2: "Objects are closed (no unknown properties) unless stated."
+  // Spec 2.0.2 (quoted above)
   check('2.0.2')(
     {
       ...shop,
@@ -75,7 +75,7 @@ describe('2 Conventions', () => {
     },
   );
 
-  // Spec 2.0.2: "Objects are closed (no unknown properties) unless stated."
+  // Spec 2.0.2 (quoted above)
   check('2.0.2')(
     {
       ...book,
@@ -106,17 +106,17 @@ describe('2 Conventions', () => {
     );
   });
 
-  // Spec 2.0.3: "all paths start with `/api/partner/v1`"
+  // Spec 2.0.3 (quoted above)
   check('2.0.3')({ ...shop, name: 'The shopping endpoints answer under /api/partner/v1' }, (t) =>
     forSamples(t, 'shop', () => undefined),
   );
 
-  // Spec 2.0.3: "all paths start with `/api/partner/v1`"
+  // Spec 2.0.3 (quoted above)
   check('2.0.3')({ ...book, name: 'The reservation endpoints answer under /api/partner/v1' }, (t) =>
     forSamples(t, 'book', () => undefined),
   );
 
-  // Spec 2.0.3: "all paths start with `/api/partner/v1`"
+  // Spec 2.0.3 (quoted above)
   check('2.0.3')(
     { ...business, level: 'SHOULD', name: 'The resources are not served outside /api/partner/v1' },
     async (t) => {

@@ -154,7 +154,7 @@ describe('2.1 Money', () => {
 
   // 2.1.3 never decimal or float: what the wire says before parsing
   for (const level of SAMPLE_LEVELS) {
-    // Spec 2.1.3: "amount | integer | integer minor units, never decimal or float"
+    // Spec 2.1.3 (quoted above)
     check('2.1.3')(
       {
         ...business,

@@ -2,15 +2,17 @@
  * Spec 2.2 Code types: the patterns of vehicleCode, locationCode, accountCode and rateCode, sippCode on listed
  * vehicles, and quoteId (opaque, 8 to 4096 characters) as the target lists, echoes and accepts them.
  */
+
 import { describe, expect } from 'vitest';
 import { LIMITS } from '../contract/limits.ts';
 import { PATTERNS } from '../contract/schemas/index.ts';
 import { type ApiResult, check } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import { expectError } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
 import { expectedGot } from '../harness/check/wording.ts';
-import { postReservation, quoteToBook } from './support/booking.ts';
-import { costlyRuns, forAvailability, forOffers, forQuotes } from './support/generated.ts';
+import { requireQuoteToBook, sendReservationBody } from './support/booking.ts';
+import { forAvailability, forOffers, forQuotes } from './support/generated.ts';
 import { listedLocations, listedRates, listedVehicles, targetListings } from './support/listings.ts';
 import { book, business, shop } from './support/presets.ts';
 import { driverFor, freshReference } from './support/reservation-requests.ts';
@@ -31,7 +33,7 @@ describe('2.2 Code types', () => {
     },
   );
 
-  // Spec 2.2.1: "VehicleCode | string | `^[A-Z0-9-]{2,32}$`; permanent per car model"
+  // Spec 2.2.1 (quoted above)
   check('2.2.1')(
     { ...shop, name: 'A vehicleCode names the same model in offers and quotes as in the fleet list' },
     async (t) => {
@@ -63,7 +65,7 @@ describe('2.2 Code types', () => {
             expect(byCode.get(quote.vehicle.vehicleCode)).toBe(`${quote.vehicle.make}|${quote.vehicle.model}`);
           }
         },
-        { listings: cat, runs: costlyRuns(t) },
+        { listings: cat, runs: casesFor(t, 'request') },
       );
     },
   );
@@ -98,7 +100,7 @@ describe('2.2 Code types', () => {
     },
   );
 
-  // Spec 2.2.3: "CommercialCode (accountCode, rateCode) | string | `^[A-Z0-9_-]{1,32}$`"
+  // Spec 2.2.3 (quoted above)
   check('2.2.3')(
     { ...shop, name: 'Commercial codes echoed by availability and quotes match ^[A-Z0-9_-]{1,32}$' },
     async (t) => {
@@ -111,7 +113,7 @@ describe('2.2 Code types', () => {
           expect(response.accountCode, 'availability accountCode').toMatch(pattern);
           expect(response.rateCode, 'availability rateCode').toMatch(pattern);
         },
-        { listings: cat, rate: 'plan', runs: costlyRuns(t) },
+        { listings: cat, rate: 'plan', runs: casesFor(t, 'request') },
       );
       await forQuotes(
         t,
@@ -119,7 +121,7 @@ describe('2.2 Code types', () => {
           expect(quote.rate.accountCode, 'quote rate.accountCode').toMatch(pattern);
           expect(quote.rate.rateCode, 'quote rate.rateCode').toMatch(pattern);
         },
-        { listings: cat, rate: 'plan', runs: costlyRuns(t) },
+        { listings: cat, rate: 'plan', runs: casesFor(t, 'request') },
       );
     },
   );
@@ -143,17 +145,17 @@ describe('2.2 Code types', () => {
       expect(id.length, `${what} length`).toBeLessThanOrEqual(LIMITS.quoteIdLength.max);
     };
     await forOffers(t, (offer) => within(offer.quoteId, `offer ${offer.vehicle.vehicleCode} quoteId`));
-    await forQuotes(t, (_request, quote) => within(quote.quoteId, 'quote quoteId'), { runs: costlyRuns(t) });
+    await forQuotes(t, (_request, quote) => within(quote.quoteId, 'quote quoteId'), { runs: casesFor(t, 'request') });
   });
 
-  // Spec 2.2.5: "quoteId is treated as opaque; in a reservation request it is 8 to 4096 characters"
+  // Spec 2.2.5 (quoted above)
   check('2.2.5')(
     { ...book, name: 'A reservation request quoteId of 7 or 4097 characters is refused with 400' },
     async (t) => {
-      const { quote } = await quoteToBook(t);
+      const { quote } = await requireQuoteToBook(t);
       for (const length of [LIMITS.quoteIdLength.min - 1, LIMITS.quoteIdLength.max + 1]) {
         const quoteId = quote.quoteId.repeat(Math.ceil(length / quote.quoteId.length)).slice(0, length);
-        const res = await postReservation(t, 'partnerA', {
+        const res = await sendReservationBody(t, 'partnerA', {
           quoteId,
           partnerReference: freshReference(t),
           driver: driverFor(t, quote.vehicle),
@@ -164,12 +166,12 @@ describe('2.2 Code types', () => {
     },
   );
 
-  // Spec 2.2.5: "quoteId is treated as opaque; in a reservation request it is 8 to 4096 characters"
+  // Spec 2.2.5 (quoted above)
   check('2.2.5')(
     { ...book, name: 'A quoteId is opaque: another string of valid length is no quote (400)' },
     async (t) => {
-      const { quote } = await quoteToBook(t);
-      const res = await postReservation(t, 'partnerA', {
+      const { quote } = await requireQuoteToBook(t);
+      const res = await sendReservationBody(t, 'partnerA', {
         quoteId: `CERT-NOT-A-QUOTE-${(t.seed >>> 0).toString(36)}`,
         partnerReference: freshReference(t),
         driver: driverFor(t, quote.vehicle),

@@ -2,13 +2,15 @@
  * Spec 2.3 Extras (closed, all optional): generated extras accepted, each field's type and range refused by
  * one-fault variants, cdwInsurance and fullProtection exclusive.
  */
+
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { LIMITS } from '../contract/limits.ts';
 import { availabilityRequest, extras, quoteRequest } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import { expectError } from '../harness/check/expect-api.ts';
-import { cheapRuns, isAvailabilityAnswer, sampleOf } from './support/generated.ts';
+import { isAvailabilityAnswer, sampleOf } from './support/generated.ts';
 import { targetListings } from './support/listings.ts';
 import { shop } from './support/presets.ts';
 import { availabilityFaults, quoteFaults } from './support/request-faults.ts';
@@ -30,7 +32,7 @@ async function extrasAccepted(t: CheckContext, extrasArb: fc.Arbitrary<Record<st
       const res = await t.client('partnerA').post('/availability', { ...request, extras: x });
       expect(isAvailabilityAnswer(res), `extras ${JSON.stringify(x)}: HTTP ${res.status} ${res.excerpt}`).toBe(true);
     },
-    { numRuns: cheapRuns(t) },
+    { numRuns: casesFor(t, 'availability') },
   );
 }
 
@@ -40,7 +42,7 @@ describe('2.3 Extras', () => {
     await extrasAccepted(t, fc.oneof(fc.constant({}), extras() as fc.Arbitrary<Record<string, unknown>>));
   });
 
-  // Spec 2.3.1: "Extras (object, closed, all optional)"
+  // Spec 2.3.1 (quoted above)
   check('2.3.1')(
     { ...shop, name: 'An unknown property inside extras: 400 (VALIDATION_ERROR or another code)' },
     async (t) => {
@@ -49,7 +51,7 @@ describe('2.3 Extras', () => {
     },
   );
 
-  // Spec 2.3.1: "Extras (object, closed, all optional)"
+  // Spec 2.3.1 (quoted above)
   check('2.3.1')({ ...shop, name: 'Extras that is not an object: 400' }, async (t) => {
     await availabilityFaults(t, 'extras', ['type']);
   });
@@ -58,7 +60,7 @@ describe('2.3 Extras', () => {
   check('2.3.2')({ ...shop, name: 'extras.cdwInsurance true or false is accepted' }, (t) =>
     booleanAccepted(t, 'cdwInsurance'),
   );
-  // Spec 2.3.2: "cdwInsurance | boolean"
+  // Spec 2.3.2 (quoted above)
   check('2.3.2')({ ...shop, name: 'extras.cdwInsurance of another type: 400' }, (t) =>
     availabilityFaults(t, 'extras.cdwInsurance', ['type']),
   );
@@ -68,14 +70,12 @@ describe('2.3 Extras', () => {
   check('2.3.3')({ ...shop, name: 'extras.fullProtection true or false is accepted' }, (t) =>
     booleanAccepted(t, 'fullProtection'),
   );
-  // Spec 2.3.3: "fullProtection | boolean | supersedes cdwInsurance; sending both is a validation error (no double
-  // charge)"
+  // Spec 2.3.3 (quoted above)
   check('2.3.3')({ ...shop, name: 'extras.fullProtection of another type: 400' }, (t) =>
     availabilityFaults(t, 'extras.fullProtection', ['type']),
   );
 
-  // Spec 2.3.3: "fullProtection | boolean | supersedes cdwInsurance; sending both is a validation error (no double
-  // charge)"
+  // Spec 2.3.3 (quoted above)
   check('2.3.3')({ ...shop, name: 'cdwInsurance and fullProtection both true: 400 VALIDATION_ERROR' }, async (t) => {
     const cat = await targetListings(t);
     const both = { cdwInsurance: true, fullProtection: true };
@@ -92,7 +92,7 @@ describe('2.3 Extras', () => {
   check('2.3.4')({ ...shop, name: 'extras.additionalDriver true or false is accepted' }, (t) =>
     booleanAccepted(t, 'additionalDriver'),
   );
-  // Spec 2.3.4: "additionalDriver | boolean"
+  // Spec 2.3.4 (quoted above)
   check('2.3.4')({ ...shop, name: 'extras.additionalDriver of another type: 400' }, (t) =>
     availabilityFaults(t, 'extras.additionalDriver', ['type']),
   );
@@ -101,7 +101,7 @@ describe('2.3 Extras', () => {
   check('2.3.5')({ ...shop, name: 'extras.roadSideAssistance true or false is accepted' }, (t) =>
     booleanAccepted(t, 'roadSideAssistance'),
   );
-  // Spec 2.3.5: "roadSideAssistance | boolean"
+  // Spec 2.3.5 (quoted above)
   check('2.3.5')({ ...shop, name: 'extras.roadSideAssistance of another type: 400' }, (t) =>
     availabilityFaults(t, 'extras.roadSideAssistance', ['type']),
   );
@@ -114,7 +114,7 @@ describe('2.3 Extras', () => {
     );
   });
 
-  // Spec 2.3.6: "childSeats | integer | 0 to 3"
+  // Spec 2.3.6 (quoted above)
   check('2.3.6')({ ...shop, name: 'extras.childSeats -1, 4, 1.5 or a string: 400' }, async (t) => {
     await availabilityFaults(t, 'extras.childSeats');
     await quoteFaults(t, 'extras.childSeats', ['range']);

@@ -2,11 +2,13 @@
  * Spec 2.4 RentalWindow: each field missing or malformed is refused, the window is restated in the pickup
  * location's local time without an offset, accountCode and rateCode omitted mean the public rate.
  */
+
 import { describe, expect } from 'vitest';
 import type { AvailabilityRequest } from '../contract/types.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import { expectLocalDateTime, expectRentalWindow } from './support/datetime.ts';
-import { costlyRuns, forAvailability, forQuotes } from './support/generated.ts';
+import { forAvailability, forQuotes } from './support/generated.ts';
 import { targetListings } from './support/listings.ts';
 import { shop } from './support/presets.ts';
 import { availabilityFaults, quoteFaults } from './support/request-faults.ts';
@@ -22,7 +24,7 @@ async function codeOmitted(t: CheckContext, field: 'accountCode' | 'rateCode'): 
   await forAvailability(t, (_request, response) => expect(response[field], field).toBeNull(), { rate: 'public' });
   await forQuotes(t, (_request, quote) => expect(quote.rate[field], `rate.${field}`).toBeNull(), {
     rate: 'public',
-    runs: costlyRuns(t),
+    runs: casesFor(t, 'request'),
   });
 }
 
@@ -48,7 +50,7 @@ describe('2.4 RentalWindow', () => {
     },
   );
 
-  // Spec 2.4.1: "pickupLocation | LocationCode | yes"
+  // Spec 2.4.1 (quoted above)
   check('2.4.1')({ ...shop, name: 'pickupLocation missing, of another type or breaking its format: 400' }, (t) =>
     windowFaults(t, 'pickupLocation'),
   );
@@ -63,7 +65,7 @@ describe('2.4 RentalWindow', () => {
     windowFaults(t, 'pickupDate'),
   );
 
-  // Spec 2.4.3: "pickupDate | string, date (ISO 8601) | yes | calendar date local to the pickup location"
+  // Spec 2.4.3 (quoted above)
   check('2.4.3')({ ...shop, name: 'pickupDate and pickupTime are the local start of the rental' }, async (t) => {
     await forAvailability(t, (request, response) => {
       expectLocalDateTime(response.pickupDateTime, request.pickupDate, request.pickupTime, 'pickupDateTime');
@@ -90,11 +92,11 @@ describe('2.4 RentalWindow', () => {
   check('2.4.7')({ ...shop, name: 'accountCode omitted: the public rate (null in the answer)' }, (t) =>
     codeOmitted(t, 'accountCode'),
   );
-  // Spec 2.4.7: "accountCode | CommercialCode | no | omit for the public rate"
+  // Spec 2.4.7 (quoted above)
   check('2.4.7')({ ...shop, name: 'accountCode of a listed plan is accepted and echoed' }, (t) =>
     codeEchoed(t, 'accountCode'),
   );
-  // Spec 2.4.7: "accountCode | CommercialCode | no | omit for the public rate"
+  // Spec 2.4.7 (quoted above)
   check('2.4.7')({ ...shop, name: 'accountCode of another type or breaking ^[A-Z0-9_-]{1,32}$: 400' }, (t) =>
     availabilityFaults(t, 'accountCode'),
   );
@@ -103,11 +105,11 @@ describe('2.4 RentalWindow', () => {
   check('2.4.8')({ ...shop, name: 'rateCode omitted: the public rate (null in the answer)' }, (t) =>
     codeOmitted(t, 'rateCode'),
   );
-  // Spec 2.4.8: "rateCode | CommercialCode | no | omit for the public rate"
+  // Spec 2.4.8 (quoted above)
   check('2.4.8')({ ...shop, name: 'rateCode of a listed plan is accepted and echoed' }, (t) =>
     codeEchoed(t, 'rateCode'),
   );
-  // Spec 2.4.8: "rateCode | CommercialCode | no | omit for the public rate"
+  // Spec 2.4.8 (quoted above)
   check('2.4.8')({ ...shop, name: 'rateCode of another type or breaking ^[A-Z0-9_-]{1,32}$: 400' }, (t) =>
     availabilityFaults(t, 'rateCode'),
   );
@@ -131,7 +133,7 @@ describe('2.4 RentalWindow', () => {
     },
   );
 
-  // Spec 2.4.9: "All local dates and times are interpreted in the IANA timezone of the relevant location."
+  // Spec 2.4.9 (quoted above)
   check('2.4.9')({ ...shop, name: 'Availability restates the window in local time, without an offset' }, async (t) => {
     await forAvailability(t, (request, response) => {
       expectLocalDateTime(response.pickupDateTime, request.pickupDate, request.pickupTime, 'pickupDateTime');

@@ -2,12 +2,14 @@
  * Spec 2.5 FleetVehicle: each field rule of the table on every listed vehicle (GET /fleet and one
  * GET /fleet/{vehicleCode}), and what offers and quotes carry of a vehicle (deposit, dataQuality, specification).
  */
+
 import { describe, expect } from 'vitest';
 import { SCHEMA_BUNDLE } from '../contract/schemas/index.ts';
 import type { FleetVehicle } from '../contract/types.ts';
 import { check } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import { expectValue } from '../harness/check/expect-api.ts';
-import { costlyRuns, forOffers, forQuotes } from './support/generated.ts';
+import { forOffers, forQuotes } from './support/generated.ts';
 import { forListedVehicles, listedLocations, listedVehicles } from './support/listings.ts';
 import { expectMoney, scaled } from './support/money.ts';
 import { business, shop } from './support/presets.ts';
@@ -226,7 +228,7 @@ describe('2.5 FleetVehicle', () => {
       }),
   );
 
-  // Spec 2.5.17: "securityDeposit | Money | refundable, collected at pickup, not part of the rental charge"
+  // Spec 2.5.17 (quoted above)
   check('2.5.17')({ ...shop, name: 'The security deposit is not part of the quoted rental charge' }, async (t) => {
     await forQuotes(t, (_request, quote) => {
       expectMoney(quote.vehicle.securityDeposit, 'vehicle.securityDeposit');
@@ -246,8 +248,7 @@ describe('2.5 FleetVehicle', () => {
     });
   });
 
-  // Spec 2.5.22: "dataQuality | object | required status (incomplete, complete_unverified, verified) and missingFields
-  // (array of string)."
+  // Spec 2.5.22 (quoted above)
   check('2.5.22')({ ...shop, name: 'Vehicles of offers and quotes carry a valid dataQuality' }, async (t) => {
     const judge = (v: FleetVehicle, l: string) => {
       // The three values of 2.5.22; that an offer carries no incomplete vehicle is 2.5.23's, judged by its own check.
@@ -256,11 +257,11 @@ describe('2.5 FleetVehicle', () => {
     };
     await forOffers(t, (offer) => judge(offer.vehicle, `offer ${offer.vehicle.vehicleCode}`));
     await forQuotes(t, (_r, quote) => judge(quote.vehicle, `quote ${quote.vehicle.vehicleCode}`), {
-      runs: costlyRuns(t),
+      runs: casesFor(t, 'request'),
     });
   });
 
-  // Spec 2.5.23: "Only complete_unverified and verified vehicles are returned."
+  // Spec 2.5.23 (quoted above)
   check('2.5.23')({ ...shop, name: 'Offers only carry complete_unverified or verified vehicles' }, async (t) => {
     await forOffers(t, (offer) =>
       oneOf(
@@ -271,8 +272,7 @@ describe('2.5 FleetVehicle', () => {
     );
   });
 
-  // Spec 2.5.24: "A vehicle is returned only when it is published AND its partner specification is complete (SIPP,
-  // doors, air conditioning, seats, transmission, fuel)."
+  // Spec 2.5.24 (quoted above)
   check('2.5.24')({ ...shop, name: 'Offers only carry vehicles with a complete partner specification' }, async (t) => {
     await forOffers(t, (offer) => {
       for (const key of [
@@ -288,8 +288,7 @@ describe('2.5 FleetVehicle', () => {
     });
   });
 
-  // Spec 2.5.24: "A vehicle is returned only when it is published AND its partner specification is complete (SIPP,
-  // doors, air conditioning, seats, transmission, fuel)."
+  // Spec 2.5.24 (quoted above)
   check('2.5.24')(
     { ...business, level: 'SHOULD', name: 'Listed vehicles have an empty dataQuality.missingFields' },
     async (t) => {

@@ -137,8 +137,7 @@ describe('2.6 Location', () => {
     }),
   );
 
-  // Spec 2.6.11: "iataCode | string or null | `^[A-Z]{3}$`; present only when locationType is airport; different
-  // namespace from locationCode"
+  // Spec 2.6.11 (quoted above)
   check('2.6.11')({ ...business, level: 'SHOULD', name: 'Every airport carries its IATA code' }, async (t) => {
     const airports = (await listedLocations(t)).filter((l) => l.value.locationType === 'airport');
     if (airports.length === 0) t.notApplicable('no airport location is listed');
@@ -146,8 +145,7 @@ describe('2.6 Location', () => {
       expect(value.iataCode, `${label} (docs/ambiguities.md #35)`).not.toBeNull();
   });
 
-  // Spec 2.6.15: "branchCode | string | branch the station belongs to; fleet coverage and one-way fees are
-  // branch-scoped"
+  // Spec 2.6.15 (quoted above)
   check('2.6.15')(
     { ...shop, name: 'One-way fees are branch-scoped: none between two locations of one branch' },
     async (t) => {
@@ -181,7 +179,7 @@ describe('2.6 Location', () => {
     expect(new Set(listedCodes(list)).size, 'distinct location codes').toBe(8);
   });
 
-  // Spec 2.6.16: "The location list holds the eight active locations."
+  // Spec 2.6.16 (quoted above)
   check('2.6.16')(
     { ...shop, name: 'Every listed location is active: shopping there is never INVALID_LOCATION' },
     async (t) => {

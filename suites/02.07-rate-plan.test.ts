@@ -2,13 +2,15 @@
  * Spec 2.7 Rate plan: each field rule on every listed plan, plans private to their partner and usable for
  * shopping, and the public rate when no code is sent. An empty rates list is valid (the checks are then n/a).
  */
+
 import { describe, expect } from 'vitest';
 import type { RatePlan } from '../contract/types.ts';
 import { availabilityRequest } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import { errorCodeOf, expectValue } from '../harness/check/expect-api.ts';
-import { booked } from './support/booking.ts';
-import { costlyRuns, forAvailability, forQuotes, sampleOf } from './support/generated.ts';
+import { requireGeneratedBooking } from './support/booking.ts';
+import { forAvailability, forQuotes, sampleOf } from './support/generated.ts';
 import { listedRates, listingsAsListed, targetListings, withPlans } from './support/listings.ts';
 import { ISO_CURRENCIES } from './support/money.ts';
 import { book, business, shop } from './support/presets.ts';
@@ -95,7 +97,7 @@ describe('2.7 Rate plan', () => {
     },
   );
 
-  // Spec 2.7.7: "Only codes of the authenticated partner that are approved and activated are listed."
+  // Spec 2.7.7 (quoted above)
   check('2.7.7')(
     { ...shop, name: 'Every listed plan is approved and activated: shopping with it is never refused for the code' },
     async (t) => {
@@ -133,7 +135,7 @@ describe('2.7 Rate plan', () => {
           expect(response.accountCode, 'accountCode').toBeNull();
           expect(response.rateCode, 'rateCode').toBeNull();
         },
-        { rate: 'public', runs: costlyRuns(t) },
+        { rate: 'public', runs: casesFor(t, 'request') },
       );
       await forQuotes(
         t,
@@ -142,17 +144,16 @@ describe('2.7 Rate plan', () => {
           expect(quote.rate.rateCode).toBeNull();
           expect(quote.rate.adjustmentApplied, 'the public rate has no partner adjustment').toBe(false);
         },
-        { rate: 'public', runs: costlyRuns(t) },
+        { rate: 'public', runs: casesFor(t, 'request') },
       );
     },
   );
 
-  // Spec 2.7.8: "An empty list means no commercial terms are agreed; shopping and booking at the public rate remain
-  // possible by omitting accountCode/rateCode."
+  // Spec 2.7.8 (quoted above)
   check('2.7.8')(
     { ...book, name: 'Booking at the public rate is possible (codes null on the reservation)' },
     async (t) => {
-      const { reservation } = await booked(t, { rate: 'public' });
+      const { reservation } = await requireGeneratedBooking(t, 'partnerA', { rate: 'public', schema: true });
       expect(reservation.accountCode, 'accountCode').toBeNull();
       expect(reservation.rateCode, 'rateCode').toBeNull();
     },

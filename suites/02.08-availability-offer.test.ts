@@ -8,7 +8,7 @@ import type { Reservation } from '../contract/types.ts';
 import { availabilityRequest } from '../generators/index.ts';
 import { check } from '../harness/check/check.ts';
 import { expectSchema, expectValue, listItems } from '../harness/check/expect-api.ts';
-import { expectBooked, postReservation } from './support/booking.ts';
+import { expectBooked, sendReservationBody } from './support/booking.ts';
 import { expectAboutThirtyMinutes } from './support/datetime.ts';
 import { forOffers, isAvailabilityAnswer, sampleOf } from './support/generated.ts';
 import { targetListings } from './support/listings.ts';
@@ -35,7 +35,7 @@ describe('2.8 AvailabilityOffer', () => {
     });
   });
 
-  // Spec 2.8.2: "quoteId | string | usable in reservation creation; valid 30 minutes"
+  // Spec 2.8.2 (quoted above)
   check('2.8.2')({ ...book, name: "An offer's quoteId books a reservation without calling /quotes" }, async (t) => {
     const cat = await targetListings(t);
     let bookedOne = false;
@@ -45,7 +45,7 @@ describe('2.8 AvailabilityOffer', () => {
       expect(isAvailabilityAnswer(res), res.excerpt).toBe(true);
       const offer = res.status === 200 ? listItems(res, 'AvailabilityResponse', 'POST /availability')[0] : undefined;
       if (!offer) continue;
-      const created = await postReservation(t, 'partnerA', {
+      const created = await sendReservationBody(t, 'partnerA', {
         quoteId: offer.quoteId,
         partnerReference: freshReference(t),
         driver: driverFor(t, offer.vehicle),
@@ -89,7 +89,7 @@ describe('2.8 AvailabilityOffer', () => {
     });
   });
 
-  // Spec 2.8.5: "rentalDays | integer | minimum 1"
+  // Spec 2.8.5 (quoted above)
   check('2.8.5')({ ...shop, level: 'SHOULD', name: "An offer's rentalDays is the response's" }, async (t) => {
     await forOffers(t, (offer, response) => expect(offer.rentalDays).toBe(response.rentalDays));
   });
@@ -102,7 +102,7 @@ describe('2.8 AvailabilityOffer', () => {
     });
   });
 
-  // Spec 2.8.6: "dailyRate, estimatedTotal | Money"
+  // Spec 2.8.6 (quoted above)
   check('2.8.6')(
     { ...shop, level: 'SHOULD', name: 'dailyRate and estimatedTotal are in the offer currency' },
     async (t) => {

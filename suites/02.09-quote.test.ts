@@ -2,15 +2,17 @@
  * Spec 2.9 Quote: each field rule on generated quotes, the charge arithmetic the spec states (baseTotal,
  * total, extras lines) and the commission of commissionable plans. Price computation itself is left open.
  */
+
 import { describe, expect } from 'vitest';
 import { SCHEMA_BUNDLE } from '../contract/schemas/index.ts';
 import type { Money, Quote, QuoteRequest } from '../contract/types.ts';
 import { locationPairs, quoteRequest } from '../generators/index.ts';
 import { check, SKIP } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import { errorCodeOf, expectSchema, expectValue } from '../harness/check/expect-api.ts';
 import { expectAboutThirtyMinutes, expectRentalWindow, isIanaZone } from './support/datetime.ts';
 import { quoteAnswered } from './support/endpoint-success.ts';
-import { costlyRuns, forQuotes, sampleOf } from './support/generated.ts';
+import { forQuotes, sampleOf } from './support/generated.ts';
 import { targetListings, withPlans } from './support/listings.ts';
 import { asCurrency, expectMoney, ISO_CURRENCIES, sameAmount, scaled } from './support/money.ts';
 import { shop } from './support/presets.ts';
@@ -27,19 +29,19 @@ describe('2.9 Quote', () => {
       (_r, quote) => {
         for (const key of quoteKeys) expect(Object.hasOwn(quote, key), `key ${key}`).toBe(true);
       },
-      { runs: costlyRuns(t) },
+      { runs: casesFor(t, 'request') },
     ),
   );
 
   // Spec 2.9.2: "quoteId | string"
   check('2.9.2')({ ...shop, name: 'quoteId is a string' }, (t) =>
-    forQuotes(t, (_r, quote) => expect(typeof quote.quoteId).toBe('string'), { runs: costlyRuns(t) }),
+    forQuotes(t, (_r, quote) => expect(typeof quote.quoteId).toBe('string'), { runs: casesFor(t, 'request') }),
   );
 
   // Spec 2.9.3: "expiresAt | string, date-time | quotes are valid 30 minutes"
   check('2.9.3')({ ...shop, name: 'expiresAt is a date-time 30 minutes after issue' }, (t) =>
     forQuotes(t, (_r, quote, res) => expectAboutThirtyMinutes(res, quote.expiresAt, 'expiresAt'), {
-      runs: costlyRuns(t),
+      runs: casesFor(t, 'request'),
     }),
   );
 
@@ -51,7 +53,7 @@ describe('2.9 Quote', () => {
         expect(quote.currency).toMatch(/^[A-Z]{3}$/);
         expect(ISO_CURRENCIES.has(quote.currency), `${quote.currency} is an ISO 4217 code`).toBe(true);
       },
-      { runs: costlyRuns(t) },
+      { runs: casesFor(t, 'request') },
     ),
   );
 
@@ -63,7 +65,7 @@ describe('2.9 Quote', () => {
         expectValue(quote.vehicle, 'FleetVehicle', 'FleetVehicle');
         expect(quote.vehicle.vehicleCode).toBe(request.vehicleCode);
       },
-      { runs: costlyRuns(t) },
+      { runs: casesFor(t, 'request') },
     ),
   );
 
@@ -86,7 +88,7 @@ describe('2.9 Quote', () => {
           );
           expect(isIanaZone(quote.rental.timezone), `timezone ${quote.rental.timezone}`).toBe(true);
         },
-        { runs: costlyRuns(t) },
+        { runs: casesFor(t, 'request') },
       ),
   );
 
@@ -106,7 +108,7 @@ describe('2.9 Quote', () => {
           if (request.rateCode === undefined)
             expect(quote.rate.adjustmentApplied, 'public rate: no adjustment').toBe(false);
         },
-        { runs: costlyRuns(t) },
+        { runs: casesFor(t, 'request') },
       ),
   );
 
@@ -131,7 +133,7 @@ describe('2.9 Quote', () => {
           expect(Array.isArray(quote.charges.extras), 'charges.extras').toBe(true);
           if (quote.charges.commission !== null) expectMoney(quote.charges.commission, 'charges.commission');
         },
-        { runs: costlyRuns(t) },
+        { runs: casesFor(t, 'request') },
       ),
   );
 
@@ -167,7 +169,7 @@ describe('2.9 Quote', () => {
               `${days} × ${dailyRate.display}: baseTotal ${baseTotal.display} is ${off} off (at most ${tolerance})`,
             ).toBe(true);
           },
-          { runs: costlyRuns(t) },
+          { runs: casesFor(t, 'request') },
         ),
     );
   }
@@ -176,7 +178,7 @@ describe('2.9 Quote', () => {
   check('2.9.8c')({ ...shop, name: 'oneWayFee is zero when pickup and dropoff are in one branch' }, (t) =>
     // `+ 0` compares numerically: an amount written -0 is the integer zero (toBe alone is Object.is).
     forQuotes(t, (_r, quote) => expect(quote.charges.oneWayFee.amount + 0, 'oneWayFee within a branch').toBe(0), {
-      runs: costlyRuns(t),
+      runs: casesFor(t, 'request'),
     }),
   );
 
@@ -201,13 +203,15 @@ describe('2.9 Quote', () => {
         expect(scaled(total, e), 'total is not the charges plus the deposit').not.toBe(charges + scaled(deposit, e));
         return undefined;
       },
-      { numRuns: costlyRuns(t) },
+      { numRuns: casesFor(t, 'request') },
     );
   });
 
   // Spec 2.9.9: "securityDeposit | Money"
   check('2.9.9')({ ...shop, name: 'securityDeposit is Money' }, (t) =>
-    forQuotes(t, (_r, quote) => expectMoney(quote.securityDeposit, 'securityDeposit'), { runs: costlyRuns(t) }),
+    forQuotes(t, (_r, quote) => expectMoney(quote.securityDeposit, 'securityDeposit'), {
+      runs: casesFor(t, 'request'),
+    }),
   );
 
   // Spec 2.9.10: "payment | object | required model (constant `settled_with_partner`), prepaymentRequired (Money),
@@ -223,7 +227,7 @@ describe('2.9 Quote', () => {
           expectMoney(quote.payment.prepaymentRequired, 'payment.prepaymentRequired');
           expectMoney(quote.payment.dueAtPickup, 'payment.dueAtPickup');
         },
-        { runs: costlyRuns(t) },
+        { runs: casesFor(t, 'request') },
       ),
   );
 
@@ -237,7 +241,7 @@ describe('2.9 Quote', () => {
           for (const item of quote[key]) expect(typeof item, `${key} item`).toBe('string');
         }
       },
-      { runs: costlyRuns(t) },
+      { runs: casesFor(t, 'request') },
     ),
   );
 
@@ -256,11 +260,11 @@ describe('2.9 Quote', () => {
             expectMoney(line.total, `extras[${i}].total`);
           }
         },
-        { runs: costlyRuns(t) },
+        { runs: casesFor(t, 'request') },
       ),
   );
 
-  // Spec 2.9.4: "currency | string | `^[A-Z]{3}$`"
+  // Spec 2.9.4 (quoted above)
   check('2.9.4')({ ...shop, level: 'SHOULD', name: 'The charges are in the quote currency' }, async (t) => {
     await forQuotes(
       t,
@@ -270,12 +274,11 @@ describe('2.9 Quote', () => {
             expect(asCurrency((value as Money).currency), `charges.${key}`).toBe(asCurrency(quote.currency));
         }
       },
-      { runs: costlyRuns(t) },
+      { runs: casesFor(t, 'request') },
     );
   });
 
-  // Spec 2.9.7: "rate | object | required accountCode (string or null), rateCode (string or null), rateType (string),
-  // adjustmentApplied (boolean: an approved partner-specific adjustment moved the price off the public price)"
+  // Spec 2.9.7 (quoted above)
   check('2.9.7')({ ...shop, name: "With a plan, rateType is the listed plan's" }, async (t) => {
     const cat = await targetListings(t);
     if (cat.rates.length === 0) t.notApplicable('the partner has no rate codes');
@@ -287,12 +290,11 @@ describe('2.9 Quote', () => {
           types.get(`${request.accountCode}/${request.rateCode}`),
         );
       },
-      { listings: cat, rate: 'plan', runs: costlyRuns(t) },
+      { listings: cat, rate: 'plan', runs: casesFor(t, 'request') },
     );
   });
 
-  // Spec 2.9.7: "rate | object | required accountCode (string or null), rateCode (string or null), rateType (string),
-  // adjustmentApplied (boolean: an approved partner-specific adjustment moved the price off the public price)"
+  // Spec 2.9.7 (quoted above)
   check('2.9.7')(
     { ...shop, level: 'SHOULD', name: 'adjustmentApplied is true exactly when the total is off the public price' },
     async (t) => {
@@ -312,12 +314,12 @@ describe('2.9 Quote', () => {
             `${request.rateCode}: total ${quote.charges.total.display} vs public ${publicTotal.display}`,
           ).toBe(!sameAmount(quote.charges.total, publicTotal));
         },
-        { listings: cat, rate: 'plan', runs: costlyRuns(t) },
+        { listings: cat, rate: 'plan', runs: casesFor(t, 'request') },
       );
     },
   );
 
-  // Spec 2.9.8c: "oneWayFee (Money; charged when pickup and dropoff are in different branches, zero otherwise)"
+  // Spec 2.9.8c (quoted above)
   check('2.9.8c')(
     { ...shop, level: 'SHOULD', name: 'A one-way rental between branches is charged a one-way fee' },
     async (t) => {
@@ -340,7 +342,7 @@ describe('2.9 Quote', () => {
     },
   );
 
-  // Spec 2.9.8d: "total (Money; payable for the rental, excludes the security deposit)"
+  // Spec 2.9.8d (quoted above)
   check('2.9.8d')(
     { ...shop, level: 'SHOULD', name: 'total is baseTotal + extrasTotal + oneWayFee - discount' },
     async (t) => {
@@ -359,7 +361,7 @@ describe('2.9 Quote', () => {
             scaled(baseTotal, e) + scaled(extrasTotal, e) + scaled(oneWayFee, e) - scaled(discount, e),
           );
         },
-        { runs: costlyRuns(t) },
+        { runs: casesFor(t, 'request') },
       );
     },
   );
@@ -378,11 +380,11 @@ describe('2.9 Quote', () => {
           ).toBeNull();
         }
       },
-      { listings: cat, runs: costlyRuns(t) },
+      { listings: cat, runs: casesFor(t, 'request') },
     );
   });
 
-  // Spec 2.9.8e: "commission (Money or null; owed to partner out of total; null unless the plan is commissionable)"
+  // Spec 2.9.8e (quoted above)
   check('2.9.8e')({ ...shop, name: 'A commissionable plan owes its commission out of the total' }, async (t) => {
     const cat = await targetListings(t);
     const commissionable = cat.rates.filter((p) => p.rateType === 'commissionable');
@@ -398,21 +400,21 @@ describe('2.9 Quote', () => {
         expect(scaled(commission, e), 'commission is out of total').toBeLessThanOrEqual(scaled(quote.charges.total, e));
         expect(commission.amount, 'commission').toBeGreaterThanOrEqual(0);
       },
-      { listings: withPlans(cat, commissionable), rate: 'plan', runs: costlyRuns(t) },
+      { listings: withPlans(cat, commissionable), rate: 'plan', runs: casesFor(t, 'request') },
     );
   });
 
-  // Spec 2.9.9: "securityDeposit | Money"
+  // Spec 2.9.9 (quoted above)
   check('2.9.9')({ ...shop, level: 'SHOULD', name: "The quote's security deposit is the vehicle's" }, async (t) => {
     await forQuotes(t, (_r, quote) => expect(quote.securityDeposit).toEqual(quote.vehicle.securityDeposit), {
-      runs: costlyRuns(t),
+      runs: casesFor(t, 'request'),
     });
   });
 
   // The lines' shape is the MUST check above; that requested extras come itemised and add up to extrasTotal is a
   // SHOULD, since 4.6 leaves how extras are priced "not shown" (a target may charge an extra inside extrasTotal
   // without a line of its own).
-  // Spec 2.9.12: "ExtraLine (required all): code (string), description (string), quantity (integer), total (Money)."
+  // Spec 2.9.12 (quoted above)
   check('2.9.12')(
     { ...shop, level: 'SHOULD', name: 'Requested extras are itemised as ExtraLines adding up to extrasTotal' },
     async (t) => {
@@ -433,7 +435,7 @@ describe('2.9 Quote', () => {
           expect(scaled(quote.charges.extrasTotal, e), 'extrasTotal is the sum of the lines').toBe(sum);
           return undefined;
         },
-        { numRuns: costlyRuns(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );

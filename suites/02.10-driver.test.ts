@@ -6,7 +6,7 @@ import { describe, expect } from 'vitest';
 import { addDays, emailOfLength, yearsBefore } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { errorStatusAmong, expectSchema } from '../harness/check/expect-api.ts';
-import { expectBooked, postReservation, quoteToBook } from './support/booking.ts';
+import { expectBooked, requireQuoteToBook, sendReservationBody } from './support/booking.ts';
 import { book } from './support/presets.ts';
 import { reservationFaults } from './support/request-faults.ts';
 import { driverFor, freshReference } from './support/reservation-requests.ts';
@@ -17,9 +17,9 @@ import { driverFor, freshReference } from './support/reservation-requests.ts';
  */
 async function driversAccepted(t: CheckContext, variants: Array<Record<string, unknown>>): Promise<void> {
   for (const [i, variant] of variants.entries()) {
-    const { quote } = await quoteToBook(t, i);
+    const { quote } = await requireQuoteToBook(t, i);
     const driver = { ...driverFor(t, quote.vehicle, i), ...variant };
-    const res = await postReservation(t, 'partnerA', {
+    const res = await sendReservationBody(t, 'partnerA', {
       quoteId: quote.quoteId,
       partnerReference: freshReference(t),
       driver,
@@ -32,9 +32,9 @@ async function driversAccepted(t: CheckContext, variants: Array<Record<string, u
 describe('2.10 Driver', () => {
   // Spec 2.10.1: "Driver (request object, closed)"
   check('2.10.1')({ ...book, name: 'A driver with only the required fields is accepted' }, async (t) => {
-    const { quote } = await quoteToBook(t);
+    const { quote } = await requireQuoteToBook(t);
     const { firstName, lastName, email, phone, dateOfBirth } = driverFor(t, quote.vehicle);
-    const res = await postReservation(t, 'partnerA', {
+    const res = await sendReservationBody(t, 'partnerA', {
       quoteId: quote.quoteId,
       partnerReference: freshReference(t),
       driver: { firstName, lastName, email, phone, dateOfBirth },
@@ -42,7 +42,7 @@ describe('2.10 Driver', () => {
     expectBooked(res, 'POST /reservations with only the required driver fields');
   });
 
-  // Spec 2.10.1: "Driver (request object, closed)"
+  // Spec 2.10.1 (quoted above)
   check('2.10.1')({ ...book, name: 'A driver with an unknown property, or not an object: 400' }, async (t) => {
     await reservationFaults(t, 'driver', ['unknown-property', 'type']);
   });
@@ -51,7 +51,7 @@ describe('2.10 Driver', () => {
   check('2.10.2')({ ...book, name: 'driver.title: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ title: 'mr' }, { title: 'mrs' }, { title: 'ms' }, { title: 'dr' }]),
   );
-  // Spec 2.10.2: "title | string | no | mr, mrs, ms, dr"
+  // Spec 2.10.2 (quoted above)
   check('2.10.2')(
     { ...book, name: 'driver.title missing (if required), of another type or out of its rule: 400' },
     (t) => reservationFaults(t, 'driver.title'),
@@ -61,7 +61,7 @@ describe('2.10 Driver', () => {
   check('2.10.3')({ ...book, name: 'driver.firstName: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ firstName: 'L' }, { firstName: 'Đ'.repeat(100) }]),
   );
-  // Spec 2.10.3: "firstName | string | yes | 1 to 100 chars"
+  // Spec 2.10.3 (quoted above)
   check('2.10.3')(
     { ...book, name: 'driver.firstName missing (if required), of another type or out of its rule: 400' },
     (t) => reservationFaults(t, 'driver.firstName'),
@@ -71,7 +71,7 @@ describe('2.10 Driver', () => {
   check('2.10.4')({ ...book, name: 'driver.lastName: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ lastName: 'N' }, { lastName: 'Nguyễn'.repeat(20).slice(0, 100) }]),
   );
-  // Spec 2.10.4: "lastName | string | yes | 1 to 100 chars"
+  // Spec 2.10.4 (quoted above)
   check('2.10.4')(
     { ...book, name: 'driver.lastName missing (if required), of another type or out of its rule: 400' },
     (t) => reservationFaults(t, 'driver.lastName'),
@@ -81,7 +81,7 @@ describe('2.10 Driver', () => {
   check('2.10.5')({ ...book, name: 'driver.email: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ email: emailOfLength(200) }]),
   );
-  // Spec 2.10.5: "email | string, email format | yes | max 200"
+  // Spec 2.10.5 (quoted above)
   check('2.10.5')(
     { ...book, name: 'driver.email missing (if required), of another type or out of its rule: 400' },
     (t) => reservationFaults(t, 'driver.email'),
@@ -91,7 +91,7 @@ describe('2.10 Driver', () => {
   check('2.10.6')({ ...book, name: 'driver.phone: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ phone: '+84901234567' }, { phone: '+6591234567' }]),
   );
-  // Spec 2.10.6: "phone | string | yes | E.164 with country code, 5 to 20 chars"
+  // Spec 2.10.6 (quoted above)
   check('2.10.6')(
     { ...book, name: 'driver.phone missing (if required), of another type or out of its rule: 400' },
     (t) => reservationFaults(t, 'driver.phone'),
@@ -101,15 +101,15 @@ describe('2.10 Driver', () => {
   check('2.10.7')({ ...book, name: 'driver.dateOfBirth: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ dateOfBirth: '1960-02-29' }]),
   );
-  // Spec 2.10.7: "dateOfBirth | string, date | yes | driver must be 18 or over, enforced server-side"
+  // Spec 2.10.7 (quoted above)
   check('2.10.7')(
     { ...book, name: 'driver.dateOfBirth missing (if required), of another type or out of its rule: 400' },
     (t) => reservationFaults(t, 'driver.dateOfBirth'),
   );
 
-  // Spec 2.10.7: "dateOfBirth | string, date | yes | driver must be 18 or over, enforced server-side"
+  // Spec 2.10.7 (quoted above)
   check('2.10.7')({ ...book, name: 'A driver under 18 is refused with 400, nothing created' }, async (t) => {
-    const { quote, request } = await quoteToBook(t);
+    const { quote, request } = await requireQuoteToBook(t);
     const today = new Date().toISOString().slice(0, 10);
     // A driver of 16, and one of 17 at the boundary: 18 the day after pickup, so under 18 at booking and at pickup
     // on every reading of ambiguity #3 (audit 2.10-R2: a server enforcing 17 or over must fail).
@@ -118,7 +118,7 @@ describe('2.10 Driver', () => {
       [`17, 18 the day after pickup (${request.pickupDate})`, addDays(yearsBefore(request.pickupDate, 18), 1)],
     ];
     for (const [what, dateOfBirth] of drivers) {
-      const res = await postReservation(t, 'partnerA', {
+      const res = await sendReservationBody(t, 'partnerA', {
         quoteId: quote.quoteId,
         partnerReference: freshReference(t),
         driver: { ...driverFor(t, quote.vehicle), dateOfBirth },
@@ -136,7 +136,7 @@ describe('2.10 Driver', () => {
   check('2.10.8')({ ...book, name: 'driver.nationality: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ nationality: 'VN' }, { nationality: 'de' }]),
   );
-  // Spec 2.10.8: "nationality | string | no | `^[A-Za-z]{2}$`, ISO 3166-1 alpha-2; never inferred"
+  // Spec 2.10.8 (quoted above)
   check('2.10.8')(
     { ...book, name: 'driver.nationality missing (if required), of another type or out of its rule: 400' },
     (t) => reservationFaults(t, 'driver.nationality'),
@@ -146,7 +146,7 @@ describe('2.10 Driver', () => {
   check('2.10.9')({ ...book, name: 'driver.idNumber: valid values, the bounds included, are accepted' }, (t) =>
     driversAccepted(t, [{ idNumber: '0'.repeat(50) }]),
   );
-  // Spec 2.10.9: "idNumber | string | no | max 50"
+  // Spec 2.10.9 (quoted above)
   check('2.10.9')(
     { ...book, name: 'driver.idNumber missing (if required), of another type or out of its rule: 400' },
     (t) => reservationFaults(t, 'driver.idNumber'),

@@ -9,15 +9,15 @@ import { RESERVATION_STATUSES } from '../contract/types.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { bodyOf, expectSchema, listItems } from '../harness/check/expect-api.ts';
 import {
-  booked,
-  cancelStep,
   currentStatus,
   expectBooked,
   expectTotalAsQuoted,
   forSharedBookings,
-  postReservation,
   type QuotedBooking,
-  quoteToBook,
+  requireCancel,
+  requireGeneratedBooking,
+  requireQuoteToBook,
+  sendReservationBody,
 } from './support/booking.ts';
 import { targetListings, withPlans } from './support/listings.ts';
 import { expectMoney, ISO_CURRENCIES, moneyValue } from './support/money.ts';
@@ -61,11 +61,11 @@ describe('2.11 Reservation', () => {
     readTwice(t, (b, r) => expect(r.partnerReference).toBe(b.body.partnerReference ?? null)),
   );
 
-  // Spec 2.11.3: "partnerReference | string or null"
+  // Spec 2.11.3 (quoted above)
   check('2.11.3')({ ...book, name: 'Booked without partnerReference, the reservation says null' }, async (t) => {
-    const { quote } = await quoteToBook(t);
+    const { quote } = await requireQuoteToBook(t);
     const { partnerReference: _omitted, ...body } = plainRequest(t, quote.quoteId);
-    const res = await postReservation(t, 'partnerA', body);
+    const res = await sendReservationBody(t, 'partnerA', body);
     // partnerReference is optional (2.12.1): a refusal is that clause's deviation, and this one cannot be judged;
     // a success answered with another status than 201 is 4.7.2's.
     const reservation = expectBooked(res, 'a booking without partnerReference', '2.12.1');
@@ -161,11 +161,11 @@ describe('2.11 Reservation', () => {
     readTwice(t, (_b, r) => expect(typeof r.createdAt, 'createdAt').toBe('string')),
   );
 
-  // Spec 2.11.6: "vehicleCode, pickupLocation, dropoffLocation, pickupDateTime, dropoffDateTime | string or null"
+  // Spec 2.11.6 (quoted above)
   check('2.11.6')(
     { ...book, level: 'SHOULD', name: 'The reservation restates the booked vehicle and window' },
     async (t) => {
-      const { reservation: r, quote } = await booked(t);
+      const { reservation: r, quote } = await requireGeneratedBooking(t, 'partnerA', { schema: true });
       expect({
         vehicleCode: r.vehicleCode,
         pickupLocation: r.pickupLocation,
@@ -184,13 +184,13 @@ describe('2.11 Reservation', () => {
     },
   );
 
-  // Spec 2.11.5: "status | string | pending, confirmed, in_progress, completed, cancelled, expired, rejected"
+  // Spec 2.11.5 (quoted above)
   check('2.11.5')({ ...book, name: 'A cancelled reservation reads status cancelled' }, async (t) => {
-    const { reservation } = await booked(t);
+    const { reservation } = await requireGeneratedBooking(t, 'partnerA', { schema: true });
     const id = reservation.reservationId;
     // The cancel's 200 is 3.4's, the state it answers 4.11.2's, reads that disagree 6.3's (filed there): this clause
     // is the value read, spelled `cancelled`.
-    await cancelStep(t, 'partnerA', id, { reason: 'Certification: spec 2.11 status' });
+    await requireCancel(t, 'partnerA', id, { reason: 'Certification: spec 2.11 status' });
     expect(await currentStatus(t, 'partnerA', id, 'cancelled'), 'status read after the cancel').toBe('cancelled');
   });
 
@@ -199,7 +199,7 @@ describe('2.11 Reservation', () => {
     { ...book, hooks: ['prices.move'], name: 'A later price move leaves the reservation total as booked' },
     async (t) => {
       const control = t.hooks;
-      const { reservation } = await booked(t);
+      const { reservation } = await requireGeneratedBooking(t, 'partnerA', { schema: true });
       const vehicle = reservation.vehicleCode ?? '';
       try {
         await control.movePrice(vehicle, 25);
@@ -220,42 +220,52 @@ describe('2.11 Reservation', () => {
     },
   );
 
-  // Spec 2.11.9c: "equals the quote booked from (may differ from the operator's internal gross under a net or markup
-  // plan)"
+  // Spec 2.11.9c (quoted above)
   check('2.11.9c')({ ...book, name: 'Booked under a plan, the total is the plan quote total' }, async (t) => {
     const cat = await targetListings(t);
     if (cat.rates.length === 0) t.notApplicable('the partner has no rate codes');
-    const { reservation, quote } = await booked(t, { listings: cat, rate: 'plan' });
+    const { reservation, quote } = await requireGeneratedBooking(t, 'partnerA', {
+      listings: cat,
+      rate: 'plan',
+      schema: true,
+    });
     expectTotalAsQuoted(reservation, quote);
     expect(reservation.accountCode, 'accountCode (2.11.13)').toBe(quote.rate.accountCode);
     expect(reservation.rateCode, 'rateCode (2.11.13)').toBe(quote.rate.rateCode);
   });
 
-  // Spec 2.11.10: "commission | Money or null | null unless commissionable"
+  // Spec 2.11.10 (quoted above)
   check('2.11.10')({ ...book, name: 'Under a commissionable plan the commission is Money, as quoted' }, async (t) => {
     const cat = await targetListings(t);
     const commissionable = cat.rates.filter((p) => p.rateType === 'commissionable');
     if (commissionable.length === 0) t.notApplicable('the partner has no commissionable plan');
-    const { reservation, quote } = await booked(t, { listings: withPlans(cat, commissionable), rate: 'plan' });
+    const { reservation, quote } = await requireGeneratedBooking(t, 'partnerA', {
+      listings: withPlans(cat, commissionable),
+      rate: 'plan',
+      schema: true,
+    });
     expect(reservation.commission, 'commission under a commissionable plan').not.toBeNull();
     expectMoney(reservation.commission, 'commission');
     // By value, display apart (spec 2.1: display is for humans only).
     expect(moneyValue(reservation.commission), 'commission as quoted').toEqual(moneyValue(quote.charges.commission));
   });
 
-  // Spec 2.11.10: "commission | Money or null | null unless commissionable"
+  // Spec 2.11.10 (quoted above)
   check('2.11.10')({ ...book, name: 'Under a plan that is not commissionable the commission is null' }, async (t) => {
     const cat = await targetListings(t);
     const others = cat.rates.filter((p) => p.rateType !== 'commissionable');
     if (others.length === 0) t.notApplicable('the partner has no plan that is not commissionable');
-    const { reservation } = await booked(t, { listings: withPlans(cat, others), rate: 'plan' });
+    const { reservation } = await requireGeneratedBooking(t, 'partnerA', {
+      listings: withPlans(cat, others),
+      rate: 'plan',
+      schema: true,
+    });
     expect(reservation.commission).toBeNull();
   });
 
-  // Spec 2.11.12: "driver | object | required firstName, lastName, email (each string or null); no other customer data
-  // is returned"
+  // Spec 2.11.12 (quoted above)
   check('2.11.12')({ ...book, level: 'SHOULD', name: 'The driver names and email are returned as sent' }, async (t) => {
-    const { reservation, body } = await booked(t);
+    const { reservation, body } = await requireGeneratedBooking(t, 'partnerA', { schema: true });
     expect(reservation.driver).toEqual({
       firstName: body.driver.firstName,
       lastName: body.driver.lastName,
@@ -263,14 +273,13 @@ describe('2.11 Reservation', () => {
     });
   });
 
-  // Spec 2.11.12: "driver | object | required firstName, lastName, email (each string or null); no other customer data
-  // is returned"
+  // Spec 2.11.12 (quoted above)
   check('2.11.12')(
     { ...book, name: 'No other customer data (phone, date of birth, id number) is returned' },
     async (t) => {
-      const { quote } = await quoteToBook(t);
+      const { quote } = await requireQuoteToBook(t);
       const driver = { ...driverFor(t, quote.vehicle), idNumber: `ID${(t.seed >>> 0).toString(10).padStart(10, '7')}` };
-      const created = await postReservation(t, 'partnerA', {
+      const created = await sendReservationBody(t, 'partnerA', {
         quoteId: quote.quoteId,
         partnerReference: freshReference(t),
         driver,

@@ -9,7 +9,7 @@ import { availabilityRequest } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { bodyOf, expectError, expectSchema } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
-import { booked, expectBooked, postReservation, quoteToBook } from './support/booking.ts';
+import { expectBooked, requireGeneratedBooking, requireQuoteToBook, sendReservationBody } from './support/booking.ts';
 import { forAvailability, forQuotes, isAvailabilityAnswer, sampleOf } from './support/generated.ts';
 import { sharedListingRead, targetListings } from './support/listings.ts';
 import { book, business, shop } from './support/presets.ts';
@@ -40,7 +40,7 @@ describe('2.12 Request and list shapes', () => {
   check('2.12.1')(
     { ...book, name: 'quoteId, partnerReference, remarks and flightNumber at their bounds are accepted' },
     async (t) => {
-      const { quote } = await quoteToBook(t);
+      const { quote } = await requireQuoteToBook(t);
       const reference = freshReference(t);
       const body = {
         quoteId: quote.quoteId,
@@ -49,14 +49,12 @@ describe('2.12 Request and list shapes', () => {
         remarks: 'R'.repeat(LIMITS.remarksMaxLength),
         flightNumber: 'VN1234'.padEnd(LIMITS.flightNumberMaxLength, '0'),
       };
-      const res = await postReservation(t, 'partnerA', body);
+      const res = await sendReservationBody(t, 'partnerA', body);
       expect(expectBooked(res, 'a booking at the bounds').partnerReference).toBe(body.partnerReference);
     },
   );
 
-  // Spec 2.12.1: "ReservationRequest (closed): quoteId (string, 8-4096, required); driver (Driver, required);
-  // partnerReference (string, max 64, optional; unique per partner); remarks (string, max 1000); flightNumber (string,
-  // max 20)."
+  // Spec 2.12.1 (quoted above)
   check('2.12.1')(
     { ...book, name: 'quoteId or driver missing, a field too long or of another type, an unknown property: 400' },
     async (t) => {
@@ -66,16 +64,14 @@ describe('2.12 Request and list shapes', () => {
     },
   );
 
-  // Spec 2.12.1: "ReservationRequest (closed): quoteId (string, 8-4096, required); driver (Driver, required);
-  // partnerReference (string, max 64, optional; unique per partner); remarks (string, max 1000); flightNumber (string,
-  // max 20)."
+  // Spec 2.12.1 (quoted above)
   check('2.12.1')(
     { ...book, name: 'partnerReference is unique per partner: reuse under a new key is 409' },
     async (t) => {
-      const { quote } = await quoteToBook(t);
+      const { quote } = await requireQuoteToBook(t);
       const body = reservationBody(t, quote.quoteId, quote.vehicle);
-      expectBooked(await postReservation(t, 'partnerA', body), 'the first booking of the reference');
-      const again = await postReservation(t, 'partnerA', { ...body, driver: driverFor(t, quote.vehicle, 1) });
+      expectBooked(await sendReservationBody(t, 'partnerA', body), 'the first booking of the reference');
+      const again = await sendReservationBody(t, 'partnerA', { ...body, driver: driverFor(t, quote.vehicle, 1) });
       expectError(again, 'DUPLICATE_PARTNER_REFERENCE');
     },
   );
@@ -83,7 +79,7 @@ describe('2.12 Request and list shapes', () => {
   // Spec 2.12.2: "CancelRequest (closed): reason (string, 1-500 chars, required)."
   check('2.12.2')({ ...book, name: 'A cancel reason of 1 to 500 characters is accepted' }, async (t) => {
     for (const reason of ['x', 'Đ'.repeat(LIMITS.cancelReasonLength.max)]) {
-      const { reservation } = await booked(t);
+      const { reservation } = await requireGeneratedBooking(t, 'partnerA', { schema: true });
       const res = await t
         .client('partnerA')
         .post(`/reservations/${encodeURIComponent(reservation.reservationId)}/cancel`, {
@@ -94,14 +90,14 @@ describe('2.12 Request and list shapes', () => {
     }
   });
 
-  // Spec 2.12.2: "CancelRequest (closed): reason (string, 1-500 chars, required)."
+  // Spec 2.12.2 (quoted above)
   check('2.12.2')(
     {
       ...book,
       name: 'A cancel without reason, with a reason of 0 or 501 characters or an unknown property: 400, unchanged',
     },
     async (t) => {
-      const { reservation } = await booked(t);
+      const { reservation } = await requireGeneratedBooking(t, 'partnerA', { schema: true });
       const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
       const faults = faultsOf('CancelRequest', { reason: 'Traveller changed plans' }, () => true);
       const unmet = await unmetFaults(faults, (body) => t.client('partnerA').post(`${path}/cancel`, body));
@@ -132,8 +128,7 @@ describe('2.12 Request and list shapes', () => {
     },
   );
 
-  // Spec 2.12.3: "AvailabilityRequest: RentalWindow fields plus extras (Extras) and vehicleCodes (array of VehicleCode,
-  // max 50 items; omit for whole offerable fleet); closed."
+  // Spec 2.12.3 (quoted above)
   check('2.12.3')({ ...shop, name: '51 vehicleCodes, a bad code, or an unknown property: 400' }, async (t) => {
     await availabilityFaults(t, 'vehicleCodes', ['items', 'type', 'pattern']);
     await availabilityFaults(t, '', ['unknown-property']);
@@ -150,7 +145,7 @@ describe('2.12 Request and list shapes', () => {
     });
   });
 
-  // Spec 2.12.4: "QuoteRequest: RentalWindow fields plus vehicleCode (VehicleCode, required) and extras; closed."
+  // Spec 2.12.4 (quoted above)
   check('2.12.4')({ ...shop, name: 'vehicleCode missing or malformed, or an unknown property: 400' }, async (t) => {
     await quoteFaults(t, 'vehicleCode');
     await quoteFaults(t, '', ['unknown-property']);
@@ -175,10 +170,7 @@ describe('2.12 Request and list shapes', () => {
     },
   );
 
-  // Spec 2.12.5: "AvailabilityResponse (all required): availabilityModel (constant `model_level_on_request`, restated
-  // on every response), pickupLocation, dropoffLocation (LocationCode), pickupDateTime, dropoffDateTime (strings, local
-  // date-time without offset), rentalDays (integer, min 1), accountCode (string or null), rateCode (string or null),
-  // offers (array of AvailabilityOffer; empty array is a valid answer)."
+  // Spec 2.12.5 (quoted above)
   check('2.12.5')(
     { ...shop, name: 'An empty offer list is a valid answer (a vehicle filter matching nothing)' },
     async (t) => {
@@ -220,7 +212,7 @@ describe('2.12 Request and list shapes', () => {
   check('2.12.6d')(
     { ...book, name: 'GET /reservations: reservations, count and limit (integers); default limit 25' },
     async (t) => {
-      await booked(t);
+      await requireGeneratedBooking(t, 'partnerA', { schema: true });
       for (const [query, limit] of [
         ['', LIMITS.reservationListLimit.default],
         ['?limit=1', 1],

@@ -5,28 +5,30 @@
  * by polling the read operations (spec 6). Which states are cancellable is not shown: only `confirmed` is
  * assumed cancellable and `completed` not (docs/ambiguities.md #14 and R1).
  */
+
 import { describe, expect } from 'vitest';
 import { RESERVATION_STATUSES, type Reservation, type ReservationStatus } from '../contract/types.ts';
 import { type CheckContext, check, SKIP } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
 import type { TestHooks } from '../harness/hooks/adapter.ts';
 import {
-  attemptBooking,
-  book,
-  cancel,
-  cancelStep,
   currentStatus,
   expectBooked,
   expectNewState,
-  listReservations,
-  quote,
-  quoteAndBook,
-  readReservation,
+  requireBooking,
+  requireCancel,
+  requireQuote,
+  requireQuotedBooking,
+  requireReservation,
+  requireReservationList,
+  requireReservationsByReference,
+  sendBooking,
+  sendCancel,
   stateOf,
-  withReference,
 } from './support/booking.ts';
-import { bookingCases, quoteFor, quoteWindow } from './support/draws.ts';
+import { quoteFor, quoteWindow } from './support/draws.ts';
 import { booking } from './support/presets.ts';
 
 const withStatus = { ...booking, hooks: ['reservations.status' as const, 'reservations.money' as const] };
@@ -40,7 +42,7 @@ async function release(t: CheckContext, id: string) {
   const control = controlOf(t);
   await control.attachMoney(id, false);
   await control.setReservationStatus(id, 'confirmed');
-  const res = await cancel(t, 'partnerA', id, 'certification check done');
+  const res = await sendCancel(t, 'partnerA', id, 'certification check done');
   expect(res.status, `cancel after the check: ${res.excerpt}`).toBe(200);
 }
 
@@ -63,7 +65,7 @@ async function polledStatus(t: CheckContext, id: string, set: string): Promise<s
 describe('3 States and transitions', () => {
   // Spec 3.1: "Reservation `status` values: pending, confirmed, in_progress, completed, cancelled, expired, rejected."
   check('3.1')({ ...booking, name: 'Every listed reservation has one of the seven status values' }, async (t) => {
-    await quoteAndBook(t, 'partnerA');
+    await requireQuotedBooking(t, 'partnerA');
     const list = await t.client('partnerA').get('/reservations?limit=100');
     expect(list.status, list.excerpt).toBe(200);
     expectSchema(list, 'ReservationList');
@@ -72,7 +74,7 @@ describe('3 States and transitions', () => {
     }
   });
 
-  // Spec 3.1: "Reservation `status` values: pending, confirmed, in_progress, completed, cancelled, expired, rejected."
+  // Spec 3.1 (quoted above)
   check('3.1')(
     {
       ...withStatus,
@@ -80,7 +82,7 @@ describe('3 States and transitions', () => {
     },
     async (t) => {
       const control = controlOf(t);
-      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const { reservation } = await requireQuotedBooking(t, 'partnerA');
       try {
         for (const status of RESERVATION_STATUSES) {
           await control.setReservationStatus(reservation.reservationId, status);
@@ -97,8 +99,8 @@ describe('3 States and transitions', () => {
   check('3.2')(
     { ...booking, name: 'A valid, accepted booking: 201, status confirmed, nothing to pay online' },
     async (t) => {
-      const q = await quote(t, 'partnerA');
-      const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
+      const q = await requireQuote(t, 'partnerA');
+      const attempt = await sendBooking(t, 'partnerA', q.quoteId);
       // Accepted; the exact 201 is 4.7.2's ("First success: 201"), filed there.
       expectBooked(attempt.res, 'a valid booking');
       expectMediaType(attempt.res, t.representation);
@@ -106,7 +108,7 @@ describe('3 States and transitions', () => {
       expectSchema(attempt.res, 'Reservation');
       const reservation = attempt.res.body as Reservation;
       expect(stateOf(reservation)).toBe('confirmed');
-      expect(stateOf(await readReservation(t, 'partnerA', reservation.reservationId))).toBe('confirmed');
+      expect(stateOf(await requireReservation(t, 'partnerA', reservation.reservationId))).toBe('confirmed');
     },
   );
 
@@ -120,13 +122,13 @@ describe('3 States and transitions', () => {
     },
     async (t) => {
       const control = controlOf(t);
-      const q = await quote(t, 'partnerA');
+      const q = await requireQuote(t, 'partnerA');
       try {
         await control.declineNextBookings(1);
-        const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
+        const attempt = await sendBooking(t, 'partnerA', q.quoteId);
         expectError(attempt.res, 'RESERVATION_REJECTED');
         expect(attempt.res.body, 'the answer describes no reservation').not.toHaveProperty('reservationId');
-        const found = await withReference(t, 'partnerA', attempt.body.partnerReference as string);
+        const found = await requireReservationsByReference(t, 'partnerA', attempt.body.partnerReference as string);
         expect(found, 'no reservation with the declined partnerReference').toEqual([]);
       } finally {
         await control.declineNextBookings(0);
@@ -139,9 +141,9 @@ describe('3 States and transitions', () => {
   check('3.4')(
     { ...booking, name: 'Cancelling a confirmed reservation without money: 200, status cancelled' },
     async (t) => {
-      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const { reservation } = await requireQuotedBooking(t, 'partnerA');
       const id = reservation.reservationId;
-      const res = await cancel(t, 'partnerA', id);
+      const res = await sendCancel(t, 'partnerA', id);
       expect(res.status, res.excerpt).toBe(200);
       expectSchema(res, 'Reservation');
       // The state the answer shows is 4.11.2's, reads that disagree 6.3's (filed there); this clause is the transition.
@@ -159,13 +161,13 @@ describe('3 States and transitions', () => {
     },
     async (t) => {
       const control = controlOf(t);
-      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const { reservation } = await requireQuotedBooking(t, 'partnerA');
       try {
         await control.attachMoney(reservation.reservationId, true);
         const alertsBefore = await control.listAlerts();
-        const res = await cancel(t, 'partnerA', reservation.reservationId, 'Traveller cannot travel');
+        const res = await sendCancel(t, 'partnerA', reservation.reservationId, 'Traveller cannot travel');
         expectError(res, 'CANCELLATION_NEEDS_STAFF');
-        expect((await readReservation(t, 'partnerA', reservation.reservationId)).status, 'status unchanged').toBe(
+        expect((await requireReservation(t, 'partnerA', reservation.reservationId)).status, 'status unchanged').toBe(
           reservation.status,
         );
         const alertsAfter = await control.listAlerts();
@@ -182,14 +184,14 @@ describe('3 States and transitions', () => {
   check('3.6')(
     { ...booking, name: 'Cancelling an already cancelled reservation again: 200 with the current state' },
     async (t) => {
-      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const { reservation } = await requireQuotedBooking(t, 'partnerA');
       // The first cancel is 3.4's step; whether its answer shows the new state is 4.11.2's.
-      const first = await cancelStep(t, 'partnerA', reservation.reservationId);
+      const first = await requireCancel(t, 'partnerA', reservation.reservationId);
       // A target whose every cancel answer shows the old state breaks 4.11.2 once: the repeats' answers are then
       // filed there too; one that answers only the repeats wrongly breaks this clause.
       const stateClause = first.reservation.status === 'cancelled' ? '3.6' : '4.11.2';
       for (let i = 0; i < 2; i++) {
-        const again = await cancel(t, 'partnerA', reservation.reservationId, `repeat ${i + 1}`);
+        const again = await sendCancel(t, 'partnerA', reservation.reservationId, `repeat ${i + 1}`);
         expect(again.status, `repeat ${i + 1}: ${again.excerpt}`).toBe(200);
         expectSchema(again, 'Reservation');
         const body = again.body as Reservation;
@@ -210,10 +212,10 @@ describe('3 States and transitions', () => {
     },
     async (t) => {
       const control = controlOf(t);
-      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const { reservation } = await requireQuotedBooking(t, 'partnerA');
       try {
         await control.setReservationStatus(reservation.reservationId, 'completed');
-        const res = await cancel(t, 'partnerA', reservation.reservationId);
+        const res = await sendCancel(t, 'partnerA', reservation.reservationId);
         // Which states are cancellable is not shown (3, docs/ambiguities.md #14): a completed rental may be.
         if (res.status === 200) {
           const now = await currentStatus(t, 'partnerA', reservation.reservationId, 'cancelled');
@@ -221,14 +223,14 @@ describe('3 States and transitions', () => {
           return t.notApplicable('completed reservations are cancellable on this target (spec 3 allows it)');
         }
         expectError(res, 'INVALID_STATE_TRANSITION');
-        expect((await readReservation(t, 'partnerA', reservation.reservationId)).status).toBe('completed');
+        expect((await requireReservation(t, 'partnerA', reservation.reservationId)).status).toBe('completed');
       } finally {
         await release(t, reservation.reservationId);
       }
     },
   );
 
-  // Spec 3.7: "a non-cancellable state | POST cancel | | unchanged | 409 INVALID_STATE_TRANSITION"
+  // Spec 3.7 (quoted above)
   check('3.7')(
     {
       ...withStatus,
@@ -237,13 +239,13 @@ describe('3 States and transitions', () => {
     async (t) => {
       // Which of these are cancellable is not shown (spec 3): each answer must be one of the two transitions.
       const control = controlOf(t);
-      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const { reservation } = await requireQuotedBooking(t, 'partnerA');
       const id = reservation.reservationId;
       const states: ReservationStatus[] = ['pending', 'in_progress', 'expired', 'rejected'];
       try {
         for (const status of states) {
           await control.setReservationStatus(id, status);
-          const res = await cancel(t, 'partnerA', id);
+          const res = await sendCancel(t, 'partnerA', id);
           const now = await currentStatus(t, 'partnerA', id, res.status === 200 ? 'cancelled' : status);
           if (res.status === 200) {
             expectSchema(res, 'Reservation');
@@ -266,7 +268,7 @@ describe('3 States and transitions', () => {
     { ...withStatus, name: 'PATCH in each state: 501 MODIFICATION_NOT_SUPPORTED, status unchanged' },
     async (t) => {
       const control = controlOf(t);
-      const { reservation, body } = await quoteAndBook(t, 'partnerA');
+      const { reservation, body } = await requireQuotedBooking(t, 'partnerA');
       const id = reservation.reservationId;
       try {
         for (const status of RESERVATION_STATUSES) {
@@ -277,7 +279,7 @@ describe('3 States and transitions', () => {
           expectError(res, 'MODIFICATION_NOT_SUPPORTED');
           // Reads that disagree are 6.3's (filed there): the status set is taken when either read shows it.
           expect(await currentStatus(t, 'partnerA', id, status), `status after PATCH in ${status}`).toBe(status);
-          const now = await readReservation(t, 'partnerA', id);
+          const now = await requireReservation(t, 'partnerA', id);
           expect(now.driver.firstName, 'driver unchanged').not.toBe('Changed');
         }
       } finally {
@@ -286,28 +288,28 @@ describe('3 States and transitions', () => {
     },
   );
 
-  // Spec 3.8: "any | PATCH | | unchanged | 501 MODIFICATION_NOT_SUPPORTED"
+  // Spec 3.8 (quoted above)
   check('3.8')(
     { ...booking, name: 'PATCH on a confirmed reservation: 501, the reservation reads the same' },
     async (t) => {
-      const { reservation } = await quoteAndBook(t, 'partnerA');
-      const before = await readReservation(t, 'partnerA', reservation.reservationId);
+      const { reservation } = await requireQuotedBooking(t, 'partnerA');
+      const before = await requireReservation(t, 'partnerA', reservation.reservationId);
       const res = await t.client('partnerA').patch(`/reservations/${encodeURIComponent(reservation.reservationId)}`, {
         remarks: 'Please change the dropoff time',
       });
       expectError(res, 'MODIFICATION_NOT_SUPPORTED');
-      expect(await readReservation(t, 'partnerA', reservation.reservationId)).toEqual(before);
+      expect(await requireReservation(t, 'partnerA', reservation.reservationId)).toEqual(before);
     },
   );
 
-  // Spec 3.8: "any | PATCH | | unchanged | 501 MODIFICATION_NOT_SUPPORTED"
+  // Spec 3.8 (quoted above)
   check('3.8')(
     { ...booking, name: 'PATCH on a reservation cancelled through the API: 501, still cancelled' },
     async (t) => {
-      const { reservation, body } = await quoteAndBook(t, 'partnerA');
+      const { reservation, body } = await requireQuotedBooking(t, 'partnerA');
       const id = reservation.reservationId;
       // The cancel is 3.4's step (its answer's state 4.11.2's); a state reached through the API, not a hook.
-      await cancelStep(t, 'partnerA', id);
+      await requireCancel(t, 'partnerA', id);
       const res = await t.client('partnerA').patch(`/reservations/${encodeURIComponent(id)}`, {
         driver: { ...body.driver, firstName: 'Changed' },
       });
@@ -331,29 +333,29 @@ describe('3 States and transitions', () => {
         async (request) => {
           const q = await quoteFor(t, 'partnerA', request);
           if (!q) return SKIP;
-          await book(t, 'partnerA', q.quoteId);
+          await requireBooking(t, 'partnerA', q.quoteId);
           await t.hooks.expireQuote(q.quoteId);
-          const late = await attemptBooking(t, 'partnerA', q.quoteId);
+          const late = await sendBooking(t, 'partnerA', q.quoteId);
           // Booked anyway is 4.7.9a's refusal missing (filed there); 3.9 judges the expiry's answer.
           expectError(late.res, 'QUOTE_EXPIRED', { servedBreaks: '4.7.9a' });
-          expect(await withReference(t, 'partnerA', late.body.partnerReference as string)).toEqual([]);
+          expect(await requireReservationsByReference(t, 'partnerA', late.body.partnerReference as string)).toEqual([]);
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
 
   // Spec 3.10: "A quote is not single-use."
   check('3.10')({ ...booking, name: 'One quote books several reservations (not single-use)' }, async (t) => {
-    const q = await quote(t, 'partnerA');
+    const q = await requireQuote(t, 'partnerA');
     // The first booking is 4.7.2's step; booking the same quote again is what this clause judges.
-    const ids = new Set<string>([(await book(t, 'partnerA', q.quoteId)).reservation.reservationId]);
+    const ids = new Set<string>([(await requireBooking(t, 'partnerA', q.quoteId)).reservation.reservationId]);
     for (let i = 1; i < 3; i++) {
-      const again = await attemptBooking(t, 'partnerA', q.quoteId);
+      const again = await sendBooking(t, 'partnerA', q.quoteId);
       ids.add(expectBooked(again.res, `booking ${i + 1} of the same quote under a new key`).reservationId);
     }
     expect(ids.size, 'three distinct reservations from one quote').toBe(3);
-    const listed = new Set((await listReservations(t, 'partnerA')).map((r) => r.reservationId));
+    const listed = new Set((await requireReservationList(t, 'partnerA')).map((r) => r.reservationId));
     for (const id of ids) expect(listed.has(id), `${id} is listed`).toBe(true);
   });
 });

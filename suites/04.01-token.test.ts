@@ -2,11 +2,13 @@
  * Spec 4.1 POST /oauth/token. Every call here is a raw token request (the harness's token cache is bypassed);
  * RFC 6749 names the error values the spec leaves to "the OAuth shape" (5.1 adopts RFC 6749 section 4.4).
  */
+
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { MEDIA_TYPES } from '../contract/constants.ts';
 import { SCOPES } from '../contract/scopes.ts';
 import { check } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import { bodyOf, expectMediaType, expectOAuthError, expectSchema } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
 import {
@@ -17,7 +19,7 @@ import {
   requestToken,
   scopeSet,
 } from './support/auth.ts';
-import { fewCases, otherGrantTypes, slowCases, unknownScopes, wrongSecrets } from './support/draws.ts';
+import { otherGrantTypes, unknownScopes, wrongSecrets } from './support/draws.ts';
 
 describe('4.1 POST /oauth/token', () => {
   // Spec 4.1.1: "Request `application/x-www-form-urlencoded`"
@@ -27,7 +29,7 @@ describe('4.1 POST /oauth/token', () => {
     expectSchema(res, 'TokenResponse');
   });
 
-  // Spec 4.1.1: "Request `application/x-www-form-urlencoded`"
+  // Spec 4.1.1 (quoted above)
   check('4.1.1')(
     { name: 'A JSON token request issues no token (400, OAuth shape)', needs: ['partnerA'] },
     async (t) => {
@@ -48,7 +50,7 @@ describe('4.1 POST /oauth/token', () => {
     );
   });
 
-  // Spec 4.1.2: "grant_type (required, must be client_credentials)"
+  // Spec 4.1.2 (quoted above)
   check('4.1.2')(
     { level: 'SHOULD', name: 'grant_type missing names invalid_request (RFC 6749 5.2)', needs: ['partnerA'] },
     async (t) => {
@@ -56,7 +58,7 @@ describe('4.1 POST /oauth/token', () => {
     },
   );
 
-  // Spec 4.1.2: "grant_type (required, must be client_credentials)"
+  // Spec 4.1.2 (quoted above)
   check('4.1.2')(
     { name: 'grant_type other than client_credentials: refused (400) with an OAuth error', needs: ['partnerA'] },
     async (t) => {
@@ -68,12 +70,12 @@ describe('4.1 POST /oauth/token', () => {
             `a token request with grant_type ${grantType}`,
           );
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
 
-  // Spec 4.1.2: "grant_type (required, must be client_credentials)"
+  // Spec 4.1.2 (quoted above)
   check('4.1.2')(
     {
       level: 'SHOULD',
@@ -86,7 +88,7 @@ describe('4.1 POST /oauth/token', () => {
         async (grantType) => {
           expectOAuthError(await requestToken(t, 'partnerA', { grantType }), 'unsupported_grant_type');
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
@@ -103,7 +105,7 @@ describe('4.1 POST /oauth/token', () => {
     },
   );
 
-  // Spec 4.1.3: "client_id and client_secret (only for client_secret_post)"
+  // Spec 4.1.3 (quoted above)
   check('4.1.3')(
     { name: 'With client_secret_post the form carries client_id and client_secret', needs: ['partnerA'] },
     async (t) => {
@@ -131,7 +133,7 @@ describe('4.1 POST /oauth/token', () => {
     expect(held).toEqual(obtainable.sort());
   });
 
-  // Spec 4.1.4: "scope (optional, space-delimited subset of the grant; omitted means everything held)"
+  // Spec 4.1.4 (quoted above)
   check('4.1.4')(
     { name: 'scope: a space-delimited subset of the grant gives exactly that subset', needs: ['partnerA'] },
     async (t) => {
@@ -148,7 +150,7 @@ describe('4.1 POST /oauth/token', () => {
           expectSchema(res, 'TokenResponse');
           expect(grantedScopes((res.body as { scope?: unknown }).scope)).toEqual([...subset].sort());
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
@@ -210,7 +212,7 @@ describe('4.1 POST /oauth/token', () => {
             expectSchema(res, 'OAuthError');
           }
         },
-        { numRuns: slowCases(t) },
+        { numRuns: casesFor(t, 'severalRequests') },
       );
     },
   );
@@ -223,7 +225,7 @@ describe('4.1 POST /oauth/token', () => {
     expectSchema(res, 'TokenResponse');
   });
 
-  // Spec 4.1.8: "Token responses are always JSON, even when business calls use XML."
+  // Spec 4.1.8 (quoted above)
   check('4.1.8')({ name: 'Asked for XML, a token endpoint error is still JSON', needs: ['partnerA'] }, async (t) => {
     const accepts = fc.constantFrom(
       MEDIA_TYPES.xml,
@@ -236,7 +238,7 @@ describe('4.1 POST /oauth/token', () => {
       async ([secret, accept]) => {
         expectOAuthError(await requestToken(t, 'partnerA', { secret, headers: { accept } }), 'invalid_client');
       },
-      { numRuns: slowCases(t) },
+      { numRuns: casesFor(t, 'severalRequests') },
     );
   });
 });

@@ -4,8 +4,9 @@ import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { FleetVehicle } from '../contract/types.ts';
 import { check } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import { expectError, expectMediaType, expectSchema, listItems } from '../harness/check/expect-api.ts';
-import { fewCases, listedVehicle, otherScope, unknownCodes } from './support/draws.ts';
+import { listedVehicle, otherScope, unknownCodes } from './support/draws.ts';
 import { fleetOf, listingReadInFull, locationsOf } from './support/listings.ts';
 import { business } from './support/presets.ts';
 import { availabilityRequest } from './support/shopping.ts';
@@ -32,7 +33,7 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
           expectSchema(res, 'FleetVehicle');
           expect((res.body as FleetVehicle).vehicleCode).toBe(code);
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
@@ -49,7 +50,7 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
     }
   });
 
-  // Spec 4.2.1: "List returns the complete partner-offerable fleet."
+  // Spec 4.2.1 (quoted above)
   check('4.2.1')(
     { ...business, name: 'Each vehicle is listed once and reads the same on its own', level: 'SHOULD' },
     async (t) => {
@@ -65,7 +66,7 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
     },
   );
 
-  // Spec 4.2.1: "List returns the complete partner-offerable fleet."
+  // Spec 4.2.1 (quoted above)
   check('4.2.1')(
     { ...business, profile: 'shop', name: 'Every vehicle offered by availability is in the fleet list' },
     async (t) => {
@@ -91,7 +92,7 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
     expectError(await t.anonymous.get('/fleet'), ['INVALID_TOKEN', 'UNAUTHORIZED']);
   });
 
-  // Spec 4.0.5: "GET | /api/partner/v1/fleet | fleet:read | 200 FleetList"
+  // Spec 4.0.5 (quoted above)
   check('4.0.5')(
     { ...business, name: 'GET /fleet with a token lacking fleet:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
@@ -101,7 +102,7 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
           const res = await t.client('partnerA').get('/fleet', { scopes });
           expectError(res, 'INSUFFICIENT_SCOPE');
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
@@ -117,11 +118,11 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
         const res = await t.anonymous.get(`/fleet/${encodeURIComponent(code)}`);
         expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED']);
       },
-      { numRuns: fewCases(t) },
+      { numRuns: casesFor(t, 'request') },
     );
   });
 
-  // Spec 4.0.6: "GET | /api/partner/v1/fleet/{vehicleCode} | fleet:read | 200 FleetVehicle"
+  // Spec 4.0.6 (quoted above)
   check('4.0.6')(
     { ...business, name: 'GET /fleet/{vehicleCode} with a token lacking fleet:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
@@ -131,7 +132,7 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
           const res = await t.client('partnerA').get(`/fleet/${encodeURIComponent(vehicle.vehicleCode)}`, { scopes });
           expectError(res, 'INSUFFICIENT_SCOPE');
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
@@ -145,11 +146,11 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
         const res = await t.client('partnerA').get(`/fleet/${code}`);
         expectError(res, ['NOT_FOUND', 'INVALID_VEHICLE'], { status: 404 });
       },
-      { numRuns: fewCases(t) },
+      { numRuns: casesFor(t, 'request') },
     );
   });
 
-  // Spec 4.2.5: "404 INVALID_VEHICLE-type unknown or unpublished code is reported per section 7"
+  // Spec 4.2.5 (quoted above)
   check('4.2.5')(
     { ...business, name: 'Unpublished vehicle code (target probe): 404 (NOT_FOUND or INVALID_VEHICLE)' },
     async (t) => {

@@ -4,9 +4,10 @@ import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { Location, LocationList } from '../contract/types.ts';
 import { check } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import { bodyOf, expectError, expectMediaType, expectSchema, listItems } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
-import { fewCases, listedLocation, otherScope, unknownCodes } from './support/draws.ts';
+import { listedLocation, otherScope, unknownCodes } from './support/draws.ts';
 import { listedCodes, listingReadInFull, locationsOf } from './support/listings.ts';
 import { business } from './support/presets.ts';
 
@@ -53,7 +54,7 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
     },
   );
 
-  // Spec 4.0.8: "GET | /api/partner/v1/locations/{locationCode} | locations:read | 200 Location"
+  // Spec 4.0.8 (quoted above)
   check('4.0.8')(
     { ...business, name: 'Each location is listed once and reads the same on its own', level: 'SHOULD' },
     async (t) => {
@@ -74,7 +75,7 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
     expectError(await t.anonymous.get('/locations'), ['INVALID_TOKEN', 'UNAUTHORIZED']);
   });
 
-  // Spec 4.0.7: "GET | /api/partner/v1/locations | locations:read | 200 LocationList"
+  // Spec 4.0.7 (quoted above)
   check('4.0.7')(
     { ...business, name: 'GET /locations with a token lacking locations:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
@@ -84,12 +85,12 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
           const res = await t.client('partnerA').get('/locations', { scopes });
           expectError(res, 'INSUFFICIENT_SCOPE');
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
 
-  // Spec 4.3.1: "Errors: 401, 403, 404 (single), 429."
+  // Spec 4.3.1 (quoted above)
   check('4.3.1')({ ...business, name: 'GET /locations/{locationCode} without a token: 401' }, async (t) => {
     // A listed code or one nobody holds: the missing token is refused before the code is looked up.
     const listed = (await locationsOf(t, 'partnerA')).locations.map((l) => l.locationCode);
@@ -100,11 +101,11 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
         const res = await t.anonymous.get(`/locations/${encodeURIComponent(code)}`);
         expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED']);
       },
-      { numRuns: fewCases(t) },
+      { numRuns: casesFor(t, 'request') },
     );
   });
 
-  // Spec 4.0.8: "GET | /api/partner/v1/locations/{locationCode} | locations:read | 200 Location"
+  // Spec 4.0.8 (quoted above)
   check('4.0.8')(
     { ...business, name: 'GET /locations/{locationCode} with a token lacking locations:read: 403' },
     async (t) => {
@@ -117,12 +118,12 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
             .get(`/locations/${encodeURIComponent(location.locationCode)}`, { scopes });
           expectError(res, 'INSUFFICIENT_SCOPE');
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
 
-  // Spec 4.3.1: "Errors: 401, 403, 404 (single), 429."
+  // Spec 4.3.1 (quoted above)
   check('4.3.1')({ ...business, name: 'Unknown location code: 404 NOT_FOUND' }, async (t) => {
     await t.forAll(
       unknownCodes,
@@ -130,7 +131,7 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
         const res = await t.client('partnerA').get(`/locations/${code}`);
         expectError(res, 'NOT_FOUND');
       },
-      { numRuns: fewCases(t) },
+      { numRuns: casesFor(t, 'request') },
     );
   });
 });

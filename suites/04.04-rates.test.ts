@@ -2,12 +2,14 @@
  * Spec 4.4 GET /rates, with its row of the endpoint table (4.0.9). Which date a plan's validity is judged on is
  * open (docs/ambiguities.md #6): shopping checks keep the whole rental window inside the plan's validity.
  */
+
 import { describe, expect } from 'vitest';
 import type { RateList, RatePlan } from '../contract/types.ts';
 import { addDays } from '../generators/index.ts';
 import { check } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
-import { fewCases, otherScope } from './support/draws.ts';
+import { otherScope } from './support/draws.ts';
 import { ratesOf, sharedListingRead } from './support/listings.ts';
 import { business } from './support/presets.ts';
 import { answerForItem, notJudgedReason, PLAN_REFUSALS } from './support/refused-for.ts';
@@ -38,7 +40,7 @@ describe('4.4 GET /rates', () => {
     for (const plan of rates) expect(plan.status, `${plan.accountCode}/${plan.rateCode}`).toBe('active');
   });
 
-  // Spec 4.4.1: "Only the caller's active, approved codes."
+  // Spec 4.4.1 (quoted above)
   check('4.4.1')(
     { ...business, profile: 'shop', name: 'Every listed code is accepted in shopping within its validity' },
     async (t) => {
@@ -74,7 +76,7 @@ describe('4.4 GET /rates', () => {
     },
   );
 
-  // Spec 4.4.1: "Only the caller's active, approved codes."
+  // Spec 4.4.1 (quoted above)
   check('4.4.1')(
     {
       ...business,
@@ -106,7 +108,7 @@ describe('4.4 GET /rates', () => {
     expectError(await t.anonymous.get('/rates'), ['INVALID_TOKEN', 'UNAUTHORIZED']);
   });
 
-  // Spec 4.0.9: "GET | /api/partner/v1/rates | rates:read | 200 RateList"
+  // Spec 4.0.9 (quoted above)
   check('4.0.9')(
     { ...business, name: 'GET /rates with a token lacking rates:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
@@ -116,7 +118,7 @@ describe('4.4 GET /rates', () => {
           const res = await t.client('partnerA').get('/rates', { scopes });
           expectError(res, 'INSUFFICIENT_SCOPE');
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );

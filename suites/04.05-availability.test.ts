@@ -4,11 +4,13 @@
  * and how rentalDays is counted are not shown and never asserted. The checks POST /quotes shares are declared by
  * support/shopping-endpoints.ts.
  */
+
 import { describe, expect } from 'vitest';
 import type { AvailabilityRequest, AvailabilityResponse, Reservation } from '../contract/types.ts';
 import { type ApiResult, check, SKIP } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema, listItems } from '../harness/check/expect-api.ts';
-import { attemptBooking, book, expectBooked, quote } from './support/booking.ts';
+import { expectBooked, requireBooking, requireQuote, sendBooking } from './support/booking.ts';
 import { expectThirtyMinutes, isAvailabilityAnswer } from './support/limits.ts';
 import { targetListings } from './support/listings.ts';
 import { business } from './support/presets.ts';
@@ -88,14 +90,13 @@ describe('4.5 POST /availability', () => {
             seen += 1;
           }
         },
-        { numRuns: Math.min(t.settings.runs, 10) },
+        { numRuns: casesFor(t, 'oneRequest') },
       );
       if (seen === 0) t.notApplicable('no generated request got an offer');
     },
   );
 
-  // Spec 4.5.2: "Returns offers for the window; each offer carries a quoteId valid 30 minutes so booking can follow
-  // without calling /quotes."
+  // Spec 4.5.2 (quoted above)
   check('4.5.2')(
     {
       ...business,
@@ -117,16 +118,16 @@ describe('4.5 POST /availability', () => {
       const picked = offers.length === 1 ? offers : [offers[0], offers[offers.length - 1]];
       for (const offer of picked) {
         if (!offer) continue;
-        const attempt = await attemptBooking(t, 'partnerA', offer.quoteId, { body: plainRequest(t, offer.quoteId) });
+        const attempt = await sendBooking(t, 'partnerA', offer.quoteId, { body: plainRequest(t, offer.quoteId) });
         if (attempt.res.status < 200 || attempt.res.status >= 300) {
           // Whose refusal: a quote of /quotes for the same vehicle and window must book (book() files a refusal
           // under 4.7.2 and ends here); when it does, only the offer's quoteId is refused, which is this clause's.
           const { vehicleCodes: _v, ...window } = req;
-          const control = await quote(t, 'partnerA', { ...window, vehicleCode: offer.vehicle.vehicleCode });
+          const control = await requireQuote(t, 'partnerA', { ...window, vehicleCode: offer.vehicle.vehicleCode });
           // A target may quote the same terms with the same id: then that id is the one refused, and it is the
           // offer's (the 4.7 checks judge bookings of /quotes ids of their own).
           if (control.quoteId !== offer.quoteId) {
-            await book(t, 'partnerA', control.quoteId, { body: plainRequest(t, control.quoteId) });
+            await requireBooking(t, 'partnerA', control.quoteId, { body: plainRequest(t, control.quoteId) });
           }
           expect(attempt.res.status, `booking the offer's quoteId: ${attempt.res.excerpt}`).toBe(201);
         }
@@ -162,11 +163,11 @@ describe('4.5 POST /availability', () => {
         }
         expect(vehiclesOf(again), 'vehicles offered on the last ask against the first').toEqual(vehiclesOf(first));
       },
-      { numRuns: Math.min(t.settings.runs, 8) },
+      { numRuns: casesFor(t, 'repeatedOrTimed') },
     );
   });
 
-  // Spec 4.5.3: "No hold is placed."
+  // Spec 4.5.3 (quoted above)
   check('4.5.3')(
     { ...business, profile: 'book', bookings: true, name: 'Booking an offer leaves it offered: no unit was held' },
     async (t) => {
@@ -179,7 +180,7 @@ describe('4.5 POST /availability', () => {
       expect(before.status, before.excerpt).toBe(200);
       const offer = listItems(before, 'AvailabilityResponse', 'POST /availability')[0];
       if (!offer) return t.notApplicable('the plain window got no offer');
-      await book(t, 'partnerA', offer.quoteId, { body: plainRequest(t, offer.quoteId), stepClause: '4.5.2' });
+      await requireBooking(t, 'partnerA', offer.quoteId, { body: plainRequest(t, offer.quoteId), stepClause: '4.5.2' });
       const after = await t.client('partnerA').post('/availability', req);
       expect(after.status, after.excerpt).toBe(200);
       const codes = listItems(after, 'AvailabilityResponse', 'POST /availability again').map(

@@ -5,10 +5,12 @@
  * booking prices again instead of taking the quote on trust. The checks POST /availability shares are declared by
  * support/shopping-endpoints.ts.
  */
+
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { Quote, QuoteRequest } from '../contract/types.ts';
 import { type ApiResult, check, SKIP } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import {
   errorCodeOf,
   errorStatusAmong,
@@ -17,8 +19,8 @@ import {
   expectSchema,
 } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
-import { attemptBooking, book, expectTotalAsQuoted } from './support/booking.ts';
-import { bookingCases, quoteFor, quoteWindow, slowCases } from './support/draws.ts';
+import { expectTotalAsQuoted, requireBooking, sendBooking } from './support/booking.ts';
+import { quoteFor, quoteWindow } from './support/draws.ts';
 import { quoteAnswered } from './support/endpoint-success.ts';
 import { unissuedId } from './support/ids.ts';
 import { expectSomeError } from './support/limits.ts';
@@ -104,12 +106,12 @@ describe('4.6 POST /quotes', () => {
           }
           expect(q.payment.model, 'payment.model').toBe('settled_with_partner');
         },
-        { numRuns: Math.min(t.settings.runs, 15) },
+        { numRuns: casesFor(t, 'quoteCharges') },
       );
     },
   );
 
-  // Spec 4.6.2: "Returns a server-authoritative Quote with a full charge breakdown."
+  // Spec 4.6.2 (quoted above)
   check('4.6.2')(
     { ...business, name: 'A price sent by the client is refused: 400 (server-authoritative)' },
     async (t) => {
@@ -134,7 +136,7 @@ describe('4.6 POST /quotes', () => {
             expectSomeError(res, t.representation);
           }
         },
-        { numRuns: slowCases(t) },
+        { numRuns: casesFor(t, 'severalRequests') },
       );
     },
   );
@@ -149,11 +151,11 @@ describe('4.6 POST /quotes', () => {
         async (request) => {
           const q = await quoteFor(t, 'partnerA', request);
           if (!q) return SKIP;
-          const booked = await book(t, 'partnerA', q.quoteId, { body: plainRequest(t, q.quoteId) });
+          const booked = await requireBooking(t, 'partnerA', q.quoteId, { body: plainRequest(t, q.quoteId) });
           // Billing the quote's total is 2.11.9c's rule; 4.6.3's re-pricing is judged by the checks below.
           expectTotalAsQuoted(booked.reservation, q);
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
@@ -176,22 +178,21 @@ describe('4.6 POST /quotes', () => {
           if (!q) return SKIP;
           try {
             await control.movePrice(req.vehicleCode, percent);
-            const stale = await attemptBooking(t, 'partnerA', q.quoteId);
+            const stale = await sendBooking(t, 'partnerA', q.quoteId);
             expectError(stale.res, 'QUOTE_STALE');
             await control.movePrice(req.vehicleCode, 0);
             // Back at the quoted price, the same quote books (it was never judged on its own word).
-            await book(t, 'partnerA', q.quoteId);
+            await requireBooking(t, 'partnerA', q.quoteId);
           } finally {
             await control.movePrice(req.vehicleCode, 0);
           }
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
 
-  // Spec 4.6.3: "The price is re-computed at booking; the quote is evidence of what was asked, never a price taken on
-  // trust."
+  // Spec 4.6.3 (quoted above)
   check('4.6.3')(
     { ...business, bookings: true, name: 'A tampered quoteId is not taken on trust: 400 QUOTE_INVALID' },
     async (t) => {
@@ -201,10 +202,10 @@ describe('4.6 POST /quotes', () => {
           const q = await quoteFor(t, 'partnerA', request);
           if (!q) return SKIP;
           const tampered = unissuedId(q.quoteId);
-          const res = (await attemptBooking(t, 'partnerA', tampered, { body: plainRequest(t, tampered) })).res;
+          const res = (await sendBooking(t, 'partnerA', tampered, { body: plainRequest(t, tampered) })).res;
           expectError(res, 'QUOTE_INVALID');
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );

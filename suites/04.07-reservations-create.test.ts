@@ -3,6 +3,7 @@
  * partnerReference per rental, quotes that are not single-use, the quote errors and the operator's decline;
  * with its row of the endpoint table (4.0.12), the idempotency races and the cross-partner probes (spec 1.4).
  */
+
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
@@ -17,6 +18,7 @@ import {
   xmlText,
 } from '../generators/index.ts';
 import { type CheckContext, check, SKIP } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import {
   bodyOf,
   errorCodeOf,
@@ -25,27 +27,28 @@ import {
   expectSchema,
   listItems,
 } from '../harness/check/expect-api.ts';
-import { BlockedSignal, claim, requireStep, TransientSignal } from '../harness/check/scope.ts';
+import { claim, requireStep } from '../harness/check/scope.ts';
+import { isBlockedOrTransient } from '../harness/check/signal.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { expectRefusal } from './support/body-endpoints.ts';
 import {
-  attemptBooking,
-  book,
-  cancel,
   expectBooked,
   expectTotalAsQuoted,
   IDEMPOTENCY_HEADER,
-  listReservations,
   outcomeOf,
-  quote,
-  quoteAndBook,
-  readReservation,
   recordIfCreated,
+  requireBooking,
+  requireQuote,
+  requireQuotedBooking,
+  requireReservation,
+  requireReservationList,
+  requireReservationsByReference,
   requireUnscopedBookingRefused,
+  sendBooking,
+  sendCancel,
   withBookingsHeld,
-  withReference,
 } from './support/booking.ts';
-import { bookingCases, fewCases, otherScope, quoteFor, quoteWindow } from './support/draws.ts';
+import { otherScope, quoteFor, quoteWindow } from './support/draws.ts';
 import { observeReplayHeader, retryPastInFlight, settleRetryable } from './support/idempotency.ts';
 import { unissuedId } from './support/ids.ts';
 import { fleetOf, targetListings } from './support/listings.ts';
@@ -99,9 +102,6 @@ function countsOf(answers: readonly Parameters<typeof outcomeOf>[0][], refused: 
   return counts;
 }
 
-/** Booking properties cost a quote and a reservation per run. */
-const bookingRuns = (t: CheckContext) => Math.min(t.settings.runs, 5);
-
 /**
  * A booking accepted, in the check's representation, valid against the schema. The exact 201 of a first success is
  * 4.7.2's (judged there, filed there from the other checks: expectBooked).
@@ -118,9 +118,9 @@ function expectCreated(t: CheckContext, res: Parameters<typeof expectSchema>[0])
  * under its clause and blocks the race, whose answers would otherwise be judged against a rule already broken.
  */
 async function sequentialSteps(t: CheckContext, replay: boolean): Promise<void> {
-  const first = await quoteAndBook(t, 'partnerA');
+  const first = await requireQuotedBooking(t, 'partnerA');
   if (!replay) return;
-  const again = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
+  const again = await sendBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
   requireStep('4.7.3', again.res.status === 200, 'the same key and body again, one at a time, replays with 200', {
     expected: 200,
     actual: { status: again.res.status, body: again.res.excerpt },
@@ -136,7 +136,7 @@ async function raceOnSteps(t: CheckContext, replay: boolean, race: () => Promise
   try {
     await race();
   } catch (error) {
-    if (!(error instanceof BlockedSignal) && !(error instanceof TransientSignal)) await sequentialSteps(t, replay);
+    if (!isBlockedOrTransient(error)) await sequentialSteps(t, replay);
     throw error;
   }
 }
@@ -145,7 +145,7 @@ async function raceOnSteps(t: CheckContext, replay: boolean, race: () => Promise
 async function expectNothingCreated(t: CheckContext, role: Role, reference: string | undefined) {
   if (reference === undefined) throw new Error('the attempt carries no partnerReference to look for');
   expect(
-    (await withReference(t, role, reference)).map((r) => r.reservationId),
+    (await requireReservationsByReference(t, role, reference)).map((r) => r.reservationId),
     `reservations of ${role} with partnerReference ${reference}`,
   ).toEqual([]);
 }
@@ -193,10 +193,10 @@ describe('4.7 POST /reservations', () => {
           const q = await quoteFor(t, 'partnerA', request);
           if (!q) return SKIP;
           const scopes = ['reservations:write'];
-          const first = await attemptBooking(t, 'partnerA', q.quoteId, { call: { scopes } });
+          const first = await sendBooking(t, 'partnerA', q.quoteId, { call: { scopes } });
           // Served with the scope (this row); the exact 201 is 4.7.2's and the replay's 200 4.7.3's, filed there.
           expectCreated(t, first.res);
-          const again = await attemptBooking(t, 'partnerA', q.quoteId, {
+          const again = await sendBooking(t, 'partnerA', q.quoteId, {
             body: first.body,
             key: first.key,
             call: { scopes },
@@ -213,7 +213,7 @@ describe('4.7 POST /reservations', () => {
           );
           if (replayed) expectSchema(again.res, 'Reservation');
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
@@ -227,11 +227,11 @@ describe('4.7 POST /reservations', () => {
         async (request) => {
           const q = await quoteFor(t, 'partnerA', request);
           if (!q) return SKIP;
-          const attempt = await attemptBooking(t, 'partnerA', q.quoteId, { key: null });
+          const attempt = await sendBooking(t, 'partnerA', q.quoteId, { key: null });
           expectError(attempt.res, 'IDEMPOTENCY_KEY_REQUIRED');
           await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
@@ -245,15 +245,15 @@ describe('4.7 POST /reservations', () => {
         async (request) => {
           const q = await quoteFor(t, 'partnerA', request);
           if (!q) return SKIP;
-          const booked = await attemptBooking(t, 'partnerA', q.quoteId);
+          const booked = await sendBooking(t, 'partnerA', q.quoteId);
           expectCreated(t, booked.res);
           observeReplayHeader(booked.res, false, 'Idempotent-Replay on a first success');
           expectBookedFrom(booked.res.body as Reservation, q, booked.body, request);
-          const read = await readReservation(t, 'partnerA', (booked.res.body as Reservation).reservationId);
+          const read = await requireReservation(t, 'partnerA', (booked.res.body as Reservation).reservationId);
           // Created confirmed is 1.3a's rule (judged there); here the read agrees with the 201.
           expect(read.status, 'status read back').toBe((booked.res.body as Reservation).status);
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
@@ -268,27 +268,26 @@ describe('4.7 POST /reservations', () => {
         async (request) => {
           const quoted = await quoteFor(t, 'partnerA', request);
           if (!quoted) return SKIP;
-          const first = await book(t, 'partnerA', quoted.quoteId);
+          const first = await requireBooking(t, 'partnerA', quoted.quoteId);
           for (let i = 0; i < 2; i++) {
-            const again = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
+            const again = await sendBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
             expect(again.res.status, `replay ${i + 1}: ${again.res.excerpt}`).toBe(200);
             observeReplayHeader(again.res, true, 'Idempotent-Replay header');
             expectMediaType(again.res, t.representation);
             expect(again.res.body, 'the replay carries the original response body').toEqual(first.res.body);
           }
-          const found = await withReference(t, 'partnerA', first.body.partnerReference as string);
+          const found = await requireReservationsByReference(t, 'partnerA', first.body.partnerReference as string);
           expect(
             found.map((r) => r.reservationId),
             'reservations with the partnerReference',
           ).toEqual([first.reservation.reservationId]);
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
 
-  // Spec 4.7.3: "Same key and same body within 24 hours: 200, the original response, with header `Idempotent-Replay:
-  // true`; no second reservation."
+  // Spec 4.7.3 (quoted above)
   check('4.7.3')(
     { ...booking, name: 'A replay after the reservation was cancelled still returns the original response' },
     async (t) => {
@@ -297,21 +296,20 @@ describe('4.7 POST /reservations', () => {
         async (request) => {
           const quoted = await quoteFor(t, 'partnerA', request);
           if (!quoted) return SKIP;
-          const first = await book(t, 'partnerA', quoted.quoteId);
-          const cancelled = await cancel(t, 'partnerA', first.reservation.reservationId);
+          const first = await requireBooking(t, 'partnerA', quoted.quoteId);
+          const cancelled = await sendCancel(t, 'partnerA', first.reservation.reservationId);
           expect(cancelled.status, `cancel: ${cancelled.excerpt}`).toBe(200);
-          const again = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
+          const again = await sendBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
           expect(again.res.status, again.res.excerpt).toBe(200);
           observeReplayHeader(again.res, true, 'Idempotent-Replay header');
           expect(again.res.body, 'the original response body').toEqual(first.res.body);
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
 
-  // Spec 4.7.3: "Same key and same body within 24 hours: 200, the original response, with header `Idempotent-Replay:
-  // true`; no second reservation."
+  // Spec 4.7.3 (quoted above)
   check('4.7.3')(
     {
       ...twoPartners,
@@ -323,9 +321,9 @@ describe('4.7 POST /reservations', () => {
         async (request) => {
           const quoted = await quoteFor(t, 'partnerA', request);
           if (!quoted) return SKIP;
-          const a = await book(t, 'partnerA', quoted.quoteId);
-          const qb = await quote(t, 'partnerB');
-          const b = await attemptBooking(t, 'partnerB', qb.quoteId, { key: a.key });
+          const a = await requireBooking(t, 'partnerA', quoted.quoteId);
+          const qb = await requireQuote(t, 'partnerB');
+          const b = await sendBooking(t, 'partnerB', qb.quoteId, { key: a.key });
           // Keys per partner (B's own 201) or one namespace for all (409 IDEMPOTENCY_CONFLICT, as 4.7.4 reads
           // literally): both allowed (docs/ambiguities.md R4). A's reservation replayed to B never is.
           if (b.res.status === 409) {
@@ -338,7 +336,7 @@ describe('4.7 POST /reservations', () => {
           expect(reservation.reservationId, "B's reservation is not A's").not.toBe(a.reservation.reservationId);
           expect(reservation.partnerReference, "B's own partnerReference").toBe(b.body.partnerReference);
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
@@ -347,7 +345,7 @@ describe('4.7 POST /reservations', () => {
   check('4.7.4')(
     { ...booking, name: 'Same key, different body: 409 IDEMPOTENCY_CONFLICT, nothing created (generated bodies)' },
     async (t) => {
-      const first = await quoteAndBook(t, 'partnerA');
+      const first = await requireQuotedBooking(t, 'partnerA');
       const { vehicles } = await fleetOf(t, 'partnerA');
       await t.forAll(
         generatedRequest(
@@ -357,18 +355,18 @@ describe('4.7 POST /reservations', () => {
         ),
         async (generated) => {
           const other = freshen(t, generated);
-          const attempt = await attemptBooking(t, 'partnerA', other.quoteId, { body: other, key: first.key });
+          const attempt = await sendBooking(t, 'partnerA', other.quoteId, { body: other, key: first.key });
           expectError(attempt.res, 'IDEMPOTENCY_CONFLICT');
           await expectNothingCreated(t, 'partnerA', other.partnerReference);
         },
-        { numRuns: bookingRuns(t) },
+        { numRuns: casesFor(t, 'generatedBooking') },
       );
-      const found = await withReference(t, 'partnerA', first.body.partnerReference as string);
+      const found = await requireReservationsByReference(t, 'partnerA', first.body.partnerReference as string);
       expect(found.length, 'still one reservation with the first partnerReference').toBe(1);
     },
   );
 
-  // Spec 4.7.4: "Same key, different body: 409 IDEMPOTENCY_CONFLICT; nothing created."
+  // Spec 4.7.4 (quoted above)
   check('4.7.4')(
     { ...booking, name: 'Same key, body differing only in remarks: 409 IDEMPOTENCY_CONFLICT, the key still replays' },
     async (t) => {
@@ -377,16 +375,16 @@ describe('4.7 POST /reservations', () => {
         async (request) => {
           const quoted = await quoteFor(t, 'partnerA', request);
           if (!quoted) return SKIP;
-          const first = await book(t, 'partnerA', quoted.quoteId);
+          const first = await requireBooking(t, 'partnerA', quoted.quoteId);
           const changed = { ...first.body, remarks: 'Late arrival, about 23:00' };
-          const conflict = await attemptBooking(t, 'partnerA', changed.quoteId, { body: changed, key: first.key });
+          const conflict = await sendBooking(t, 'partnerA', changed.quoteId, { body: changed, key: first.key });
           expectError(conflict.res, 'IDEMPOTENCY_CONFLICT');
-          const found = await withReference(t, 'partnerA', first.body.partnerReference as string);
+          const found = await requireReservationsByReference(t, 'partnerA', first.body.partnerReference as string);
           expect(
             found.map((r) => r.reservationId),
             'reservations with the partnerReference',
           ).toEqual([first.reservation.reservationId]);
-          const replay = await attemptBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
+          const replay = await sendBooking(t, 'partnerA', first.body.quoteId, { body: first.body, key: first.key });
           // The refused body did not take the key over: the original body is no conflict now. How it replays (200,
           // the original response) is 4.7.3's rule, filed there.
           expect(errorCodeOf(replay.res), `the original body after the conflict: ${replay.res.excerpt}`).not.toBe(
@@ -403,7 +401,7 @@ describe('4.7 POST /reservations', () => {
             });
           }
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
@@ -421,7 +419,7 @@ describe('4.7 POST /reservations', () => {
           // a few rounds are tried to meet one, and every answer is judged either way. A quote per round: booking one
           // quote again is 3.10's matter.
           for (let round = 0; round < RACE_ROUNDS; round++) {
-            const q = await quote(t, 'partnerA');
+            const q = await requireQuote(t, 'partnerA');
             const body = plainRequest(t, q.quoteId);
             const key = freshKey(t);
             const headers = { [IDEMPOTENCY_HEADER]: key };
@@ -443,7 +441,7 @@ describe('4.7 POST /reservations', () => {
                 expectError(res, 'IDEMPOTENT_REPLAY_IN_FLIGHT');
               }
             }
-            const found = await withReference(t, 'partnerA', body.partnerReference as string);
+            const found = await requireReservationsByReference(t, 'partnerA', body.partnerReference as string);
             expect(
               found.map((r) => r.reservationId),
               `one reservation after the race (${JSON.stringify(counts)})`,
@@ -465,7 +463,7 @@ describe('4.7 POST /reservations', () => {
     },
   );
 
-  // Spec 4.7.5: "Same key while an identical request is in process: 409 IDEMPOTENT_REPLAY_IN_FLIGHT (retryable)."
+  // Spec 4.7.5 (quoted above)
   check('4.7.5')(
     {
       ...booking,
@@ -473,7 +471,7 @@ describe('4.7 POST /reservations', () => {
     },
     async (t) => {
       await raceOnSteps(t, false, async () => {
-        const q = await quote(t, 'partnerA');
+        const q = await requireQuote(t, 'partnerA');
         const key = freshKey(t);
         const bodies = Array.from({ length: CONFLICT_RACE_SIZE }, () => plainRequest(t, q.quoteId));
         const send = (i: number) =>
@@ -491,7 +489,9 @@ describe('4.7 POST /reservations', () => {
           }
         }
         const references = new Set(bodies.map((b) => b.partnerReference));
-        const mine = (await listReservations(t, 'partnerA')).filter((r) => references.has(r.partnerReference ?? ''));
+        const mine = (await requireReservationList(t, 'partnerA')).filter((r) =>
+          references.has(r.partnerReference ?? ''),
+        );
         const winner = bodies[winners[0] ?? 0] as ReservationRequest;
         expect(
           mine.map((r) => r.partnerReference),
@@ -509,11 +509,11 @@ describe('4.7 POST /reservations', () => {
       name: 'A key reused after its 24 hours (another body, a fresh quote) is new: 201',
     },
     async (t) => {
-      const first = await quoteAndBook(t, 'partnerA');
+      const first = await requireQuotedBooking(t, 'partnerA');
       await pastIdempotencyMemory(t);
       // The reused key carries a fresh quote, so the body differs from the first.
-      const q = await quote(t, 'partnerA');
-      const again = await attemptBooking(t, 'partnerA', q.quoteId, { key: first.key });
+      const q = await requireQuote(t, 'partnerA');
+      const again = await sendBooking(t, 'partnerA', q.quoteId, { key: first.key });
       expectCreated(t, again.res);
       observeReplayHeader(again.res, false, 'no replay after 24 hours');
       const reservation = again.res.body as Reservation;
@@ -535,32 +535,31 @@ describe('4.7 POST /reservations', () => {
         async (request) => {
           const quoted = await quoteFor(t, 'partnerA', request);
           if (!quoted) return SKIP;
-          const first = await book(t, 'partnerA', quoted.quoteId);
+          const first = await requireBooking(t, 'partnerA', quoted.quoteId);
           const reference = first.body.partnerReference as string;
-          const q = await quote(t, 'partnerA');
-          const duplicate = await attemptBooking(t, 'partnerA', q.quoteId, {
+          const q = await requireQuote(t, 'partnerA');
+          const duplicate = await sendBooking(t, 'partnerA', q.quoteId, {
             body: plainRequest(t, q.quoteId, { partnerReference: reference }),
           });
           expectError(duplicate.res, 'DUPLICATE_PARTNER_REFERENCE');
-          const cancelled = await cancel(t, 'partnerA', first.reservation.reservationId);
+          const cancelled = await sendCancel(t, 'partnerA', first.reservation.reservationId);
           expect(cancelled.status, `cancel: ${cancelled.excerpt}`).toBe(200);
-          const afterCancel = await attemptBooking(t, 'partnerA', q.quoteId, {
+          const afterCancel = await sendBooking(t, 'partnerA', q.quoteId, {
             body: plainRequest(t, q.quoteId, { partnerReference: reference }),
           });
           expectError(afterCancel.res, 'DUPLICATE_PARTNER_REFERENCE');
-          const found = await withReference(t, 'partnerA', reference);
+          const found = await requireReservationsByReference(t, 'partnerA', reference);
           expect(
             found.map((r) => r.reservationId),
             'one reservation with the reference',
           ).toEqual([first.reservation.reservationId]);
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
 
-  // Spec 4.7.7: "partnerReference already used by the partner under a different key: 409 DUPLICATE_PARTNER_REFERENCE.
-  // One reference is one rental, permanently."
+  // Spec 4.7.7 (quoted above)
   check('4.7.7')(
     {
       ...booking,
@@ -574,7 +573,7 @@ describe('4.7 POST /reservations', () => {
           fc.integer(REFERENCE_RACE_SIZES),
           async (size) => {
             // A quote per case: booking one quote again is 3.10's matter.
-            const q = await quote(t, 'partnerA');
+            const q = await requireQuote(t, 'partnerA');
             const reference = freshReference(t, 'RACE');
             // Each racer its own key and body, kept for a retry of the identical request.
             const requests = Array.from({ length: size }, () => ({
@@ -597,21 +596,20 @@ describe('4.7 POST /reservations', () => {
                 expectError(res, 'DUPLICATE_PARTNER_REFERENCE');
               }
             }
-            const found = await withReference(t, 'partnerA', reference);
+            const found = await requireReservationsByReference(t, 'partnerA', reference);
             expect(
               found.map((r) => r.reservationId),
               `reservations with the reference after the race (${JSON.stringify(counts)}): the one created`,
             ).toEqual(created.map((res) => (res.body as Reservation).reservationId));
             expect(found.length, `one rental with the reference (${JSON.stringify(counts)})`).toBe(1);
           },
-          { numRuns: fewCases(t) },
+          { numRuns: casesFor(t, 'request') },
         ),
       );
     },
   );
 
-  // Spec 4.7.7: "partnerReference already used by the partner under a different key: 409 DUPLICATE_PARTNER_REFERENCE.
-  // One reference is one rental, permanently."
+  // Spec 4.7.7 (quoted above)
   check('4.7.7')(
     {
       ...booking,
@@ -619,18 +617,17 @@ describe('4.7 POST /reservations', () => {
       name: 'partnerReference reused after the 24-hour idempotency memory: still 409 DUPLICATE_PARTNER_REFERENCE',
     },
     async (t) => {
-      const first = await quoteAndBook(t, 'partnerA');
+      const first = await requireQuotedBooking(t, 'partnerA');
       await pastIdempotencyMemory(t);
-      const q = await quote(t, 'partnerA');
-      const late = await attemptBooking(t, 'partnerA', q.quoteId, {
+      const q = await requireQuote(t, 'partnerA');
+      const late = await sendBooking(t, 'partnerA', q.quoteId, {
         body: plainRequest(t, q.quoteId, { partnerReference: first.body.partnerReference }),
       });
       expectError(late.res, 'DUPLICATE_PARTNER_REFERENCE');
     },
   );
 
-  // Spec 4.7.7: "partnerReference already used by the partner under a different key: 409 DUPLICATE_PARTNER_REFERENCE.
-  // One reference is one rental, permanently."
+  // Spec 4.7.7 (quoted above)
   check('4.7.7')(
     {
       ...twoPartners,
@@ -642,15 +639,15 @@ describe('4.7 POST /reservations', () => {
         async (request) => {
           const quoted = await quoteFor(t, 'partnerA', request);
           if (!quoted) return SKIP;
-          const a = await book(t, 'partnerA', quoted.quoteId);
+          const a = await requireBooking(t, 'partnerA', quoted.quoteId);
           const reference = a.body.partnerReference as string;
-          const qb = await quote(t, 'partnerB');
-          const b = await attemptBooking(t, 'partnerB', qb.quoteId, {
+          const qb = await requireQuote(t, 'partnerB');
+          const b = await sendBooking(t, 'partnerB', qb.quoteId, {
             body: plainRequest(t, qb.quoteId, { partnerReference: reference }),
           });
           expectCreated(t, b.res);
           expect((b.res.body as Reservation).partnerReference).toBe(reference);
-          const found = await withReference(t, 'partnerA', reference);
+          const found = await requireReservationsByReference(t, 'partnerA', reference);
           const bId = (b.res.body as Reservation).reservationId;
           // B's reservation in A's list is partner isolation's deviation (1.4a), not a second rental of A's.
           claim('1.4a', !found.some((r) => r.reservationId === bId), "B's reservation is not in A's list", {
@@ -661,7 +658,7 @@ describe('4.7 POST /reservations', () => {
             "A's reservations with the reference",
           ).toEqual([a.reservation.reservationId]);
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
@@ -676,16 +673,16 @@ describe('4.7 POST /reservations', () => {
           const q = await quoteFor(t, 'partnerA', request);
           if (!q) return SKIP;
           // The first booking is 4.7.2's step; the second, from the same quote, is what this clause judges.
-          const first = await book(t, 'partnerA', q.quoteId);
-          const second = await attemptBooking(t, 'partnerA', q.quoteId);
+          const first = await requireBooking(t, 'partnerA', q.quoteId);
+          const second = await sendBooking(t, 'partnerA', q.quoteId);
           const reservation = expectBooked(second.res, 'the same quoteId under a new key');
           expect(reservation.reservationId, 'a second reservation').not.toBe(first.reservation.reservationId);
           for (const booked of [first, { body: second.body, reservation }]) {
-            const read = await readReservation(t, 'partnerA', booked.reservation.reservationId);
+            const read = await requireReservation(t, 'partnerA', booked.reservation.reservationId);
             expect(read.partnerReference).toBe(booked.body.partnerReference);
           }
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
@@ -700,11 +697,11 @@ describe('4.7 POST /reservations', () => {
           const q = await quoteFor(t, 'partnerA', request);
           if (!q) return SKIP;
           await t.hooks.expireQuote(q.quoteId);
-          const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
+          const attempt = await sendBooking(t, 'partnerA', q.quoteId);
           expectError(attempt.res, 'QUOTE_EXPIRED');
           await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
@@ -728,14 +725,14 @@ describe('4.7 POST /reservations', () => {
           // The vehicle asked for: whether the quote describes it is 2.9.5's, not this clause's.
           try {
             await control.movePrice(request.vehicleCode, percent);
-            const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
+            const attempt = await sendBooking(t, 'partnerA', q.quoteId);
             expectError(attempt.res, 'QUOTE_STALE');
             await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
           } finally {
             await control.movePrice(request.vehicleCode, 0);
           }
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
@@ -754,16 +751,16 @@ describe('4.7 POST /reservations', () => {
           if (!q) return SKIP;
           const tampered = unissuedId(q.quoteId);
           expect(tampered).not.toBe(q.quoteId);
-          const attempt = await attemptBooking(t, 'partnerA', tampered);
+          const attempt = await sendBooking(t, 'partnerA', tampered);
           expectError(attempt.res, 'QUOTE_INVALID');
           await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
 
-  // Spec 4.7.9c: "quote not valid for this partner or tampered: 400 QUOTE_INVALID."
+  // Spec 4.7.9c (quoted above)
   check('4.7.9c')(
     {
       ...booking,
@@ -776,14 +773,14 @@ describe('4.7 POST /reservations', () => {
         { arbitrary: xmlText({ minLength: 8, maxLength: 4096, unit: visible }), weight: 1 },
       );
       await t.forAll(randomId, async (quoteId) => {
-        const attempt = await attemptBooking(t, 'partnerA', quoteId);
+        const attempt = await sendBooking(t, 'partnerA', quoteId);
         // A string of valid length that is no quote: either code (docs/ambiguities.md RS20).
         expectError(attempt.res, ['QUOTE_INVALID', 'VALIDATION_ERROR']);
       });
     },
   );
 
-  // Spec 4.7.9c: "quote not valid for this partner or tampered: 400 QUOTE_INVALID."
+  // Spec 4.7.9c (quoted above)
   check('4.7.9c')(
     { ...twoPartners, name: "Another partner's quote, either way round: 400 QUOTE_INVALID, nothing created" },
     async (t) => {
@@ -792,20 +789,20 @@ describe('4.7 POST /reservations', () => {
         async (request) => {
           const qa = await quoteFor(t, 'partnerA', request);
           if (!qa) return SKIP;
-          const qb = await quote(t, 'partnerB');
-          const bWithA = await attemptBooking(t, 'partnerB', qa.quoteId);
+          const qb = await requireQuote(t, 'partnerB');
+          const bWithA = await sendBooking(t, 'partnerB', qa.quoteId);
           expectError(bWithA.res, 'QUOTE_INVALID');
           await expectNothingCreated(t, 'partnerB', bWithA.body.partnerReference);
-          const aWithB = await attemptBooking(t, 'partnerA', qb.quoteId);
+          const aWithB = await sendBooking(t, 'partnerA', qb.quoteId);
           expectError(aWithB.res, 'QUOTE_INVALID');
           await expectNothingCreated(t, 'partnerA', aWithB.body.partnerReference);
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
 
-  // Spec 4.7.9c: "quote not valid for this partner or tampered: 400 QUOTE_INVALID."
+  // Spec 4.7.9c (quoted above)
   check('4.7.9c')(
     {
       ...twoPartners,
@@ -862,14 +859,14 @@ describe('4.7 POST /reservations', () => {
           if (!q) return SKIP;
           try {
             await control.declineNextBookings(1);
-            const attempt = await attemptBooking(t, 'partnerA', q.quoteId);
+            const attempt = await sendBooking(t, 'partnerA', q.quoteId);
             expectError(attempt.res, 'RESERVATION_REJECTED');
             await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
           } finally {
             await control.declineNextBookings(0);
           }
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
@@ -881,33 +878,33 @@ describe('4.7 POST /reservations', () => {
       // A quote per booking (booking one quote again is 3.10's matter); the exact 201 is 4.7.2's (expectBooked).
       for (const length of [8, 200]) {
         const key = freshKey(t, length);
-        const booked = await attemptBooking(t, 'partnerA', (await quote(t, 'partnerA')).quoteId, { key });
+        const booked = await sendBooking(t, 'partnerA', (await requireQuote(t, 'partnerA')).quoteId, { key });
         expectBooked(booked.res, `a booking with a key of ${length} characters`);
       }
       await t.forAll(
         idempotencyKey(),
         async (generated) => {
           const key = uniquify(t, generated);
-          const booked = await attemptBooking(t, 'partnerA', (await quote(t, 'partnerA')).quoteId, { key });
+          const booked = await sendBooking(t, 'partnerA', (await requireQuote(t, 'partnerA')).quoteId, { key });
           expectBooked(booked.res, `a booking with the key ${JSON.stringify(key)}`);
         },
-        { numRuns: bookingRuns(t) },
+        { numRuns: casesFor(t, 'generatedBooking') },
       );
     },
   );
 
-  // Spec 4.7.11: "Header `Idempotency-Key` (required, string, 8 to 200 chars, unique per attempt)."
+  // Spec 4.7.11 (quoted above)
   check('4.7.11')(
     {
       ...booking,
       name: 'Idempotency-Key empty, shorter than 8 or longer than 200: 400 (VALIDATION_ERROR or IDEMPOTENCY_KEY_REQUIRED)',
     },
     async (t) => {
-      const q = await quote(t, 'partnerA');
+      const q = await requireQuote(t, 'partnerA');
       for (const c of idempotencyKeyCases()) {
         const key = c.headers[IDEMPOTENCY_HEADER];
         if (key === null || key === undefined || c.expect === 'unspecified' || !('reject' in c.expect)) continue;
-        const attempt = await attemptBooking(t, 'partnerA', q.quoteId, { key });
+        const attempt = await sendBooking(t, 'partnerA', q.quoteId, { key });
         try {
           expectRefusal(attempt.res, c.expect, t.representation);
         } catch (error) {
@@ -917,7 +914,7 @@ describe('4.7 POST /reservations', () => {
         await expectNothingCreated(t, 'partnerA', attempt.body.partnerReference);
       }
       await t.forAll(badIdempotencyKey(), async (key) => {
-        const attempt = await attemptBooking(t, 'partnerA', q.quoteId, { key });
+        const attempt = await sendBooking(t, 'partnerA', q.quoteId, { key });
         expectError(attempt.res, ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REQUIRED'], {
           otherCodes: true,
         });
@@ -945,22 +942,22 @@ describe('4.7 POST /reservations', () => {
           ),
         ),
         async ([qr, generated]) => {
-          const q = await quote(t, 'partnerA', qr);
+          const q = await requireQuote(t, 'partnerA', qr);
           const body = freshen(t, { ...generated, quoteId: q.quoteId });
-          const attempt = await attemptBooking(t, 'partnerA', q.quoteId, { body });
+          const attempt = await sendBooking(t, 'partnerA', q.quoteId, { body });
           expectCreated(t, attempt.res);
           expectBookedFrom(attempt.res.body as Reservation, q, body, qr);
         },
-        { numRuns: bookingRuns(t) },
+        { numRuns: casesFor(t, 'generatedBooking') },
       );
     },
   );
 
-  // Spec 4.7.12: "Body: ReservationRequest."
+  // Spec 4.7.12 (quoted above)
   check('4.7.12')(
     { ...booking, name: 'A ReservationRequest with one schema fault: 400, nothing created (generated faults)' },
     async (t) => {
-      const q = await quote(t, 'partnerA');
+      const q = await requireQuote(t, 'partnerA');
       // An unknown top-level key is always among the faults sent (a closed body: spec 2.12); the others are drawn.
       const unknownKey = faultsOf(
         'ReservationRequest',
@@ -968,7 +965,7 @@ describe('4.7 POST /reservations', () => {
         (f) => f.kind === 'unknown-property' && f.path === UNKNOWN_PROPERTY,
       );
       const expectRefused = async (fault: (typeof unknownKey)[number]) => {
-        const attempt = await attemptBooking(t, 'partnerA', q.quoteId, {
+        const attempt = await sendBooking(t, 'partnerA', q.quoteId, {
           body: fault.value as unknown as ReservationRequest,
         });
         try {
@@ -1005,12 +1002,12 @@ describe('4.7 POST /reservations', () => {
           recordIfCreated(t, booked);
           expectBooked(booked, 'the same request with a token');
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
 
-  // Spec 4.0.12: "POST | /api/partner/v1/reservations | reservations:write | 201 Reservation (200 on replay)"
+  // Spec 4.0.12 (quoted above)
   check('4.0.12')(
     { ...booking, name: 'A token lacking reservations:write: refused (403 INSUFFICIENT_SCOPE), nothing created' },
     async (t) => {
@@ -1028,12 +1025,12 @@ describe('4.7 POST /reservations', () => {
           expectError(scoped, 'INSUFFICIENT_SCOPE');
           await expectNothingCreated(t, 'partnerA', body.partnerReference);
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
 
-  // Spec 4.7.13: "Other errors: 400, 401, 403, 429."
+  // Spec 4.7.13 (quoted above)
   check('4.7.13')(
     { ...booking, needs: ['partnerA', 'readOnly'], name: 'A client without booking scopes: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
@@ -1044,12 +1041,12 @@ describe('4.7 POST /reservations', () => {
           const shopped = await t.client('readOnly').post('/quotes', request);
           if (shopped.status !== 201) return SKIP;
           const q = bodyOf<Quote>(shopped, 'POST /quotes');
-          const attempt = await attemptBooking(t, 'readOnly', q.quoteId);
+          const attempt = await sendBooking(t, 'readOnly', q.quoteId);
           // Served: a booking scope in the grant is 1.7's, a token lacking it served 4.0.12's (filed there).
           await requireUnscopedBookingRefused(t, 'readOnly', attempt.res);
           expectError(attempt.res, 'INSUFFICIENT_SCOPE');
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );

@@ -2,15 +2,23 @@
  * Spec 4.8 GET /reservations: `limit` 1 to 100 (default 25), newest first, only the caller's reservations, a
  * ReservationList; with its row of the endpoint table (4.0.13).
  */
+
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { Reservation, ReservationList } from '../contract/types.ts';
 import { type CheckContext, check, SKIP } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import { expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
-import { appliedLimit, book, listReservations, quote, quoteAndBook } from './support/booking.ts';
-import { bookingCases, fewCases, otherScope, quoteFor, quoteWindow } from './support/draws.ts';
+import {
+  appliedLimit,
+  requireBooking,
+  requireQuote,
+  requireQuotedBooking,
+  requireReservationList,
+} from './support/booking.ts';
+import { otherScope, quoteFor, quoteWindow } from './support/draws.ts';
 import { booking } from './support/presets.ts';
 
 const reading = { needs: ['partnerA' as Role], representations: REPRESENTATIONS };
@@ -23,8 +31,8 @@ const DEFAULT_LIMIT = 25;
  * that is 3.10's rule, judged there).
  */
 async function ensureReservations(t: CheckContext, role: Role, count: number) {
-  const existing = (await listReservations(t, role)).length;
-  for (let i = existing; i < count; i++) await book(t, role, (await quote(t, role)).quoteId);
+  const existing = (await requireReservationList(t, role)).length;
+  for (let i = existing; i < count; i++) await requireBooking(t, role, (await requireQuote(t, role)).quoteId);
 }
 
 /** A 200 ReservationList in the check's representation, valid; count the page length or the total (ambiguity #34). */
@@ -45,7 +53,7 @@ describe('4.8 GET /reservations', () => {
   check('4.0.13')(
     { ...booking, name: 'GET /reservations with a token holding only reservations:read: 200 ReservationList' },
     async (t) => {
-      await quoteAndBook(t, 'partnerA');
+      await requireQuotedBooking(t, 'partnerA');
       const res = await t.client('partnerA').get('/reservations', { scopes: ['reservations:read'] });
       expectList(t, res);
     },
@@ -62,7 +70,7 @@ describe('4.8 GET /reservations', () => {
     },
   );
 
-  // Spec 4.8.1: "Query limit: integer, 1 to 100, default 25."
+  // Spec 4.8.1 (quoted above)
   check('4.8.1')({ ...booking, name: 'limit 1, 26 and 100: at most that many, limit echoed' }, async (t) => {
     await ensureReservations(t, 'partnerA', DEFAULT_LIMIT + 1);
     const limits = fc.oneof(fc.constantFrom(1, DEFAULT_LIMIT + 1, 100), fc.integer({ min: 1, max: 100 }));
@@ -79,11 +87,11 @@ describe('4.8 GET /reservations', () => {
         if (limit <= DEFAULT_LIMIT + 1) expect(list.reservations.length).toBe(limit);
         else expect(list.reservations.length).toBeGreaterThan(DEFAULT_LIMIT);
       },
-      { numRuns: fewCases(t) },
+      { numRuns: casesFor(t, 'request') },
     );
   });
 
-  // Spec 4.8.1: "Query limit: integer, 1 to 100, default 25."
+  // Spec 4.8.1 (quoted above)
   check('4.8.1')(
     {
       ...booking,
@@ -91,7 +99,7 @@ describe('4.8 GET /reservations', () => {
     },
     async (t) => {
       // docs/ambiguities.md #31: 4.8 lists no 400, so a target may also clamp.
-      await quoteAndBook(t, 'partnerA');
+      await requireQuotedBooking(t, 'partnerA');
       const limits = fc.oneof(
         fc.constantFrom('0', '101', '-1', '1.5', 'ten', ''),
         fc.integer({ min: 101, max: 1_000_000 }).map(String),
@@ -116,7 +124,7 @@ describe('4.8 GET /reservations', () => {
             expectError(res, 'VALIDATION_ERROR', { otherCodes: true });
           }
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
@@ -133,7 +141,7 @@ describe('4.8 GET /reservations', () => {
           for (let i = 0; i < 3; i++) {
             const q = await quoteFor(t, 'partnerA', request);
             if (!q) return SKIP;
-            ids.push((await book(t, 'partnerA', q.quoteId)).reservation.reservationId);
+            ids.push((await requireBooking(t, 'partnerA', q.quoteId)).reservation.reservationId);
           }
           const list = expectList(t, await t.client('partnerA').get('/reservations?limit=100'));
           const positions = ids.map((id) => list.reservations.findIndex((r) => r.reservationId === id));
@@ -160,16 +168,16 @@ describe('4.8 GET /reservations', () => {
             }
           }
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
 
-  // Spec 4.8.2: "Newest first."
+  // Spec 4.8.2 (quoted above)
   check('4.8.2')(
     { ...booking, name: 'createdAt does not increase down the list (when it is a date-time)', level: 'SHOULD' },
     async (t) => {
-      await quoteAndBook(t, 'partnerA');
+      await requireQuotedBooking(t, 'partnerA');
       const list = expectList(t, await t.client('partnerA').get('/reservations?limit=100'));
       const times = list.reservations.map((r) => Date.parse(r.createdAt));
       if (times.some(Number.isNaN)) return t.notApplicable('createdAt is not a date-time (its format is not shown)');
@@ -188,8 +196,8 @@ describe('4.8 GET /reservations', () => {
         async (request) => {
           const quoted = await quoteFor(t, 'partnerA', request);
           if (!quoted) return SKIP;
-          const a = await book(t, 'partnerA', quoted.quoteId);
-          const b = await quoteAndBook(t, 'partnerB');
+          const a = await requireBooking(t, 'partnerA', quoted.quoteId);
+          const b = await requireQuotedBooking(t, 'partnerB');
           const listA = expectList(t, await t.client('partnerA').get('/reservations?limit=100'));
           const listB = expectList(t, await t.client('partnerB').get('/reservations?limit=100'));
           const idsA = listA.reservations.map((r: Reservation) => r.reservationId);
@@ -203,7 +211,7 @@ describe('4.8 GET /reservations', () => {
             'reservations in both lists',
           ).toEqual([]);
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
@@ -212,7 +220,7 @@ describe('4.8 GET /reservations', () => {
   check('4.8.4')(
     { ...booking, name: 'GET /reservations: 200 ReservationList holding the new reservation' },
     async (t) => {
-      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const { reservation } = await requireQuotedBooking(t, 'partnerA');
       const list = expectList(t, await t.client('partnerA').get('/reservations'));
       const listed = list.reservations.find((r) => r.reservationId === reservation.reservationId);
       expect(listed, 'the newest reservation is listed on the first page').toBeDefined();
@@ -225,7 +233,7 @@ describe('4.8 GET /reservations', () => {
     expectError(await t.anonymous.get('/reservations'), ['INVALID_TOKEN', 'UNAUTHORIZED']);
   });
 
-  // Spec 4.0.13: "GET | /api/partner/v1/reservations | reservations:read | 200 ReservationList"
+  // Spec 4.0.13 (quoted above)
   check('4.0.13')({ ...reading, name: 'With a token lacking reservations:read: 403 INSUFFICIENT_SCOPE' }, async (t) => {
     await t.forAll(
       otherScope(t, 'reservations:read'),
@@ -233,7 +241,7 @@ describe('4.8 GET /reservations', () => {
         const res = await t.client('partnerA').get('/reservations', { scopes });
         expectError(res, 'INSUFFICIENT_SCOPE');
       },
-      { numRuns: fewCases(t) },
+      { numRuns: casesFor(t, 'request') },
     );
   });
 });

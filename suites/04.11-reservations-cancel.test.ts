@@ -3,18 +3,22 @@ import { describe, expect } from 'vitest';
 import type { Reservation } from '../contract/types.ts';
 import { cancelRequest, schemaFault } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import { bodyOf, expectError, expectMediaType, expectSchema, refusalMeets } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
-import { cancelPath, currentStatus, expectNewState, quoteAndBook, readReservation } from './support/booking.ts';
-import { alteredIds, fewCases, otherScope } from './support/draws.ts';
+import {
+  cancelPath,
+  currentStatus,
+  expectNewState,
+  requireQuotedBooking,
+  requireReservation,
+} from './support/booking.ts';
+import { alteredIds, otherScope } from './support/draws.ts';
 import { errorWithoutRequestId, unissuedId } from './support/ids.ts';
 import { sameMoney } from './support/money.ts';
 import { booking } from './support/presets.ts';
 
 const twoPartners = { ...booking, needs: ['partnerA', 'partnerB'] as Role[] };
-
-/** Each run cancels a fresh reservation. */
-const bookingRuns = (t: CheckContext) => Math.min(t.settings.runs, 5);
 
 /**
  * A 200 with the reservation, now cancelled, in the check's representation. That the answer shows the new state is
@@ -44,7 +48,7 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
   check('4.0.16')(
     { ...booking, name: 'Cancel with a token holding only reservations:cancel: 200 Reservation' },
     async (t) => {
-      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const { reservation } = await requireQuotedBooking(t, 'partnerA');
       const res = await t
         .client('partnerA')
         .post(
@@ -62,30 +66,30 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
     async (t) => {
       // A quote per booking: booking one quote again is 3.10's matter.
       for (const reason of ['x', 'r'.repeat(500)]) {
-        const { reservation } = await quoteAndBook(t, 'partnerA');
+        const { reservation } = await requireQuotedBooking(t, 'partnerA');
         const res = await t.client('partnerA').post(cancelPath(reservation.reservationId), { reason });
         expectCancelled(t, res, reservation.reservationId);
       }
       await t.forAll(
         cancelRequest(),
         async (body) => {
-          const { reservation } = await quoteAndBook(t, 'partnerA');
+          const { reservation } = await requireQuotedBooking(t, 'partnerA');
           const res = await t.client('partnerA').post(cancelPath(reservation.reservationId), body);
           expectCancelled(t, res, reservation.reservationId);
         },
-        { numRuns: bookingRuns(t) },
+        { numRuns: casesFor(t, 'generatedBooking') },
       );
     },
   );
 
-  // Spec 4.11.1: "Body CancelRequest."
+  // Spec 4.11.1 (quoted above)
   check('4.11.1')(
     {
       ...booking,
       name: 'Reason of 0 or 501 characters, or another schema fault (generated): 400 VALIDATION_ERROR, unchanged',
     },
     async (t) => {
-      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const { reservation } = await requireQuotedBooking(t, 'partnerA');
       const id = reservation.reservationId;
       const before = reservation.status;
       for (const [_what, reason] of [
@@ -104,7 +108,7 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
         ).toBe(true);
         expectSchema(res, 'ErrorEnvelope');
       });
-      expect((await readReservation(t, 'partnerA', id)).status, 'unchanged by the refused cancels').toBe(before);
+      expect((await requireReservation(t, 'partnerA', id)).status, 'unchanged by the refused cancels').toBe(before);
     },
   );
 
@@ -112,7 +116,7 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
   check('4.11.2')(
     { ...booking, name: 'A successful cancel returns the reservation as it now is (GET agrees)' },
     async (t) => {
-      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const { reservation } = await requireQuotedBooking(t, 'partnerA');
       const res = await t.client('partnerA').post(cancelPath(reservation.reservationId), { reason: 'Plans changed' });
       const cancelled = expectCancelled(t, res, reservation.reservationId);
       const read = await t.client('partnerA').get(`/reservations/${encodeURIComponent(reservation.reservationId)}`);
@@ -132,7 +136,7 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
 
   // Spec 4.11.3: "Errors: 400, 401, 403, 404, 409 (CANCELLATION_NEEDS_STAFF or INVALID_STATE_TRANSITION), 429."
   check('4.11.3')({ ...booking, name: 'Without a token: 401, the reservation unchanged' }, async (t) => {
-    const { reservation } = await quoteAndBook(t, 'partnerA');
+    const { reservation } = await requireQuotedBooking(t, 'partnerA');
     const path = cancelPath(reservation.reservationId);
     await t.forAll(
       cancelRequest(),
@@ -140,18 +144,18 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
         const anonymous = await t.anonymous.post(path, body);
         expectError(anonymous, ['INVALID_TOKEN', 'UNAUTHORIZED']);
       },
-      { numRuns: fewCases(t) },
+      { numRuns: casesFor(t, 'request') },
     );
-    expect((await readReservation(t, 'partnerA', reservation.reservationId)).status, 'unchanged').toBe(
+    expect((await requireReservation(t, 'partnerA', reservation.reservationId)).status, 'unchanged').toBe(
       reservation.status,
     );
   });
 
-  // Spec 4.0.16: "POST | /api/partner/v1/reservations/{reservationId}/cancel | reservations:cancel | 200 Reservation"
+  // Spec 4.0.16 (quoted above)
   check('4.0.16')(
     { ...booking, name: 'A token lacking reservations:cancel: refused (403 INSUFFICIENT_SCOPE), unchanged' },
     async (t) => {
-      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const { reservation } = await requireQuotedBooking(t, 'partnerA');
       const path = cancelPath(reservation.reservationId);
       await t.forAll(
         fc.tuple(cancelRequest(), otherScope(t, 'reservations:cancel')),
@@ -159,35 +163,35 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
           const scoped = await t.client('partnerA').post(path, body, { scopes });
           expectError(scoped, 'INSUFFICIENT_SCOPE');
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
-      expect((await readReservation(t, 'partnerA', reservation.reservationId)).status, 'unchanged').toBe(
+      expect((await requireReservation(t, 'partnerA', reservation.reservationId)).status, 'unchanged').toBe(
         reservation.status,
       );
     },
   );
 
-  // Spec 4.11.3: "Errors: 400, 401, 403, 404, 409 (CANCELLATION_NEEDS_STAFF or INVALID_STATE_TRANSITION), 429."
+  // Spec 4.11.3 (quoted above)
   check('4.11.3')({ ...booking, name: 'An unknown reservationId: 404 NOT_FOUND' }, async (t) => {
-    const { reservation } = await quoteAndBook(t, 'partnerA');
+    const { reservation } = await requireQuotedBooking(t, 'partnerA');
     await t.forAll(
       fc.tuple(alteredIds(reservation.reservationId), cancelRequest()),
       async ([id, body]) => {
         const res = await t.client('partnerA').post(cancelPath(id), body);
         expectError(res, 'NOT_FOUND');
       },
-      { numRuns: fewCases(t) },
+      { numRuns: casesFor(t, 'request') },
     );
   });
 
-  // Spec 4.11.3: "Errors: 400, 401, 403, 404, 409 (CANCELLATION_NEEDS_STAFF or INVALID_STATE_TRANSITION), 429."
+  // Spec 4.11.3 (quoted above)
   check('4.11.3')(
     {
       ...twoPartners,
       name: "Partner B cancelling partner A's reservation: 404 as for an unknown id, A's still confirmed",
     },
     async (t) => {
-      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const { reservation } = await requireQuotedBooking(t, 'partnerA');
       const id = reservation.reservationId;
       const unknownId = unissuedId(id);
       const foreign = await t.client('partnerB').post(cancelPath(id), { reason: 'Probe' });
@@ -195,11 +199,13 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
       expectError(foreign, 'NOT_FOUND');
       expectError(unknown, 'NOT_FOUND');
       expect(errorWithoutRequestId(foreign, id)).toEqual(errorWithoutRequestId(unknown, unknownId));
-      expect((await readReservation(t, 'partnerA', id)).status, "A's reservation untouched").toBe(reservation.status);
+      expect((await requireReservation(t, 'partnerA', id)).status, "A's reservation untouched").toBe(
+        reservation.status,
+      );
     },
   );
 
-  // Spec 4.11.3: "Errors: 400, 401, 403, 404, 409 (CANCELLATION_NEEDS_STAFF or INVALID_STATE_TRANSITION), 429."
+  // Spec 4.11.3 (quoted above)
   check('4.11.3')(
     {
       ...booking,
@@ -208,7 +214,7 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
     },
     async (t) => {
       const control = t.hooks;
-      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const { reservation } = await requireQuotedBooking(t, 'partnerA');
       const id = reservation.reservationId;
       try {
         await control.attachMoney(id, true);
@@ -231,7 +237,7 @@ describe('4.11 POST /reservations/{reservationId}/cancel', () => {
   check('4.11.4')(
     { ...booking, name: 'The cancel answer carries no refund: no refund field, the total as booked' },
     async (t) => {
-      const { reservation } = await quoteAndBook(t, 'partnerA');
+      const { reservation } = await requireQuotedBooking(t, 'partnerA');
       const res = await t.client('partnerA').post(cancelPath(reservation.reservationId), { reason: 'Plans changed' });
       const cancelled = expectCancelled(t, res, reservation.reservationId);
       expect(

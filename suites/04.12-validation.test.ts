@@ -5,12 +5,14 @@
  * operator uses. What only the operator knows (an inactive location, an unpublished or incomplete vehicle, a plan
  * awaiting approval) comes from the target config's probe codes when it has them.
  */
+
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { ErrorCode } from '../contract/errors.ts';
 import type { Location, QuoteRequest, RatePlan, RentalWindow } from '../contract/types.ts';
 import { addDays, daysBetween, quoteRequest as quoteArbitrary, type TargetListings } from '../generators/index.ts';
 import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import { errorCodeOf, expectError } from '../harness/check/expect-api.ts';
 import { availabilityAnswered, quoteAnswered } from './support/endpoint-success.ts';
 import { probeCodesOf } from './support/limits.ts';
@@ -123,7 +125,7 @@ async function expectRefused(
  * target's minute on one rule.
  */
 async function property(t: CheckContext, faults: fc.Arbitrary<Fault>, codes: ErrorCode | readonly ErrorCode[]) {
-  await t.forAll(faults, (fault) => expectRefused(t, fault, codes), { numRuns: Math.min(t.settings.runs, 6) });
+  await t.forAll(faults, (fault) => expectRefused(t, fault, codes), { numRuns: casesFor(t, 'validationRule') });
 }
 
 /**
@@ -227,7 +229,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     await property(t, faults, 'INVALID_LOCATION');
   });
 
-  // Spec 4.12.1a: "Unknown or inactive location: 400 INVALID_LOCATION."
+  // Spec 4.12.1a (quoted above)
   check('4.12.1a')(
     {
       ...business,
@@ -267,7 +269,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     },
   );
 
-  // Spec 4.12.1b: "Different branches where one-way is not available: 400 LOCATION_NOT_ONE_WAY."
+  // Spec 4.12.1b (quoted above)
   check('4.12.1b')(
     { ...business, name: 'Different branches, both one-way capable: offered, or 400 LOCATION_NOT_ONE_WAY' },
     async (t) => {
@@ -289,7 +291,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
             expectError(res, ['NO_AVAILABILITY', 'LOCATION_NOT_ONE_WAY']);
           }
         },
-        { numRuns: Math.min(t.settings.runs, 12) },
+        { numRuns: casesFor(t, 'bothShoppingEndpoints') },
       );
     },
   );
@@ -316,7 +318,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     await property(t, faults, 'INVALID_RENTAL_WINDOW');
   });
 
-  // Spec 4.12.2: "Dropoff not after pickup, or times not valid local times: 400 INVALID_RENTAL_WINDOW."
+  // Spec 4.12.2 (quoted above)
   check('4.12.2')(
     { ...business, name: 'Dates and times that are no local time: 400 INVALID_RENTAL_WINDOW or VALIDATION_ERROR' },
     async (t) => {
@@ -361,7 +363,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     await property(t, faults, 'INVALID_VEHICLE');
   });
 
-  // Spec 4.12.3a: "Unknown or unpublished vehicle: 400 INVALID_VEHICLE"
+  // Spec 4.12.3a (quoted above)
   check('4.12.3a')(
     {
       ...business,
@@ -406,7 +408,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     },
   );
 
-  // Spec 4.12.3b: "vehicle without complete partner specification: 409 FLEET_PROFILE_INCOMPLETE."
+  // Spec 4.12.3b (quoted above)
   check('4.12.3b')(
     {
       ...business,
@@ -428,7 +430,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
             );
           }
         },
-        { numRuns: Math.min(t.settings.runs, 12) },
+        { numRuns: casesFor(t, 'bothShoppingEndpoints') },
       );
     },
   );
@@ -458,7 +460,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     await property(t, withRate, ['INVALID_ACCOUNT_CODE', 'INVALID_RATE_CODE']);
   });
 
-  // Spec 4.12.4a: "Unknown or not enabled accountCode: 400 INVALID_ACCOUNT_CODE"
+  // Spec 4.12.4a (quoted above)
   check('4.12.4a')(
     { ...business, needs: ['partnerA', 'partnerB'], name: "Another partner's accountCode: 400 INVALID_ACCOUNT_CODE" },
     async (t) => {
@@ -501,7 +503,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     await property(t, faults, 'INVALID_RATE_CODE');
   });
 
-  // Spec 4.12.4b: "rateCode unknown, not enabled or outside validity: 400 INVALID_RATE_CODE"
+  // Spec 4.12.4b (quoted above)
   check('4.12.4b')(
     {
       ...business,
@@ -533,7 +535,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     },
   );
 
-  // Spec 4.12.4b: "rateCode unknown, not enabled or outside validity: 400 INVALID_RATE_CODE"
+  // Spec 4.12.4b (quoted above)
   check('4.12.4b')(
     { ...business, name: 'A listed plan for a window wholly outside its validity: 400 INVALID_RATE_CODE' },
     async (t) => {
@@ -578,7 +580,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
     },
   );
 
-  // Spec 4.12.4c: "rate plan awaiting approval: 409 RATE_NOT_APPROVED."
+  // Spec 4.12.4c (quoted above)
   check('4.12.4c')(
     {
       ...business,
@@ -602,7 +604,7 @@ describe('4.12 Validation behaviours tied to endpoints', () => {
             );
           }
         },
-        { numRuns: Math.min(t.settings.runs, 12) },
+        { numRuns: casesFor(t, 'bothShoppingEndpoints') },
       );
     },
   );

@@ -3,6 +3,7 @@
  * both representations (the error follows Accept). A tie between application/xml and text/xml may go either
  * way (docs/ambiguities.md #17).
  */
+
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
@@ -23,6 +24,7 @@ import {
   utf8,
 } from '../generators/index.ts';
 import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import {
   bodyOf,
   errorCodeOf,
@@ -57,7 +59,7 @@ import {
   REQUEST_CHECK,
   SHOPPING_ENDPOINTS,
 } from './support/body-endpoints.ts';
-import { fewCases, otherScope, shoppingWindow, slowCases, unknownCodes } from './support/draws.ts';
+import { otherScope, shoppingWindow, unknownCodes } from './support/draws.ts';
 
 const needs = ['partnerA' as const];
 
@@ -114,7 +116,7 @@ async function withoutContentType(t: CheckContext, level: Level): Promise<void> 
       const res = await t.client('partnerA').raw({ method: 'POST', path: '/availability', headers, body });
       judgeWithoutContentType(res, 'availability', t.representation, level);
     },
-    { numRuns: fewCases(t) },
+    { numRuns: casesFor(t, 'request') },
   );
 }
 
@@ -194,15 +196,14 @@ describe('4.13 Content negotiation', () => {
             .post('/availability', body, { headers: { 'content-type': contentType } });
           expectError(res, 'UNSUPPORTED_MEDIA_TYPE');
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
 
   // A body without Content-Type: 4.13's "otherwise 415" or 4's "JSON by default" (docs/ambiguities.md "JSON by
   // default"). Either answer passes at MUST; the 415 is graded on its own, at SHOULD.
-  // Spec 4.13.2: "Request Content-Type for business calls with a body: application/json, application/xml or text/xml;
-  // otherwise 415 UNSUPPORTED_MEDIA_TYPE."
+  // Spec 4.13.2 (quoted above)
   check('4.13.2')(
     {
       needs,
@@ -212,8 +213,7 @@ describe('4.13 Content negotiation', () => {
     (t) => withoutContentType(t, 'MUST'),
   );
 
-  // Spec 4.13.2: "Request Content-Type for business calls with a body: application/json, application/xml or text/xml;
-  // otherwise 415 UNSUPPORTED_MEDIA_TYPE."
+  // Spec 4.13.2 (quoted above)
   check('4.13.2')(
     {
       needs,
@@ -224,8 +224,7 @@ describe('4.13 Content negotiation', () => {
     (t) => withoutContentType(t, 'SHOULD'),
   );
 
-  // Spec 4.13.2: "Request Content-Type for business calls with a body: application/json, application/xml or text/xml;
-  // otherwise 415 UNSUPPORTED_MEDIA_TYPE."
+  // Spec 4.13.2 (quoted above)
   check('4.13.2')(
     { needs, name: 'application/json, application/xml and text/xml request bodies are accepted' },
     async (t) => {
@@ -249,7 +248,7 @@ describe('4.13 Content negotiation', () => {
             if (res.status === 200) expectSchema(res, 'AvailabilityResponse');
           }
         },
-        { numRuns: slowCases(t) },
+        { numRuns: casesFor(t, 'severalRequests') },
       );
     },
   );
@@ -275,7 +274,7 @@ describe('4.13 Content negotiation', () => {
           });
           expectError(res, 'MALFORMED_JSON');
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
@@ -305,7 +304,7 @@ describe('4.13 Content negotiation', () => {
           }
         }
       },
-      { numRuns: slowCases(t) },
+      { numRuns: casesFor(t, 'severalRequests') },
     );
   });
 
@@ -339,13 +338,12 @@ describe('4.13 Content negotiation', () => {
             });
           }
         },
-        { numRuns: slowCases(t) },
+        { numRuns: casesFor(t, 'severalRequests') },
       );
     },
   );
 
-  // Spec 4.13.5a: "Authentication, scopes, validation, rate limits and business rules are identical for both
-  // representations; XML grants no extra access."
+  // Spec 4.13.5a (quoted above)
   check('4.13.5a')({ needs, profile: 'shop', name: 'Shopping answers the same in JSON and XML' }, async (t) => {
     const client = t.client('partnerA');
     await t.forAll(
@@ -390,7 +388,7 @@ describe('4.13 Content negotiation', () => {
           }
         }
       },
-      { numRuns: slowCases(t) },
+      { numRuns: casesFor(t, 'severalRequests') },
     );
   });
 
@@ -413,14 +411,14 @@ describe('4.13 Content negotiation', () => {
     expectSchema(res, 'OAuthError');
   });
 
-  // Spec 4.13.5b: "The token endpoint stays form-encoded in and JSON out."
+  // Spec 4.13.5b (quoted above)
   check('4.13.5b')({ needs, name: 'The token endpoint takes no JSON body: no token issued' }, async (t) => {
     // Valid Basic credentials and a JSON body that would be a valid form: the body's media type is the only fault.
     // The status of the refusal is 5.4a's (400 for a malformed request), filed there.
     expectTokenRequestRefused(await jsonTokenRequest(t), 'a token request with a JSON body');
   });
 
-  // Spec 4.13.5b: "The token endpoint stays form-encoded in and JSON out."
+  // Spec 4.13.5b (quoted above)
   check('4.13.5b')({ needs, name: 'The token endpoint answers JSON when XML is asked for' }, async (t) => {
     const ok = await requestToken(t, 'partnerA', { headers: { accept: `${MEDIA_TYPES.xml}, ${MEDIA_TYPES.textXml}` } });
     expect(ok.status, ok.excerpt).toBe(200);
@@ -464,8 +462,7 @@ describe('4.13 on every endpoint that takes a body', () => {
     const label = LABEL[endpoint];
     const options = { needs, ...endpointOptions(endpoint) };
 
-    // Spec 4.13.2: "Request Content-Type for business calls with a body: application/json, application/xml or text/xml;
-    // otherwise 415 UNSUPPORTED_MEDIA_TYPE."
+    // Spec 4.13.2 (quoted above)
     check('4.13.2')(
       { ...options, representations: REPRESENTATIONS, name: `${label}: another Content-Type: 415` },
       async (t) => {
@@ -476,7 +473,7 @@ describe('4.13 on every endpoint that takes a body', () => {
             const res = await target.send(c.bytes, c.contentType, acceptOf(t.representation));
             expectRefusal(res, c.expect as Rejection, t.representation);
           },
-          { numRuns: fewCases(t) },
+          { numRuns: casesFor(t, 'request') },
         );
       },
     );
@@ -484,8 +481,7 @@ describe('4.13 on every endpoint that takes a body', () => {
     for (const level of ['MUST', 'SHOULD'] as const) {
       // No Content-Type: 415, or read as JSON, the default of spec 4 (MUST); 415 alone graded SHOULD. A booking
       // made that way is recorded and cancelled at the end of the run (bodyTarget); a cancel cancels the check's own.
-      // Spec 4.13.2: "Request Content-Type for business calls with a body: application/json, application/xml or
-      // text/xml; otherwise 415 UNSUPPORTED_MEDIA_TYPE."
+      // Spec 4.13.2 (quoted above)
       check('4.13.2')(
         {
           ...options,
@@ -503,7 +499,7 @@ describe('4.13 on every endpoint that takes a body', () => {
       );
     }
 
-    // Spec 4.13.3: "Invalid JSON body: 400 MALFORMED_JSON."
+    // Spec 4.13.3 (quoted above)
     check('4.13.3')(
       { ...options, representations: REPRESENTATIONS, name: `${label}: a body that is not JSON: 400 MALFORMED_JSON` },
       async (t) => {
@@ -514,7 +510,7 @@ describe('4.13 on every endpoint that takes a body', () => {
             const res = await target.send(c.bytes, c.contentType, acceptOf(t.representation));
             expectRefusal(res, c.expect as Rejection, t.representation);
           },
-          { numRuns: fewCases(t) },
+          { numRuns: casesFor(t, 'request') },
         );
       },
     );
@@ -534,12 +530,12 @@ describe('4.13 on every endpoint that takes a body', () => {
             const res = await target.send(c.bytes, c.contentType, acceptOf(t.representation));
             expectRefusal(res, c.expect as Rejection, t.representation);
           },
-          { numRuns: fewCases(t) },
+          { numRuns: casesFor(t, 'request') },
         );
       },
     );
 
-    // Spec 4.13.1c: "Unsupported Accept: 406 NOT_ACCEPTABLE (JSON error body)."
+    // Spec 4.13.1c (quoted above)
     check('4.13.1c')(
       { ...options, name: `${label}: an Accept allowing none of the three types: 406 with a JSON error body` },
       async (t) => {
@@ -551,7 +547,7 @@ describe('4.13 on every endpoint that takes a body', () => {
             const res = await target.send(utf8(JSON.stringify(value)), MEDIA_TYPES.json, acceptOfCase(c));
             expectRefusal(res, c.expect as Rejection, 'json');
           },
-          { numRuns: fewCases(t) },
+          { numRuns: casesFor(t, 'request') },
         );
       },
     );
@@ -561,7 +557,7 @@ describe('4.13 on every endpoint that takes a body', () => {
     const label = LABEL[endpoint];
     const options = { needs, ...endpointOptions(endpoint) };
 
-    // Spec 4.13.3: "Invalid JSON body: 400 MALFORMED_JSON."
+    // Spec 4.13.3 (quoted above)
     check('4.13.3')(
       {
         ...options,
@@ -579,14 +575,13 @@ describe('4.13 on every endpoint that takes a body', () => {
               expectError(res, ['MALFORMED_JSON', 'VALIDATION_ERROR'], { representation: 'json', otherCodes: true });
             } else expectAnswered(res, endpoint, [MEDIA_TYPES.json]);
           },
-          { numRuns: fewCases(t) },
+          { numRuns: casesFor(t, 'request') },
         );
       },
     );
 
     for (const level of ['MUST', 'SHOULD'] as const) {
-      // Spec 4.13.2: "Request Content-Type for business calls with a body: application/json, application/xml or
-      // text/xml; otherwise 415 UNSUPPORTED_MEDIA_TYPE."
+      // Spec 4.13.2 (quoted above)
       check('4.13.2')(
         {
           ...options,
@@ -602,13 +597,13 @@ describe('4.13 on every endpoint that takes a body', () => {
               const res = await target.send(c.bytes, c.contentType, acceptOf('json'));
               expectAnswered(res, endpoint);
             },
-            { numRuns: fewCases(t) },
+            { numRuns: casesFor(t, 'request') },
           );
         },
       );
     }
 
-    // Spec 4.13.1c: "Unsupported Accept: 406 NOT_ACCEPTABLE (JSON error body)."
+    // Spec 4.13.1c (quoted above)
     check('4.13.1c')(
       {
         ...options,
@@ -624,7 +619,7 @@ describe('4.13 on every endpoint that takes a body', () => {
             const res = await target.send(utf8(JSON.stringify(value)), MEDIA_TYPES.json, acceptOfCase(c));
             expectRefusal(res, c.expect as Rejection, 'json');
           },
-          { numRuns: fewCases(t) },
+          { numRuns: casesFor(t, 'request') },
         );
       },
     );
@@ -640,23 +635,22 @@ describe('4.13 on every endpoint that takes a body', () => {
           const res = await target.send(utf8(JSON.stringify(value)), MEDIA_TYPES.json, acceptOfCase(c));
           expectAnswered(res, endpoint, (c.expect as Acceptance).mediaTypes);
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     };
 
-    // Spec 4.13.1b: "When several are acceptable the higher q wins; ties choose JSON."
+    // Spec 4.13.1b (quoted above)
     check('4.13.1b')({ ...options, name: `${label}: the answer takes the type the Accept weighs highest` }, async (t) =>
       answeredIn(t, (c) => levelOf(c) === 'MUST' && !zeroWeighted(c)),
     );
 
-    // Spec 4.13.1b: "When several are acceptable the higher q wins; ties choose JSON."
+    // Spec 4.13.1b (quoted above)
     check('4.13.1b')(
       { ...options, name: `${label}: a type weighted q=0 loses to any type weighted above it` },
       async (t) => answeredIn(t, (c) => levelOf(c) === 'MUST' && zeroWeighted(c)),
     );
 
-    // Spec 4.13.1a: "Response type is chosen from Accept: application/json (default when Accept is absent),
-    // application/xml, text/xml."
+    // Spec 4.13.1a (quoted above)
     check('4.13.1a')(
       { ...options, level: 'SHOULD', name: `${label}: media types in Accept compare without letter case (RFC 9110)` },
       async (t) => answeredIn(t, (c) => levelOf(c) === 'SHOULD'),

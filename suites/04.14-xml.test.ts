@@ -7,6 +7,7 @@
  * for duplicate and reserved property names); the 4,096-node limit cannot be reached inside 32,000 bytes, so
  * a 4,098-node body may get 400 or 413 (#25). These checks are about the XML representation: XML only.
  */
+
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
@@ -27,6 +28,7 @@ import {
   xmlAttacks,
 } from '../generators/index.ts';
 import { type ApiResult, type CheckContext, check, type DeclareCheck, SKIP } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import {
   bodyOf,
   errorCodeOf,
@@ -39,8 +41,8 @@ import {
   requireSuccess,
 } from '../harness/check/expect-api.ts';
 import { claim, requireStep } from '../harness/check/scope.ts';
-import { book, IDEMPOTENCY_HEADER } from './support/booking.ts';
-import { bookingCases, quoteFor, quoteWindow, unknownIds } from './support/draws.ts';
+import { IDEMPOTENCY_HEADER, requireBooking } from './support/booking.ts';
+import { quoteFor, quoteWindow, unknownIds } from './support/draws.ts';
 import {
   answerOf,
   expectSomeError,
@@ -284,15 +286,6 @@ function requests(cat: TargetListings): fc.Arbitrary<AvailabilityRequest> {
   return availabilityArbitrary(cat, { maxRentalDays: 14 });
 }
 
-const numRuns = (t: CheckContext, most = 4) => Math.min(t.settings.runs, most);
-
-/**
- * Base requests an attack on the document's form is built around: the attack is on how the XML is written, not on
- * the values it carries, so two draws show a parser that refuses it only around some values, and a target limiting
- * partner A spends its requests on the attacks themselves.
- */
-const attackRuns = (t: CheckContext) => numRuns(t, 2);
-
 function sendXml(t: CheckContext, body: string | Uint8Array, contentType?: string): Promise<ApiResult> {
   return postBytes(t, 'partnerA', '/availability', body, contentType);
 }
@@ -429,7 +422,7 @@ async function attacks(
       expect(isAvailabilityAnswer(plain), `the plain XML document: HTTP ${plain.status} ${plain.excerpt}`).toBe(true);
       for (const attack of chosen) await judge(t, attack, plain, ownStatus, req);
     },
-    { numRuns: attackRuns(t) },
+    { numRuns: casesFor(t, 'severalRequests') },
   );
 }
 
@@ -445,7 +438,7 @@ async function faults(
     async (req) => {
       for (const [name, doc] of build(req, cat)) expectRejected(await sendXml(t, doc), name, codes);
     },
-    { numRuns: attackRuns(t) },
+    { numRuns: casesFor(t, 'severalRequests') },
   );
 }
 
@@ -474,7 +467,7 @@ async function equivalents(
         ).toEqual(offersWithoutQuotes(plain));
       }
     },
-    { numRuns: numRuns(t) },
+    { numRuns: casesFor(t, 'xmlDocument') },
   );
 }
 
@@ -688,19 +681,19 @@ describe('4.14 XML representation', () => {
   // Spec 4.14.4: "The root has attribute `version` with value `1` and exactly one direct child, a typed value element."
   responseRule(check('4.14.4'), 'The XML response root has version="1" and exactly one typed child');
 
-  // Spec 4.14.1: "Namespace: `urn:service:partner-api:v1`"
+  // Spec 4.14.1 (quoted above)
   check('4.14.1')(
     { ...shop, name: 'A request in another namespace or none: 400 MALFORMED_XML; in the namespace: answered' },
     (t) => attacks(t, named('namespace of another version', 'no namespace')),
   );
 
-  // Spec 4.14.2: "Every element is in that namespace; the prefix is optional and a default namespace is valid."
+  // Spec 4.14.2 (quoted above)
   check('4.14.2')(
     { ...shop, name: 'Prefixed and default namespaces are both valid; elements outside it are refused' },
     (t) => attacks(t, named('namespace prefix (allowed)', 'prefixed root, children outside the namespace')),
   );
 
-  // Spec 4.14.2: "Every element is in that namespace; the prefix is optional and a default namespace is valid."
+  // Spec 4.14.2 (quoted above)
   check('4.14.2')(
     { ...shop, name: 'Any prefix, or a prefix for some elements only, gives the same answer as the default namespace' },
     (t) =>
@@ -741,17 +734,17 @@ describe('4.14 XML representation', () => {
       }),
   );
 
-  // Spec 4.14.3: "A request body root is `request`; a response root is `response`."
+  // Spec 4.14.3 (quoted above)
   check('4.14.3')({ ...shop, name: 'A request root other than `request`: 400 MALFORMED_XML' }, (t) =>
     attacks(t, named('root "response"', 'root "Request"')),
   );
 
-  // Spec 4.14.4: "The root has attribute `version` with value `1` and exactly one direct child, a typed value element."
+  // Spec 4.14.4 (quoted above)
   check('4.14.4')({ ...shop, name: 'A root without version="1": 400 MALFORMED_XML' }, (t) =>
     attacks(t, named('version "2"', 'version "1.0"', 'version missing')),
   );
 
-  // Spec 4.14.4: "The root has attribute `version` with value `1` and exactly one direct child, a typed value element."
+  // Spec 4.14.4 (quoted above)
   check('4.14.4')({ ...shop, name: 'A root without exactly one typed child: 400 MALFORMED_XML' }, (t) =>
     faults(t, (req) => {
       const inner = valueElement(req as unknown as JsonValue);
@@ -796,7 +789,7 @@ describe('4.14 XML representation', () => {
   // Spec 4.14.12: "null | `<null/>` or whitespace-only content"
   responseRule(check('4.14.12'), 'XML response nulls are empty or whitespace', ['null']);
 
-  // Spec 4.14.5: "object | JSON object; contains one `property` element per key"
+  // Spec 4.14.5 (quoted above)
   check('4.14.5')({ ...shop, name: 'An object holding anything but property elements: 400 MALFORMED_XML' }, (t) =>
     faults(t, (req) => [
       ['a string element in the object', documentOf(objectWith(req, {}, '<string>x</string>'))],
@@ -805,8 +798,7 @@ describe('4.14 XML representation', () => {
     ]),
   );
 
-  // Spec 4.14.6: "property | attribute `name` is the key (unique within the object); exactly one typed child is the
-  // value"
+  // Spec 4.14.6 (quoted above)
   check('4.14.6')(
     { ...shop, name: 'A property without a name or without exactly one typed child: 400 MALFORMED_XML' },
     (t) =>
@@ -821,7 +813,7 @@ describe('4.14 XML representation', () => {
       ]),
   );
 
-  // Spec 4.14.7: "array | JSON array; contains zero or more `item` elements"
+  // Spec 4.14.7 (quoted above)
   check('4.14.7')({ ...shop, name: 'Arrays of zero or more items read as JSON arrays' }, (t) =>
     equivalents(t, (req, cat) => {
       const code = listedAt(cat, req);
@@ -845,7 +837,7 @@ describe('4.14 XML representation', () => {
     }),
   );
 
-  // Spec 4.14.7: "array | JSON array; contains zero or more `item` elements"
+  // Spec 4.14.7 (quoted above)
   check('4.14.7')({ ...shop, name: 'An array holding anything but item elements: 400 MALFORMED_XML' }, (t) =>
     faults(t, (req, cat) => {
       const code = listedAt(cat, req);
@@ -865,7 +857,7 @@ describe('4.14 XML representation', () => {
     }),
   );
 
-  // Spec 4.14.8: "item | one typed value (including nested object or array)"
+  // Spec 4.14.8 (quoted above)
   check('4.14.8')({ ...shop, name: 'An item without exactly one typed value: 400 MALFORMED_XML' }, (t) =>
     faults(t, (req, cat) => {
       const code = listedAt(cat, req);
@@ -887,7 +879,7 @@ describe('4.14 XML representation', () => {
     }),
   );
 
-  // Spec 4.14.9: "string | text; XML special characters escaped"
+  // Spec 4.14.9 (quoted above)
   check('4.14.9')({ ...shop, name: 'Escaped XML special characters in a string read as the characters' }, (t) =>
     equivalents(t, (req) => {
       const text = `A&B<C>"D'`;
@@ -901,7 +893,7 @@ describe('4.14 XML representation', () => {
     }),
   );
 
-  // Spec 4.14.9: "string | text; XML special characters escaped"
+  // Spec 4.14.9 (quoted above)
   check('4.14.9')({ ...shop, name: 'An unescaped & or < in a string: 400 MALFORMED_XML' }, (t) =>
     faults(t, (req) => [
       ['a bare & in pickupLocation', documentOf(objectWith(req, { pickupLocation: '<string>A&B</string>' }))],
@@ -909,7 +901,7 @@ describe('4.14 XML representation', () => {
     ]),
   );
 
-  // Spec 4.14.9: "string | text; XML special characters escaped"
+  // Spec 4.14.9 (quoted above)
   check('4.14.9')(
     {
       ...shop,
@@ -925,7 +917,7 @@ describe('4.14 XML representation', () => {
           if (!q) return SKIP;
           const body = plainRequest(t, q.quoteId);
           body.driver = { ...body.driver, firstName: `Lan "Q" & <Mai>`, lastName: `O'Brien & Nguyễn <Trần>` };
-          const booked = await book(t, 'partnerA', q.quoteId, { body });
+          const booked = await requireBooking(t, 'partnerA', q.quoteId, { body });
           requireRepresentation(booked.res, 'xml', 'the XML reservation');
           const reading = readTypedResponse(booked.res.text);
           judgeReading(reading.violations, 'the XML reservation');
@@ -935,12 +927,12 @@ describe('4.14 XML representation', () => {
             expect.arrayContaining([body.driver.firstName, body.driver.lastName]),
           );
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
 
-  // Spec 4.14.10: "number | finite number; integer, decimal or exponent notation"
+  // Spec 4.14.10 (quoted above)
   check('4.14.10')({ ...shop, name: 'Numbers in integer, decimal and exponent notation read as the number' }, (t) =>
     equivalents(t, (req) =>
       ['2', '2.0', '2e0', '20E-1', '0.2e+1'].map((text): [string, string, object] => [
@@ -955,7 +947,7 @@ describe('4.14 XML representation', () => {
     ),
   );
 
-  // Spec 4.14.10: "number | finite number; integer, decimal or exponent notation"
+  // Spec 4.14.10 (quoted above)
   check('4.14.10')({ ...shop, name: 'A number that is no finite number: 400 MALFORMED_XML' }, (t) =>
     faults(t, (req) =>
       ['NaN', 'Infinity', '0x2', '2,0', '1e400', 'two', ''].map((text): [string, string] => [
@@ -969,7 +961,7 @@ describe('4.14 XML representation', () => {
     ),
   );
 
-  // Spec 4.14.11: "boolean | exactly true or false"
+  // Spec 4.14.11 (quoted above)
   check('4.14.11')({ ...shop, name: 'Booleans true and false read as the booleans' }, (t) =>
     equivalents(t, (req) =>
       [true, false].map((b): [string, string, object] => [
@@ -984,7 +976,7 @@ describe('4.14 XML representation', () => {
     ),
   );
 
-  // Spec 4.14.11: "boolean | exactly true or false"
+  // Spec 4.14.11 (quoted above)
   check('4.14.11')({ ...shop, name: 'A boolean other than exactly true or false: 400 MALFORMED_XML' }, (t) =>
     faults(t, (req) =>
       ['TRUE', 'True', '1', 'yes', ' true', ''].map((text): [string, string] => [
@@ -998,7 +990,7 @@ describe('4.14 XML representation', () => {
     ),
   );
 
-  // Spec 4.14.12: "null | `<null/>` or whitespace-only content"
+  // Spec 4.14.12 (quoted above)
   check('4.14.12')({ ...shop, name: '<null/>, an empty and a whitespace-only null read as JSON null' }, (t) =>
     equivalents(t, (req) =>
       ['<null/>', '<null></null>', '<null> \n\t </null>'].map((xml): [string, string, object] => [
@@ -1009,7 +1001,7 @@ describe('4.14 XML representation', () => {
     ),
   );
 
-  // Spec 4.14.12: "null | `<null/>` or whitespace-only content"
+  // Spec 4.14.12 (quoted above)
   check('4.14.12')({ ...shop, name: 'A null with content: 400 MALFORMED_XML' }, (t) =>
     faults(t, (req) => [
       ['accountCode <null>x</null>', documentOf(objectWith(req, { accountCode: '<null>x</null>' }))],
@@ -1040,7 +1032,7 @@ describe('4.14 XML representation', () => {
             await expectSameAsJson(t, nulled, { ...req, [key]: null }, `${key} set to null`);
           }
         },
-        { numRuns: numRuns(t, 3) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
@@ -1051,7 +1043,7 @@ describe('4.14 XML representation', () => {
     attacks(t, named('duplicate property name')),
   );
 
-  // Spec 4.14.14a: "Rejected: duplicate property names"
+  // Spec 4.14.14a (quoted above)
   check('4.14.14a')(
     { ...shop, name: 'A property repeated with another value: 400 MALFORMED_XML (or VALIDATION_ERROR)' },
     (t) =>
@@ -1129,7 +1121,7 @@ describe('4.14 XML representation', () => {
     attacks(t, named('an element at level 35', '4098 elements')),
   );
 
-  // Spec 4.14.14j: "excess depth or node count"
+  // Spec 4.14.14j (quoted above)
   check('4.14.14j')({ ...shop, level: 'SHOULD', name: 'An element at level 33 (the root as level 1): refused' }, (t) =>
     attacks(t, named('an element at level 33'), 'SHOULD'),
   );
@@ -1139,7 +1131,7 @@ describe('4.14 XML representation', () => {
     attacks(t, named('numeric character references', 'undeclared custom entity reference')),
   );
 
-  // Spec 4.14.15: "Only predefined and numeric character references are accepted."
+  // Spec 4.14.15 (quoted above)
   check('4.14.15')(
     { ...shop, name: 'Decimal and hexadecimal references and the five predefined ones read as text' },
     (t) =>
@@ -1183,12 +1175,12 @@ describe('4.14 XML representation', () => {
     }),
   );
 
-  // Spec 4.14.16: "A standard XML 1.0 declaration (optionally UTF-8) is accepted at the start."
+  // Spec 4.14.16 (quoted above)
   check('4.14.16')({ ...shop, level: 'SHOULD', name: 'A declaration of another encoding or XML 1.1 is refused' }, (t) =>
     attacks(t, named('declaration of'), 'SHOULD'),
   );
 
-  // Spec 4.14.16: "A standard XML 1.0 declaration (optionally UTF-8) is accepted at the start."
+  // Spec 4.14.16 (quoted above)
   check('4.14.16')({ ...shop, name: 'An XML declaration anywhere but at the start: 400 MALFORMED_XML' }, (t) =>
     faults(t, (req) => [
       ['declaration after whitespace', documentOf(valueElement(req as unknown as JsonValue), ` ${DECLARATION}`)],
@@ -1202,12 +1194,12 @@ describe('4.14 XML representation', () => {
     attacks(t, named('bytes (allowed)')),
   );
 
-  // Spec 4.14.17a: "Body limits: at most 32,000 bytes, at most 32 levels deep, at most 4,096 XML nodes/items."
+  // Spec 4.14.17a (quoted above)
   check('4.14.17a')({ ...shop, name: '30 levels deep are within the limit (the schema, not the XML, refuses)' }, (t) =>
     attacks(t, named('30 levels under an unknown property')),
   );
 
-  // Spec 4.14.17a: "Body limits: at most 32,000 bytes, at most 32 levels deep, at most 4,096 XML nodes/items."
+  // Spec 4.14.17a (quoted above)
   check('4.14.17a')(
     { ...shop, level: 'SHOULD', name: '32 levels deep (the root as level 1) are within the limit' },
     (t) => attacks(t, named('32 levels under an unknown property'), 'SHOULD'),
@@ -1219,7 +1211,7 @@ describe('4.14 XML representation', () => {
     (t) => attacks(t, named('an element at level 35', '4098 elements'), 'MUST', true),
   );
 
-  // Spec 4.14.17b: "Violations: 400 MALFORMED_XML"
+  // Spec 4.14.17b (quoted above)
   check('4.14.17b')({ ...shop, level: 'SHOULD', name: 'An element at level 33: 400 MALFORMED_XML' }, (t) =>
     attacks(t, named('an element at level 33'), 'SHOULD', true),
   );
@@ -1229,7 +1221,7 @@ describe('4.14 XML representation', () => {
     attacks(t, named('32001 bytes'), 'MUST', true),
   );
 
-  // Spec 4.14.17c: "a body over 32,000 bytes gets status 413."
+  // Spec 4.14.17c (quoted above)
   check('4.14.17c')({ ...shop, name: 'A body of 100 KB: 413 REQUEST_TOO_LARGE' }, async (t) => {
     const req = (await targetListings(t, 'partnerA')).locations[0]?.locationCode ?? 'ZZ-CERT';
     const padding = ' '.repeat(100_000);
@@ -1247,8 +1239,7 @@ describe('4.14 XML representation', () => {
     for (const { call, xml, json } of await responsePairs(t)) expectSameValues({ call, xml, json });
   });
 
-  // Spec 4.14.18a: "The XML is converted to the same JSON-shaped value and validated by the same schemas as JSON;
-  // responses have the same field names and values."
+  // Spec 4.14.18a (quoted above)
   check('4.14.18a')(
     { ...shop, name: 'Generated requests in XML get the JSON answer, by the same schemas' },
     async (t) => {
@@ -1279,7 +1270,7 @@ describe('4.14 XML representation', () => {
     },
   );
 
-  // Spec 4.14.18b: "Errors are returned in the same envelope, with the same fields and HTTP status, in XML."
+  // Spec 4.14.18b (quoted above)
   check('4.14.18b')({ ...shop, name: 'Validation errors in XML carry the same fields as in JSON' }, async (t) => {
     await requireXmlServed(t);
     const cat = await targetListings(t, 'partnerA');
@@ -1298,8 +1289,7 @@ describe('4.14 XML representation', () => {
     });
   });
 
-  // Spec 4.14.18a: "The XML is converted to the same JSON-shaped value and validated by the same schemas as JSON;
-  // responses have the same field names and values."
+  // Spec 4.14.18a (quoted above)
   check('4.14.18a')(
     {
       ...shop,
@@ -1324,7 +1314,7 @@ describe('4.14 XML representation', () => {
           requireStep('2.9.2', typeof quoteId === 'string', 'the XML quote carries a quoteId string', {
             actual: quoteId,
           });
-          const booked = await book(t, 'partnerA', quoteId as string);
+          const booked = await requireBooking(t, 'partnerA', quoteId as string);
           const id = booked.reservation.reservationId;
           const path = `/reservations/${encodeURIComponent(id)}`;
           const read = (representation: 'json' | 'xml') => client.get(path, { representation });
@@ -1347,12 +1337,12 @@ describe('4.14 XML representation', () => {
           expectSameValues({ call: `POST ${path}/cancel`, xml: cancelled, json: await read('json') });
           return undefined;
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
 
-  // Spec 4.14.18b: "Errors are returned in the same envelope, with the same fields and HTTP status, in XML."
+  // Spec 4.14.18b (quoted above)
   check('4.14.18b')(
     { ...shop, profile: 'book', name: 'Quote and booking errors in XML: the same envelope, fields and HTTP status' },
     async (t) => {
@@ -1388,7 +1378,7 @@ describe('4.14 XML representation', () => {
             if (expectSameError({ call, xml, json })) errors += 1;
           }
         },
-        { numRuns: numRuns(t, 3) },
+        { numRuns: casesFor(t, 'request') },
       );
       expect(errors, 'error responses compared').toBeGreaterThan(0);
     },

@@ -8,6 +8,7 @@ import { describe, expect } from 'vitest';
 import { BOOKING_SCOPES, SCOPES, type Scope } from '../contract/scopes.ts';
 import { bearerAttacks, foreignKey, type HeaderCase, isRejection } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import { bodyOf, expectError, expectOAuthError, expectOAuthStatus, expectSchema } from '../harness/check/expect-api.ts';
 import { ACCEPT_OF } from '../harness/http/partner-client.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
@@ -19,7 +20,7 @@ import {
   requestToken,
   scopeSet,
 } from './support/auth.ts';
-import { fewCases, otherGrantTypes, otherScope, slowCases, unknownScopes, wrongSecrets } from './support/draws.ts';
+import { otherGrantTypes, otherScope, unknownScopes, wrongSecrets } from './support/draws.ts';
 import { tokenFill } from './support/limit-fills.ts';
 import { someCodes } from './support/listings.ts';
 import { canOffer, handshake, legacyOffer, plainHttpStatus, tlsEndpoint } from './support/transport.ts';
@@ -77,7 +78,7 @@ describe('5 Authentication', () => {
     },
   );
 
-  // Spec 5.3a: "The token is sent as `Authorization: Bearer <ACCESS_TOKEN>` on every other call."
+  // Spec 5.3a (quoted above)
   check('5.3a')(
     {
       name: 'A genuine token without the Bearer scheme, or under another scheme, is refused: 401',
@@ -107,7 +108,7 @@ describe('5 Authentication', () => {
     expect(token.expires_in).toBe(600);
   });
 
-  // Spec 5.3b: "Tokens are valid 600 seconds"
+  // Spec 5.3b (quoted above)
   check('5.3b')(
     {
       name: 'A token is accepted until 600 seconds and refused after (INVALID_TOKEN)',
@@ -143,20 +144,18 @@ describe('5 Authentication', () => {
   });
 
   // 5.4 names only invalid_scope; the value for a grant type is RFC 6749's, expected (4.1.2 SHOULD) but not required (#30).
-  // Spec 5.4a: "400 for malformed request, unsupported grant type, or requested scope beyond the grant (error
-  // invalid_scope)"
+  // Spec 5.4a (quoted above)
   check('5.4a')({ name: 'Unsupported grant type: 400 with an OAuth error', needs: ['partnerA'] }, async (t) => {
     await t.forAll(
       otherGrantTypes,
       async (grantType) => {
         expectOAuthStatus(await requestToken(t, 'partnerA', { grantType }), [400]);
       },
-      { numRuns: fewCases(t) },
+      { numRuns: casesFor(t, 'request') },
     );
   });
 
-  // Spec 5.4a: "400 for malformed request, unsupported grant type, or requested scope beyond the grant (error
-  // invalid_scope)"
+  // Spec 5.4a (quoted above)
   check('5.4a')({ name: 'Requested scope beyond the grant: 400 invalid_scope', needs: ['partnerA'] }, async (t) => {
     // Granted scopes with one the endpoint table does not have, in any order.
     const requested = fc
@@ -167,12 +166,11 @@ describe('5 Authentication', () => {
       async (scopes) => {
         expectOAuthError(await requestToken(t, 'partnerA', { scope: scopes.join(' ') }), 'invalid_scope');
       },
-      { numRuns: fewCases(t) },
+      { numRuns: casesFor(t, 'request') },
     );
   });
 
-  // Spec 5.4a: "400 for malformed request, unsupported grant type, or requested scope beyond the grant (error
-  // invalid_scope)"
+  // Spec 5.4a (quoted above)
   check('5.4a')(
     { name: 'Booking scope requested by a client without it: 400 invalid_scope', needs: ['readOnly'] },
     async (t) => {
@@ -190,22 +188,22 @@ describe('5 Authentication', () => {
       async (secret) => {
         expectOAuthError(await requestToken(t, 'partnerA', { auth: 'basic', secret }), 'invalid_client');
       },
-      { numRuns: slowCases(t) },
+      { numRuns: casesFor(t, 'severalRequests') },
     );
   });
 
-  // Spec 5.4b: "401 invalid_client when client authentication fails or the client or partner is not active"
+  // Spec 5.4b (quoted above)
   check('5.4b')({ name: 'Wrong client secret (form): 401 invalid_client', needs: ['partnerA'] }, async (t) => {
     await t.forAll(
       wrongSecrets(t, 'partnerA'),
       async (secret) => {
         expectOAuthError(await requestToken(t, 'partnerA', { auth: 'post', secret }), 'invalid_client');
       },
-      { numRuns: slowCases(t) },
+      { numRuns: casesFor(t, 'severalRequests') },
     );
   });
 
-  // Spec 5.4b: "401 invalid_client when client authentication fails or the client or partner is not active"
+  // Spec 5.4b (quoted above)
   check('5.4b')({ name: 'Unknown client id: 401 invalid_client', needs: ['partnerA'] }, async (t) => {
     const clientIds = fc.stringMatching(/^[a-z0-9-]{1,40}$/).map((suffix) => `cert-unknown-client-${suffix}`);
     await t.forAll(
@@ -213,11 +211,11 @@ describe('5 Authentication', () => {
       async (clientId) => {
         expectOAuthError(await requestToken(t, 'partnerA', { clientId }), 'invalid_client');
       },
-      { numRuns: slowCases(t) },
+      { numRuns: casesFor(t, 'severalRequests') },
     );
   });
 
-  // Spec 5.4b: "401 invalid_client when client authentication fails or the client or partner is not active"
+  // Spec 5.4b (quoted above)
   check('5.4b')(
     { name: 'No client authentication: 401 invalid_client (or 400 invalid_request)', needs: ['partnerA'] },
     async (t) => {
@@ -227,7 +225,7 @@ describe('5 Authentication', () => {
     },
   );
 
-  // Spec 5.4b: "401 invalid_client when client authentication fails or the client or partner is not active"
+  // Spec 5.4b (quoted above)
   check('5.4b')(
     { name: 'Client of an inactive partner: 401 invalid_client', needs: ['disabledPartner'] },
     async (t) => {
@@ -235,7 +233,7 @@ describe('5 Authentication', () => {
     },
   );
 
-  // Spec 5.4b: "401 invalid_client when client authentication fails or the client or partner is not active"
+  // Spec 5.4b (quoted above)
   check('5.4b')(
     {
       name: 'Client whose partner was disabled: 401 invalid_client',
@@ -300,8 +298,7 @@ describe('5 Authentication', () => {
     },
   );
 
-  // Spec 5.5b: "A token carries exactly the scopes held by BOTH the API client and the partner account, limited to
-  // those requested."
+  // Spec 5.5b (quoted above)
   check('5.5b')(
     {
       name: 'A client without booking scopes gets none and is refused reservations',
@@ -317,8 +314,7 @@ describe('5 Authentication', () => {
     },
   );
 
-  // Spec 5.5b: "A token carries exactly the scopes held by BOTH the API client and the partner account, limited to
-  // those requested."
+  // Spec 5.5b (quoted above)
   check('5.5b')(
     {
       name: 'A client holding the booking scopes its partner lacks gets only what both hold (narrowPartner)',
@@ -351,12 +347,11 @@ describe('5 Authentication', () => {
         .chain(([booking, other]) =>
           fc.shuffledSubarray([...booking, ...other], { minLength: booking.length + other.length }),
         );
-      await t.forAll(requested, judge, { numRuns: fewCases(t) });
+      await t.forAll(requested, judge, { numRuns: casesFor(t, 'request') });
     },
   );
 
-  // Spec 5.5b: "A token carries exactly the scopes held by BOTH the API client and the partner account, limited to
-  // those requested."
+  // Spec 5.5b (quoted above)
   check('5.5b')(
     {
       name: 'A client holding the booking scopes its partner lacks is refused reservations (narrowPartner)',
@@ -383,8 +378,7 @@ describe('5 Authentication', () => {
     },
   );
 
-  // Spec 5.6a: "missing, malformed or expired token gives 401 (INVALID_TOKEN; UNAUTHORIZED when authentication is
-  // required)"
+  // Spec 5.6a (quoted above)
   check('5.6a')({ name: 'Malformed bearer token: 401 INVALID_TOKEN', representations: REPRESENTATIONS }, async (t) => {
     // Strings of the bearer token alphabet (RFC 6750 b64token) that no server issued.
     const tokens = fc.oneof(
@@ -397,8 +391,7 @@ describe('5 Authentication', () => {
     await expectTokensRefused(t, tokens);
   });
 
-  // Spec 5.6a: "missing, malformed or expired token gives 401 (INVALID_TOKEN; UNAUTHORIZED when authentication is
-  // required)"
+  // Spec 5.6a (quoted above)
   check('5.6a')(
     {
       name: 'Bearer token with characters outside the token alphabet: 401 INVALID_TOKEN, never a 5xx',
@@ -418,8 +411,7 @@ describe('5 Authentication', () => {
     },
   );
 
-  // Spec 5.6a: "missing, malformed or expired token gives 401 (INVALID_TOKEN; UNAUTHORIZED when authentication is
-  // required)"
+  // Spec 5.6a (quoted above)
   check('5.6a')(
     {
       name: 'Forged bearer tokens (unsigned, foreign-signed, look-alikes of a genuine one) and none: 401',
@@ -448,13 +440,12 @@ describe('5 Authentication', () => {
             ...(basic ? (['INVALID_CLIENT'] as const) : []),
           ]);
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
 
-  // Spec 5.6a: "missing, malformed or expired token gives 401 (INVALID_TOKEN; UNAUTHORIZED when authentication is
-  // required)"
+  // Spec 5.6a (quoted above)
   check('5.6a')(
     { name: 'Tampered bearer token: 401 INVALID_TOKEN', needs: ['partnerA'], representations: REPRESENTATIONS },
     async (t) => {
@@ -478,13 +469,12 @@ describe('5 Authentication', () => {
           const res = await t.anonymous.get('/locations', { token: bad });
           expectError(res, 'INVALID_TOKEN');
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
 
-  // Spec 5.6a: "missing, malformed or expired token gives 401 (INVALID_TOKEN; UNAUTHORIZED when authentication is
-  // required)"
+  // Spec 5.6a (quoted above)
   check('5.6a')(
     {
       name: 'Expired token: 401 INVALID_TOKEN',
@@ -525,7 +515,7 @@ describe('5 Authentication', () => {
           const res = await t.client('partnerA').get(path, { scopes });
           expectError(res, 'INSUFFICIENT_SCOPE');
         },
-        { numRuns: Math.min(t.settings.runs, 10) },
+        { numRuns: casesFor(t, 'oneRequest') },
       );
     },
   );
@@ -666,6 +656,6 @@ async function expectTokensRefused(t: CheckContext, tokens: fc.Arbitrary<string>
       const res = await t.anonymous.get('/locations', { token });
       expectError(res, 'INVALID_TOKEN');
     },
-    { numRuns: fewCases(t) },
+    { numRuns: casesFor(t, 'request') },
   );
 }

@@ -6,6 +6,7 @@
  * operations of the table, so on these paths it is a SHOULD of its own check (docs/ambiguities.md #40, RS23). 404
  * NOT_FOUND in the envelope is what the reference answers.
  */
+
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
@@ -15,16 +16,16 @@ import { ENDPOINTS } from '../contract/endpoints.ts';
 import type { Reservation } from '../contract/types.ts';
 import { availabilityRequest } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import { expectError, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
-import { bookReservation, cancelStep, currentStatus, listedWhen } from './support/booking.ts';
-import { fewCases, slowCases } from './support/draws.ts';
+import { currentStatus, listedWhen, requireCancel, requireGeneratedBooking } from './support/booking.ts';
 import { targetListings } from './support/listings.ts';
 import { book, business } from './support/presets.ts';
 import { requireUnknownKeysRefused } from './support/request-faults.ts';
 import { expectEnvelopeOnUnknownPath, expectNotServed } from './support/unknown-path.ts';
 
-const A: Role[] = ['partnerA'];
+const onlyPartnerA: Role[] = ['partnerA'];
 
 const OPENAPI = JSON.parse(
   readFileSync(new URL('../contract/openapi/partner-api-v1.openapi.json', import.meta.url), 'utf8'),
@@ -63,19 +64,19 @@ async function reservationAt(t: CheckContext, path: string): Promise<Reservation
 
 describe('6 Events', () => {
   // Spec 6.1: "The service emits no events. Webhooks are not available"
-  check('6.1')({ needs: A, name: 'The published contract has no webhooks and no callbacks' }, async () => {
+  check('6.1')({ needs: onlyPartnerA, name: 'The published contract has no webhooks and no callbacks' }, async () => {
     expect(Object.keys(OPENAPI), 'top-level keys of the shipped OpenAPI').not.toContain('webhooks');
     expect(hasKey(OPENAPI.paths, 'callbacks'), 'callbacks on an operation').toBe(false);
   });
 
-  // Spec 6.1: "The service emits no events. Webhooks are not available"
+  // Spec 6.1 (quoted above)
   check('6.1')({ ...business, name: 'No webhook or subscription resource is served (GET)' }, async (t) => {
     for (const path of EVENT_PATHS) {
       expectNotServed(await t.client('partnerA').get(path), `GET ${API_PREFIX}${path}`);
     }
   });
 
-  // Spec 6.1: "The service emits no events. Webhooks are not available"
+  // Spec 6.1 (quoted above)
   check('6.1')(
     { ...business, level: 'SHOULD', name: 'Webhook-like paths are refused in the 7.2 envelope (GET)' },
     async (t) => {
@@ -87,7 +88,7 @@ describe('6 Events', () => {
   );
 
   // A POST to a path outside the endpoint table is not a call any narrower profile may send.
-  // Spec 6.1: "The service emits no events. Webhooks are not available"
+  // Spec 6.1 (quoted above)
   check('6.1')(
     { ...business, profile: 'full', name: 'A subscription cannot be registered (POST to webhook-like paths)' },
     async (t) => {
@@ -103,12 +104,12 @@ describe('6 Events', () => {
             expectNotServed(await t.client('partnerA').post(path, registration), `POST ${API_PREFIX}${path}`);
           }
         },
-        { numRuns: slowCases(t) },
+        { numRuns: casesFor(t, 'severalRequests') },
       );
     },
   );
 
-  // Spec 6.1: "The service emits no events. Webhooks are not available"
+  // Spec 6.1 (quoted above)
   check('6.1')(
     { ...business, profile: 'shop', name: 'A request cannot register a callback: such a property is refused (400)' },
     async (t) => {
@@ -126,27 +127,27 @@ describe('6 Events', () => {
           // 7.3: an unknown field's specific code beyond VALIDATION_ERROR is not shown.
           expectError(res, 'VALIDATION_ERROR', { otherCodes: true });
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
 
   // Spec 6.2: "no reservation transition history is provided"
-  check('6.2')({ needs: A, name: 'The published contract has no history or event resource' }, async () => {
+  check('6.2')({ needs: onlyPartnerA, name: 'The published contract has no history or event resource' }, async () => {
     const published = Object.keys(OPENAPI.paths).sort();
     const table = [...new Set(ENDPOINTS.map((e) => e.path))].sort();
     expect(published, 'paths of the shipped OpenAPI against the endpoint table of spec 4').toEqual(table);
     expect(published.filter((p) => /history|event|transition|audit/i.test(p))).toEqual([]);
   });
 
-  // Spec 6.2: "no reservation transition history is provided"
+  // Spec 6.2 (quoted above)
   check('6.2')(
     { ...book, name: 'A reservation carries no transition history and has no history resource' },
     async (t) => {
-      const { reservation } = await bookReservation(t, 'partnerA');
+      const { reservation } = await requireGeneratedBooking(t, 'partnerA');
       const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
       // The cancel is 3.4's step (its answer's state 4.11.2's); reads that disagree are 6.3's (filed there).
-      await cancelStep(t, 'partnerA', reservation.reservationId, { reason: 'Certification: spec 6' });
+      await requireCancel(t, 'partnerA', reservation.reservationId, { reason: 'Certification: spec 6' });
       const read = await reservationAt(t, path);
       const keys = Object.keys(read).filter((k) => /history|event|transition|previous|statuses|audit/i.test(k));
       expect(keys, 'history-like keys on the reservation').toEqual([]);
@@ -160,11 +161,11 @@ describe('6 Events', () => {
     },
   );
 
-  // Spec 6.2: "no reservation transition history is provided"
+  // Spec 6.2 (quoted above)
   check('6.2')(
     { ...book, level: 'SHOULD', name: 'History-like paths of a reservation are refused in the 7.2 envelope' },
     async (t) => {
-      const { reservation } = await bookReservation(t, 'partnerA');
+      const { reservation } = await requireGeneratedBooking(t, 'partnerA');
       const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
       for (const sub of ['/history', '/events', '/transitions']) {
         const what = `GET ${path}${sub}`;
@@ -178,7 +179,7 @@ describe('6 Events', () => {
   check('6.3')(
     { ...book, name: 'GET by id and the list return the current state: as created, then cancelled' },
     async (t) => {
-      const { reservation } = await bookReservation(t, 'partnerA');
+      const { reservation } = await requireGeneratedBooking(t, 'partnerA');
       const id = reservation.reservationId;
       const path = `/reservations/${encodeURIComponent(id)}`;
       // Which state a new reservation has is 1.3a's; here reads agree with it and with each other.
@@ -196,23 +197,21 @@ describe('6 Events', () => {
     },
   );
 
-  // Spec 6.3: "State is observed by polling the read operations (GET /reservations and GET
-  // /reservations/{reservationId}), which return current state at least once"
+  // Spec 6.3 (quoted above)
   check('6.3')({ ...book, name: 'Repeated reads give the same state' }, async (t) => {
-    const { reservation } = await bookReservation(t, 'partnerA');
+    const { reservation } = await requireGeneratedBooking(t, 'partnerA');
     const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
     const reads = [await reservationAt(t, path), await reservationAt(t, path), await reservationAt(t, path)];
     // Read against read: whether the 201 body equals the stored resource is 4.7.2's and 4.9's, not polling's.
     for (const read of reads.slice(1)) expect(read, 'a repeated read against the first read').toEqual(reads[0]);
   });
 
-  // Spec 6.3: "State is observed by polling the read operations (GET /reservations and GET
-  // /reservations/{reservationId}), which return current state at least once"
+  // Spec 6.3 (quoted above)
   check('6.3')(
     { ...book, hooks: ['reservations.status'], name: 'A change made by the operator is what the next read returns' },
     async (t) => {
       const control = t.hooks;
-      const { reservation } = await bookReservation(t, 'partnerA');
+      const { reservation } = await requireGeneratedBooking(t, 'partnerA');
       const id = reservation.reservationId;
       await control.setReservationStatus(id, 'in_progress');
       const path = `/reservations/${encodeURIComponent(id)}`;

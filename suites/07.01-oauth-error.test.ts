@@ -17,7 +17,7 @@ import { credentialsOf, jsonTokenRequest, requestToken, type TokenCall } from '.
 import { ENDPOINT_PROFILES, endpointsOf } from './support/endpoints.ts';
 import { fleetOf, locationsOf } from './support/listings.ts';
 
-const A: Role = 'partnerA';
+const partnerA: Role = 'partnerA';
 
 /** One fault of a token request; each makes the token endpoint refuse. */
 type TokenFault =
@@ -83,7 +83,7 @@ function send(t: CheckContext, fault: TokenFault, accept: string | null): Promis
   }
   if (fault.kind === 'grant-type') call.grantType = fault.grantType;
   if (fault.kind === 'scope') call.scope = fault.scope;
-  return requestToken(t, A, call);
+  return requestToken(t, partnerA, call);
 }
 
 /** An OAuthError-shaped body: a string `error` at the top (spec 7.1). */
@@ -97,12 +97,12 @@ describe('7.1 Token endpoint error shape', () => {
   // Spec 7.1.1: "OAuthError (closed, both required): error (string), error_description (string)."
   check('7.1.1')(
     {
-      needs: [A],
+      needs: [partnerA],
       name: 'Every token-endpoint refusal is a closed OAuthError with string error and error_description',
     },
     async (t) => {
-      const { clientSecret } = credentialsOf(t, A);
-      const basic = (await t.client(A).clientAuthentication()) === 'basic';
+      const { clientSecret } = credentialsOf(t, partnerA);
+      const basic = (await t.client(partnerA).clientAuthentication()) === 'basic';
       const accept = fc.constantFrom<string | null>(null, MEDIA_TYPES.json, MEDIA_TYPES.xml);
       await t.forAll(fc.tuple(tokenFault(clientSecret, basic), accept), async ([fault, acceptHeader]) => {
         const res = await send(t, fault, acceptHeader);
@@ -133,13 +133,13 @@ describe('7.1 Token endpoint error shape', () => {
     check('7.1.2')(
       {
         representations: REPRESENTATIONS,
-        needs: [A],
+        needs: [partnerA],
         profile: level,
         name: `Refusals of every ${level}-profile endpoint (no, malformed or wrong-scope token) use the envelope, never OAuthError`,
       },
       async (t) => {
-        const vehicleCode = (await fleetOf(t, A)).vehicles[0]?.vehicleCode ?? 'ZZ-CERT-VEHICLE';
-        const locationCode = (await locationsOf(t, A)).locations[0]?.locationCode ?? 'ZZ-CERT-LOCATION';
+        const vehicleCode = (await fleetOf(t, partnerA)).vehicles[0]?.vehicleCode ?? 'ZZ-CERT-VEHICLE';
+        const locationCode = (await locationsOf(t, partnerA)).locations[0]?.locationCode ?? 'ZZ-CERT-LOCATION';
         const values: Record<string, string> = { vehicleCode, locationCode, reservationId: 'CERT-NO-SUCH-RESERVATION' };
         for (const endpoint of endpointsOf(level)) {
           const path = endpoint.path
@@ -177,7 +177,7 @@ function call(
   body: unknown,
   opts: { token?: string | null; scopes?: string[] },
 ): Promise<ApiResult> {
-  const client = t.client(A);
+  const client = t.client(partnerA);
   if (method === 'GET') return client.get(path, opts);
   if (method === 'PATCH') return client.patch(path, body, opts);
   return client.post(path, body, opts);

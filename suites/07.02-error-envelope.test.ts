@@ -2,12 +2,14 @@
  * Spec 7.2 The error envelope of every operation but the token endpoint, judged on a spread of errors the
  * suite can provoke without side effects: listing reads (catalog profile) and request bodies (shop profile).
  */
+
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { MEDIA_TYPES } from '../contract/constants.ts';
 import { ERROR_CODES, isErrorCode } from '../contract/errors.ts';
 import type { AvailabilityRequest } from '../contract/types.ts';
 import { type CheckContext, check, SKIP } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import {
   errorCodeOf,
   errorStatusAmong,
@@ -18,8 +20,8 @@ import {
 } from '../harness/check/expect-api.ts';
 import { claim, requireStep } from '../harness/check/scope.ts';
 import { REPRESENTATIONS, type Representation } from '../harness/http/representation.ts';
-import { postReservation, quoteToBook } from './support/booking.ts';
-import { otherScope, shoppingWindow, slowCases, unknownCodes } from './support/draws.ts';
+import { requireQuoteToBook, sendReservationBody } from './support/booking.ts';
+import { otherScope, shoppingWindow, unknownCodes } from './support/draws.ts';
 import { unknownCode } from './support/listings.ts';
 import { type Provoked, refusedOnly } from './support/provoked.ts';
 import { plainRequest } from './support/reservation-requests.ts';
@@ -130,7 +132,7 @@ async function eachCase(
   options: { envelopesOnly?: boolean } = {},
 ): Promise<void> {
   const inputs = await errorInputs(t, source.withWindow);
-  const runs = slowCases(t);
+  const runs = casesFor(t, 'severalRequests');
   await t.forAll(
     fc.integer({ min: 0, max: runs - 1 }),
     async (index) => {
@@ -247,7 +249,7 @@ describe('7.2 Error envelope', () => {
       ),
     );
 
-    // Spec 7.2.4: "requestId | string | correlation id, same as X-Request-Id"
+    // Spec 7.2.4 (quoted above)
     check('7.2.4')({ ...options, level: 'SHOULD', name: `Each error has its own request id (${label})` }, async (t) =>
       eachCase(t, source, (all) => {
         const ids = all.map((p) => p.res.requestId);
@@ -301,7 +303,7 @@ describe('7.2 Error envelope', () => {
             }
           }
         },
-        { numRuns: slowCases(t) },
+        { numRuns: casesFor(t, 'severalRequests') },
       );
     },
   );
@@ -338,7 +340,7 @@ describe('7.2 Error envelope', () => {
       },
     );
   }
-  // Spec 7.2.3: "message | string | human-safe; contains no customer data or internals"
+  // Spec 7.2.3 (quoted above)
   check('7.2.3')(
     {
       needs: ['partnerA'],
@@ -348,11 +350,11 @@ describe('7.2 Error envelope', () => {
       name: 'A refused booking’s message repeats none of the driver data sent (no customer data)',
     },
     async (t) => {
-      const { quote } = await quoteToBook(t);
+      const { quote } = await requireQuoteToBook(t);
       const body = plainRequest(t, quote.quoteId);
       // Customer data the target must not echo, with one field broken so the booking is refused (2.10).
       const driver = { ...body.driver, email: 'thu.tran.cert@example.com', phone: '0901234567' };
-      const res = await postReservation(t, 'partnerA', { ...body, driver });
+      const res = await sendReservationBody(t, 'partnerA', { ...body, driver });
       requireStep(
         '2.10.6',
         errorStatusAmong(res, [400]),

@@ -5,6 +5,7 @@
  * two codes for one condition both are accepted (docs/ambiguities.md). Operator-only
  * conditions go through the target's test hooks (docs/test-hooks.md) and are always undone in `finally`: later checks share the target.
  */
+
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { MEDIA_TYPES } from '../contract/constants.ts';
@@ -14,24 +15,15 @@ import type { AvailabilityRequest, Location, QuoteRequest, RentalWindow } from '
 import { serializeTypedXml } from '../contract/xml/index.ts';
 import { addDays, quoteRequest, schemaFault } from '../generators/index.ts';
 import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import { errorCodeOf, expectError, expectOAuthError, listItems } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import type { HookName, TestHooks } from '../harness/hooks/adapter.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { credentialsOf, requestToken } from './support/auth.ts';
-import { attemptBooking, book, cancel, quote, withBookingsHeld } from './support/booking.ts';
-import {
-  bookingCases,
-  fewCases,
-  otherScope,
-  patchBodies,
-  quoteFor,
-  quoteWindow,
-  slowCases,
-  unknownIds,
-  wrongSecrets,
-} from './support/draws.ts';
+import { requireBooking, requireQuote, sendBooking, sendCancel, withBookingsHeld } from './support/booking.ts';
+import { otherScope, patchBodies, quoteFor, quoteWindow, unknownIds, wrongSecrets } from './support/draws.ts';
 import { observeReplayHeader, retryPastInFlight } from './support/idempotency.ts';
 import { unissuedId } from './support/ids.ts';
 import { businessFill } from './support/limit-fills.ts';
@@ -42,7 +34,7 @@ import { requireFaultRefused } from './support/request-faults.ts';
 import { freshKey, plainRequest } from './support/reservation-requests.ts';
 import { plainQuoteRequest, shoppingDate } from './support/shopping.ts';
 
-const A: Role = 'partnerA';
+const partnerA: Role = 'partnerA';
 /** Business checks that set an operator-side condition through the named hooks. */
 const hooked = (...hooks: HookName[]) => ({ ...business, hooks });
 const hookedBooking = (...hooks: HookName[]) => ({ ...booking, hooks });
@@ -61,7 +53,7 @@ function controlOf(t: CheckContext): TestHooks {
 }
 
 /** A rental window of the role at a location where a listed vehicle is offered (no vehicle code). */
-async function plainWindow(t: CheckContext, role: Role = A): Promise<RentalWindow> {
+async function plainWindow(t: CheckContext, role: Role = partnerA): Promise<RentalWindow> {
   const { vehicleCode: _, ...window } = await plainQuoteRequest(t, role);
   return window;
 }
@@ -76,15 +68,6 @@ function roleClient(t: CheckContext, role: Role) {
 const unknownCodeArb = fc.stringMatching(/^[A-Z0-9]{1,16}$/).map((s) => `ZZ-CERT-${s}`);
 /** The same for CommercialCode. */
 const unknownCommercialArb = fc.stringMatching(/^[A-Z0-9_]{1,16}$/).map((s) => `ZZ_CERT_${s}`);
-
-/**
- * Runs of one cheap request each. A row judges its code's status and retryable flag, the same for every condition
- * that raises it; the conditions themselves are explored by the clauses that state them (4.12, 2.x, 5), so a few
- * draws judge the row, and a target limiting partner A spends the rest of its requests there.
- */
-const runs = (t: CheckContext) => Math.min(t.settings.runs, 8);
-/** Runs whose requests are large or touch the booking path. */
-const fewRuns = (t: CheckContext) => Math.min(t.settings.runs, 5);
 
 describe('7.3 Error code table', () => {
   // ---------------------------------------------------------------------------------------------------------
@@ -103,27 +86,27 @@ describe('7.3 Error code table', () => {
 
   // Spec 7.3.2: "INVALID_CLIENT | 401 | no | client authentication failed"
   check('7.3.2')(
-    { needs: [A], name: `${row('INVALID_CLIENT')}: failed client authentication at the token endpoint` },
+    { needs: [partnerA], name: `${row('INVALID_CLIENT')}: failed client authentication at the token endpoint` },
     async (t) => {
       // The token endpoint speaks the OAuth shape (7.1), so its client-authentication failure is invalid_client
       // with the row's status; the identical request fails again: nothing a retry changes (not retryable).
       await t.forAll(
-        wrongSecrets(t, A),
+        wrongSecrets(t, partnerA),
         async (secret) => {
           for (let attempt = 1; attempt <= 2; attempt++) {
-            const res = await requestToken(t, A, { secret });
+            const res = await requestToken(t, partnerA, { secret });
             expectOAuthError(res, 'invalid_client');
             expect(res.status, `attempt ${attempt}: HTTP status of the INVALID_CLIENT row`).toBe(
               ERROR_CODES.INVALID_CLIENT.status,
             );
           }
         },
-        { numRuns: slowCases(t) },
+        { numRuns: casesFor(t, 'severalRequests') },
       );
     },
   );
 
-  // Spec 7.3.2: "INVALID_CLIENT | 401 | no | client authentication failed"
+  // Spec 7.3.2 (quoted above)
   check('7.3.2')(
     {
       ...business,
@@ -133,11 +116,11 @@ describe('7.3 Error code table', () => {
       // A business call authenticates a token, not a client: a target may answer INVALID_CLIENT, INVALID_TOKEN or
       // UNAUTHORIZED for client credentials in HTTP Basic; INVALID_CLIENT, when used, must keep its row
       // (docs/ambiguities.md, E: INVALID_CLIENT).
-      const { clientId, clientSecret } = credentialsOf(t, A);
+      const { clientId, clientSecret } = credentialsOf(t, partnerA);
       // The client's own secret or a wrong one, on any listing read.
       await t.forAll(
         fc.tuple(
-          fc.oneof(fc.constant(clientSecret), wrongSecrets(t, A)),
+          fc.oneof(fc.constant(clientSecret), wrongSecrets(t, partnerA)),
           fc.constantFrom('/fleet', '/locations', '/rates'),
         ),
         async ([secret, path]) => {
@@ -145,7 +128,7 @@ describe('7.3 Error code table', () => {
           const res = await t.anonymous.get(path, { headers: { authorization: basic } });
           expectError(res, ['INVALID_CLIENT', 'INVALID_TOKEN', 'UNAUTHORIZED']);
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
@@ -161,15 +144,15 @@ describe('7.3 Error code table', () => {
         async (token) => {
           expectError(await t.anonymous.get('/locations', { token }), 'INVALID_TOKEN');
         },
-        { numRuns: runs(t) },
+        { numRuns: casesFor(t, 'errorRow') },
       );
     },
   );
 
-  // Spec 7.3.3: "INVALID_TOKEN | 401 | no | access token missing, malformed or expired"
+  // Spec 7.3.3 (quoted above)
   check('7.3.3')({ ...hooked('tokens.expire'), name: `${row('INVALID_TOKEN')}: an expired token` }, async (t) => {
-    const token = await t.client(A).token();
-    await t.hooks.expireTokens(credentialsOf(t, A).clientId);
+    const token = await t.client(partnerA).token();
+    await t.hooks.expireTokens(credentialsOf(t, partnerA).clientId);
     // An expired token served is the lifetime's deviation (5.3b), filed there; this row judges the refusal.
     expectError(await t.anonymous.get('/fleet', { token }), 'INVALID_TOKEN', {
       servedBreaks: '5.3b',
@@ -191,25 +174,25 @@ describe('7.3 Error code table', () => {
           otherScope(t, needed).map((scopes) => ({ path, scopes, endpointRow })),
         ),
         async ({ path, scopes, endpointRow }) => {
-          const res = await t.client(A).get(path, { scopes });
+          const res = await t.client(partnerA).get(path, { scopes });
           expectError(res, 'INSUFFICIENT_SCOPE', { servedBreaks: endpointRow });
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
 
-  // Spec 7.3.4: "INSUFFICIENT_SCOPE | 403 | no | token lacks the operation's scope"
+  // Spec 7.3.4 (quoted above)
   check('7.3.4')(
     { ...business, profile: 'shop', name: `${row('INSUFFICIENT_SCOPE')}: a valid quote request without quotes:write` },
     async (t) => {
       await t.forAll(
-        fc.tuple(await quoteWindow(t, A), otherScope(t, 'quotes:write')),
+        fc.tuple(await quoteWindow(t, partnerA), otherScope(t, 'quotes:write')),
         async ([request, scopes]) => {
-          const res = await t.client(A).post('/quotes', request, { scopes });
+          const res = await t.client(partnerA).post('/quotes', request, { scopes });
           expectError(res, 'INSUFFICIENT_SCOPE', { servedBreaks: '4.0.11' });
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
@@ -245,7 +228,7 @@ describe('7.3 Error code table', () => {
   check('7.3.6')(
     { ...business, name: `${row('VALIDATION_ERROR')}: generated schema faults of a quote request` },
     async (t) => {
-      const cat = await targetListings(t, A);
+      const cat = await targetListings(t, partnerA);
       // Every schema fault: VALIDATION_ERROR with its row's status, the field's 4.12 code where 4.12 gives one, or a
       // 400 code of the server's own (7.3: the specific code of "violations such as …" is not shown; audit 7.3-R2). A
       // table code other than those is wrong.
@@ -255,12 +238,12 @@ describe('7.3 Error code table', () => {
       await t.forAll(
         faults,
         async (fault) => {
-          const res = await t.client(A).post('/quotes', fault.value);
+          const res = await t.client(partnerA).post('/quotes', fault.value);
           requireFaultRefused('QuoteRequest', fault, res);
           const codes = fault.expect.reject.flatMap((a) => a.codes);
           expectError(res, codes, { otherCodes: true });
         },
-        { numRuns: runs(t) },
+        { numRuns: casesFor(t, 'errorRow') },
       );
     },
   );
@@ -269,18 +252,18 @@ describe('7.3 Error code table', () => {
   check('7.3.7')(
     { ...business, profile: 'shop', name: `${row('MALFORMED_JSON')}: every truncation of a JSON quote request` },
     async (t) => {
-      const bytes = new TextEncoder().encode(JSON.stringify(await plainQuoteRequest(t, A)));
+      const bytes = new TextEncoder().encode(JSON.stringify(await plainQuoteRequest(t, partnerA)));
       // A strict prefix of a JSON object is never JSON (its closing brace is missing); the empty body is not
       // judged here (docs/ambiguities.md #45).
       await t.forAll(
         fc.integer({ min: 1, max: bytes.length - 1 }),
         async (cut) => {
           const res = await t
-            .client(A)
+            .client(partnerA)
             .post('/quotes', bytes.slice(0, cut), { headers: { 'content-type': MEDIA_TYPES.json } });
           expectError(res, 'MALFORMED_JSON');
         },
-        { numRuns: runs(t) },
+        { numRuns: casesFor(t, 'errorRow') },
       );
     },
   );
@@ -290,7 +273,7 @@ describe('7.3 Error code table', () => {
     { ...business, profile: 'shop', name: `${row('MALFORMED_XML')}: every truncation of an XML quote request` },
     async (t) => {
       const text = serializeTypedXml(
-        (await plainQuoteRequest(t, A)) as unknown as Parameters<typeof serializeTypedXml>[0],
+        (await plainQuoteRequest(t, partnerA)) as unknown as Parameters<typeof serializeTypedXml>[0],
         'request',
       );
       const bytes = new TextEncoder().encode(text.trimEnd());
@@ -300,18 +283,18 @@ describe('7.3 Error code table', () => {
         fc.integer({ min: 1, max: bytes.length - 1 }),
         async (cut) => {
           const res = await t
-            .client(A)
+            .client(partnerA)
             .post('/quotes', bytes.slice(0, cut), { headers: { 'content-type': MEDIA_TYPES.xml } });
           expectError(res, 'MALFORMED_XML');
         },
-        { numRuns: runs(t) },
+        { numRuns: casesFor(t, 'errorRow') },
       );
     },
   );
 
   // Spec 7.3.9: "NOT_ACCEPTABLE | 406 | no | Accept allows none of application/json, application/xml, text/xml"
   check('7.3.9')(
-    { needs: [A], name: `${row('NOT_ACCEPTABLE')}: Accept allowing none of the three types (JSON error body)` },
+    { needs: [partnerA], name: `${row('NOT_ACCEPTABLE')}: Accept allowing none of the three types (JSON error body)` },
     async (t) => {
       const unacceptable = fc.constantFrom(
         'text/html',
@@ -324,11 +307,11 @@ describe('7.3 Error code table', () => {
       await t.forAll(
         unacceptable,
         async (accept) => {
-          const res = await t.client(A).get('/locations', { headers: { accept } });
+          const res = await t.client(partnerA).get('/locations', { headers: { accept } });
           // 4.13: the 406 body is JSON whatever was asked for. Served anyway: 4.13.1c's (filed there).
           expectError(res, 'NOT_ACCEPTABLE', { representation: 'json', servedBreaks: '4.13.1c' });
         },
-        { numRuns: Math.min(runs(t), 6) },
+        { numRuns: casesFor(t, 'errorRow', 6) },
       );
     },
   );
@@ -337,7 +320,7 @@ describe('7.3 Error code table', () => {
   check('7.3.10')(
     { ...business, profile: 'shop', name: `${row('REQUEST_TOO_LARGE')}: an XML body over 32,000 bytes` },
     async (t) => {
-      const window = await plainQuoteRequest(t, A);
+      const window = await plainQuoteRequest(t, partnerA);
       const base = serializeTypedXml(
         { ...window, certificationPadding: '' } as unknown as Parameters<typeof serializeTypedXml>[0],
         'request',
@@ -351,11 +334,11 @@ describe('7.3 Error code table', () => {
           const body = base.replace('<string></string>', `<string>${padding}</string>`);
           expect(new TextEncoder().encode(body).length).toBe(size);
           const res = await t
-            .client(A)
+            .client(partnerA)
             .post('/quotes', new TextEncoder().encode(body), { headers: { 'content-type': MEDIA_TYPES.xml } });
           expectError(res, 'REQUEST_TOO_LARGE');
         },
-        { numRuns: fewRuns(t) },
+        { numRuns: casesFor(t, 'largeOrBookingRequest') },
       );
     },
   );
@@ -364,7 +347,7 @@ describe('7.3 Error code table', () => {
   check('7.3.11')(
     { ...business, profile: 'shop', name: `${row('UNSUPPORTED_MEDIA_TYPE')}: a body of another Content-Type` },
     async (t) => {
-      const bytes = new TextEncoder().encode(JSON.stringify(await plainQuoteRequest(t, A)));
+      const bytes = new TextEncoder().encode(JSON.stringify(await plainQuoteRequest(t, partnerA)));
       const types = fc.constantFrom(
         'text/plain',
         'text/html',
@@ -375,11 +358,11 @@ describe('7.3 Error code table', () => {
       await t.forAll(
         types,
         async (contentType) => {
-          const res = await t.client(A).post('/quotes', bytes, { headers: { 'content-type': contentType } });
+          const res = await t.client(partnerA).post('/quotes', bytes, { headers: { 'content-type': contentType } });
           // Read anyway (served): 4.13.2's (filed there).
           expectError(res, 'UNSUPPORTED_MEDIA_TYPE', { servedBreaks: '4.13.2' });
         },
-        { numRuns: Math.min(runs(t), 5) },
+        { numRuns: casesFor(t, 'errorRow', 5) },
       );
     },
   );
@@ -391,8 +374,8 @@ describe('7.3 Error code table', () => {
   check('7.3.12')(
     { ...business, name: `${row('INVALID_ACCOUNT_CODE')}: an unknown accountCode, alone or with an own rateCode` },
     async (t) => {
-      const request = await plainQuoteRequest(t, A);
-      const own = await ownPlans(t, A);
+      const request = await plainQuoteRequest(t, partnerA);
+      const own = await ownPlans(t, partnerA);
       // Alone, and with one of the partner's own rate codes when it has one. Alone, a server may require the pair
       // and refuse it with 400 VALIDATION_ERROR first (ambiguity #7, audit 4.12-R5); with the pair, INVALID_RATE_CODE
       // may name the pair the partner does not hold. Neither shows this row: not judged.
@@ -402,35 +385,37 @@ describe('7.3 Error code table', () => {
         async (accountCode) => {
           let judged = 0;
           for (const pair of rateCode === undefined ? [false] : [false, true]) {
-            const res = await t.client(A).post('/quotes', { ...request, accountCode, ...(pair ? { rateCode } : {}) });
+            const res = await t
+              .client(partnerA)
+              .post('/quotes', { ...request, accountCode, ...(pair ? { rateCode } : {}) });
             if (res.status === 400 && errorCodeOf(res) === (pair ? 'INVALID_RATE_CODE' : 'VALIDATION_ERROR')) continue;
             expectError(res, 'INVALID_ACCOUNT_CODE');
             judged += 1;
           }
           return judged > 0 ? undefined : SKIP;
         },
-        { numRuns: fewRuns(t) },
+        { numRuns: casesFor(t, 'largeOrBookingRequest') },
       );
     },
   );
 
   // Spec 7.3.13: "INVALID_RATE_CODE | 400 | no | rate code unknown, not enabled or outside validity window"
   check('7.3.13')({ ...business, name: `${row('INVALID_RATE_CODE')}: an unknown rateCode` }, async (t) => {
-    const request = await plainQuoteRequest(t, A);
-    const own = await ownPlans(t, A);
+    const request = await plainQuoteRequest(t, partnerA);
+    const own = await ownPlans(t, partnerA);
     // With one of the partner's own account codes when it has one, so the rate code is the only fault.
     const accountCode = own[0]?.accountCode;
     await t.forAll(
       unknownCommercialArb.filter((c) => !own.some((p) => p.rateCode === c)),
       async (rateCode) => {
         const body: QuoteRequest = { ...request, rateCode, ...(accountCode ? { accountCode } : {}) };
-        const res = await t.client(A).post('/quotes', body);
+        const res = await t.client(partnerA).post('/quotes', body);
         // Alone (the partner lists no account), a server may require the pair and refuse it with 400
         // VALIDATION_ERROR first (ambiguity #7): that shows nothing of this row.
         if (!accountCode && res.status === 400 && errorCodeOf(res) === 'VALIDATION_ERROR') return SKIP;
         expectError(res, 'INVALID_RATE_CODE');
       },
-      { numRuns: fewRuns(t) },
+      { numRuns: casesFor(t, 'largeOrBookingRequest') },
     );
   });
 
@@ -438,7 +423,7 @@ describe('7.3 Error code table', () => {
     ['expiredRate', 'a plan outside its validity window'],
     ['disabledRate', 'a plan that is not enabled'],
   ] as const) {
-    // Spec 7.3.13: "INVALID_RATE_CODE | 400 | no | rate code unknown, not enabled or outside validity window"
+    // Spec 7.3.13 (quoted above)
     check('7.3.13')({ ...business, name: `${row('INVALID_RATE_CODE')}: ${what} (target probe)` }, async (t) => {
       const rate = t.settings.target.probes?.[probe];
       if (!rate) return t.notApplicable(`no probes.${probe} in the target config`);
@@ -485,22 +470,24 @@ describe('7.3 Error code table', () => {
             ...(side !== 'dropoffLocation' ? { pickupLocation: code } : {}),
             ...(side !== 'pickupLocation' ? { dropoffLocation: code } : {}),
           };
-          const res = await t.client(A).post('/availability', body);
+          const res = await t.client(partnerA).post('/availability', body);
           expectError(res, 'INVALID_LOCATION', { servedBreaks: '4.12.1a' });
         },
-        { numRuns: runs(t) },
+        { numRuns: casesFor(t, 'errorRow') },
       );
     },
   );
 
-  // Spec 7.3.15: "INVALID_LOCATION | 400 | no | location code unknown or not active"
+  // Spec 7.3.15 (quoted above)
   check('7.3.15')(
     { ...business, name: `${row('INVALID_LOCATION')}: a location that is not active (target probe)` },
     async (t) => {
       const code = t.settings.target.probes?.inactiveLocationCode;
       if (!code) return t.notApplicable('no probes.inactiveLocationCode in the target config');
       const window = await plainWindow(t);
-      const res = await t.client(A).post('/availability', { ...window, pickupLocation: code, dropoffLocation: code });
+      const res = await t
+        .client(partnerA)
+        .post('/availability', { ...window, pickupLocation: code, dropoffLocation: code });
       expectError(res, 'INVALID_LOCATION');
     },
   );
@@ -511,7 +498,7 @@ describe('7.3 Error code table', () => {
     async (t) => {
       const pair = await noOneWayPair(t);
       const window = await plainWindow(t);
-      const res = await t.client(A).post('/availability', { ...window, ...pair });
+      const res = await t.client(partnerA).post('/availability', { ...window, ...pair });
       expectError(res, 'LOCATION_NOT_ONE_WAY');
     },
   );
@@ -534,34 +521,34 @@ describe('7.3 Error code table', () => {
     await t.forAll(
       backwards,
       async (times) => {
-        const res = await t.client(A).post('/availability', { ...window, ...times });
+        const res = await t.client(partnerA).post('/availability', { ...window, ...times });
         // A backwards window served: 4.12.2's (filed there).
         expectError(res, 'INVALID_RENTAL_WINDOW', { servedBreaks: '4.12.2' });
       },
-      { numRuns: runs(t) },
+      { numRuns: casesFor(t, 'errorRow') },
     );
   });
 
   // Spec 7.3.18: "INVALID_VEHICLE | 400 | no | vehicle code unknown or not published to partners"
   check('7.3.18')({ ...business, name: `${row('INVALID_VEHICLE')}: an unknown vehicle code` }, async (t) => {
-    const request = await plainQuoteRequest(t, A);
+    const request = await plainQuoteRequest(t, partnerA);
     await t.forAll(
       unknownCodeArb,
       async (vehicleCode) => {
-        const res = await t.client(A).post('/quotes', { ...request, vehicleCode });
+        const res = await t.client(partnerA).post('/quotes', { ...request, vehicleCode });
         expectError(res, 'INVALID_VEHICLE');
       },
-      { numRuns: fewRuns(t) },
+      { numRuns: casesFor(t, 'largeOrBookingRequest') },
     );
   });
 
-  // Spec 7.3.18: "INVALID_VEHICLE | 400 | no | vehicle code unknown or not published to partners"
+  // Spec 7.3.18 (quoted above)
   check('7.3.18')(
     { ...business, name: `${row('INVALID_VEHICLE')}: a vehicle not published to partners (target probe)` },
     async (t) => {
       const vehicleCode = t.settings.target.probes?.unpublishedVehicleCode;
       if (!vehicleCode) return t.notApplicable('no probes.unpublishedVehicleCode in the target config');
-      const res = await t.client(A).post('/quotes', { ...(await plainQuoteRequest(t, A)), vehicleCode });
+      const res = await t.client(partnerA).post('/quotes', { ...(await plainQuoteRequest(t, partnerA)), vehicleCode });
       expectError(res, 'INVALID_VEHICLE');
     },
   );
@@ -576,9 +563,11 @@ describe('7.3 Error code table', () => {
     async (t) => {
       const vehicleCode = t.settings.target.probes?.incompleteVehicleCode;
       if (!vehicleCode) return t.notApplicable('no probes.incompleteVehicleCode in the target config');
-      const quoteRes = await t.client(A).post('/quotes', { ...(await plainQuoteRequest(t, A)), vehicleCode });
+      const quoteRes = await t
+        .client(partnerA)
+        .post('/quotes', { ...(await plainQuoteRequest(t, partnerA)), vehicleCode });
       expectError(quoteRes, 'FLEET_PROFILE_INCOMPLETE');
-      const fleetRes = await t.client(A).get(`/fleet/${encodeURIComponent(vehicleCode)}`);
+      const fleetRes = await t.client(partnerA).get(`/fleet/${encodeURIComponent(vehicleCode)}`);
       expectError(fleetRes, 'FLEET_PROFILE_INCOMPLETE');
     },
   );
@@ -588,21 +577,21 @@ describe('7.3 Error code table', () => {
     await t.forAll(
       unknownCodeArb,
       async (code) => {
-        expectError(await t.client(A).get(`/locations/${code}`), 'NOT_FOUND');
+        expectError(await t.client(partnerA).get(`/locations/${code}`), 'NOT_FOUND');
       },
-      { numRuns: fewRuns(t) },
+      { numRuns: casesFor(t, 'largeOrBookingRequest') },
     );
   });
 
-  // Spec 7.3.20: "NOT_FOUND | 404 | no | resource does not exist for this partner"
+  // Spec 7.3.20 (quoted above)
   check('7.3.20')({ ...business, profile: 'book', name: `${row('NOT_FOUND')}: an unknown reservation` }, async (t) => {
     await t.forAll(
       unknownIds,
       async (id) => {
-        const res = await t.client(A).get(`/reservations/${id}`);
+        const res = await t.client(partnerA).get(`/reservations/${id}`);
         expectError(res, 'NOT_FOUND');
       },
-      { numRuns: fewCases(t) },
+      { numRuns: casesFor(t, 'request') },
     );
   });
 
@@ -611,7 +600,7 @@ describe('7.3 Error code table', () => {
     { ...business, name: `${row('NO_AVAILABILITY')}: a quote for a vehicle not offered at the pickup location` },
     async (t) => {
       // Listings the target lets partner A shop: a listed location it refuses would answer INVALID_LOCATION (2.6.16).
-      const listings = await targetListings(t, A);
+      const listings = await targetListings(t, partnerA);
       const vehicles = listings.vehicles;
       const locations = listings.locations.filter((l) => l.capabilities?.pickup && l.capabilities?.dropoff);
       const pairs = vehicles.flatMap((v) =>
@@ -628,9 +617,9 @@ describe('7.3 Error code table', () => {
             dropoffLocation: l.locationCode,
             vehicleCode: v.vehicleCode,
           };
-          expectError(await t.client(A).post('/quotes', body), 'NO_AVAILABILITY');
+          expectError(await t.client(partnerA).post('/quotes', body), 'NO_AVAILABILITY');
         },
-        { numRuns: fewRuns(t) },
+        { numRuns: casesFor(t, 'largeOrBookingRequest') },
       );
     },
   );
@@ -643,16 +632,16 @@ describe('7.3 Error code table', () => {
     { ...hookedBooking('quotes.expire'), name: `${row('QUOTE_EXPIRED')}: booking a quote past its 30 minutes` },
     async (t) => {
       await t.forAll(
-        await quoteWindow(t, A),
+        await quoteWindow(t, partnerA),
         async (request) => {
-          const q = await quoteFor(t, A, request);
+          const q = await quoteFor(t, partnerA, request);
           if (!q) return SKIP;
           await t.hooks.expireQuote(q.quoteId);
-          const { res } = await attemptBooking(t, A, q.quoteId);
+          const { res } = await sendBooking(t, partnerA, q.quoteId);
           // Booked anyway: the refusal 4.7.9a requires is missing, filed there (this row has no status to judge).
           expectError(res, 'QUOTE_EXPIRED', { servedBreaks: '4.7.9a' });
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
@@ -660,30 +649,30 @@ describe('7.3 Error code table', () => {
   // Spec 7.3.23: "QUOTE_INVALID | 400 | no | quote reference invalid for this partner or tampered"
   check('7.3.23')({ ...booking, name: `${row('QUOTE_INVALID')}: a tampered quote id` }, async (t) => {
     await t.forAll(
-      await quoteWindow(t, A),
+      await quoteWindow(t, partnerA),
       async (request) => {
-        const q = await quoteFor(t, A, request);
+        const q = await quoteFor(t, partnerA, request);
         if (!q) return SKIP;
-        const { res } = await attemptBooking(t, A, unissuedId(q.quoteId));
+        const { res } = await sendBooking(t, partnerA, unissuedId(q.quoteId));
         expectError(res, 'QUOTE_INVALID');
       },
-      { numRuns: bookingCases(t) },
+      { numRuns: casesFor(t, 'booking') },
     );
   });
 
-  // Spec 7.3.23: "QUOTE_INVALID | 400 | no | quote reference invalid for this partner or tampered"
+  // Spec 7.3.23 (quoted above)
   check('7.3.23')(
-    { ...booking, needs: [A, 'partnerB'], name: `${row('QUOTE_INVALID')}: another partner's quote` },
+    { ...booking, needs: [partnerA, 'partnerB'], name: `${row('QUOTE_INVALID')}: another partner's quote` },
     async (t) => {
       await t.forAll(
-        await quoteWindow(t, A),
+        await quoteWindow(t, partnerA),
         async (request) => {
-          const q = await quoteFor(t, A, request);
+          const q = await quoteFor(t, partnerA, request);
           if (!q) return SKIP;
-          const { res } = await attemptBooking(t, 'partnerB', q.quoteId);
+          const { res } = await sendBooking(t, 'partnerB', q.quoteId);
           expectError(res, 'QUOTE_INVALID');
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
@@ -694,21 +683,21 @@ describe('7.3 Error code table', () => {
     async (t) => {
       const control = controlOf(t);
       await t.forAll(
-        fc.tuple(await quoteWindow(t, A), fc.integer({ min: 5, max: 50 })),
+        fc.tuple(await quoteWindow(t, partnerA), fc.integer({ min: 5, max: 50 })),
         async ([request, percent]) => {
-          const q = await quoteFor(t, A, request);
+          const q = await quoteFor(t, partnerA, request);
           if (!q) return SKIP;
           // The vehicle asked for: whether the quote describes it is 2.9.5's, not this row's.
           const vehicleCode = request.vehicleCode;
           try {
             await control.movePrice(vehicleCode, percent);
-            const { res } = await attemptBooking(t, A, q.quoteId);
+            const { res } = await sendBooking(t, partnerA, q.quoteId);
             expectError(res, 'QUOTE_STALE');
           } finally {
             await control.movePrice(vehicleCode, 0);
           }
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
@@ -718,14 +707,14 @@ describe('7.3 Error code table', () => {
     { ...booking, name: `${row('IDEMPOTENCY_KEY_REQUIRED')}: POST /reservations without Idempotency-Key` },
     async (t) => {
       await t.forAll(
-        await quoteWindow(t, A),
+        await quoteWindow(t, partnerA),
         async (request) => {
-          const q = await quoteFor(t, A, request);
+          const q = await quoteFor(t, partnerA, request);
           if (!q) return SKIP;
-          const { res } = await attemptBooking(t, A, q.quoteId, { key: null });
+          const { res } = await sendBooking(t, partnerA, q.quoteId, { key: null });
           expectError(res, 'IDEMPOTENCY_KEY_REQUIRED');
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
@@ -735,15 +724,18 @@ describe('7.3 Error code table', () => {
     { ...booking, name: `${row('IDEMPOTENCY_CONFLICT')}: a used key with a different body` },
     async (t) => {
       await t.forAll(
-        await quoteWindow(t, A),
+        await quoteWindow(t, partnerA),
         async (request) => {
-          const q = await quoteFor(t, A, request);
+          const q = await quoteFor(t, partnerA, request);
           if (!q) return SKIP;
-          const first = await book(t, A, q.quoteId);
-          const { res } = await attemptBooking(t, A, q.quoteId, { key: first.key, body: plainRequest(t, q.quoteId) });
+          const first = await requireBooking(t, partnerA, q.quoteId);
+          const { res } = await sendBooking(t, partnerA, q.quoteId, {
+            key: first.key,
+            body: plainRequest(t, q.quoteId),
+          });
           expectError(res, 'IDEMPOTENCY_CONFLICT');
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
@@ -759,11 +751,11 @@ describe('7.3 Error code table', () => {
       withBookingsHeld(t, async () => {
         const seen = new Map<string, number>();
         for (let round = 1; round <= RACE_ROUNDS; round++) {
-          const q = await quote(t, A);
+          const q = await requireQuote(t, partnerA);
           const body = plainRequest(t, q.quoteId);
           const key = freshKey(t);
           const answers = await Promise.all(
-            Array.from({ length: RACE_SIZE }, () => attemptBooking(t, A, q.quoteId, { body, key })),
+            Array.from({ length: RACE_SIZE }, () => sendBooking(t, partnerA, q.quoteId, { body, key })),
           );
           const inFlight = answers.find((a) => errorCodeOf(a.res) === 'IDEMPOTENT_REPLAY_IN_FLIGHT');
           for (const a of answers) {
@@ -776,7 +768,7 @@ describe('7.3 Error code table', () => {
           // may clear its in-flight marker a moment after its first answer (ambiguity #12), so the retry is sent
           // again after a short backoff while it is still told IN_FLIGHT (or refused for now: 429, 503), a few times.
           const { res: retry, inFlight: waited } = await retryPastInFlight(
-            async () => (await attemptBooking(t, A, q.quoteId, { body, key })).res,
+            async () => (await sendBooking(t, partnerA, q.quoteId, { body, key })).res,
             'the retry after the race',
           );
           for (const res of waited) expectError(res, 'IDEMPOTENT_REPLAY_IN_FLIGHT');
@@ -807,18 +799,18 @@ describe('7.3 Error code table', () => {
     { ...booking, name: `${row('DUPLICATE_PARTNER_REFERENCE')}: a used partnerReference under a new key` },
     async (t) => {
       await t.forAll(
-        await quoteWindow(t, A),
+        await quoteWindow(t, partnerA),
         async (request) => {
-          const first = await quoteFor(t, A, request);
+          const first = await quoteFor(t, partnerA, request);
           if (!first) return SKIP;
-          const booked = await book(t, A, first.quoteId);
+          const booked = await requireBooking(t, partnerA, first.quoteId);
           // A second quote, of the plain window: the reference is what repeats, not the quote.
-          const q = await quote(t, A);
+          const q = await requireQuote(t, partnerA);
           const body = plainRequest(t, q.quoteId, { partnerReference: booked.body.partnerReference });
-          const { res } = await attemptBooking(t, A, q.quoteId, { body });
+          const { res } = await sendBooking(t, partnerA, q.quoteId, { body });
           expectError(res, 'DUPLICATE_PARTNER_REFERENCE');
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
@@ -832,19 +824,19 @@ describe('7.3 Error code table', () => {
     async (t) => {
       const control = controlOf(t);
       await t.forAll(
-        await quoteWindow(t, A),
+        await quoteWindow(t, partnerA),
         async (request) => {
-          const q = await quoteFor(t, A, request);
+          const q = await quoteFor(t, partnerA, request);
           if (!q) return SKIP;
           try {
             await control.declineNextBookings(1);
-            const { res } = await attemptBooking(t, A, q.quoteId);
+            const { res } = await sendBooking(t, partnerA, q.quoteId);
             expectError(res, 'RESERVATION_REJECTED');
           } finally {
             await control.declineNextBookings(0);
           }
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
@@ -860,14 +852,14 @@ describe('7.3 Error code table', () => {
       // Cancellable states are not shown (3): a completed rental is taken as not cancellable
       // (docs/ambiguities.md, E: INVALID_STATE_TRANSITION).
       await t.forAll(
-        await quoteWindow(t, A),
+        await quoteWindow(t, partnerA),
         async (request) => {
-          const q = await quoteFor(t, A, request);
+          const q = await quoteFor(t, partnerA, request);
           if (!q) return SKIP;
-          const { reservation } = await book(t, A, q.quoteId);
+          const { reservation } = await requireBooking(t, partnerA, q.quoteId);
           try {
             await control.setReservationStatus(reservation.reservationId, 'completed');
-            const res = await cancel(t, A, reservation.reservationId);
+            const res = await sendCancel(t, partnerA, reservation.reservationId);
             // A target that cancels completed rentals shows this row nowhere (spec 3: cancellable states not shown).
             if (res.status === 200) return SKIP;
             expectError(res, 'INVALID_STATE_TRANSITION');
@@ -876,7 +868,7 @@ describe('7.3 Error code table', () => {
             await control.setReservationStatus(reservation.reservationId, 'confirmed');
           }
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
@@ -891,20 +883,20 @@ describe('7.3 Error code table', () => {
     async (t) => {
       const control = controlOf(t);
       await t.forAll(
-        await quoteWindow(t, A),
+        await quoteWindow(t, partnerA),
         async (request) => {
-          const q = await quoteFor(t, A, request);
+          const q = await quoteFor(t, partnerA, request);
           if (!q) return SKIP;
-          const { reservation } = await book(t, A, q.quoteId);
+          const { reservation } = await requireBooking(t, partnerA, q.quoteId);
           try {
             await control.attachMoney(reservation.reservationId, true);
-            const res = await cancel(t, A, reservation.reservationId);
+            const res = await sendCancel(t, partnerA, reservation.reservationId);
             expectError(res, 'CANCELLATION_NEEDS_STAFF');
           } finally {
             await control.attachMoney(reservation.reservationId, false);
           }
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
@@ -913,15 +905,17 @@ describe('7.3 Error code table', () => {
   check('7.3.32')(
     { ...booking, name: `${row('MODIFICATION_NOT_SUPPORTED')}: PATCH of an own reservation` },
     async (t) => {
-      const { reservation } = await book(t, A, (await quote(t, A)).quoteId);
+      const { reservation } = await requireBooking(t, partnerA, (await requireQuote(t, partnerA)).quoteId);
       // Any change a partner might ask for.
       await t.forAll(
         patchBodies,
         async (change) => {
-          const res = await t.client(A).patch(`/reservations/${encodeURIComponent(reservation.reservationId)}`, change);
+          const res = await t
+            .client(partnerA)
+            .patch(`/reservations/${encodeURIComponent(reservation.reservationId)}`, change);
           expectError(res, 'MODIFICATION_NOT_SUPPORTED');
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
@@ -951,10 +945,10 @@ describe('7.3 Error code table', () => {
     { ...hooked('api.switch'), name: `${row('API_DISABLED')}: the partner API switched off, then on again` },
     async (t) => {
       const control = controlOf(t);
-      const token = await t.client(A).token();
+      const token = await t.client(partnerA).token();
       try {
         await control.setApiEnabled(false);
-        const res = await t.client(A).get('/locations', { token });
+        const res = await t.client(partnerA).get('/locations', { token });
         expectError(res, 'API_DISABLED');
       } finally {
         await control.setApiEnabled(true);
@@ -973,10 +967,10 @@ describe('7.3 Error code table', () => {
       { ...hooked('failures'), name: `${row(code)}: the ${fault} failure switched on, then off again` },
       async (t) => {
         const control = controlOf(t);
-        const token = await t.client(A).token();
+        const token = await t.client(partnerA).token();
         try {
           await control.setFailures({ [fault]: true });
-          const res = await t.client(A).get('/locations', { token });
+          const res = await t.client(partnerA).get('/locations', { token });
           expectError(res, code);
         } finally {
           await control.setFailures({ [fault]: false });
@@ -989,7 +983,7 @@ describe('7.3 Error code table', () => {
 
 /** Retryable: the identical request once the condition is gone succeeds (spec 7.2 "retrying … may succeed"). */
 async function expectRetrySucceeds(t: CheckContext, token: string): Promise<void> {
-  const retry: ApiResult = await t.client(A).get('/locations', { token });
+  const retry: ApiResult = await t.client(partnerA).get('/locations', { token });
   expect(retry.status, `the identical request once the condition is gone: ${retry.excerpt}`).toBe(200);
 }
 
@@ -1007,7 +1001,7 @@ async function ownPlans(t: CheckContext, role: Role) {
 async function noOneWayPair(t: CheckContext): Promise<{ pickupLocation: string; dropoffLocation: string }> {
   const probe = t.settings.target.probes?.noOneWayPair;
   if (probe) return probe;
-  const locations = (await targetListings(t, A)).locations;
+  const locations = (await targetListings(t, partnerA)).locations;
   const pickup = locations.find((l) => l.capabilities?.pickup && l.capabilities.oneWay === false);
   const dropoff =
     pickup && locations.find((l: Location) => l.capabilities?.dropoff && l.branchCode !== pickup.branchCode);

@@ -8,6 +8,7 @@
  * other check waits for a window to pass. Out-of-range values may get VALIDATION_ERROR or the code 4.12 gives the
  * field (hostile-schema's expectations); out-of-range list limits and Idempotency-Keys are ambiguities #31 and #32.
  */
+
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { LIMITS } from '../contract/limits.ts';
@@ -20,6 +21,7 @@ import type {
 } from '../contract/types.ts';
 import { quoteRequest as quoteArbitrary, xmlAttacks } from '../generators/index.ts';
 import { type ApiResult, type CheckContext, check, type DeclareCheck, SKIP } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import {
   bodyOf,
   errorCodeOf,
@@ -33,15 +35,15 @@ import { provokingLimits } from '../harness/http/rate-limits.ts';
 import { credentialsOf, freshToken, requestToken } from './support/auth.ts';
 import {
   appliedLimit,
-  attemptBooking,
-  book,
   cancelPath,
   expectBooked,
   expectNewState,
-  listReservations,
-  quote,
+  requireBooking,
+  requireQuote,
+  requireReservationList,
+  sendBooking,
 } from './support/booking.ts';
-import { bookingCases, fewCases, quoteFor, quoteWindow } from './support/draws.ts';
+import { quoteFor, quoteWindow } from './support/draws.ts';
 import { availabilityAnswered, quoteAnswered } from './support/endpoint-success.ts';
 import { whileHookSet } from './support/hook-settings.ts';
 import { observeReplayHeader } from './support/idempotency.ts';
@@ -65,14 +67,11 @@ import {
   xmlRequest,
 } from './support/limits.ts';
 import { targetListings } from './support/listings.ts';
-import { book as bookPreset, business } from './support/presets.ts';
+import { book, business } from './support/presets.ts';
 import { requireUnknownKeysRefused } from './support/request-faults.ts';
 import { freshKey, freshReference, plainRequest } from './support/reservation-requests.ts';
 import { sharedStep } from './support/shared-steps.ts';
 import { availabilityRequest as plainAvailabilityRequest, plainQuoteRequest } from './support/shopping.ts';
-
-/** Profile book, creating reservations (the `book` preset; `book` here is the booking step of support/booking.ts). */
-const booking = bookPreset;
 
 /** A string of exactly `length` characters (ASCII letters, so length is the same in characters and bytes). */
 function text(length: number, filler = 'Remark '): string {
@@ -92,9 +91,9 @@ function expectFieldRefused(res: ApiResult, what: string): void {
   }
 }
 
-/** A booking that must be refused; a reservation it creates anyway is recorded by attemptBooking for cleanup. */
+/** A booking that must be refused; a reservation it creates anyway is recorded by sendBooking for cleanup. */
 async function refusedBooking(t: CheckContext, quoteId: string, body: ReservationRequest, what: string) {
-  const { res } = await attemptBooking(t, 'partnerA', quoteId, { body });
+  const { res } = await sendBooking(t, 'partnerA', quoteId, { body });
   expectFieldRefused(res, what);
 }
 
@@ -134,7 +133,7 @@ describe('8 Limits', () => {
     }
   });
 
-  // Spec 8.1: "Access token lifetime | 600 seconds | all business calls"
+  // Spec 8.1 (quoted above)
   check('8.1')(
     { ...business, hooks: ['tokens.expire'], name: 'A token is accepted while fresh and refused once past 600 s' },
     async (t) => {
@@ -170,15 +169,15 @@ describe('8 Limits', () => {
           if (quoteAnswered(quoted)) expectThirtyMinutes((quoted.body as Quote).expiresAt, quoted, sentAt, 'quote');
           else if (offers.status !== 200) return SKIP;
         },
-        { numRuns: Math.min(t.settings.runs, 8) },
+        { numRuns: casesFor(t, 'repeatedOrTimed') },
       );
     },
   );
 
-  // Spec 8.2: "Quote validity | 30 minutes | availability offers, quotes, reservation creation"
+  // Spec 8.2 (quoted above)
   check('8.2')(
     {
-      ...booking,
+      ...book,
       hooks: ['quotes.expire'],
       name: 'A quote and an availability offer book while valid and are QUOTE_EXPIRED once past 30 minutes',
     },
@@ -194,12 +193,12 @@ describe('8 Limits', () => {
           const quoteIds: [string, string][] = [['quote', q.quoteId]];
           if (fromOffer) quoteIds.push(['availability offer', fromOffer]);
           for (const [source, quoteId] of quoteIds) {
-            const inside = await attemptBooking(t, 'partnerA', quoteId);
+            const inside = await sendBooking(t, 'partnerA', quoteId);
             expectBooked(inside.res, `booking the ${source} while valid`);
           }
           for (const [, quoteId] of quoteIds) await t.hooks.expireQuote(quoteId);
           for (const [source, quoteId] of quoteIds) {
-            const past = await attemptBooking(t, 'partnerA', quoteId);
+            const past = await sendBooking(t, 'partnerA', quoteId);
             try {
               // Booked anyway is 4.7.9a's refusal missing (filed there); 8.2 judges the 30 minutes' answer.
               expectError(past.res, 'QUOTE_EXPIRED', { servedBreaks: '4.7.9a' });
@@ -209,14 +208,14 @@ describe('8 Limits', () => {
             }
           }
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
 
   // --- Idempotency-Key length ---
   // Spec 8.3: "Idempotency-Key length | 8 to 200 characters | POST /reservations"
-  check('8.3')({ ...booking, name: 'Idempotency-Keys of 8 and 200 characters book' }, async (t) => {
+  check('8.3')({ ...book, name: 'Idempotency-Keys of 8 and 200 characters book' }, async (t) => {
     await t.forAll(
       await quoteWindow(t, 'partnerA'),
       async (request) => {
@@ -224,19 +223,19 @@ describe('8 Limits', () => {
         for (const length of [LIMITS.idempotencyKeyLength.min, LIMITS.idempotencyKeyLength.max]) {
           const q = await quoteFor(t, 'partnerA', request);
           if (!q) return SKIP;
-          const res = (await attemptBooking(t, 'partnerA', q.quoteId, { key: freshKey(t, length) })).res;
+          const res = (await sendBooking(t, 'partnerA', q.quoteId, { key: freshKey(t, length) })).res;
           expectBooked(res, `a booking with a key of ${length} characters`);
         }
         return undefined;
       },
-      { numRuns: bookingCases(t) },
+      { numRuns: casesFor(t, 'booking') },
     );
   });
 
-  // Spec 8.3: "Idempotency-Key length | 8 to 200 characters | POST /reservations"
+  // Spec 8.3 (quoted above)
   check('8.3')(
     {
-      ...booking,
+      ...book,
       name: 'Idempotency-Keys of 7 and 201 characters: 400 (VALIDATION_ERROR or IDEMPOTENCY_KEY_REQUIRED)',
     },
     async (t) => {
@@ -246,7 +245,7 @@ describe('8 Limits', () => {
           const q = await quoteFor(t, 'partnerA', request);
           if (!q) return SKIP;
           for (const length of [LIMITS.idempotencyKeyLength.min - 1, LIMITS.idempotencyKeyLength.max + 1]) {
-            const res = (await attemptBooking(t, 'partnerA', q.quoteId, { key: freshKey(t, length) })).res;
+            const res = (await sendBooking(t, 'partnerA', q.quoteId, { key: freshKey(t, length) })).res;
             try {
               expectError(res, ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REQUIRED'], {
                 otherCodes: true,
@@ -257,7 +256,7 @@ describe('8 Limits', () => {
             }
           }
         },
-        { numRuns: bookingCases(t) },
+        { numRuns: casesFor(t, 'booking') },
       );
     },
   );
@@ -266,16 +265,16 @@ describe('8 Limits', () => {
   // Spec 8.4: "Idempotency memory | 24 hours | POST /reservations"
   check('8.4')(
     {
-      ...booking,
+      ...book,
       hooks: ['idempotency.forget'],
       name: 'A key is replayed while remembered, untouched by forgetting younger keys, and new once forgotten',
     },
     async (t) => {
-      const first = await book(t, 'partnerA', (await quote(t, 'partnerA')).quoteId);
+      const first = await requireBooking(t, 'partnerA', (await requireQuote(t, 'partnerA')).quoteId);
       const day = LIMITS.idempotencyMemoryHours * 3600;
       // How a remembered key replays is 4.7.3's rule: a target that does not replay at once is filed there, and the
       // memory cannot be judged on it.
-      const atOnce = await attemptBooking(t, 'partnerA', first.body.quoteId, { key: first.key, body: first.body });
+      const atOnce = await sendBooking(t, 'partnerA', first.body.quoteId, { key: first.key, body: first.body });
       requireStep('4.7.3', atOnce.res.status === 200, 'the same key and body at once replays with 200', {
         expected: 200,
         actual: { status: atOnce.res.status, body: atOnce.res.excerpt },
@@ -283,7 +282,7 @@ describe('8 Limits', () => {
       {
         // Keys younger than a day stay remembered when the target forgets those a day old.
         await t.hooks.forgetIdempotencyKeys(day);
-        const replay = await attemptBooking(t, 'partnerA', first.body.quoteId, { key: first.key, body: first.body });
+        const replay = await sendBooking(t, 'partnerA', first.body.quoteId, { key: first.key, body: first.body });
         expect(replay.res.status, `same key and body, remembered: ${replay.res.excerpt}`).toBe(200);
         observeReplayHeader(replay.res, true, 'Idempotent-Replay');
         expect(bodyOf<Reservation>(replay.res, 'the replay').reservationId, 'the original reservation').toBe(
@@ -293,8 +292,8 @@ describe('8 Limits', () => {
         await new Promise((resolve) => setTimeout(resolve, 70));
         await t.hooks.forgetIdempotencyKeys(0.05);
         // Another body under the old key: a conflict while remembered, a new request once forgotten.
-        const fresh = await quote(t, 'partnerA');
-        const again = await attemptBooking(t, 'partnerA', fresh.quoteId, {
+        const fresh = await requireQuote(t, 'partnerA');
+        const again = await sendBooking(t, 'partnerA', fresh.quoteId, {
           key: first.key,
           body: plainRequest(t, fresh.quoteId),
         });
@@ -326,7 +325,7 @@ describe('8 Limits', () => {
     }
   });
 
-  // Spec 8.5: "Reservation list limit | 1 to 100, default 25 | GET /reservations"
+  // Spec 8.5 (quoted above)
   check('8.5')(
     { ...business, profile: 'book', name: 'limit 0 and 101: 400 VALIDATION_ERROR, or a limit applied within 1 to 100' },
     async (t) => {
@@ -354,18 +353,19 @@ describe('8 Limits', () => {
             expectFieldRefused(res, `?limit=${limit}`);
           }
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
 
-  // Spec 8.5: "Reservation list limit | 1 to 100, default 25 | GET /reservations"
+  // Spec 8.5 (quoted above)
   check('8.5')(
-    { ...booking, name: 'With two reservations or more, limit 1 returns exactly the newest one' },
+    { ...book, name: 'With two reservations or more, limit 1 returns exactly the newest one' },
     async (t) => {
-      let all = await listReservations(t, 'partnerA', 2);
-      for (let i = all.length; i < 2; i++) await book(t, 'partnerA', (await quote(t, 'partnerA')).quoteId);
-      all = await listReservations(t, 'partnerA');
+      let all = await requireReservationList(t, 'partnerA', 2);
+      for (let i = all.length; i < 2; i++)
+        await requireBooking(t, 'partnerA', (await requireQuote(t, 'partnerA')).quoteId);
+      all = await requireReservationList(t, 'partnerA');
       // Reservations whose createdAt is the same instant as written as the newest's are equally new (a target showing
       // whole seconds, ambiguity R8): any of them is "the newest one".
       const newest = all.filter((r) => r.createdAt === all[0]?.createdAt).map((r) => r.reservationId);
@@ -435,7 +435,7 @@ describe('8 Limits', () => {
             expectFieldRefused(refused, `${endpoint} childSeats ${outside}`);
           }
         },
-        { numRuns: Math.min(t.settings.runs, 10) },
+        { numRuns: casesFor(t, 'fieldBounds') },
       );
     },
   );
@@ -450,44 +450,41 @@ describe('8 Limits', () => {
     [check('8.10'), 'flightNumber', LIMITS.flightNumberMaxLength],
   ];
   for (const [declare, field, max] of textLimits) {
-    declare(
-      { ...booking, name: `${field} of ${max} characters books; ${max + 1}: 400 VALIDATION_ERROR` },
-      async (t) => {
-        await t.forAll(
-          await quoteWindow(t, 'partnerA'),
-          async (request) => {
-            const q = await quoteFor(t, 'partnerA', request);
-            if (!q) return SKIP;
-            const ofLength = (length: number): ReservationRequest => {
-              const body = plainRequest(t, q.quoteId);
-              // partnerReference keeps the run's prefix (cleanup finds it by that) and is padded after it.
-              const value =
-                field === 'partnerReference'
-                  ? freshReference(t).padEnd(length, 'X').slice(0, length)
-                  : text(length, field === 'flightNumber' ? 'VN1234 ' : 'Remark ');
-              return { ...body, [field]: value };
-            };
-            const inside = await attemptBooking(t, 'partnerA', q.quoteId, { body: ofLength(max) });
-            expectBooked(inside.res, `a booking with a ${field} of ${max} characters`);
-            if (field === 'partnerReference') {
-              expect((inside.res.body as Reservation).partnerReference, 'partnerReference kept whole').toBe(
-                inside.body.partnerReference,
-              );
-            }
-            await refusedBooking(t, q.quoteId, ofLength(max + 1), `${field} of ${max + 1} characters`);
-          },
-          { numRuns: bookingCases(t) },
-        );
-      },
-    );
+    declare({ ...book, name: `${field} of ${max} characters books; ${max + 1}: 400 VALIDATION_ERROR` }, async (t) => {
+      await t.forAll(
+        await quoteWindow(t, 'partnerA'),
+        async (request) => {
+          const q = await quoteFor(t, 'partnerA', request);
+          if (!q) return SKIP;
+          const ofLength = (length: number): ReservationRequest => {
+            const body = plainRequest(t, q.quoteId);
+            // partnerReference keeps the run's prefix (cleanup finds it by that) and is padded after it.
+            const value =
+              field === 'partnerReference'
+                ? freshReference(t).padEnd(length, 'X').slice(0, length)
+                : text(length, field === 'flightNumber' ? 'VN1234 ' : 'Remark ');
+            return { ...body, [field]: value };
+          };
+          const inside = await sendBooking(t, 'partnerA', q.quoteId, { body: ofLength(max) });
+          expectBooked(inside.res, `a booking with a ${field} of ${max} characters`);
+          if (field === 'partnerReference') {
+            expect((inside.res.body as Reservation).partnerReference, 'partnerReference kept whole').toBe(
+              inside.body.partnerReference,
+            );
+          }
+          await refusedBooking(t, q.quoteId, ofLength(max + 1), `${field} of ${max + 1} characters`);
+        },
+        { numRuns: casesFor(t, 'booking') },
+      );
+    });
   }
 
   // --- Cancel reason ---
   // Spec 8.11: "cancel reason | 1 to 500 chars | cancel"
-  check('8.11')({ ...booking, name: 'Cancel reasons of 0 and 501 characters: 400; of 1 and 500: 200' }, async (t) => {
+  check('8.11')({ ...book, name: 'Cancel reasons of 0 and 501 characters: 400; of 1 and 500: 200' }, async (t) => {
     const { min, max } = LIMITS.cancelReasonLength;
-    const first = (await book(t, 'partnerA', (await quote(t, 'partnerA')).quoteId)).reservation;
-    const second = (await book(t, 'partnerA', (await quote(t, 'partnerA')).quoteId)).reservation;
+    const first = (await requireBooking(t, 'partnerA', (await requireQuote(t, 'partnerA')).quoteId)).reservation;
+    const second = (await requireBooking(t, 'partnerA', (await requireQuote(t, 'partnerA')).quoteId)).reservation;
     for (const length of [min - 1, max + 1]) {
       const res = await t.client('partnerA').post(cancelPath(first.reservationId), { reason: text(length) });
       expectFieldRefused(res, `reason of ${length} characters`);
@@ -590,7 +587,7 @@ describe('8 Limits', () => {
     },
   );
 
-  // Spec 8.13: "Limits are per API client, not per source address."
+  // Spec 8.13 (quoted above)
   check('8.13')(
     {
       ...business,
@@ -667,9 +664,7 @@ describe('8 Limits', () => {
     },
   );
 
-  // Spec 8.14: "Every response of a rate-limited endpoint, success or 429, carries `X-RateLimit-Limit`,
-  // `X-RateLimit-Remaining` (requests left in the current one-minute window) and `X-RateLimit-Reset` (an ISO 8601
-  // timestamp, not epoch seconds)."
+  // Spec 8.14 (quoted above)
   check('8.14')({ ...business, name: 'X-RateLimit-Remaining counts down within a window' }, async (t) => {
     const client = t.client('partnerA');
     const readings: ApiResult[] = [];
@@ -698,9 +693,7 @@ describe('8 Limits', () => {
     }
   });
 
-  // Spec 8.14: "Every response of a rate-limited endpoint, success or 429, carries `X-RateLimit-Limit`,
-  // `X-RateLimit-Remaining` (requests left in the current one-minute window) and `X-RateLimit-Reset` (an ISO 8601
-  // timestamp, not epoch seconds)."
+  // Spec 8.14 (quoted above)
   check('8.14')(
     { ...business, profile: 'shop', name: 'Shopping answers, successes and errors, carry X-RateLimit-*' },
     async (t) => {
@@ -723,9 +716,7 @@ describe('8 Limits', () => {
     },
   );
 
-  // Spec 8.14: "Every response of a rate-limited endpoint, success or 429, carries `X-RateLimit-Limit`,
-  // `X-RateLimit-Remaining` (requests left in the current one-minute window) and `X-RateLimit-Reset` (an ISO 8601
-  // timestamp, not epoch seconds)."
+  // Spec 8.14 (quoted above)
   check('8.14')(
     { ...business, profile: 'book', name: 'Reservation endpoints (but PATCH, ambiguity #33) carry X-RateLimit-*' },
     async (t) => {
@@ -741,9 +732,7 @@ describe('8 Limits', () => {
     },
   );
 
-  // Spec 8.14: "Every response of a rate-limited endpoint, success or 429, carries `X-RateLimit-Limit`,
-  // `X-RateLimit-Remaining` (requests left in the current one-minute window) and `X-RateLimit-Reset` (an ISO 8601
-  // timestamp, not epoch seconds)."
+  // Spec 8.14 (quoted above)
   check('8.14')(
     {
       ...business,
@@ -807,7 +796,7 @@ describe('8 Limits', () => {
     },
   );
 
-  // Spec 8.16a: "The token endpoint is limited on two separate buckets (per client and per source address)"
+  // Spec 8.16a (quoted above)
   check('8.16a')(
     {
       needs: ['partnerA'],
@@ -827,7 +816,7 @@ describe('8 Limits', () => {
   // What the address bucket counts is not shown (spec 8.4: "two separate buckets"; audit 8-R7): every request (a
   // valid client from that address is refused too) or failed client authentications only (a brute-force guard that
   // still serves a client that authenticates). Both are allowed; a valid client is never told anything else.
-  // Spec 8.16a: "The token endpoint is limited on two separate buckets (per client and per source address)"
+  // Spec 8.16a (quoted above)
   check('8.16a')(
     {
       needs: ['partnerA'],
@@ -868,7 +857,7 @@ describe('8 Limits', () => {
     }
   });
 
-  // Spec 8.16b: "it does not send X-RateLimit-* headers, only Retry-After on 429."
+  // Spec 8.16b (quoted above)
   check('8.16b')(
     {
       needs: ['rateLimit'],

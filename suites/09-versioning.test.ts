@@ -6,6 +6,7 @@
  * judged (the suite's own shipped copy says nothing about the target). Deprecation policy (9.5) is open and never
  * asserted.
  */
+
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import {
@@ -21,10 +22,11 @@ import { isErrorCode } from '../contract/errors.ts';
 import type { AvailabilityRequest, Reservation } from '../contract/types.ts';
 import { availabilityRequest, xmlAttacks } from '../generators/index.ts';
 import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import { expectError, requireRepresentation, stringErrorCode } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
-import { bookReservation, expectNewState } from './support/booking.ts';
-import { fewCases, otherScope, slowCases, unknownCodes } from './support/draws.ts';
+import { expectNewState, requireGeneratedBooking } from './support/booking.ts';
+import { otherScope, unknownCodes } from './support/draws.ts';
 import { targetListings, unknownCode } from './support/listings.ts';
 import { business } from './support/presets.ts';
 import { type Provoked, refusedOnly } from './support/provoked.ts';
@@ -33,7 +35,7 @@ import { unknownKeys } from './support/schema-walk.ts';
 import { expectEnvelopeOnUnknownPath } from './support/unknown-path.ts';
 import { xmlRootOf } from './support/xml-root.ts';
 
-const A: Role[] = ['partnerA'];
+const onlyPartnerA: Role[] = ['partnerA'];
 
 interface OpenApiDocument {
   openapi?: unknown;
@@ -151,7 +153,7 @@ describe('9 Versioning', () => {
     expect(API_PREFIX.endsWith('/v1'), 'the prefix carries the major version').toBe(true);
   });
 
-  // Spec 9.1: "The major version is in the path prefix `/api/partner/v1`."
+  // Spec 9.1 (quoted above)
   check('9.1')({ ...business, name: 'Another major version in the path is not v1: no success' }, async (t) => {
     const token = await t.client('partnerA').token();
     // Other majors, a minor, none at all: on each listing resource.
@@ -177,10 +179,10 @@ describe('9 Versioning', () => {
     };
     // The next major always, whatever the draw: the version a server most likely serves by mistake.
     for (const resource of resources) await expectNoSuccess(`/api/partner/v2/${resource}`);
-    await t.forAll(paths, expectNoSuccess, { numRuns: fewCases(t) });
+    await t.forAll(paths, expectNoSuccess, { numRuns: casesFor(t, 'request') });
   });
 
-  // Spec 9.1: "The major version is in the path prefix `/api/partner/v1`."
+  // Spec 9.1 (quoted above)
   check('9.1')(
     { ...business, level: 'SHOULD', name: 'Another major version in the path: 404 in the envelope' },
     async (t) => {
@@ -203,26 +205,29 @@ describe('9 Versioning', () => {
           expect(res.status, `GET ${path}: ${res.excerpt}`).toBe(404);
           expectEnvelopeOnUnknownPath(res, t.representation, `GET ${path}`, 'NOT_FOUND');
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
 
   // Spec 9.2a: "The published contract release is 1.4.0"
-  check('9.2a')({ needs: A, judgedBy: 'live', name: 'The published contract is release 1.4.0' }, async (t) => {
-    expect(SPEC_RELEASE, 'the release this suite certifies').toBe('1.4.0');
-    const { source, doc } = await publishedContract(t);
-    expect(
-      `${String(doc.info?.description ?? '')} ${JSON.stringify(doc.info ?? {})}`,
-      `${source}: info names the contract release`,
-    ).toContain(SPEC_RELEASE);
-  });
+  check('9.2a')(
+    { needs: onlyPartnerA, judgedBy: 'live', name: 'The published contract is release 1.4.0' },
+    async (t) => {
+      expect(SPEC_RELEASE, 'the release this suite certifies').toBe('1.4.0');
+      const { source, doc } = await publishedContract(t);
+      expect(
+        `${String(doc.info?.description ?? '')} ${JSON.stringify(doc.info ?? {})}`,
+        `${source}: info names the contract release`,
+      ).toContain(SPEC_RELEASE);
+    },
+  );
 
   // Spec 9.2b: "the machine-readable contract is OpenAPI 3.1.2 (JSON Schema 2020-12 dialect) and its own info version
   // is 1.0.0."
   check('9.2b')(
     {
-      needs: A,
+      needs: onlyPartnerA,
       judgedBy: 'live',
       name: 'The machine-readable contract is OpenAPI 3.1.2, JSON Schema 2020-12, info.version 1.0.0',
     },
@@ -246,12 +251,12 @@ describe('9 Versioning', () => {
     { ...business, name: 'Provoked errors carry table codes with their 7.3 status and retryable (listing reads)' },
     async (t) => {
       await t.forAll(errorInputs(t), async (input) => expectTableCodes(await provokedErrors(t, input), t), {
-        numRuns: slowCases(t),
+        numRuns: casesFor(t, 'severalRequests'),
       });
     },
   );
 
-  // Spec 9.3a: "Error codes do not change meaning within v1."
+  // Spec 9.3a (quoted above)
   check('9.3a')(
     {
       ...business,
@@ -263,12 +268,12 @@ describe('9 Versioning', () => {
       await t.forAll(
         fc.tuple(availabilityRequest(cat, { rate: 'public' }), unknownCodes),
         async ([valid, code]) => expectTableCodes(await shoppingErrors(t, valid, code), t),
-        { numRuns: slowCases(t) },
+        { numRuns: casesFor(t, 'severalRequests') },
       );
     },
   );
 
-  // Spec 9.3a: "Error codes do not change meaning within v1."
+  // Spec 9.3a (quoted above)
   check('9.3a')(
     {
       ...business,
@@ -277,7 +282,7 @@ describe('9 Versioning', () => {
       name: 'Reservation errors carry table codes with their 7.3 status and retryable',
     },
     async (t) => {
-      const { reservation, quote } = await bookReservation(t, 'partnerA');
+      const { reservation, quote } = await requireGeneratedBooking(t, 'partnerA');
       const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
       const client = t.client('partnerA');
       expectTableCodes(
@@ -333,7 +338,7 @@ describe('9 Versioning', () => {
     // Spec 9.4: "The XML namespace carries the version (`...:v1`) and the root attribute version is `1`."
     check('9.4')(
       {
-        needs: A,
+        needs: onlyPartnerA,
         representations: ['xml'],
         ...levelOptions(level),
         name: `Every XML answer has root version="1" in the v1 namespace (${level})`,
@@ -345,10 +350,10 @@ describe('9 Versioning', () => {
     );
   }
 
-  // Spec 9.4: "The XML namespace carries the version (`...:v1`) and the root attribute version is `1`."
+  // Spec 9.4 (quoted above)
   check('9.4')(
     {
-      needs: A,
+      needs: onlyPartnerA,
       representations: ['xml'],
       profile: 'shop',
       name: 'A request in another version\'s namespace or with version="2" is refused (400 MALFORMED_XML)',
@@ -368,14 +373,18 @@ describe('9 Versioning', () => {
             expectError(res, 'MALFORMED_XML');
           }
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
 
-  // Spec 9.4: "The XML namespace carries the version (`...:v1`) and the root attribute version is `1`."
+  // Spec 9.4 (quoted above)
   check('9.4')(
-    { needs: A, representations: ['xml'], name: 'XML error answers have root version="1" in the v1 namespace' },
+    {
+      needs: onlyPartnerA,
+      representations: ['xml'],
+      name: 'XML error answers have root version="1" in the v1 namespace',
+    },
     async (t) => {
       await t.forAll(
         errorInputs(t),
@@ -383,22 +392,22 @@ describe('9 Versioning', () => {
           const errors = (await provokedErrors(t, input)).filter((e) => e.name !== 'not acceptable');
           for (const { name, res } of errors) expectVersionedRoot(name, res);
         },
-        { numRuns: slowCases(t) },
+        { numRuns: casesFor(t, 'severalRequests') },
       );
     },
   );
 
-  // Spec 9.4: "The XML namespace carries the version (`...:v1`) and the root attribute version is `1`."
+  // Spec 9.4 (quoted above)
   check('9.4')(
     {
-      needs: A,
+      needs: onlyPartnerA,
       representations: ['xml'],
       profile: 'book',
       bookings: true,
       name: 'A cancelled reservation read as XML keeps the versioned root',
     },
     async (t) => {
-      const { reservation } = await bookReservation(t, 'partnerA');
+      const { reservation } = await requireGeneratedBooking(t, 'partnerA');
       const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
       const cancelled = await t.client('partnerA').post(`${path}/cancel`, { reason: 'Certification: spec 9.4' });
       // The state the answer shows is 4.11.2's rule, filed there.

@@ -44,21 +44,7 @@ describe('fuzz campaign', () => {
     async (t) => {
       const fuzz = t.settings.fuzz;
       if (!fuzz) return t.notApplicable('run with --fuzz');
-      const roles = (['partnerA', 'partnerB'] as Role[]).filter((role) => t.settings.target.clients[role]);
-      const real: FuzzReal = {
-        t,
-        roles,
-        cat: await targetListings(t, 'partnerA'),
-        secrets: new SecretWatch(Object.values(t.settings.target.clients).map((c) => c.clientSecret)),
-        known: new Set(),
-        counts: { requests: 0, violations: 0 },
-        seen: new Map(),
-        referencePrefix: `${t.settings.bookingPrefix}FZ`,
-        trace: [],
-        failingTrace: [],
-        bearerCases: [],
-      };
-      real.bearerCases = await hostileBearers(t, real.secrets);
+      const real = await campaignReal(t);
       const commands = fuzzCommands(t, real);
       const started = Date.now();
       const deadline = started + fuzz.durationMs;
@@ -117,21 +103,45 @@ describe('fuzz campaign', () => {
       await Promise.all(Array.from({ length: LANES }, (_, i) => lane(i)));
       progress(true);
 
-      // Each distinct failure filed under its clause; the campaign's own clause (no unexpected 5xx) fails last.
-      const own: Found[] = [];
-      for (const f of found) {
-        const v = f.failure.violation;
-        if (v.clauseId === t.clause.id) {
-          own.push(f);
-          continue;
-        }
-        claim(v.clauseId, false, summary(f), { exchange: f.trace.at(-1) });
-      }
-      for (const f of own) claim(t.clause.id, false, summary(f), { exchange: f.trace.at(-1) });
+      fileFindings(t, found);
       if (real.counts.requests === 0) t.notApplicable('the campaign sent no request');
     },
   );
 });
+
+/** What the campaign's commands run against: the target's listings, its roles, the counts and traces so far. */
+async function campaignReal(t: CheckContext): Promise<FuzzReal> {
+  const roles = (['partnerA', 'partnerB'] as Role[]).filter((role) => t.settings.target.clients[role]);
+  const real: FuzzReal = {
+    t,
+    roles,
+    cat: await targetListings(t, 'partnerA'),
+    secrets: new SecretWatch(Object.values(t.settings.target.clients).map((c) => c.clientSecret)),
+    known: new Set(),
+    counts: { requests: 0, violations: 0 },
+    seen: new Map(),
+    referencePrefix: `${t.settings.bookingPrefix}FZ`,
+    trace: [],
+    failingTrace: [],
+    bearerCases: [],
+  };
+  real.bearerCases = await hostileBearers(t, real.secrets);
+  return real;
+}
+
+/** Each distinct failure filed under its clause; the campaign's own clause (no unexpected 5xx) fails last. */
+function fileFindings(t: CheckContext, found: readonly Found[]): void {
+  const own: Found[] = [];
+  for (const f of found) {
+    const v = f.failure.violation;
+    if (v.clauseId === t.clause.id) {
+      own.push(f);
+      continue;
+    }
+    claim(v.clauseId, false, summary(f), { exchange: f.trace.at(-1) });
+  }
+  for (const f of own) claim(t.clause.id, false, summary(f), { exchange: f.trace.at(-1) });
+}
 
 /**
  * The hostile Authorization values of the campaign, look-alikes of a genuine partnerA token included; the key of

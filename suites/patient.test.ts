@@ -8,7 +8,7 @@ import { describe, expect } from 'vitest';
 import type { Reservation } from '../contract/types.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { expectError } from '../harness/check/expect-api.ts';
-import { attemptBooking, withReference } from './support/booking.ts';
+import { requireReservationsByReference, sendBooking } from './support/booking.ts';
 
 const patient = { needs: ['partnerA' as const], patient: true };
 
@@ -63,7 +63,7 @@ describe('patient: expiry judged by waiting', () => {
       const { quote, quoteSeconds, marginSeconds } = clock(t);
       if (!quote) return t.notApplicable('no quote could be issued before the run (the profile must allow shopping)');
       await until(quote.issuedAtMs, quoteSeconds + marginSeconds);
-      expectError((await attemptBooking(t, 'partnerA', quote.quoteId)).res, 'QUOTE_EXPIRED');
+      expectError((await sendBooking(t, 'partnerA', quote.quoteId)).res, 'QUOTE_EXPIRED');
     },
   );
 
@@ -80,11 +80,11 @@ describe('patient: expiry judged by waiting', () => {
       const { quote, quoteSeconds, marginSeconds } = clock(t);
       if (!quote) return t.notApplicable('no quote could be issued before the run (the profile must allow shopping)');
       await until(quote.issuedAtMs, quoteSeconds + marginSeconds);
-      const attempt = await attemptBooking(t, 'partnerA', quote.quoteId);
+      const attempt = await sendBooking(t, 'partnerA', quote.quoteId);
       expectError(attempt.res, 'QUOTE_EXPIRED');
       const reference = attempt.body.partnerReference as string;
       expect(
-        (await withReference(t, 'partnerA', reference)).map((r: Reservation) => r.reservationId),
+        (await requireReservationsByReference(t, 'partnerA', reference)).map((r: Reservation) => r.reservationId),
         'reservations created by the expired quote',
       ).toEqual([]);
     },

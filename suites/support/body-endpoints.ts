@@ -20,7 +20,13 @@ import { errorCodeOf, expectError, expectSchema } from '../../harness/check/expe
 import { ACCEPT_OF } from '../../harness/http/partner-client.ts';
 import type { Representation } from '../../harness/http/representation.ts';
 import { bearer } from './auth.ts';
-import { bookReservation, cancelPath, IDEMPOTENCY_HEADER, quoteToBook, recordIfCreated } from './booking.ts';
+import {
+  cancelPath,
+  IDEMPOTENCY_HEADER,
+  recordIfCreated,
+  requireGeneratedBooking,
+  requireQuoteToBook,
+} from './booking.ts';
 import { quoteWindow, shoppingWindow } from './draws.ts';
 import { availabilityAnswered, quoteAnswered } from './endpoint-success.ts';
 import { freshKey, reservationBody } from './reservation-requests.ts';
@@ -90,14 +96,14 @@ export async function bodyTarget(t: CheckContext, endpoint: BodyEndpoint): Promi
       valid = await quoteWindow(t, 'partnerA');
       break;
     case 'reservations': {
-      const { quote } = await quoteToBook(t);
+      const { quote } = await requireQuoteToBook(t);
       path = '/reservations';
       // One body for every case: a wrongly accepted case books it once, and later ones would be duplicates.
       valid = fc.constant(reservationBody(t, quote.quoteId, quote.vehicle));
       break;
     }
     case 'cancel': {
-      const { reservation } = await bookReservation(t, 'partnerA');
+      const { reservation } = await requireGeneratedBooking(t, 'partnerA');
       path = cancelPath(reservation.reservationId);
       valid = cancelRequest();
       break;

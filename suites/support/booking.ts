@@ -4,6 +4,7 @@
  * `book`); reading, listing and cancelling it. A step a check needs and does not judge (the quote, the booking)
  * is filed under its own clause and blocks the check when it fails.
  */
+
 import fc from 'fast-check';
 import type {
   Quote,
@@ -16,13 +17,14 @@ import type {
 import { RESERVATION_STATUSES } from '../../contract/types.ts';
 import { quoteRequest, type ShoppingOptions, type TargetListings } from '../../generators/index.ts';
 import { type ApiResult, type CallOptions, type CheckContext, SKIP } from '../../harness/check/check.ts';
+import { casesFor } from '../../harness/check/cost.ts';
 import { errorCodeOf, expectSchema, readableBody, requireSuccess } from '../../harness/check/expect-api.ts';
 import { claim, currentClauseId, requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
 import { LIST_LAG_MS, listKey, listLagMs } from '../../harness/http/list-lag.ts';
 import { freshToken, scopeSet } from './auth.ts';
 import { quoteAnswered, requireQuoteParts } from './endpoint-success.ts';
-import { costlyRuns, sampleOf } from './generated.ts';
+import { sampleOf } from './generated.ts';
 import { whileHookSet } from './hook-settings.ts';
 import { targetListings } from './listings.ts';
 import { sameMoney, scaled } from './money.ts';
@@ -39,11 +41,11 @@ export const REPLAY_HEADER = 'idempotent-replay';
 /**
  * POST /quotes (spec 4.6); a check that gets no quote is blocked by 4.0.11 (or 2.9.2 without a quoteId). A 409
  * NO_AVAILABILITY answers a valid request (4.5, 4.6: the target may offer nothing for that window, audit 4.5-R2):
- * never 4.0.11's failure. For the plain window other generated windows are tried (issueQuote); for a window the
+ * never 4.0.11's failure. For the plain window other generated windows are tried (requireGeneratedQuote); for a window the
  * check chose, the check is not judged, unless the same request was quoted before (`quotedBefore`, when): then the
  * refusal is the check's to judge (spec 1.1a: availability runs out only where an allotment is kept).
  */
-export async function quote(
+export async function requireQuote(
   t: CheckContext,
   role: Role,
   request?: QuoteRequest,
@@ -53,7 +55,7 @@ export async function quote(
   const res = await t.client(role).post('/quotes', body);
   if (res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY') {
     if (request && options.quotedBefore !== undefined) {
-      // As a booking refused so (attemptBooking): the allotment is 1.1a's, filed there.
+      // As a booking refused so (sendBooking): the allotment is 1.1a's, filed there.
       requireStep('1.1a', false, `POST /quotes of the request quoted ${options.quotedBefore} answers 201`, {
         expected: 'a quote (201)',
         actual: '409 NO_AVAILABILITY',
@@ -61,7 +63,7 @@ export async function quote(
       });
     }
     if (request) return t.notApplicable('POST /quotes: 409 NO_AVAILABILITY for the window the check needs');
-    return (await issueQuote(t, role, await targetListings(t, role))).quote;
+    return (await requireGeneratedQuote(t, role, await targetListings(t, role))).quote;
   }
   const q = requireSuccess(res, 201, '4.0.11', 'POST /quotes for the booking') as Quote;
   // Its quoteId (2.9.2), vehicle, rental, charges and payment: what the checks book and compare with.
@@ -80,7 +82,7 @@ export interface IssuedQuote {
  * with 201. A target may find nothing offerable for a window (409 NO_AVAILABILITY): the next draw is tried, and the
  * check is not applicable when all five are.
  */
-export async function issueQuote(
+export async function requireGeneratedQuote(
   t: CheckContext,
   role: Role,
   cat: TargetListings,
@@ -107,8 +109,8 @@ export async function issueQuote(
  * A quote at the public rate to book from. Each booking gets its own: a quote is not single-use (spec 3.10), but
  * that is 3.10's rule, judged there, so a check of another clause does not book one quote twice.
  */
-export async function quoteToBook(t: CheckContext, salt = 0): Promise<IssuedQuote> {
-  return issueQuote(t, 'partnerA', await targetListings(t), { rate: 'public' }, salt);
+export async function requireQuoteToBook(t: CheckContext, salt = 0): Promise<IssuedQuote> {
+  return requireGeneratedQuote(t, 'partnerA', await targetListings(t), { rate: 'public' }, salt);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -141,7 +143,7 @@ export function recordIfCreated(t: CheckContext, res: ApiResult): void {
 }
 
 /** POST /reservations (spec 4.7) as given; whatever is created is recorded. */
-export async function attemptBooking(
+export async function sendBooking(
   t: CheckContext,
   role: Role,
   quoteId: string,
@@ -164,13 +166,13 @@ export async function attemptBooking(
 }
 
 /** POST /reservations with this body as it is (valid or a fault) and a fresh Idempotency-Key (or `key`). */
-export async function postReservation(
+export async function sendReservationBody(
   t: CheckContext,
   role: Role,
   body: unknown,
   options: { key?: string } = {},
 ): Promise<ApiResult> {
-  const attempt = await attemptBooking(t, role, '', { body: body as ReservationRequest, key: options.key });
+  const attempt = await sendBooking(t, role, '', { body: body as ReservationRequest, key: options.key });
   return attempt.res;
 }
 
@@ -181,9 +183,14 @@ export interface Booked extends Attempt {
 }
 
 /** A booking the check needs: 201 with a reservation, or the check is blocked by 4.7.2 (or 2.11.2). */
-export async function book(t: CheckContext, role: Role, quoteId: string, options: BookOptions = {}): Promise<Booked> {
+export async function requireBooking(
+  t: CheckContext,
+  role: Role,
+  quoteId: string,
+  options: BookOptions = {},
+): Promise<Booked> {
   const { stepClause = '4.7.2', ...attemptOptions } = options;
-  const attempt = await attemptBooking(t, role, quoteId, attemptOptions);
+  const attempt = await sendBooking(t, role, quoteId, attemptOptions);
   const what =
     stepClause === '4.7.2' ? 'POST /reservations (a first booking)' : "POST /reservations of an offer's quoteId";
   const { status } = attempt.res;
@@ -298,9 +305,9 @@ export async function requireUnscopedBookingRefused(t: CheckContext, role: Role,
 }
 
 /** A quote at the public rate, then a booking of it that must succeed. */
-export async function quoteAndBook(t: CheckContext, role: Role, options: BookOptions = {}): Promise<Booked> {
-  const q = await quote(t, role);
-  return book(t, role, q.quoteId, options);
+export async function requireQuotedBooking(t: CheckContext, role: Role, options: BookOptions = {}): Promise<Booked> {
+  const q = await requireQuote(t, role);
+  return requireBooking(t, role, q.quoteId, options);
 }
 
 /** A booking with the quote it was made from. */
@@ -310,31 +317,25 @@ export interface QuotedBooking extends Booked {
   quoteRes: ApiResult;
 }
 
-/** A generated quote (`options` as for issueQuote) booked at once with a generated driver. */
-export async function bookReservation(
+/**
+ * A generated quote (`options` as for requireGeneratedQuote) booked at once with a generated driver; with `schema`,
+ * the created reservation's schema is judged too (spec 2.11: expectSchema files a field's violation under its clause).
+ */
+export async function requireGeneratedBooking(
   t: CheckContext,
   role: Role = 'partnerA',
-  options: ShoppingOptions & { listings?: TargetListings; salt?: number } = {},
+  options: ShoppingOptions & { listings?: TargetListings; salt?: number; schema?: boolean } = {},
 ): Promise<QuotedBooking> {
-  const { listings, salt = 0, ...shopping } = options;
+  const { listings, salt = 0, schema = false, ...shopping } = options;
   const cat = listings ?? (await targetListings(t, role));
-  const issued = await issueQuote(t, role, cat, shopping, salt);
+  const issued = await requireGeneratedQuote(t, role, cat, shopping, salt);
   const body = {
     ...reservationBody(t, issued.quote.quoteId, issued.quote.vehicle),
     driver: driverFor(t, issued.quote.vehicle, salt),
   };
-  const booked = await book(t, role, issued.quote.quoteId, { body });
+  const booked = await requireBooking(t, role, issued.quote.quoteId, { body });
+  if (schema) expectSchema(booked.res, 'Reservation');
   return { ...booked, request: issued.request, quote: issued.quote, quoteRes: issued.res };
-}
-
-/** bookReservation as partner A, and the created reservation validates (spec 2.11). */
-export async function booked(
-  t: CheckContext,
-  options: ShoppingOptions & { listings?: TargetListings } = {},
-): Promise<QuotedBooking> {
-  const result = await bookReservation(t, 'partnerA', options);
-  expectSchema(result.res, 'Reservation');
-  return result;
 }
 
 /** A drawn quote request quoted and booked by partner A (undefined: no availability for it). */
@@ -348,7 +349,7 @@ async function quoteAndBookDrawn(
   const q = requireSuccess(quoteRes, 201, '4.0.11', 'POST /quotes for the booking') as Quote;
   requireQuoteParts(q, 'the quote for the booking');
   const body = { ...reservationBody(t, q.quoteId, q.vehicle), driver: driverFor(t, q.vehicle, driverSalt) };
-  const booked = await book(t, 'partnerA', q.quoteId, { body });
+  const booked = await requireBooking(t, 'partnerA', q.quoteId, { body });
   expectSchema(booked.res, 'Reservation');
   return { ...booked, request, quote: q, quoteRes };
 }
@@ -364,7 +365,7 @@ export async function forSharedBookings(
   rule: (booking: QuotedBooking, readBack: ApiResult) => unknown,
 ): Promise<void> {
   const cat = await targetListings(t, 'partnerA');
-  const runs = costlyRuns(t);
+  const runs = casesFor(t, 'request');
   const draw = fc.tuple(quoteRequest(cat, { rate: 'public' }), fc.nat({ max: 1_000_000 }));
   await t.forAll(
     fc.integer({ min: 0, max: runs - 1 }),
@@ -389,7 +390,7 @@ export async function forSharedBookings(
 // Reading, listing, cancelling
 
 /** The role's newest reservations (GET /reservations?limit=100, JSON); blocked by 4.0.13 unless 200. */
-export async function listReservations(t: CheckContext, role: Role, limit = 100): Promise<Reservation[]> {
+export async function requireReservationList(t: CheckContext, role: Role, limit = 100): Promise<Reservation[]> {
   const res = await t.client(role).get(`/reservations?limit=${limit}`, { representation: 'json' });
   const list = requireSuccess(res, 200, '4.0.13', 'GET /reservations') as ReservationList;
   requireStep('2.12.6d', Array.isArray(list?.reservations), 'the list carries a reservations array');
@@ -401,14 +402,18 @@ export async function listReservations(t: CheckContext, role: Role, limit = 100)
  * there too (a refused booking created nothing), which a list lagging its writes would hide: it is read only after
  * as long as the role's list has been seen to lag (harness/http/list-lag.ts; no wait on a list that is current).
  */
-export async function withReference(t: CheckContext, role: Role, reference: string): Promise<Reservation[]> {
+export async function requireReservationsByReference(
+  t: CheckContext,
+  role: Role,
+  reference: string,
+): Promise<Reservation[]> {
   const lag = listLagMs(listKey(t.settings.target.baseUrl, role));
   if (lag > 0) await new Promise((resolve) => setTimeout(resolve, lag));
-  return (await listReservations(t, role)).filter((r) => r.partnerReference === reference);
+  return (await requireReservationList(t, role)).filter((r) => r.partnerReference === reference);
 }
 
 /** GET /reservations/{id} in JSON; blocked by 4.0.14 unless 200. */
-export async function readReservation(t: CheckContext, role: Role, id: string): Promise<Reservation> {
+export async function requireReservation(t: CheckContext, role: Role, id: string): Promise<Reservation> {
   const res = await t.client(role).get(`/reservations/${encodeURIComponent(id)}`, { representation: 'json' });
   return requireSuccess(res, 200, '4.0.14', `GET /reservations/${id}`) as Reservation;
 }
@@ -418,7 +423,7 @@ export function cancelPath(id: string): string {
 }
 
 /** POST …/cancel with a plain reason, in the check's representation. */
-export function cancel(t: CheckContext, role: Role, id: string, reason = 'Traveller changed plans') {
+export function sendCancel(t: CheckContext, role: Role, id: string, reason = 'Traveller changed plans') {
   return t.client(role).post(cancelPath(id), { reason });
 }
 
@@ -427,7 +432,7 @@ export function cancel(t: CheckContext, role: Role, id: string, reason = 'Travel
  * filed under `stepClause` (default 3.4) and blocks the check. The reservation answered "in its new state" is 4.11.2's
  * rule: a status other than cancelled is filed there. Returns the answer and its reservation.
  */
-export async function cancelStep(
+export async function requireCancel(
   t: CheckContext,
   role: Role,
   id: string,
@@ -456,7 +461,7 @@ export function expectNewState(reservation: Reservation | undefined, what: strin
  * 4.0.14's and 4.0.13's and block the check.
  */
 export async function currentStatus(t: CheckContext, role: Role, id: string, expected: string): Promise<string> {
-  const single = (await readReservation(t, role, id))?.status;
+  const single = (await requireReservation(t, role, id))?.status;
   const listed = (await listedWhen(t, role, id, (r) => r === undefined || r.status === single))?.status;
   if (listed === undefined || single === listed) return single;
   claim('6.3', false, `GET /reservations/${id} and GET /reservations show the same current status`, {
@@ -480,7 +485,7 @@ export async function listedWhen(
 ): Promise<Reservation | undefined> {
   const deadline = Date.now() + LIST_LAG_MS;
   for (let wait = 250; ; wait = Math.min(wait * 2, 2_000)) {
-    const entry = (await listReservations(t, role)).find((r) => r.reservationId === id);
+    const entry = (await requireReservationList(t, role)).find((r) => r.reservationId === id);
     if (agrees(entry) || Date.now() + wait > deadline) return entry;
     await new Promise((resolve) => setTimeout(resolve, wait));
   }

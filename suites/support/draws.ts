@@ -19,27 +19,6 @@ import { requireQuoteParts } from './endpoint-success.ts';
 import { raisedPositions, unissuedId } from './ids.ts';
 import { fleetOf, locationsOf, targetListings } from './listings.ts';
 
-/**
- * Runs of a property whose case is a request or two: --runs, at most 3. The suite has hundreds of such checks and
- * a run must stay fast; a longer campaign draws more through the properties that take --runs whole.
- */
-export function fewCases(t: CheckContext): number {
-  return Math.min(t.settings.runs, 3);
-}
-
-/**
- * Runs of a property whose case is several requests, or one a target may make slow on purpose (a failed client
- * authentication): --runs, at most 2.
- */
-export function slowCases(t: CheckContext): number {
-  return Math.min(t.settings.runs, 2);
-}
-
-/** Runs of a property whose case books: bookings are slow and stay on the target until the cleanup. */
-export function bookingCases(t: CheckContext): number {
-  return Math.min(t.settings.runs, 2);
-}
-
 /** A vehicle the role's fleet list holds (not applicable on an empty fleet). */
 export async function listedVehicle(t: CheckContext, role: Role = 'partnerA'): Promise<fc.Arbitrary<FleetVehicle>> {
   const vehicles = (await fleetOf(t, role)).vehicles;

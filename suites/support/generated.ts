@@ -3,6 +3,7 @@
  * properties over generated availability and quote requests (each answer judged by a rule; fast-check's report,
  * with seed, path and counterexample, is the failure message).
  */
+
 import fc from 'fast-check';
 import type { AvailabilityRequest, AvailabilityResponse, Quote, QuoteRequest } from '../../contract/types.ts';
 import {
@@ -12,6 +13,7 @@ import {
   type TargetListings,
 } from '../../generators/index.ts';
 import { type ApiResult, type CheckContext, SKIP } from '../../harness/check/check.ts';
+import { casesFor } from '../../harness/check/cost.ts';
 import { errorCodeOf, expectSchema, requireSuccess } from '../../harness/check/expect-api.ts';
 import { requireStep } from '../../harness/check/scope.ts';
 import { targetListings } from './listings.ts';
@@ -21,19 +23,6 @@ export function sampleOf<T>(t: CheckContext, arbitrary: fc.Arbitrary<T>, salt = 
   const [value] = fc.sample(arbitrary, { seed: (t.seed + salt) | 0, numRuns: 1 });
   if (value === undefined) throw new Error('fast-check produced no sample');
   return value;
-}
-
-/**
- * Runs for properties of one quote each, or more than one request: the resource checks are many (one per field
- * rule) and share the suite's time budget, so each property draws a few values; --runs above 3 raises none.
- */
-export function costlyRuns(t: CheckContext): number {
-  return Math.min(t.settings.runs, 3);
-}
-
-/** Runs for properties of one availability request each (the largest responses of the API). */
-export function cheapRuns(t: CheckContext): number {
-  return Math.min(t.settings.runs, 5);
 }
 
 /** A valid answer to a valid availability request: 200, or 409 NO_AVAILABILITY (docs/ambiguities.md #9). */
@@ -67,7 +56,7 @@ export async function forAvailability(
       expectSchema(res, 'AvailabilityResponse');
       rule(request, res.body as AvailabilityResponse, res);
     },
-    { numRuns: options.runs ?? cheapRuns(t) },
+    { numRuns: options.runs ?? casesFor(t, 'availability') },
   );
 }
 
@@ -111,6 +100,6 @@ export async function forQuotes(
       expectSchema(res, 'Quote');
       await rule(request, res.body as Quote, res);
     },
-    { numRuns: options.runs ?? cheapRuns(t) },
+    { numRuns: options.runs ?? casesFor(t, 'availability') },
   );
 }

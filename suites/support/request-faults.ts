@@ -3,6 +3,7 @@
  * fault is met when it is refused with one of its expected (status, code) answers; the error envelope of the refusal
  * is judged under 7.2's clauses (expectValue), not as part of the fault.
  */
+
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { CLOSED_OBJECTS_CLAUSE } from '../../contract/schemas/clause-map.ts';
@@ -18,9 +19,10 @@ import {
   UNKNOWN_PROPERTY,
 } from '../../generators/index.ts';
 import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
+import { casesFor } from '../../harness/check/cost.ts';
 import { errorCodeOf, expectValue, refusalMeets } from '../../harness/check/expect-api.ts';
 import { requireStep } from '../../harness/check/scope.ts';
-import { postReservation, quoteToBook } from './booking.ts';
+import { requireQuoteToBook, sendReservationBody } from './booking.ts';
 import { targetListings } from './listings.ts';
 import { driverFor, freshReference } from './reservation-requests.ts';
 
@@ -111,14 +113,6 @@ const atPath = (path: string) => (fault: SchemaFault) => {
   return fault.path === path || fault.path.startsWith(`${path}[`);
 };
 
-/**
- * Runs of the fault properties: each case sends every fault of one field on a freshly drawn valid request, so a
- * target refusing a fault only in some contexts (another vehicle, window or driver) is caught.
- */
-function faultRuns(t: CheckContext): number {
-  return Math.min(t.settings.runs, 2);
-}
-
 /** A property: per generated valid request, every fault of `path` it yields is refused as spec 2 and 7.3 want. */
 async function faultsRefused<T>(
   t: CheckContext,
@@ -136,7 +130,7 @@ async function faultsRefused<T>(
       const unmet = await unmetFaults(faults, send);
       expect(unmet, `${schema} faults at ${path} not refused as spec 2 and 7.3 want`).toEqual([]);
     },
-    { numRuns: faultRuns(t) },
+    { numRuns: casesFor(t, 'severalRequests') },
   );
 }
 
@@ -162,7 +156,7 @@ export async function quoteFaults(t: CheckContext, path: string, kinds?: SchemaF
 
 /** POST /reservations for each fault of `path` in valid ReservationRequests (drivers drawn with every field). */
 export async function reservationFaults(t: CheckContext, path: string, kinds?: SchemaFault['kind'][]): Promise<void> {
-  const { quote } = await quoteToBook(t);
+  const { quote } = await requireQuoteToBook(t);
   const valid = fc.nat({ max: 1_000_000 }).map((salt) => ({
     quoteId: quote.quoteId,
     driver: { title: 'ms' as const, nationality: 'VN', idNumber: '079190001234', ...driverFor(t, quote.vehicle, salt) },
@@ -175,6 +169,6 @@ export async function reservationFaults(t: CheckContext, path: string, kinds?: S
     const fresh = typeof body === 'object' && body !== null && !Array.isArray(body) && 'partnerReference' in body;
     const withReference =
       fresh && path !== 'partnerReference' ? { ...body, partnerReference: freshReference(t) } : body;
-    return postReservation(t, 'partnerA', withReference);
+    return sendReservationBody(t, 'partnerA', withReference);
   });
 }

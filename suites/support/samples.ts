@@ -3,16 +3,18 @@
  * shopping answers (availability, quotes at the public rate and under a plan), and a booking's life (create, read,
  * list, cancel). The spec 1, 2 and 9 conventions are judged on each.
  */
+
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { SchemaName } from '../../contract/schemas/index.ts';
 import type { FleetList, LocationList } from '../../contract/types.ts';
 import { availabilityRequest } from '../../generators/index.ts';
 import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
+import { casesFor } from '../../harness/check/cost.ts';
 import { expectSchema, requireRepresentation, requireSuccess } from '../../harness/check/expect-api.ts';
 import { requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
-import { bookReservation, issueQuote } from './booking.ts';
+import { requireGeneratedBooking, requireGeneratedQuote } from './booking.ts';
 import { succeeded } from './endpoint-success.ts';
 import { sampleOf } from './generated.ts';
 import { sharedListingRead, targetListings } from './listings.ts';
@@ -119,7 +121,7 @@ export async function shoppingSamples(t: CheckContext, role: Role = 'partnerA', 
   ];
   const rates: Array<'public' | 'plan'> = cat.rates.length > 0 ? ['public', 'plan'] : ['public'];
   for (const rate of rates) {
-    const { res } = await issueQuote(t, role, cat, { rate }, salt);
+    const { res } = await requireGeneratedQuote(t, role, cat, { rate }, salt);
     out.push({ label: `POST /quotes (${rate} rate)`, res, status: 201, schema: 'Quote', rowClause: '4.0.11' });
   }
   return out;
@@ -127,7 +129,7 @@ export async function shoppingSamples(t: CheckContext, role: Role = 'partnerA', 
 
 /** A booking and what follows it: POST /reservations, GET by id, GET the list, POST cancel. */
 export async function bookingSamples(t: CheckContext, role: Role = 'partnerA', salt = 0): Promise<Sample[]> {
-  const { res, reservation } = await bookReservation(t, role, { salt });
+  const { res, reservation } = await requireGeneratedBooking(t, role, { salt });
   const client = t.client(role);
   const path = `/reservations/${encodeURIComponent(reservation.reservationId)}`;
   return [
@@ -161,11 +163,6 @@ export function samplesOf(t: CheckContext, level: SampleLevel, role: Role = 'par
   return bookingSamples(t, role, salt);
 }
 
-/** Cases of a samples property: each reads, shops or books again, so the costlier levels draw fewer. */
-function sampleRuns(t: CheckContext, level: SampleLevel): number {
-  return Math.min(t.settings.runs, level === 'catalog' ? 3 : 2);
-}
-
 /**
  * A property over the samples of a level: per case another draw (which vehicle and location are read by code,
  * which window is shopped, quoted and booked), every sample's status and schema judged, then `judge`. A case whose
@@ -179,7 +176,8 @@ export async function forSamples(
   judge: (samples: Sample[]) => unknown,
   role: Role = 'partnerA',
 ): Promise<void> {
-  const runs = sampleRuns(t, level);
+  // Each case reads, shops or books again: the costlier levels draw fewer.
+  const runs = casesFor(t, level === 'catalog' ? 'request' : 'severalRequests');
   await t.forAll(
     fc.integer({ min: 0, max: runs - 1 }),
     async (index) => {

@@ -5,6 +5,7 @@
  * `shoppingChecks(SHOPPING.<endpoint>)`, so a check still runs and reports under its own subsection, and each
  * endpoint declares its checks with its own literal clause ids (the declarers of the table below).
  */
+
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Scope } from '../../contract/scopes.ts';
@@ -16,10 +17,11 @@ import {
   type TargetListings,
 } from '../../generators/index.ts';
 import { type ApiResult, type CheckContext, check, type DeclareCheck } from '../../harness/check/check.ts';
+import { casesFor } from '../../harness/check/cost.ts';
 import { errorStatusAmong, expectError, refusalMeets } from '../../harness/check/expect-api.ts';
 import { requireStep } from '../../harness/check/scope.ts';
 import { freshToken } from './auth.ts';
-import { fewCases, otherScope } from './draws.ts';
+import { otherScope } from './draws.ts';
 import { expectSomeError, inOwnWindow, MAX_REQUESTS_TO_429, probeCode, sendUntil429 } from './limits.ts';
 import { targetListings } from './listings.ts';
 import { business } from './presets.ts';
@@ -76,9 +78,9 @@ export const SHOPPING: {
     withoutToken: check('4.5.4'),
     // Spec 4.0.10: "POST | /api/partner/v1/availability | availability:read | 200 AvailabilityResponse"
     withoutScope: check('4.0.10'),
-    // Spec 4.5.4: "Errors: 400, 401, 403, 409 (e.g. NO_AVAILABILITY), 429."
+    // Spec 4.5.4 (quoted above)
     faulty: check('4.5.4'),
-    // Spec 4.5.4: "Errors: 400, 401, 403, 409 (e.g. NO_AVAILABILITY), 429."
+    // Spec 4.5.4 (quoted above)
     rateLimited: check('4.5.4'),
   },
   quotes: {
@@ -100,9 +102,9 @@ export const SHOPPING: {
     withoutToken: check('4.6.4'),
     // Spec 4.0.11: "POST | /api/partner/v1/quotes | quotes:write | 201 Quote"
     withoutScope: check('4.0.11'),
-    // Spec 4.6.4: "Errors: 400, 401, 403, 409, 429."
+    // Spec 4.6.4 (quoted above)
     faulty: check('4.6.4'),
-    // Spec 4.6.4: "Errors: 400, 401, 403, 409, 429."
+    // Spec 4.6.4 (quoted above)
     rateLimited: check('4.6.4'),
   },
 };
@@ -141,7 +143,7 @@ export function shoppingChecks<R extends object>(endpoint: ShoppingEndpoint<R>):
         const res = await t.anonymous.post(path, body);
         expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED']);
       },
-      { numRuns: fewCases(t) },
+      { numRuns: casesFor(t, 'request') },
     );
   });
 
@@ -154,7 +156,7 @@ export function shoppingChecks<R extends object>(endpoint: ShoppingEndpoint<R>):
           const res = await t.client('partnerA').post(path, body, { scopes });
           expectError(res, 'INSUFFICIENT_SCOPE');
         },
-        { numRuns: fewCases(t) },
+        { numRuns: casesFor(t, 'request') },
       );
     },
   );
@@ -197,26 +199,29 @@ export function shoppingChecks<R extends object>(endpoint: ShoppingEndpoint<R>):
       provokesLimits: true,
       name: `${label} beyond the rate limit: 429 RATE_LIMITED`,
     },
-    async (t) => {
-      await inOwnWindow(t, async () => {
-        const token = (await freshToken(t, 'rateLimit')).access_token;
-        // The rate limit comes before the body is judged: an empty object keeps every request cheap.
-        const { limited, before, bound } = await sendUntil429(
-          () => t.client('rateLimit').post(path, {}, { token }),
-          MAX_REQUESTS_TO_429,
-        );
-        if (!limited) {
-          // A limiter may count accepted requests only (what a bucket counts is not shown, spec 8; audit 8-R8): its
-          // Remaining then stays put over refused bodies, and the flood never meets a 429. Said so, not judged.
-          const remaining = new Set(before.map((res) => res.headers['x-ratelimit-remaining']));
-          const uncounted =
-            before.length > 1 && remaining.size === 1 && !remaining.has(undefined)
-              ? `; X-RateLimit-Remaining stayed ${[...remaining][0]}: the refused requests were not counted`
-              : '';
-          return t.notApplicable(`no 429 ${bound} (ceiling not shown, 8.5)${uncounted}`);
-        }
-        expectError(limited, 'RATE_LIMITED');
-      });
-    },
+    (t) => expectRateLimited(t, path),
   );
+}
+
+/** The rateLimit role floods `path` in a window of its own until a 429, which must be RATE_LIMITED. */
+async function expectRateLimited(t: CheckContext, path: string): Promise<void> {
+  await inOwnWindow(t, async () => {
+    const token = (await freshToken(t, 'rateLimit')).access_token;
+    // The rate limit comes before the body is judged: an empty object keeps every request cheap.
+    const { limited, before, bound } = await sendUntil429(
+      () => t.client('rateLimit').post(path, {}, { token }),
+      MAX_REQUESTS_TO_429,
+    );
+    if (!limited) {
+      // A limiter may count accepted requests only (what a bucket counts is not shown, spec 8; audit 8-R8): its
+      // Remaining then stays put over refused bodies, and the flood never meets a 429. Said so, not judged.
+      const remaining = new Set(before.map((res) => res.headers['x-ratelimit-remaining']));
+      const uncounted =
+        before.length > 1 && remaining.size === 1 && !remaining.has(undefined)
+          ? `; X-RateLimit-Remaining stayed ${[...remaining][0]}: the refused requests were not counted`
+          : '';
+      return t.notApplicable(`no 429 ${bound} (ceiling not shown, 8.5)${uncounted}`);
+    }
+    expectError(limited, 'RATE_LIMITED');
+  });
 }
