@@ -5,8 +5,9 @@
  *   2. drops what the old form needed or carried: `// biome-ignore format` lines that kept the id on that line, and
  *      `// <id> <title>` lines;
  *   3. formats the files it changed with Biome;
- *   4. writes the spec sentence of its clause above every `check('<id>'` line (`// Spec <id>: "<text>"`, from the
- *      clause catalogue), replacing the one already there.
+ *   4. writes the spec sentence of its clause above the first `check('<id>'` line of each clause in a file
+ *      (`// Spec <id>: "<text>"`, from the clause catalogue), and `// Spec <id> (quoted above)` above the later
+ *      ones, replacing what is already there.
  * Usage: `npx tsx scripts/check-declarations.ts [file or folder …]` (default: suites). A `check(…)` whose id is no
  * literal is listed and left alone: harness/check/check-declarations.test.ts fails on it until it names its clause.
  */
@@ -69,7 +70,14 @@ function withSpecComments(path: string, source: string, unnamed: string[]): stri
     unnamed.push(`${relative(REPO_ROOT, path)}:${call.line + 1}: check(${call.argumentsText.slice(0, 60)})`);
   }
   const byLine = new Map<number, string>();
-  for (const call of calls) if (call.clauseId !== undefined) byLine.set(call.line, call.clauseId);
+  const firstLine = new Map<string, number>();
+  for (const call of calls) {
+    if (call.clauseId === undefined) continue;
+    byLine.set(call.line, call.clauseId);
+    if (!firstLine.has(call.clauseId) || call.line < (firstLine.get(call.clauseId) ?? 0)) {
+      firstLine.set(call.clauseId, call.line);
+    }
+  }
   // Bottom up, so the lines inserted or removed never move a call still to do.
   for (const [line, clauseId] of [...byLine].sort(([a], [b]) => b - a)) {
     const clause = clauseById(clauseId);
@@ -77,7 +85,7 @@ function withSpecComments(path: string, source: string, unnamed: string[]): stri
     const indent = /^\s*/.exec(lines[line] ?? '')?.[0] ?? '';
     const { spec } = commentBlockAbove(lines, line);
     const from = spec ?? line;
-    lines.splice(from, line - from, ...specCommentLines(clause, indent));
+    lines.splice(from, line - from, ...specCommentLines(clause, indent, firstLine.get(clauseId) === line));
   }
   return lines.join('\n');
 }
