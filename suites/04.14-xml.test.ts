@@ -124,130 +124,158 @@ const VALUE_ELEMENTS = new Set(['object', 'array', 'string', 'number', 'boolean'
 const NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 const WHITESPACE = /^[ \t\r\n]*$/;
 
-/** Reads a response document (root `response`) and lists every rule of spec 4.14 it breaks. */
-function readTypedResponse(text: string): XmlReading {
-  const violations: XmlViolation[] = [];
-  const seen = new Set<string>();
-  const conflicts: string[] = [];
-  const fault = (clause: string, path: string, message: string) => violations.push({ clause, path, message });
-  let root: XmlElement;
-  try {
-    root = xmlTree(text);
-  } catch (error) {
-    fault('4.14.18a', '/', `not well-formed XML: ${(error as Error).message.slice(0, 200)}`);
-    return { value: undefined, violations, seen, conflicts };
+/** An element's text as a failure message quotes it: its first 40 characters. */
+function quotedText(el: XmlElement): string {
+  return JSON.stringify(el.text.substring(0, 40));
+}
+
+/**
+ * Reads the typed value elements of a response document (spec 4.14.5 to 4.14.12), noting every rule it breaks, each
+ * under its clause, and the elements it met, in `reading`.
+ */
+class TypedValueReader {
+  constructor(readonly reading: XmlReading) {}
+
+  fault(clause: string, path: string, message: string): void {
+    this.reading.violations.push({ clause, path, message });
   }
 
-  const inNamespace = (el: XmlElement, path: string) => {
-    if (el.uri !== XML_NAMESPACE) fault('4.14.2', path, `element ${el.local} is in namespace "${el.uri}"`);
-  };
-  const noText = (el: XmlElement, clause: string, path: string) => {
-    if (!WHITESPACE.test(el.text))
-      fault(clause, path, `${el.local} holds text ${JSON.stringify(el.text.slice(0, 40))}`);
-  };
+  inNamespace(el: XmlElement, path: string): void {
+    if (el.uri !== XML_NAMESPACE) this.fault('4.14.2', path, `element ${el.local} is in namespace "${el.uri}"`);
+  }
 
-  function readValue(el: XmlElement, path: string, holderClause: string): JsonValue | undefined {
-    inNamespace(el, path);
+  noText(el: XmlElement, clause: string, path: string): void {
+    if (!WHITESPACE.test(el.text)) this.fault(clause, path, `${el.local} holds text ${quotedText(el)}`);
+  }
+
+  value(el: XmlElement, path: string, holderClause: string): JsonValue | undefined {
+    this.inNamespace(el, path);
     if (!VALUE_ELEMENTS.has(el.local)) {
-      fault(holderClause, path, `${el.local} is not a typed value element`);
+      this.fault(holderClause, path, `${el.local} is not a typed value element`);
       return undefined;
     }
-    seen.add(el.local);
+    this.reading.seen.add(el.local);
     switch (el.local) {
-      case 'object': {
-        noText(el, '4.14.5', path);
-        const out: Record<string, JsonValue> = {};
-        for (const property of el.children) {
-          const name = property.attributes.name;
-          const at = `${path}/${name ?? '?'}`;
-          inNamespace(property, at);
-          if (property.local !== 'property') {
-            fault('4.14.5', at, `object holds ${property.local}, not property`);
-            continue;
-          }
-          seen.add('property');
-          if (name === undefined) {
-            fault('4.14.6', at, 'property without a name attribute');
-            continue;
-          }
-          const repeated = Object.hasOwn(out, name);
-          if (repeated) fault('4.14.6', at, `property name "${name}" repeated in one object`);
-          noText(property, '4.14.6', at);
-          if (property.children.length !== 1) {
-            fault('4.14.6', at, `property holds ${property.children.length} typed children, not exactly one`);
-          }
-          const [child] = property.children;
-          const value = child ? readValue(child, at, '4.14.6') : undefined;
-          if (repeated && !isDeepStrictEqual(out[name], value)) conflicts.push(at);
-          if (value !== undefined && !repeated)
-            Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
-        }
-        return out;
-      }
-      case 'array': {
-        noText(el, '4.14.7', path);
-        const out: JsonValue[] = [];
-        el.children.forEach((item, i) => {
-          const at = `${path}[${i}]`;
-          inNamespace(item, at);
-          if (item.local !== 'item') {
-            fault('4.14.7', at, `array holds ${item.local}, not item`);
-            return;
-          }
-          seen.add('item');
-          noText(item, '4.14.8', at);
-          if (item.children.length !== 1) {
-            fault('4.14.8', at, `item holds ${item.children.length} typed children, not exactly one`);
-          }
-          const [child] = item.children;
-          const value = child ? readValue(child, at, '4.14.8') : undefined;
-          if (value !== undefined) out.push(value);
-        });
-        return out;
-      }
+      case 'object':
+        return this.object(el, path);
+      case 'array':
+        return this.array(el, path);
       case 'string':
-        if (el.children.length > 0) fault('4.14.9', path, 'string holds elements');
+        if (el.children.length > 0) this.fault('4.14.9', path, 'string holds elements');
         return el.text;
-      case 'number': {
-        if (el.children.length > 0) fault('4.14.10', path, 'number holds elements');
-        // XML whitespace around a number's text is the writer's layout, read past in a response as XML Schema's
-        // numbers collapse it (docs/ambiguities.md S30); the notation itself is 4.14.10's.
-        const text = el.text.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
-        const n = Number(text);
-        if (!NUMBER.test(text) || !Number.isFinite(n)) {
-          fault('4.14.10', path, `number text ${JSON.stringify(el.text.slice(0, 40))} is no finite number`);
-          return undefined;
-        }
-        return n;
-      }
+      case 'number':
+        return this.number(el, path);
       case 'boolean':
-        if (el.children.length > 0) fault('4.14.11', path, 'boolean holds elements');
-        if (el.text !== 'true' && el.text !== 'false') {
-          fault('4.14.11', path, `boolean text ${JSON.stringify(el.text.slice(0, 40))} is not exactly true or false`);
-          // XML Schema's 1 and 0 have one reading: the value is still compared (4.14.18a) as that boolean.
-          const digit = el.text.trim();
-          return digit === '1' || digit === '0' ? digit === '1' : undefined;
-        }
-        return el.text === 'true';
+        return this.boolean(el, path);
       default:
-        if (el.children.length > 0) fault('4.14.12', path, 'null holds elements');
-        if (!WHITESPACE.test(el.text))
-          fault('4.14.12', path, `null holds text ${JSON.stringify(el.text.slice(0, 40))}`);
+        if (el.children.length > 0) this.fault('4.14.12', path, 'null holds elements');
+        if (!WHITESPACE.test(el.text)) this.fault('4.14.12', path, `null holds text ${quotedText(el)}`);
         return null;
     }
   }
 
-  if (root.uri !== XML_NAMESPACE) fault('4.14.1', '/', `root is in namespace "${root.uri}"`);
-  inNamespace(root, '/');
-  if (root.local !== 'response') fault('4.14.3', '/', `response root is ${root.local}`);
-  if (root.attributes.version !== XML_VERSION) {
-    fault('4.14.4', '/', `root version attribute is ${JSON.stringify(root.attributes.version ?? null)}`);
+  object(el: XmlElement, path: string): Record<string, JsonValue> {
+    this.noText(el, '4.14.5', path);
+    const out: Record<string, JsonValue> = {};
+    for (const property of el.children) {
+      const name = property.attributes.name;
+      const at = `${path}/${name ?? '?'}`;
+      this.inNamespace(property, at);
+      if (property.local !== 'property') {
+        this.fault('4.14.5', at, `object holds ${property.local}, not property`);
+        continue;
+      }
+      this.reading.seen.add('property');
+      if (name === undefined) {
+        this.fault('4.14.6', at, 'property without a name attribute');
+        continue;
+      }
+      const repeated = Object.hasOwn(out, name);
+      if (repeated) this.fault('4.14.6', at, `property name "${name}" repeated in one object`);
+      this.noText(property, '4.14.6', at);
+      if (property.children.length !== 1) {
+        this.fault('4.14.6', at, `property holds ${property.children.length} typed children, not exactly one`);
+      }
+      const [child] = property.children;
+      const value = child ? this.value(child, at, '4.14.6') : undefined;
+      if (repeated && !isDeepStrictEqual(out[name], value)) this.reading.conflicts.push(at);
+      if (value !== undefined && !repeated)
+        Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+    }
+    return out;
   }
-  noText(root, '4.14.4', '/');
-  if (root.children.length !== 1) fault('4.14.4', '/', `root holds ${root.children.length} children, not exactly one`);
+
+  array(el: XmlElement, path: string): JsonValue[] {
+    this.noText(el, '4.14.7', path);
+    const out: JsonValue[] = [];
+    el.children.forEach((item, i) => {
+      const at = `${path}[${i}]`;
+      this.inNamespace(item, at);
+      if (item.local !== 'item') {
+        this.fault('4.14.7', at, `array holds ${item.local}, not item`);
+        return;
+      }
+      this.reading.seen.add('item');
+      this.noText(item, '4.14.8', at);
+      if (item.children.length !== 1) {
+        this.fault('4.14.8', at, `item holds ${item.children.length} typed children, not exactly one`);
+      }
+      const [child] = item.children;
+      const value = child ? this.value(child, at, '4.14.8') : undefined;
+      if (value !== undefined) out.push(value);
+    });
+    return out;
+  }
+
+  number(el: XmlElement, path: string): number | undefined {
+    if (el.children.length > 0) this.fault('4.14.10', path, 'number holds elements');
+    // XML whitespace around a number's text is the writer's layout, read past in a response as XML Schema's
+    // numbers collapse it (docs/ambiguities.md S30); the notation itself is 4.14.10's.
+    const text = el.text.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+    const n = Number(text);
+    if (!NUMBER.test(text) || !Number.isFinite(n)) {
+      this.fault('4.14.10', path, `number text ${quotedText(el)} is no finite number`);
+      return undefined;
+    }
+    return n;
+  }
+
+  boolean(el: XmlElement, path: string): boolean | undefined {
+    if (el.children.length > 0) this.fault('4.14.11', path, 'boolean holds elements');
+    if (el.text !== 'true' && el.text !== 'false') {
+      this.fault('4.14.11', path, `boolean text ${quotedText(el)} is not exactly true or false`);
+      // XML Schema's 1 and 0 have one reading: the value is still compared (4.14.18a) as that boolean.
+      const digit = el.text.trim();
+      return digit === '1' || digit === '0' ? digit === '1' : undefined;
+    }
+    return el.text === 'true';
+  }
+}
+
+/** Reads a response document (root `response`) and lists every rule of spec 4.14 it breaks. */
+function readTypedResponse(text: string): XmlReading {
+  const reading: XmlReading = { value: undefined, violations: [], seen: new Set(), conflicts: [] };
+  const reader = new TypedValueReader(reading);
+  let root: XmlElement;
+  try {
+    root = xmlTree(text);
+  } catch (error) {
+    reader.fault('4.14.18a', '/', `not well-formed XML: ${(error as Error).message.slice(0, 200)}`);
+    return reading;
+  }
+  if (root.uri !== XML_NAMESPACE) reader.fault('4.14.1', '/', `root is in namespace "${root.uri}"`);
+  reader.inNamespace(root, '/');
+  if (root.local !== 'response') reader.fault('4.14.3', '/', `response root is ${root.local}`);
+  if (root.attributes.version !== XML_VERSION) {
+    reader.fault('4.14.4', '/', `root version attribute is ${JSON.stringify(root.attributes.version ?? null)}`);
+  }
+  reader.noText(root, '4.14.4', '/');
+  if (root.children.length !== 1) {
+    reader.fault('4.14.4', '/', `root holds ${root.children.length} children, not exactly one`);
+  }
   const [top] = root.children;
-  const value = top ? readValue(top, '', '4.14.4') : undefined;
-  return { value, violations, seen, conflicts };
+  reading.value = top ? reader.value(top, '', '4.14.4') : undefined;
+  return reading;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
