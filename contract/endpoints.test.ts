@@ -62,7 +62,7 @@ describe('ENDPOINTS', () => {
     });
   });
 
-  it('keeps the token endpoint form-in JSON-out, without scope or X-RateLimit headers (4.1, 8.4)', () => {
+  it('keeps the token endpoint form-in JSON-out, without scope or X-RateLimit headers (4.1, 8.16b)', () => {
     const [token, ...business] = ENDPOINTS;
     expect(token).toMatchObject({
       scope: null,

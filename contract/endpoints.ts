@@ -15,7 +15,7 @@ export interface Endpoint {
   requestSchema: SchemaName | null;
   /** PATCH answers with the error envelope (4.10). */
   responseSchema: SchemaName;
-  /** Sends X-RateLimit-* on every response (8.2). */
+  /** Sends X-RateLimit-* on every response (8.14). */
   rateLimited: boolean;
   /** Takes the Idempotency-Key header (4.7). */
   idempotencyKey: boolean;
@@ -40,13 +40,13 @@ export const ENDPOINTS: readonly Endpoint[] = [
     successStatus: 200,
     requestSchema: 'TokenRequest',
     responseSchema: 'TokenResponse',
-    // 8.4: limited on two buckets (per client and per source address) but sends no X-RateLimit-* headers.
+    // 8.16a, 8.16b: limited on two buckets (per client and per source address) but sends no X-RateLimit-* headers.
     rateLimited: false,
     idempotencyKey: false,
     representations: 'form-in-json-out',
     errorStatuses: [400, 401, 429, 503],
     summary:
-      'Exchange client credentials for a 600-second bearer token (OAuth 2.0 client credentials). Rate-limited per client and per source address, but without X-RateLimit-* headers: only Retry-After on 429 (8.4).',
+      'Exchange client credentials for a 600-second bearer token (OAuth 2.0 client credentials). Rate-limited per client and per source address, but without X-RateLimit-* headers: only Retry-After on 429 (8.16a, 8.16b).',
     section: '4.1',
   },
   {
@@ -233,7 +233,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
 
 /**
  * The section's own statuses plus those every business call can meet: 406 (4.13), 413, 415 and 400 on a
- * body (4.13, 4.14), 429 where rate-limited (8.3), 500 and 503 (7.3 INTERNAL_ERROR, API_DISABLED, 5.8).
+ * body (4.13, 4.14), 429 where rate-limited (8.15), 500 and 503 (7.3 INTERNAL_ERROR, API_DISABLED, 5.8).
  */
 export function allErrorStatuses(endpoint: Endpoint): number[] {
   const statuses = new Set(endpoint.errorStatuses);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isoInstantMs } from './iso-instant.ts';
 
-describe('isoInstantMs: the ISO 8601 instants an X-RateLimit-Reset may be written as (spec 8.2)', () => {
+describe('isoInstantMs: the ISO 8601 instants an X-RateLimit-Reset may be written as (spec 8.14)', () => {
   const instant = Date.UTC(2026, 10, 29, 10, 15, 0);
 
   it('reads the extended and the basic format, with or without seconds and a fraction, in any zone', () => {

@@ -1,5 +1,5 @@
 /**
- * ISO 8601 instants as a server may write them in X-RateLimit-Reset (spec 8.2: "an ISO 8601 timestamp, not epoch
+ * ISO 8601 instants as a server may write them in X-RateLimit-Reset (spec 8.14: "an ISO 8601 timestamp, not epoch
  * seconds"): extended or basic format, reduced precision, a fraction. Date.parse reads only the extended form. Read
  * by the harness's rate-limit model, the limit checks and the load scenarios alike (no Node API: k6 runs it too).
  */

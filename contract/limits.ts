@@ -1,4 +1,4 @@
-/** Spec 8: every fixed limit of the service. Rate-limit ceilings are not shown by the spec (8.5). */
+/** Spec 8: every fixed limit of the service. Rate-limit ceilings are not shown (spec 8). */
 export const LIMITS = {
   accessTokenLifetimeSeconds: 600,
   quoteValidityMinutes: 30,

@@ -33,7 +33,7 @@ export class ApiError extends Error {
 }
 
 /**
- * Spec 8.3: after a 429 nothing goes to that limit before Retry-After has passed. Without a Retry-After (a 5xx, a
+ * Spec 8.15: after a 429 nothing goes to that limit before Retry-After has passed. Without a Retry-After (a 5xx, a
  * replay in flight) an exponential backoff: the spec leaves that wait to the client.
  */
 function waitBefore(attempt: number, response: Response): number {

@@ -635,7 +635,7 @@ describe('5 Authentication', () => {
       timeoutMs: 150_000,
     },
     async (t) => {
-      // A ceiling too high to reach at the run's pace is not judged, never a check timed out (8.5: not shown).
+      // A ceiling too high to reach at the run's pace is not judged, never a check timed out (spec 8: ceilings not shown).
       const { limited, bound } = await tokenFill(t);
       if (!limited) return t.notApplicable(`no 429 ${bound} of one client's token requests: the ceiling is higher`);
       expectOAuthError(limited, 'slow_down');

@@ -934,7 +934,7 @@ describe('7.3 Error code table', () => {
     },
     async (t) => {
       const { limited, bound } = await businessFill(t);
-      if (!limited) return t.notApplicable(`no 429 ${bound} (ceiling not shown, 8.5)`);
+      if (!limited) return t.notApplicable(`no 429 ${bound} (spec 8: ceilings not shown)`);
       expectError(limited, 'RATE_LIMITED');
       observeRetryAfter(limited, 'Retry-After in whole seconds');
     },

@@ -1,6 +1,6 @@
 /**
  * Spec 8 Limits: every fixed limit at its boundary, inside and one past, and the rate-limit rules. Ceilings of
- * the rate limits are not shown (8.5): only the `rateLimit` role is driven to its 429, at profile `full`, within a
+ * the rate limits are not shown (spec 8): only the `rateLimit` role is driven to its 429, at profile `full`, within a
  * bound of requests (not-applicable when no 429 comes, unless the target's own X-RateLimit-* show requests served
  * past the limit they state: then 8.14 fails, support/limits.ts sendUntil429). 8.13 is also judged from those
  * headers: another partner's requests must not count against a client's Remaining. With the rateLimits.reset test
@@ -102,7 +102,7 @@ async function exhaustRateLimit(t: CheckContext, path = '/locations') {
   const token = (await freshToken(t, 'rateLimit')).access_token;
   const exhaustion = await sendUntil429(() => t.client('rateLimit').get(path, { token }), MAX_REQUESTS_TO_429);
   if (!exhaustion.limited) {
-    return t.notApplicable(`no 429 ${exhaustion.bound}: the ceiling (not shown, 8.5) is higher`);
+    return t.notApplicable(`no 429 ${exhaustion.bound}: the ceiling (spec 8, not shown) is higher`);
   }
   return { ...exhaustion, limited: exhaustion.limited, token };
 }
@@ -742,7 +742,7 @@ describe('8 Limits', () => {
     },
     async (t) => {
       const { limited, before, bound } = await businessFill(t);
-      if (!limited) return t.notApplicable(`no 429 ${bound}: the ceiling (not shown, 8.5) is higher`);
+      if (!limited) return t.notApplicable(`no 429 ${bound}: the ceiling (spec 8, not shown) is higher`);
       expectRateLimitHeaders(limited, 'the 429');
       // Ambiguity L1: no exact value. A per-second burst limit may refuse while the minute has requests left, so
       // Remaining need not be 0: a count within the Limit (expectRateLimitHeaders) that did not rise since the last
@@ -770,7 +770,7 @@ describe('8 Limits', () => {
     { ...business, needs: ['rateLimit'], profile: 'full', name: 'A 429 carries Retry-After in whole seconds' },
     async (t) => {
       const { limited, bound } = await businessFill(t);
-      if (!limited) return t.notApplicable(`no 429 ${bound}: the ceiling (not shown, 8.5) is higher`);
+      if (!limited) return t.notApplicable(`no 429 ${bound}: the ceiling (spec 8, not shown) is higher`);
       expectError(limited, 'RATE_LIMITED');
       // A claim, not expect().toMatch: an absent header is the target's deviation (a fail), not a TypeError.
       observeRetryAfter(limited, 'Retry-After of the 429');
@@ -813,7 +813,7 @@ describe('8 Limits', () => {
     },
   );
 
-  // What the address bucket counts is not shown (spec 8.4: "two separate buckets"; audit 8-R7): every request (a
+  // What the address bucket counts is not shown (spec 8.16a: "two separate buckets"; audit 8-R7): every request (a
   // valid client from that address is refused too) or failed client authentications only (a brute-force guard that
   // still serves a client that authenticates). Both are allowed; a valid client is never told anything else.
   // Spec 8.16a (quoted above)
@@ -831,7 +831,7 @@ describe('8 Limits', () => {
       if (valid.status === 200) {
         return t.notApplicable(
           "partner A's token request from the refused address was served: this address bucket does not refuse a " +
-            'client that authenticates (it counts failed authentications only, spec 8.4 leaves open what it counts)',
+            'client that authenticates (it counts failed authentications only, spec 8.16a leaves open what it counts)',
         );
       }
       expect(valid.status, `partner A's token request from the refused address: ${valid.excerpt}`).toBe(429);
@@ -902,7 +902,7 @@ interface AddressFill extends Exhaustion {
 }
 
 /**
- * Token requests without client authentication from the harness's address until its 429 (spec 8.4, the address
+ * Token requests without client authentication from the harness's address until its 429 (spec 8.16a, the address
  * bucket), then one of partner A with its valid credentials: once per run for both 8.16a address checks. Each is
  * refused (invalid_client) before any secret is checked, so the flood is cheap for the target, and no per-client
  * bucket can fill (docs/ambiguities.md S22). Without the reset hook the harness's own address is locked out until

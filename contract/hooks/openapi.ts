@@ -52,7 +52,7 @@ const REQUESTS: Partial<Record<HookName, Json>> = {
       minimum: 1,
       maximum: 1_000_000,
       description:
-        "token requests a minute from one source address (spec 8.4's address bucket); null: the service's own",
+        "token requests a minute from one source address (spec 8.16a's address bucket); null: the service's own",
     },
   }),
   failures: object(

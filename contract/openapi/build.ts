@@ -457,19 +457,19 @@ export function buildOpenApiDocument(): OpenApiDocument {
           schema: { type: 'string' },
         },
         XRateLimitLimit: {
-          description: 'Requests allowed per one-minute window for this API client (8.2).',
+          description: 'Requests allowed per one-minute window for this API client (8.14).',
           schema: { type: 'integer', minimum: 0 },
         },
         XRateLimitRemaining: {
-          description: 'Requests left in the current one-minute window (8.2).',
+          description: 'Requests left in the current one-minute window (8.14).',
           schema: { type: 'integer', minimum: 0 },
         },
         XRateLimitReset: {
-          description: 'When the window resets: an ISO 8601 timestamp, not epoch seconds (8.2).',
+          description: 'When the window resets: an ISO 8601 timestamp, not epoch seconds (8.14).',
           schema: { type: 'string', format: 'date-time' },
         },
         RetryAfter: {
-          description: 'Whole seconds to wait before retrying (8.3).',
+          description: 'Whole seconds to wait before retrying (8.15).',
           schema: { type: 'integer', minimum: 0 },
         },
         IdempotentReplay: {

@@ -208,7 +208,7 @@ export class TokenCache {
       );
     let requestedAt = this.now();
     let res = await request();
-    // The token endpoint's own rate limit (spec 8.4) is the run's business, not the check's: wait it out once.
+    // The token endpoint's own rate limit (spec 8.16a) is the run's business, not the check's: wait it out once.
     const retryAfter = res.status === 429 ? retryAfterSeconds(res.headers['retry-after'], this.now()) : undefined;
     if (retryAfter !== undefined && retryAfter <= MAX_SLOW_DOWN_WAIT_SECONDS) {
       await this.sleep(retryAfter * 1000);

@@ -484,7 +484,7 @@ const JUDGES: Record<string, (all: RecordedExchange[]) => Finding> = {
   'C8.3': (all) => {
     const limited = all.filter((e) => e.status === 429 && e.retryAfterS !== null);
     if (limited.length === 0) return unseen('the client was never answered 429 with Retry-After');
-    // docs/ambiguities.md CL6: a limit is one client's (8.1); the token endpoint and the business calls are two (8.4).
+    // docs/ambiguities.md CL6: a limit is one client's (8.13); the token endpoint and the business calls are two (8.16a).
     const bucket = (e: RecordedExchange) => (isTokenRequest(e) ? 'token' : isBusiness(e) ? 'business' : 'other');
     const bad = limited.flatMap((e) => {
       const until = e.respondedAtMs + (e.retryAfterS ?? 0) * 1000;

@@ -74,7 +74,7 @@ describe('test hooks of the reference implementation', () => {
     expect((await locations(bearer)).status).toBe(200);
   });
 
-  it("lowers the token endpoint's per-address ceiling and sets it back (spec 8.4)", async () => {
+  it("lowers the token endpoint's per-address ceiling and sets it back (spec 8.16a)", async () => {
     // Token requests without client authentication: counted by the address bucket only, refused invalid_client.
     const anonymousToken = () =>
       send({

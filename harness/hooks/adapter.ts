@@ -40,7 +40,7 @@ export interface TestHooks {
   /** Spec 8: every rate-limit window starts empty again, so a check that filled one holds nobody up. */
   resetRateLimits(): Promise<void>;
   /**
-   * Spec 8.4: the token endpoint's per-address ceiling is `perMinute` a minute until set back (null: the target's
+   * Spec 8.16a: the token endpoint's per-address ceiling is `perMinute` a minute until set back (null: the target's
    * own), so a check reaches that bucket in a few requests instead of the target's whole ceiling.
    */
   setTokenAddressCeiling(perMinute: number | null): Promise<void>;

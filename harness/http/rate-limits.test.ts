@@ -133,7 +133,7 @@ describe('RateLimitModel', () => {
     expect(model.delayFor(business)).toBe(0);
   });
 
-  it('keeps the token endpoint apart: two buckets, only Retry-After (spec 8.4)', () => {
+  it('keeps the token endpoint apart: two buckets, only Retry-After (spec 8.16a, 8.16b)', () => {
     const clock = fakeClock(startOfTest);
     const model = new RateLimitModel(clock);
     const tokenA = bucketsOf(`${ORIGIN}/api/partner/v1/oauth/token`, 'partnerA');

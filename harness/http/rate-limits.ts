@@ -3,10 +3,10 @@
  * answers, that holds a request back while its bucket is known to be empty, and the policy for a 429 the check did
  * not set out to provoke: wait it out and send the identical request again, a bounded number of times.
  *
- * Spec 8: limits are per API client (8.1); every answer of a rate-limited endpoint carries X-RateLimit-Limit,
- * -Remaining ("requests left in the current one-minute window") and -Reset (8.2); a 429 carries Retry-After in whole
- * seconds (8.3); the token endpoint has two buckets, per client and per source address, and sends only Retry-After
- * (8.4); ceilings are not shown (8.5). So nothing here assumes a ceiling, a window shape or an algorithm: a bucket
+ * Spec 8: limits are per API client (8.13); every answer of a rate-limited endpoint carries X-RateLimit-Limit,
+ * -Remaining ("requests left in the current one-minute window") and -Reset (8.14); a 429 carries Retry-After in whole
+ * seconds (8.15); the token endpoint has two buckets, per client and per source address, and sends only Retry-After
+ * (8.16a, 8.16b); ceilings are not shown (spec 8). So nothing here assumes a ceiling, a window shape or an algorithm: a bucket
  * is "empty until T" only when the target said so (Remaining 0 with its Reset, or a 429 with Retry-After).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -40,12 +40,12 @@ export class RateLimitedError extends Error {
   override readonly name = 'RateLimitedError';
 }
 
-/** The token endpoint's per-address bucket (8.4): one for every client of this process. */
+/** The token endpoint's per-address bucket (8.16a): one for every client of this process. */
 const ADDRESS = 'token-address';
 
 /**
  * Which buckets of the target a request draws on: the client's business bucket, or the token endpoint's two (spec
- * 8.1, 8.4). Keyed by origin as well: one process may talk to several servers (the harness's own tests do).
+ * 8.13, 8.16a). Keyed by origin as well: one process may talk to several servers (the harness's own tests do).
  */
 export function bucketsOf(url: string, role: string | undefined): string[] {
   const client = role ?? 'anonymous';
@@ -204,7 +204,7 @@ export class RateLimitModel {
   }
 
   /**
-   * How long to wait before sending a request again that was answered 429: its Retry-After (8.3), else its Reset,
+   * How long to wait before sending a request again that was answered 429: its Retry-After (8.15), else its Reset,
    * else a second doubled at each retry.
    */
   waitAfter429(headers: Record<string, string>, retry: number): number {
@@ -238,13 +238,13 @@ function readingOf(
   if (Number.isNaN(resetMs)) return undefined;
   const date = headers.date === undefined ? Number.NaN : Date.parse(headers.date);
   const skew = Number.isNaN(date) ? 0 : now - date;
-  // A one-minute window turns within a minute (8.2): a Reset further off (epoch seconds read as a year, a broken
+  // A one-minute window turns within a minute (8.14): a Reset further off (epoch seconds read as a year, a broken
   // clock) is that clause's to judge, and must not hold every later request of the client back for longer.
   const resetAt = Math.min(resetMs + skew + CLOCK_MARGIN_MS, now + ONE_WINDOW_MS + CLOCK_MARGIN_MS);
   return { limit: Number(limit), remaining: Number(remaining), resetAt };
 }
 
-/** Spec 8.2's window: X-RateLimit-Remaining counts "the current one-minute window". */
+/** Spec 8.14's window: X-RateLimit-Remaining counts "the current one-minute window". */
 const ONE_WINDOW_MS = 60_000;
 
 // ---------------------------------------------------------------------------------------------------------------

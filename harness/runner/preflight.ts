@@ -304,7 +304,7 @@ async function tokenRequest(
 }
 
 /**
- * The business limit the target states for a client (spec 8.2: X-RateLimit-Limit), read from one GET /locations, the
+ * The business limit the target states for a client (spec 8.14: X-RateLimit-Limit), read from one GET /locations, the
  * cheapest call every profile may make; undefined when the answer does not say (its own checks judge that).
  */
 async function statedLimit(target: TargetConfig, accessToken: string, timeoutMs: number): Promise<number | undefined> {

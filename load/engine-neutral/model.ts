@@ -14,14 +14,14 @@ export interface LoadTarget {
   /** The user owns the target: load may be sent to it even when it is not on this machine. */
   owned?: boolean;
   /**
-   * Ceilings the target's answers do not show (spec 8.4: the token endpoint sends no X-RateLimit-*; 8.5: values not
-   * shown), as its config states them (`ceilings` of the target config file; for the embedded target, the server
+   * Ceilings the target's answers do not show (spec 8.16b: the token endpoint sends no X-RateLimit-*;
+   * spec 8: ceilings not shown), as its config states them (`ceilings` of the target config file; for the embedded target, the server
    * environment the load run starts it with). Absent: not known, so a ceiling not reached is not judged.
    */
   ceilings?: TargetCeilings;
 }
 
-/** Requests a minute (the reference's windows; spec 8.2 describes the business windows as one minute). */
+/** Requests a minute (the reference's windows; spec 8.14 describes the business windows as one minute). */
 export interface TargetCeilings {
   tokenPerClientPerMinute?: number;
   tokenPerAddressPerMinute?: number;
@@ -146,7 +146,7 @@ export interface CheckDefinition {
   /**
    * A ceiling check, judged from the run's counts rather than by scenario code: passed when a response of `step` was
    * refused with `code` (the ceiling was reached); failed when none was although the target stated a ceiling the
-   * step's requests went past (RunContext.ceiling: `sureAfter`); otherwise not judged (spec 8.5: ceilings not shown,
+   * step's requests went past (RunContext.ceiling: `sureAfter`); otherwise not judged (spec 8: ceilings not shown,
    * so a ceiling higher than the run's bounds reach says nothing about the target).
    */
   reached?: { step: string; code: string };

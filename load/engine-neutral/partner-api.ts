@@ -87,7 +87,7 @@ export interface RateLimitHeaders {
   reset: string;
 }
 
-/** Spec 8.2: the three headers, or what is wrong with them. */
+/** Spec 8.14: the three headers, or what is wrong with them. */
 export function rateLimitHeadersOf(res: HttpResponseData): RateLimitHeaders | { problem: string } {
   const limit = res.headers['x-ratelimit-limit'];
   const remaining = res.headers['x-ratelimit-remaining'];
@@ -118,7 +118,7 @@ export function hasRateLimitHeaders(res: HttpResponseData): string[] {
   return Object.keys(res.headers).filter((name) => name.startsWith('x-ratelimit-'));
 }
 
-/** Spec 8.3: Retry-After in whole seconds; undefined when absent or not whole seconds. */
+/** Spec 8.15: Retry-After in whole seconds; undefined when absent or not whole seconds. */
 export function retryAfterOf(res: HttpResponseData): number | undefined {
   const value = res.headers['retry-after'];
   return value !== undefined && DIGITS.test(value.trim()) ? Number(value.trim()) : undefined;
@@ -239,7 +239,7 @@ export async function startFreshWindow(ctx: RunContext): Promise<boolean> {
 }
 
 /**
- * The one-minute windows (spec 8.2) a run of `durationS` may span: from a fresh window (startFreshWindow) as many as
+ * The one-minute windows (spec 8.14) a run of `durationS` may span: from a fresh window (startFreshWindow) as many as
  * its minutes, else one more. A stated ceiling is certain to refuse only past its limit times these.
  */
 export function windowsSpanned(durationS: number, aligned: boolean): number {

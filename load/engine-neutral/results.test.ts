@@ -132,7 +132,7 @@ describe('thresholds and checks into one result', () => {
       ['the token endpoint never sends X-RateLimit-* headers', 'fail'],
     ]);
     expect(checks[0]?.detail).toBe(
-      `${NOT_JUDGED_PREFIX}no slow_down within 16 requests of token_per_client: the ceiling is not shown (spec 8.5), and this run's bounds did not reach it`,
+      `${NOT_JUDGED_PREFIX}no slow_down within 16 requests of token_per_client: the ceiling is not shown (spec 8), and this run's bounds did not reach it`,
     );
   });
 

@@ -28,8 +28,8 @@ export interface CheckTally {
 }
 
 /**
- * "Not judged" in the result: what a check needs did not happen within the run's bounds (a ceiling not reached, spec
- * 8.5), so it says nothing either way. The report model (harness/report/model.ts LoadCheckResult) has no outcome of
+ * "Not judged" in the result: what a check needs did not happen within the run's bounds (a ceiling not reached;
+ * spec 8: ceilings not shown), so it says nothing either way. The report model (harness/report/model.ts LoadCheckResult) has no outcome of
  * that name yet, so such a check is written as `not-applicable` with a detail that starts with this prefix; it never
  * fails the scenario. isNotJudged tells the two apart. This is the one place to change when the model gets one.
  */
@@ -68,7 +68,7 @@ export function judgeCeiling(
   if (!stated) {
     return {
       outcome: 'not-judged',
-      reason: `${none}: the ceiling is not shown (spec 8.5), and this run's bounds did not reach it`,
+      reason: `${none}: the ceiling is not shown (spec 8), and this run's bounds did not reach it`,
     };
   }
   const states = `${stated.source} states ${stated.limit} a minute`;

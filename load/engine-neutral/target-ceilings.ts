@@ -1,6 +1,6 @@
 /**
- * The `ceilings` a target config may state (LoadTarget.ceilings): what the target's answers never show (spec 8.4:
- * the token endpoint sends no X-RateLimit-*; 8.5: ceiling values not shown). Engine-neutral: the native engine's
+ * The `ceilings` a target config may state (LoadTarget.ceilings): what the target's answers never show (spec 8.16b:
+ * the token endpoint sends no X-RateLimit-*; spec 8: ceilings not shown). Engine-neutral: the native engine's
  * --config and k6's TARGET_CONFIG read the same key of the same file.
  *
  *   "ceilings": { "tokenPerClientPerMinute": 300, "tokenPerAddressPerMinute": 600 }

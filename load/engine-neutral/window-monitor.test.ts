@@ -11,7 +11,7 @@ function monitor() {
   return { monitor: new WindowMonitor('client', clock), at: (ms: number) => (now = ms) };
 }
 
-describe('WindowMonitor (spec 8.1 to 8.3 from the client side)', () => {
+describe('WindowMonitor (spec 8.13 to 8.15 from the client side)', () => {
   it('accepts a conformant sequence: Limit successes counting down, then 429s, then a new window', () => {
     const { ctx, passes, failures, remaining } = recordingContext();
     const { monitor: m, at } = monitor();

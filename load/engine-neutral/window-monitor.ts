@@ -1,5 +1,5 @@
 /**
- * Judges one client's rate-limit windows (spec 8.1 to 8.3) from the responses it gets, also when requests overlap.
+ * Judges one client's rate-limit windows (spec 8.13 to 8.15) from the responses it gets, also when requests overlap.
  *
  * Requests run concurrently, so the client cannot know in which order the server counted them. The monitor only
  * relies on what happens-before proves: a response received before another request was sent was counted first.
@@ -30,7 +30,7 @@ export function rateLimitCeilingCheck(step: string): CheckDefinition {
 }
 
 export const WINDOW_CHECK_DEFINITIONS: CheckDefinition[] = [
-  { name: WINDOW_CHECKS.headers, description: 'Spec 8.2, on every response of the rate-limited client.' },
+  { name: WINDOW_CHECKS.headers, description: 'Spec 8.14, on every response of the rate-limited client.' },
   {
     name: WINDOW_CHECKS.successes,
     description: 'Spec 8: per window (its X-RateLimit-Reset), the 2xx responses number at most X-RateLimit-Limit.',
@@ -38,7 +38,7 @@ export const WINDOW_CHECK_DEFINITIONS: CheckDefinition[] = [
   {
     name: WINDOW_CHECKS.decreasing,
     description:
-      'Spec 8.2: a response never shows more Remaining than one of the same window received before it was sent, and no two successes of a window show the same Remaining.',
+      'Spec 8.14: a response never shows more Remaining than one of the same window received before it was sent, and no two successes of a window show the same Remaining.',
   },
   {
     name: WINDOW_CHECKS.onlyAfterLimit,

@@ -21,7 +21,7 @@ export const clientIsolationScenario: ScenarioDefinition<IsolationShared> = {
   id: 'client-isolation',
   title: 'Per-client isolation',
   description:
-    "Two clients at once (spec 8.1: limits are per API client): each iteration sends one call as rateLimit (driven past its limit) and one as partnerA at the same moment; partnerA never sees a 429 once rateLimit has been refused. Not judged when the run does not reach rateLimit's ceiling (spec 8.5).",
+    "Two clients at once (spec 8.13: limits are per API client): each iteration sends one call as rateLimit (driven past its limit) and one as partnerA at the same moment; partnerA never sees a 429 once rateLimit has been refused. Not judged when the run does not reach rateLimit's ceiling (spec 8: ceilings not shown).",
   rateMeaning: 'iterations a second (one call of each client)',
   defaults: { rate: 5, durationS: 20 },
   // 80 calls: more than two windows' worth of rateLimit's 30, so it is refused even in a run that straddles a minute.
@@ -32,7 +32,7 @@ export const clientIsolationScenario: ScenarioDefinition<IsolationShared> = {
     {
       name: QUIET_NOT_LIMITED,
       description:
-        "Spec 8.1: partnerA's response is other than 429 in every iteration from rateLimit's first 429 on (a threshold counts every partnerA 429 of the run).",
+        "Spec 8.13: partnerA's response is other than 429 in every iteration from rateLimit's first 429 on (a threshold counts every partnerA 429 of the run).",
       afterCeiling: [RATE_LIMIT_CEILING],
     },
     ...WINDOW_CHECK_DEFINITIONS,

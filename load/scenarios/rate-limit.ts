@@ -25,7 +25,7 @@ const CHECKS = {
   recovers: 'calls succeed again after the reset',
 } as const;
 
-/** Waiting for a reset without a control API is bounded: a window is one minute (spec 8.2). */
+/** Waiting for a reset without a control API is bounded: a window is one minute (spec 8.14). */
 const MAX_RESET_WAIT_S = 65;
 /** Calls the recovery may send to reach a 429 after the load, at most (and never more than the load itself sent). */
 const MAX_RECOVERY_PROBES = 1_000;
@@ -40,7 +40,7 @@ export interface RateLimitShared {
 
 /**
  * The rateLimit client's ceiling as its answers state it (X-RateLimit-Limit), once a run: a refusal is certain after
- * Limit requests in each window the run may span (spec 8.2: one-minute windows). Shared with the isolation scenario.
+ * Limit requests in each window the run may span (spec 8.14: one-minute windows). Shared with the isolation scenario.
  */
 export function stateRateLimitCeiling(
   ctx: Pick<VuContext<unknown>, 'memo' | 'ceiling'>,
@@ -56,7 +56,7 @@ export function stateRateLimitCeiling(
   ctx.ceiling(RATE_LIMIT_CEILING, { limit: limits.limit, source: 'X-RateLimit-Limit', sureAfter });
 }
 
-/** Spec 8.3 and 7.3 on one 429; shared with the isolation scenario. */
+/** Spec 8.15 and 7.3 on one 429; shared with the isolation scenario. */
 export function judge429(ctx: RunContext, res: HttpResponseData): void {
   if (res.status !== 429) return;
   const retryAfter = retryAfterOf(res);
@@ -70,7 +70,7 @@ export function judge429(ctx: RunContext, res: HttpResponseData): void {
 }
 
 export const RATE_LIMIT_429_CHECKS = [
-  { name: CHECKS.retryAfter, description: 'Spec 8.3.', afterCeiling: [RATE_LIMIT_CEILING] },
+  { name: CHECKS.retryAfter, description: 'Spec 8.15.', afterCeiling: [RATE_LIMIT_CEILING] },
   {
     name: CHECKS.envelope,
     description: 'Spec 7.2 and 7.3: code RATE_LIMITED, retryable true, requestId = X-Request-Id.',
@@ -153,7 +153,7 @@ export const rateLimitScenario: ScenarioDefinition<RateLimitShared> = {
   id: 'rate-limit',
   title: 'Rate limit under load',
   description:
-    'The rateLimit client is driven past its per-minute limit at a constant arrival rate (GET /locations). Every response carries X-RateLimit-*; within one window successes never exceed the Limit and Remaining only decreases; a 429 comes only after Limit successes, with Retry-After and the RATE_LIMITED envelope; calls succeed again after the reset. A Limit higher than the run reaches is not judged (spec 8.5).',
+    'The rateLimit client is driven past its per-minute limit at a constant arrival rate (GET /locations). Every response carries X-RateLimit-*; within one window successes never exceed the Limit and Remaining only decreases; a 429 comes only after Limit successes, with Retry-After and the RATE_LIMITED envelope; calls succeed again after the reset. A Limit higher than the run reaches is not judged (spec 8: ceilings not shown).',
   rateMeaning: 'requests a second',
   defaults: { rate: 5, durationS: 20 },
   ci: { rate: 15, durationS: 4 },

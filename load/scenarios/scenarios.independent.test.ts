@@ -2,7 +2,7 @@
  * The load scenarios against a server that is not the reference implementation: other locations, vehicles and rate
  * plans than the reference's operator data (fixtures/), a per-client token ceiling of 300 a minute, business limits of
  * 600 a minute in its X-RateLimit-* headers. A scenario takes its codes from what this target lists and its ceilings
- * from what it states; a ceiling its bounded requests do not reach is "not judged", never a failure (spec 8.5).
+ * from what it states; a ceiling its bounded requests do not reach is "not judged", never a failure (spec 8: ceilings not shown).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -63,7 +63,7 @@ const CLIENTS = {
   readOnly: { clientId: 'zr-client', clientSecret: 'zr-secret-0123456789' },
   rateLimit: { clientId: 'zl-client', clientSecret: 'zl-secret-0123456789' },
 };
-/** Token requests a minute per client id and per source address (spec 8.4), business calls a minute per client. */
+/** Token requests a minute per client id and per source address (spec 8.16a), business calls a minute per client. */
 const TOKEN_PER_CLIENT = 300;
 const TOKEN_PER_ADDRESS = 12;
 const BUSINESS_PER_CLIENT = 600;
@@ -303,7 +303,7 @@ const checkOf = (result: LoadScenarioResult, name: string) => result.checks.find
 describe('load scenarios against an independent implementation (its own codes and ceilings)', () => {
   it('npm run load -- all --ci: every scenario passes, shopping with the codes the target lists; exit 0', async () => {
     const config = join(dir, 'target.json');
-    // The token ceilings as the config states them (the token endpoint shows none, spec 8.4).
+    // The token ceilings as the config states them (the token endpoint shows none, spec 8.16b).
     const ceilings = { tokenPerClientPerMinute: TOKEN_PER_CLIENT, tokenPerAddressPerMinute: TOKEN_PER_ADDRESS };
     writeFileSync(config, JSON.stringify({ baseUrl: fake.url, clients: CLIENTS, ceilings }));
     const out = join(dir, 'out');
@@ -378,7 +378,7 @@ describe('load scenarios against an independent implementation (its own codes an
     const perClient = checkOf(result, 'per client: partnerA is refused (slow_down) within the run');
     expect(perClient).toMatchObject({ outcome: 'not-applicable', passes: 0, fails: 0 });
     expect(perClient?.detail).toBe(
-      `${NOT_JUDGED_PREFIX}no slow_down within 16 requests of token_per_client: the ceiling is not shown (spec 8.5), and this run's bounds did not reach it`,
+      `${NOT_JUDGED_PREFIX}no slow_down within 16 requests of token_per_client: the ceiling is not shown (spec 8), and this run's bounds did not reach it`,
     );
     expect(result.thresholds.every((t) => t.outcome === 'pass')).toBe(true);
     expect(result.checks.filter((c) => c.outcome === 'fail')).toEqual([]);

@@ -47,7 +47,7 @@ type Shared = Record<string, never>;
 const refusalsOf = (ctx: VuContext<Shared>, step: string) => ctx.memo(`refused:${step}`, () => ({ count: 0 }));
 
 /**
- * The token ceilings the target's config states (spec 8.4: the token endpoint shows none in its answers). Without
+ * The token ceilings the target's config states (spec 8.16b: the token endpoint shows none in its answers). Without
  * them a phase that sees no refusal is not judged; with them it fails once its requests went past what any of its
  * windows can hold.
  */
@@ -104,7 +104,7 @@ export const tokenBucketsScenario: ScenarioDefinition<Shared> = {
   id: 'token-buckets',
   title: 'Token endpoint buckets',
   description:
-    'Spec 8.4: the token endpoint is limited per client and per source address. partnerA asks for tokens from four loopback addresses until refused; then from one address partnerB, readOnly and rateLimit ask until refused. Probes from fresh addresses tell the two buckets apart. Every 429 carries Retry-After and no X-RateLimit-* header. Ceilings are not shown (spec 8.5): a bucket the run does not fill within its requests is not judged, unless the target config states a ceiling those requests went past.',
+    'Spec 8.16a: the token endpoint is limited per client and per source address. partnerA asks for tokens from four loopback addresses until refused; then from one address partnerB, readOnly and rateLimit ask until refused. Probes from fresh addresses tell the two buckets apart. Every 429 carries Retry-After and no X-RateLimit-* header. Ceilings are not shown (spec 8): a bucket the run does not fill within its requests is not judged, unless the target config states a ceiling those requests went past.',
   rateMeaning: 'token requests per bucket phase',
   defaults: { rate: 160, durationS: 30 },
   ci: { rate: 16, durationS: 10 },
@@ -117,19 +117,19 @@ export const tokenBucketsScenario: ScenarioDefinition<Shared> = {
     {
       name: CHECKS.perClientReached,
       description:
-        'Spec 8.4: a token_per_client request is refused with slow_down. Not judged when none is and no ceiling the target config states was passed.',
+        'Spec 8.16a: a token_per_client request is refused with slow_down. Not judged when none is and no ceiling the target config states was passed.',
       reached: { step: 'token_per_client', code: SLOW_DOWN },
     },
     {
       name: CHECKS.perAddressReached,
       description:
-        'Spec 8.4: a token_per_address request is refused with slow_down. Not judged when none is and no ceiling the target config states was passed.',
+        'Spec 8.16a: a token_per_address request is refused with slow_down. Not judged when none is and no ceiling the target config states was passed.',
       reached: { step: 'token_per_address', code: SLOW_DOWN },
     },
-    { name: CHECKS.noHeaders, description: 'Spec 8.4: on every token response, 200 or 429.' },
+    { name: CHECKS.noHeaders, description: 'Spec 8.16b: on every token response, 200 or 429.' },
     {
       name: CHECKS.retryAfter,
-      description: 'Spec 8.4: only Retry-After on a 429.',
+      description: 'Spec 8.16b: only Retry-After on a 429.',
       afterCeiling: [CHECKS.perClientReached, CHECKS.perAddressReached],
     },
     {

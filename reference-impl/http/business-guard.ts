@@ -22,7 +22,7 @@ const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
 /**
  * The checks every business call passes before its handler (spec 4.13, 5.6, 5.8, 8), in this order:
  * representation (406), API switch (503), token (401), rate limit (429), partner (403), scope (403).
- * From the rate-limit step on, every response carries the X-RateLimit-* headers (spec 8.2).
+ * From the rate-limit step on, every response carries the X-RateLimit-* headers (spec 8.14).
  */
 export function businessGuard(deps: GuardDeps) {
   return async function guard(request: FastifyRequest, reply: FastifyReply) {

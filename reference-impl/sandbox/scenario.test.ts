@@ -250,7 +250,7 @@ describe('the scenario player', () => {
 });
 
 /**
- * A "token" step: the token endpoint's own bucket (spec 8.4), answered in the OAuth shape (4.1, 7.1) with Retry-After,
+ * A "token" step: the token endpoint's own bucket (spec 8.16a), answered in the OAuth shape (4.1, 7.1) with Retry-After,
  * counted per client on the requests the service granted.
  */
 describe('the scenario player at the token endpoint', () => {

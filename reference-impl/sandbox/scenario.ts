@@ -43,14 +43,14 @@ export interface ScenarioStep {
   /**
    * What is counted, per client: 'business' every business call that passed the service's own checks, 'booking' every
    * POST /reservations among them, 'token' every token request the service granted (only "rate-limit" acts on it: the
-   * token endpoint's own bucket, spec 8.4). Calls the scenario already refuses (inside a 429's window, with a token it
+   * token endpoint's own bucket, spec 8.16a). Calls the scenario already refuses (inside a 429's window, with a token it
    * expired, with a quote it expired) are not counted.
    */
   on: 'business' | 'booking' | 'token';
   /** The count at which the step acts, from 1. */
   nth: number;
   do: ScenarioAction;
-  /** rate-limit: the Retry-After in whole seconds (spec 8.3). */
+  /** rate-limit: the Retry-After in whole seconds (spec 8.15). */
   retryAfterS?: number;
 }
 
@@ -169,7 +169,7 @@ interface ClientState {
   /** The scenario's 429 window: no business call of the client before this (epoch ms). */
   blockedUntilMs: number;
   blockedBy: string;
-  /** The token endpoint's window, a bucket of its own (spec 8.4): no token for the client before this (epoch ms). */
+  /** The token endpoint's window, a bucket of its own (spec 8.16a): no token for the client before this (epoch ms). */
   tokenBlockedUntilMs: number;
   tokenBlockedBy: string;
 }
@@ -464,7 +464,7 @@ function invalidToken(reply: FastifyReply) {
 }
 
 function rateLimited(reply: FastifyReply, untilMs: number, now: number) {
-  // Whole seconds, rounded up: a client that waits what it is told is never early (spec 8.3).
+  // Whole seconds, rounded up: a client that waits what it is told is never early (spec 8.15).
   const seconds = Math.max(1, Math.ceil((untilMs - now) / 1000));
   reply.header('X-RateLimit-Remaining', '0');
   reply.header('X-RateLimit-Reset', new Date(untilMs).toISOString());
@@ -472,7 +472,7 @@ function rateLimited(reply: FastifyReply, untilMs: number, now: number) {
 }
 
 /**
- * The token endpoint's 429 in the OAuth shape (spec 4.1, 5.4, 7.1), with Retry-After and no X-RateLimit-* (8.4), the
+ * The token endpoint's 429 in the OAuth shape (spec 4.1, 5.4, 7.1), with Retry-After and no X-RateLimit-* (8.16b), the
  * same words as the reference's own slow_down.
  */
 function slowDown(reply: FastifyReply, untilMs: number, now: number): string {

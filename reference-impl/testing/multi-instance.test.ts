@@ -8,7 +8,7 @@ import type { ApiResponse } from './test-server.ts';
 
 /**
  * Scale-out (docs/design.md "Reference implementation"): two server processes on one PostgreSQL database and one
- * Redis prefix behave as one service for idempotency (spec 4.7), partnerReference (4.7.7) and rate limits (8.1).
+ * Redis prefix behave as one service for idempotency (spec 4.7), partnerReference (4.7.7) and rate limits (8.13).
  */
 
 const RATE_LIMIT_PER_MINUTE = 30;
@@ -127,7 +127,7 @@ describe('two instances on one PostgreSQL database and one Redis prefix', () => 
     for (const outcome of rounds) expect([...outcome].sort()).toEqual(['201', '409 DUPLICATE_PARTNER_REFERENCE']);
   });
 
-  it('[8.1] the rate limit is shared: 40 calls of the 30/min client alternating over both, exactly 30 succeed', async () => {
+  it('[8.13] the rate limit is shared: 40 calls of the 30/min client alternating over both, exactly 30 succeed', async () => {
     // Start in a fresh one-minute window with room to spare, so the 40 calls fall in one window.
     const now = await one.serviceNow();
     const intoWindow = now % 60_000;

@@ -48,7 +48,7 @@ export function isRetryableRefusal(res: ApiResult): boolean {
   return RETRYABLE_REFUSALS.some((r) => r.status === res.status && r.code === code);
 }
 
-/** How long to wait before sending again: the answer's Retry-After (8.3, whole seconds), else the backoff. */
+/** How long to wait before sending again: the answer's Retry-After (8.15, whole seconds), else the backoff. */
 function waitBefore(res: ApiResult, retry: number): number {
   const seconds = retryAfterSeconds(res.headers['retry-after']);
   if (seconds !== undefined) return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);

@@ -1,6 +1,6 @@
 /**
  * Buckets filled once per run for every check that judges the answer at the top: a target limits each client (spec
- * 8.1), a fill costs a window of its requests, and a target without the rate-limit reset hook then holds that client
+ * 8.13), a fill costs a window of its requests, and a target without the rate-limit reset hook then holds that client
  * for the rest of the window (Retry-After). The checks of 7.3.33, 8.14 and 8.15 judge the same 429 (its code, its
  * X-RateLimit-*, its Retry-After), and 5.4c, 8.16a and 8.16b the same token-endpoint 429: each judges its own clause
  * on one fill, with the fill's exchanges as its own evidence (support/shared-steps.ts). The 429s of 4.5.4, 4.6.4

@@ -15,7 +15,7 @@ import type { Role } from '../../harness/config/target-config.ts';
 import { provokingLimits } from '../../harness/http/rate-limits.ts';
 import type { Representation } from '../../harness/http/representation.ts';
 
-/** Spec 8.2: the three headers of a rate-limited response (undefined when absent). */
+/** Spec 8.14: the three headers of a rate-limited response (undefined when absent). */
 export interface RateLimitHeaders {
   limit: string | undefined;
   remaining: string | undefined;
@@ -136,7 +136,7 @@ export function expectThirtyMinutes(
   expect(ok, message).toBe(true);
 }
 
-/** No X-RateLimit-* header at all (spec 8.4, the token endpoint). */
+/** No X-RateLimit-* header at all (spec 8.16b, the token endpoint). */
 export function rateLimitHeaderNames(res: ApiResult): string[] {
   return Object.keys(res.headers).filter((name) => name.toLowerCase().startsWith('x-ratelimit-'));
 }

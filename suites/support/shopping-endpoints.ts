@@ -220,7 +220,7 @@ async function expectRateLimited(t: CheckContext, path: string): Promise<void> {
         before.length > 1 && remaining.size === 1 && !remaining.has(undefined)
           ? `; X-RateLimit-Remaining stayed ${[...remaining][0]}: the refused requests were not counted`
           : '';
-      return t.notApplicable(`no 429 ${bound} (ceiling not shown, 8.5)${uncounted}`);
+      return t.notApplicable(`no 429 ${bound} (spec 8: ceilings not shown)${uncounted}`);
     }
     expectError(limited, 'RATE_LIMITED');
   });

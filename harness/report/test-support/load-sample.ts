@@ -23,7 +23,7 @@ export function loadResult(overrides: Partial<LoadScenarioResult> = {}): LoadSce
       },
     ],
     checks: [
-      { name: 'every 429 carries Retry-After', description: 'Spec 8.3.', outcome: 'pass', passes: 30, fails: 0 },
+      { name: 'every 429 carries Retry-After', description: 'Spec 8.15.', outcome: 'pass', passes: 30, fails: 0 },
       {
         name: `successes within one window ${XSS_PROBE}`,
         description: 'Spec 8.',

@@ -141,7 +141,7 @@ function acceptedOnly(
   };
 }
 
-/** The token endpoint's slow_down (spec 4.1, 8.4), as the reference writes it. */
+/** The token endpoint's slow_down (spec 4.1, 8.16a), as the reference writes it. */
 function slowDown(r: FaultResponse, retryAfterSeconds: number): void {
   r.setStatus(429);
   r.value = {

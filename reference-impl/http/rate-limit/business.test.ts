@@ -17,7 +17,7 @@ const ORDINARY_DEFAULT_PER_MINUTE = 600;
 /** The fixture clients with the service's ordinary ceiling that can get a token (disabledPartner cannot). */
 const ORDINARY_ROLES = ['partnerA', 'partnerB', 'readOnly', 'narrowPartner'];
 
-/** Spec 8.2: Limit, Remaining and an ISO 8601 Reset within the current minute of the service clock. */
+/** Spec 8.14: Limit, Remaining and an ISO 8601 Reset within the current minute of the service clock. */
 function expectRateLimitHeaders(
   res: ApiResponse,
   nowMs: number,

@@ -1,6 +1,6 @@
 import type { RateLimitDecision } from './types.ts';
 
-/** Spec 8.2: on every response of a rate-limited endpoint; Reset is ISO 8601, not epoch seconds. */
+/** Spec 8.14: on every response of a rate-limited endpoint; Reset is ISO 8601, not epoch seconds. */
 export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
   return {
     'X-RateLimit-Limit': String(d.limit),
@@ -9,7 +9,7 @@ export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
   };
 }
 
-/** Spec 8.3 and 8.4: on a 429 (the token endpoint sends only this one). */
+/** Spec 8.15 and 8.16b: on a 429 (the token endpoint sends only this one). */
 export function retryAfterHeaders(d: RateLimitDecision): Record<string, string> {
   return { 'Retry-After': String(d.retryAfterSeconds) };
 }

@@ -1,4 +1,4 @@
-/** Spec 4.1, 5, 7.1 and 8.4 over HTTP: POST /oauth/token. */
+/** Spec 4.1, 5, 7.1, 8.16a and 8.16b over HTTP: POST /oauth/token. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../../../contract/validation.ts';
 import {
@@ -296,7 +296,7 @@ describe('POST /oauth/token with config.apiDisabled (spec 5.8)', () => {
   });
 });
 
-describe('token endpoint rate limits (spec 8.4)', () => {
+describe('token endpoint rate limits (spec 8.16a)', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({

@@ -126,7 +126,7 @@ async function issueToken(deps: TokenRouteDeps, request: FastifyRequest, reply: 
 
 async function countAddress(deps: TokenRouteDeps, request: FastifyRequest) {
   const { ctx } = request;
-  // Spec 8.4: two separate buckets; the address one is counted first so floods of bad credentials are bounded.
+  // Spec 8.16a: two separate buckets; the address one is counted first so floods of bad credentials are bounded.
   const byAddress = await deps.rateLimiter.hit(
     bucketOf(ctx.control.rateLimitGeneration, `token-addr:${request.ip}`),
     ctx.control.tokenAddressCeiling ?? deps.limits.perAddressPerMinute,
