@@ -1,11 +1,21 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { RESERVATION_STATUSES, type ReservationStatus } from '../../contract/types.ts';
+import { RESERVATION_STATUSES } from '../../contract/types.ts';
 import type { ClientRegistry } from '../domain/credentials.ts';
 import { apiError } from '../domain/failure.ts';
 import type { OperatorData } from '../domain/operator-data.ts';
 import { type FaultSwitch, UnknownFaultError } from '../faults/switch.ts';
 import type { Store } from '../store/types.ts';
+import {
+  attachMoney,
+  declineNextBookings,
+  enabledFlag,
+  invalid,
+  jsonBody,
+  reservationStatus,
+  storePriceMove,
+  type WithParams,
+} from './request-values.ts';
 
 export const CONTROL_PREFIX = '/control/v1';
 
@@ -29,24 +39,6 @@ export function bearerGuard(token: string, what: string) {
       throw apiError('UNAUTHORIZED', `${what}: bearer secret required.`);
   };
 }
-
-export function jsonBody(request: FastifyRequest): Record<string, unknown> {
-  const raw = request.body;
-  if (!Buffer.isBuffer(raw) || raw.length === 0) return {};
-  try {
-    const value: unknown = JSON.parse(raw.toString('utf8'));
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // answered below
-  }
-  throw apiError('MALFORMED_JSON', 'The control API takes a JSON object body.');
-}
-
-export function invalid(field: string, message: string) {
-  return apiError('VALIDATION_ERROR', `${field} ${message}.`, { fields: [{ field, message }] });
-}
-
-type WithParams<P> = FastifyRequest<{ Params: P }>;
 
 /**
  * The operator's control API (docs/design.md "Target control"): what only the operator does, apart from the
@@ -104,11 +96,6 @@ async function resetClock(deps: ControlDeps) {
   return { clockOffsetMs: state.clockOffsetMs, now: new Date().toISOString() };
 }
 
-function enabledFlag(enabled: unknown): boolean {
-  if (typeof enabled !== 'boolean') throw invalid('enabled', 'must be a boolean');
-  return enabled;
-}
-
 async function switchApi(deps: ControlDeps, request: FastifyRequest) {
   const enabled = enabledFlag(jsonBody(request).enabled);
   const state = await deps.store.updateControlState((s) => ({ ...s, apiDisabled: !enabled }));
@@ -143,27 +130,7 @@ async function movePrice(deps: ControlDeps, request: WithParams<{ vehicleCode: s
   const { vehicleCode } = request.params;
   if (deps.operatorData.standing(vehicleCode) === 'unknown') throw apiError('NOT_FOUND', 'No such vehicle.');
   const movePercent = pricePercent(jsonBody(request).movePercent);
-  const state = await deps.store.updateControlState((s) => {
-    const moves = { ...s.priceMovesPercent };
-    if (movePercent === 0) delete moves[vehicleCode];
-    else moves[vehicleCode] = movePercent;
-    return { ...s, priceMovesPercent: moves };
-  });
-  return { vehicleCode, movePercent: state.priceMovesPercent[vehicleCode] ?? 0 };
-}
-
-function declineCount(count: unknown): number {
-  if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 1000) {
-    throw invalid('count', 'must be an integer from 0 to 1000');
-  }
-  return count;
-}
-
-async function declineNextBookings(deps: ControlDeps, request: FastifyRequest) {
-  const { count: raw = 1 } = jsonBody(request);
-  const count = declineCount(raw);
-  const state = await deps.store.updateControlState((s) => ({ ...s, declineNextBookings: count }));
-  return { declineNextBookings: state.declineNextBookings };
+  return storePriceMove(deps.store, vehicleCode, movePercent);
 }
 
 async function readFaults(deps: ControlDeps) {
@@ -219,22 +186,6 @@ async function switchFaults(deps: ControlDeps, request: FastifyRequest) {
     faults: { ...s.faults, ...(switches as Partial<typeof s.faults>) },
   }));
   return { ...state.faults, enabled: deps.faults.enabled() };
-}
-
-async function attachMoney(deps: ControlDeps, request: WithParams<{ reservationId: string }>) {
-  const { attached } = jsonBody(request);
-  if (typeof attached !== 'boolean') throw invalid('attached', 'must be a boolean');
-  if (!(await deps.store.setMoneyAttached(request.params.reservationId, attached))) {
-    throw apiError('NOT_FOUND', 'No such reservation.');
-  }
-  return { reservationId: request.params.reservationId, moneyAttached: attached };
-}
-
-function reservationStatus(status: unknown): ReservationStatus {
-  if (typeof status !== 'string' || !(RESERVATION_STATUSES as readonly string[]).includes(status)) {
-    throw invalid('status', `must be one of ${RESERVATION_STATUSES.join(', ')}`);
-  }
-  return status as ReservationStatus;
 }
 
 async function setReservationStatus(deps: ControlDeps, request: WithParams<{ reservationId: string }>) {

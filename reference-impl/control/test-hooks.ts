@@ -1,13 +1,23 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HOOK_NAMES, HOOKS_CONTRACT, HOOKS_CONTRACT_VERSION } from '../../contract/hooks/names.ts';
-import { RESERVATION_STATUSES, type ReservationStatus } from '../../contract/types.ts';
+import { RESERVATION_STATUSES } from '../../contract/types.ts';
 import type { ClientRegistry } from '../domain/credentials.ts';
 import { apiError } from '../domain/failure.ts';
 import type { OperatorData } from '../domain/operator-data.ts';
 import { quoteDigest } from '../domain/quote-tokens.ts';
 import type { FaultSwitch } from '../faults/switch.ts';
 import type { Store } from '../store/types.ts';
-import { bearerGuard, invalid, jsonBody } from './routes.ts';
+import {
+  attachMoney,
+  declineNextBookings,
+  enabledFlag,
+  invalid,
+  jsonBody,
+  reservationStatus,
+  storePriceMove,
+  type WithParams,
+} from './request-values.ts';
+import { bearerGuard } from './routes.ts';
 
 /** Where the reference serves the test hooks of docs/test-hooks.md. */
 export const TEST_HOOKS_PREFIX = '/test-hooks/v1';
@@ -25,8 +35,6 @@ export interface TestHookDeps {
 
 const finiteNumber = (value: unknown, min: number, max: number) =>
   typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max;
-
-type WithParams<P> = FastifyRequest<{ Params: P }>;
 
 /**
  * The published test-hooks contract (docs/test-hooks.md, contract/hooks/): what the conformance suite asks of a
@@ -124,43 +132,7 @@ async function movePrice(deps: TestHookDeps, request: WithParams<{ vehicleCode: 
   if (deps.operatorData.standing(vehicleCode) === 'unknown') throw apiError('NOT_FOUND', 'No such vehicle.');
   const { movePercent } = jsonBody(request);
   if (!finiteNumber(movePercent, -99, 1000)) throw invalid('movePercent', 'must be a number from -99 to 1000');
-  const state = await deps.store.updateControlState((s) => {
-    const moves = { ...s.priceMovesPercent };
-    if (movePercent === 0) delete moves[vehicleCode];
-    else moves[vehicleCode] = movePercent as number;
-    return { ...s, priceMovesPercent: moves };
-  });
-  return { vehicleCode, movePercent: state.priceMovesPercent[vehicleCode] ?? 0 };
-}
-
-function declineCount(count: unknown): number {
-  if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 1000) {
-    throw invalid('count', 'must be an integer from 0 to 1000');
-  }
-  return count;
-}
-
-async function declineNextBookings(deps: TestHookDeps, request: FastifyRequest) {
-  const { count: raw = 1 } = jsonBody(request);
-  const count = declineCount(raw);
-  const state = await deps.store.updateControlState((s) => ({ ...s, declineNextBookings: count }));
-  return { declineNextBookings: state.declineNextBookings };
-}
-
-async function attachMoney(deps: TestHookDeps, request: WithParams<{ reservationId: string }>) {
-  const { attached } = jsonBody(request);
-  if (typeof attached !== 'boolean') throw invalid('attached', 'must be a boolean');
-  if (!(await deps.store.setMoneyAttached(request.params.reservationId, attached))) {
-    throw apiError('NOT_FOUND', 'No such reservation.');
-  }
-  return { reservationId: request.params.reservationId, moneyAttached: attached };
-}
-
-function reservationStatus(status: unknown): ReservationStatus {
-  if (typeof status !== 'string' || !(RESERVATION_STATUSES as readonly string[]).includes(status)) {
-    throw invalid('status', `must be one of ${RESERVATION_STATUSES.join(', ')}`);
-  }
-  return status as ReservationStatus;
+  return storePriceMove(deps.store, vehicleCode, movePercent as number);
 }
 
 async function setReservationStatus(deps: TestHookDeps, request: WithParams<{ reservationId: string }>) {
@@ -168,11 +140,6 @@ async function setReservationStatus(deps: TestHookDeps, request: WithParams<{ re
   const result = await deps.store.transitionReservation(request.params.reservationId, RESERVATION_STATUSES, status);
   if (!result) throw apiError('NOT_FOUND', 'No such reservation.');
   return { reservationId: request.params.reservationId, status: result.reservation.reservation.status };
-}
-
-function enabledFlag(enabled: unknown): boolean {
-  if (typeof enabled !== 'boolean') throw invalid('enabled', 'must be a boolean');
-  return enabled;
 }
 
 async function switchClientPartner(deps: TestHookDeps, request: WithParams<{ clientId: string }>) {
