@@ -89,7 +89,7 @@ export function buildReport(input: BuildReportInput): ReportModel {
 }
 
 /**
- * The checks per clause, each with its id; a check naming a clause the catalogue does not hold is left out and
+ * The checks per clause, each with its id; a check naming a clause the clause catalogue does not hold is left out and
  * becomes a harness error instead.
  */
 function numberChecks(
@@ -155,7 +155,7 @@ interface ClauseContext {
   strict: boolean;
 }
 
-/** One clause of the catalogue with its checks, its outcome, how it was judged and whether it is waived. */
+/** One clause of the clause catalogue with its checks, its outcome, how it was judged and whether it is waived. */
 function reportClause(clause: Clause, context: ClauseContext): ReportClause {
   const waiver = context.covering.get(clause.id);
   const checks = (context.byClause.get(clause.id) ?? [])
@@ -225,7 +225,7 @@ function judgementOf(checks: readonly ReportCheck[], observed: boolean): Pick<Re
   return {};
 }
 
-/** The catalogue's clauses reported section by section, in SECTIONS order, each section with its counts. */
+/** The clause catalogue's clauses reported section by section, in SECTIONS order, each section with its counts. */
 function reportSections(reportOf: (clause: Clause) => ReportClause): ReportSection[] {
   const sectionTitles = new Map(SECTIONS.map((section) => [section.id, section.title]));
   const sectionOrder = [...SECTIONS.map((section) => section.id)];
@@ -303,7 +303,7 @@ function verdictOf(
   };
 }
 
-/** How much of the catalogue the run judged, by which method, and by checks of generated cases or examples. */
+/** How much of the clause catalogue the run judged, by which method, and by checks of generated cases or examples. */
 function coverageOf(allClauses: readonly ReportClause[]): ReportModel['coverage'] {
   const byMethod: Record<JudgedBy, number> = { live: 0, hooks: 0, patient: 0, static: 0 };
   for (const clause of allClauses) for (const method of clause.judgedBy ?? []) byMethod[method] += 1;

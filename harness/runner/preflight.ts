@@ -28,8 +28,12 @@ export interface PreflightInput {
   profile: Profile;
   allowBookings: boolean;
   only: readonly string[];
-  /** The checks of each clause as the suite sources declare them (suite-scan.ts): their profile and scopes. */
-  declared?: ReadonlyMap<string, readonly DeclaredCheck[]>;
+  /**
+   * The checks of each clause as the run registers them (vitest-run.ts collectChecks): their profile and scopes. A
+   * promise, so the runner collects them beside the network steps: an unreachable target or untrusted certificate
+   * ends pre-flight without waiting for it.
+   */
+  declared?: ReadonlyMap<string, readonly DeclaredCheck[]> | Promise<ReadonlyMap<string, readonly DeclaredCheck[]>>;
   /** Per network step, milliseconds (default 5,000). */
   timeoutMs?: number;
 }
@@ -382,9 +386,11 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
     ...(partnerLimitPerMinute !== undefined ? { partnerLimitPerMinute } : {}),
     durationMs: Date.now() - started,
   });
-  const selection = selectionProblem(input.only, input.profile, input.declared);
+  // A selection no check of the run's profile can judge is said first, beside any other problem; without --only there
+  // is none, and a target found unreachable is said without waiting for the collection.
+  const selection =
+    input.only.length > 0 ? selectionProblem(input.only, input.profile, await input.declared) : undefined;
   if (selection) problems.push(selection);
-
   const { target } = input;
   const url = new URL(target.baseUrl);
   const unreachable = await reach(url, timeoutMs);
@@ -435,7 +441,7 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
     );
   }
   if (tokens.length > 0) passed.push(`tokens for ${tokens.join(', ')}`);
-  const shortfall = scopeShortfall(granted.partnerA, input.only, input.profile, input.declared);
+  const shortfall = scopeShortfall(granted.partnerA, input.only, input.profile, await input.declared);
   if (shortfall.problem) {
     if (!selection) problems.push(shortfall.problem);
   } else if (shortfall.unjudged.length > 0) {

@@ -244,32 +244,31 @@ async function prepare(options: CertifyOptions, output: (text: string) => void, 
     // The runner's own calls (pre-flight, the patient clocks, the test hooks) go by the run's trust, pace and profile.
     resetReachability();
     configureRunHttp({ target: target.config, profile, maxRps });
-    // vitest's collection walks the suites as the run will register them (vitest-run.ts collectChecks).
-    const { collectChecks } = await import('./vitest-run.ts');
-    const scanned = await collectChecks({
-      root: PROJECT_ROOT,
-      include: [...(options.suites ?? DEFAULT_SUITES)],
-      settings: { ...settingsOf(p, target, profile, allowBookings, maxRps), hooks: [] },
-      ...(p.replay ? { testNamePattern: p.replay.testNamePattern } : {}),
-    });
-    const declared = new Map<string, DeclaredCheck[]>();
-    for (const checks of scanned.values()) {
-      for (const { clauseId, profile: declaredProfile, scopes } of checks) {
-        declared.set(clauseId, [...(declared.get(clauseId) ?? []), { profile: declaredProfile, scopes }]);
-      }
-    }
+    // vitest's collection walks the suites as the run will register them (vitest-run.ts collectChecks), beside
+    // pre-flight's network steps.
+    const collecting = import('./vitest-run.ts').then(({ collectChecks }) =>
+      collectChecks({
+        root: PROJECT_ROOT,
+        include: [...(options.suites ?? DEFAULT_SUITES)],
+        settings: { ...settingsOf(p, target, profile, allowBookings, maxRps), hooks: [] },
+        ...(p.replay ? { testNamePattern: p.replay.testNamePattern } : {}),
+      }),
+    );
+    // A pre-flight that ends early leaves it to finish unheard.
+    collecting.catch(() => {});
     const checked = await preflight({
       target: target.config,
       embedded: target.embedded,
       profile,
       allowBookings,
       only: p.only,
-      declared,
+      declared: collecting.then(byClause),
     });
     if (checked.problems.length > 0) {
       clearReports(p.reportDir);
       throw new PreflightError(checked.problems.map(scrub));
     }
+    const scanned = await collecting;
     output(`Pre-flight: ${checked.passed.join(', ')} (${(checked.durationMs / 1000).toFixed(1)} s)\n`);
     for (const note of checked.notes) output(`Pre-flight: ${scrub(note)}\n`);
     const settings: RunSettings = {
@@ -285,6 +284,17 @@ async function prepare(options: CertifyOptions, output: (text: string) => void, 
     await target.stop();
     throw error;
   }
+}
+
+/** The collected checks by clause, as pre-flight reads them. */
+function byClause(collected: ReadonlyMap<string, readonly CheckDeclaration[]>): Map<string, DeclaredCheck[]> {
+  const declared = new Map<string, DeclaredCheck[]>();
+  for (const checks of collected.values()) {
+    for (const { clauseId, profile, scopes } of checks) {
+      declared.set(clauseId, [...(declared.get(clauseId) ?? []), { profile, scopes }]);
+    }
+  }
+  return declared;
 }
 
 /** The run's settings as the plan decides them; pre-flight adds the hooks the target offers and the scopes it grants. */
