@@ -58,6 +58,20 @@ describe('ProgressReporter', () => {
     expect(live).toMatch(/<clear>9 check\(s\) in 2 suite file\(s\)[^\n]*\n$/);
   }, 60_000);
 
+  it('shows the total without ≈ from the first line when the estimate is the collected count', () => {
+    const lines: string[] = [];
+    const progress = new ProgressReporter({
+      mode: 'plain',
+      write: (text) => lines.push(text),
+      estimate: (file) => (file.endsWith('a.test.ts') ? 7 : 5),
+      estimateExact: true,
+      heartbeatMs: 0,
+    });
+    progress.onTestRunStart([{ moduleId: '/x/a.test.ts' }, { moduleId: '/x/b.test.ts' }] as never);
+    expect(lines.join('')).toContain('Running 12 check(s) from 2 suite file(s)…');
+    expect(progress.status()).toMatch(/^0\/12 checks · 0 failed/);
+  });
+
   it('estimates the time left from the pace so far, and prints notes above the live line', () => {
     const now = 1_000;
     const lines: string[] = [];

@@ -41,6 +41,8 @@ export interface ProgressOptions extends CollectOptions {
   mode?: 'live' | 'plain';
   /** Checks each suite file is expected to hold before vitest collects it (the estimate of the total). */
   estimate?: (moduleId: string) => number;
+  /** `estimate` counts the checks the run will run (vitest's collection beforehand): the total is shown without ≈. */
+  estimateExact?: boolean;
   /** Width of the live line (default: the terminal's, or 100). */
   columns?: number;
   heartbeatMs?: number;
@@ -57,6 +59,7 @@ export class ProgressReporter implements Reporter {
   readonly #options: CollectOptions;
   readonly #mode: 'live' | 'plain';
   readonly #estimate: (moduleId: string) => number;
+  readonly #estimateExact: boolean;
   readonly #columns: number;
   readonly #heartbeatMs: number;
   readonly #now: () => number;
@@ -79,6 +82,7 @@ export class ProgressReporter implements Reporter {
     this.#options = { root: options.root ?? process.cwd(), unexplainedSkip: options.unexplainedSkip ?? 'error' };
     this.#mode = options.mode ?? 'plain';
     this.#estimate = options.estimate ?? (() => 0);
+    this.#estimateExact = options.estimateExact ?? false;
     this.#columns = Math.max(40, options.columns ?? 100);
     this.#heartbeatMs = options.heartbeatMs ?? 30_000;
     this.#now = options.now ?? Date.now;
@@ -89,7 +93,9 @@ export class ProgressReporter implements Reporter {
     this.#lastLineAt = this.#startedAt;
     for (const spec of specifications) this.#expected.set(spec.moduleId, this.#estimate(spec.moduleId));
     const total = this.#total();
-    this.#line(`Running about ${total} check(s) from ${specifications.length} suite file(s)…`);
+    this.#line(
+      `Running ${this.#estimateExact ? '' : 'about '}${total} check(s) from ${specifications.length} suite file(s)…`,
+    );
     if (this.#mode === 'plain' && this.#heartbeatMs > 0) {
       this.#heartbeat = setInterval(
         () => {
@@ -166,7 +172,7 @@ export class ProgressReporter implements Reporter {
   /** "57/≈330 checks · 2 failed · 0:41 elapsed · ≈2:10 left". */
   status(): string {
     const total = this.#total();
-    const exact = [...this.#expected.keys()].every((file) => this.#collected.has(file));
+    const exact = this.#estimateExact || [...this.#expected.keys()].every((file) => this.#collected.has(file));
     const failed = this.#totals.fail + this.#totals.error + this.#harnessProblems;
     const elapsed = this.#now() - this.#startedAt;
     const parts = [
