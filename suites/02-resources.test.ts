@@ -9,7 +9,7 @@
 import { describe, expect } from 'vitest';
 import { API_PREFIX } from '../contract/constants.ts';
 import { check } from '../harness/check/check.ts';
-import { requestToken } from './support/auth.ts';
+import { plainTokenAnswer } from './support/auth.ts';
 import { sharedListingRead } from './support/listings.ts';
 import { book, business, shop } from './support/presets.ts';
 import { availabilityFaults, quoteFaults, reservationFaults } from './support/request-faults.ts';
@@ -89,7 +89,7 @@ describe('2 Conventions', () => {
 
   // Spec 2.0.3: "all paths start with `/api/partner/v1`"
   check('2.0.3')({ ...business, name: 'The token and listing endpoints answer under /api/partner/v1' }, async (t) => {
-    const token = await requestToken(t, 'partnerA');
+    const token = await plainTokenAnswer(t, 'partnerA');
     expect(token.status, `POST ${API_PREFIX}/oauth/token: ${token.excerpt}`).toBe(200);
     expectSamples(
       await Promise.all(

@@ -24,7 +24,7 @@ import {
 import { claim } from '../harness/check/scope.ts';
 import { expectedGot } from '../harness/check/wording.ts';
 import type { Role } from '../harness/config/target-config.ts';
-import { requestToken } from './support/auth.ts';
+import { plainTokenAnswer } from './support/auth.ts';
 import {
   cancelPath,
   expectBooked,
@@ -33,10 +33,18 @@ import {
   requireQuote,
   sendBooking,
 } from './support/booking.ts';
+import { refusalsOf } from './support/endpoint-refusals.ts';
 import { quoteAnswered, succeeded } from './support/endpoint-success.ts';
 import { ENDPOINT_PROFILES, type EndpointProfile, endpointsOf } from './support/endpoints.ts';
 import { sampleOf } from './support/generated.ts';
-import { fleetOf, locationsOf, targetListings } from './support/listings.ts';
+import {
+  fleetOf,
+  type ListingPath,
+  locationsOf,
+  sharedCodeRead,
+  sharedListingRead,
+  targetListings,
+} from './support/listings.ts';
 import { booking, business } from './support/presets.ts';
 import { freshKey, plainRequest } from './support/reservation-requests.ts';
 import { sharedStep } from './support/shared-steps.ts';
@@ -106,6 +114,14 @@ async function walkValidCalls(t: CheckContext, level: EndpointProfile): Promise<
       case 'cancelReservation':
         res = await client.post(pathOf(endpoint, values), { reason: 'Certification run: endpoint walk' });
         break;
+      case 'listFleet':
+      case 'getFleetVehicle':
+      case 'listLocations':
+      case 'getLocation':
+      case 'listRates':
+        // The listing reads every check of a plain answer shares (sharedListingRead): the same requests, sent once.
+        res = await sharedListingRead(t, pathOf(endpoint, values) as ListingPath, partnerA);
+        break;
       default:
         res = await client.get(pathOf(endpoint, values));
     }
@@ -128,21 +144,13 @@ async function walkValidCalls(t: CheckContext, level: EndpointProfile): Promise<
 }
 
 /**
- * A refused call of every business endpoint: no Authorization header (401). Safe on any target: nothing is
- * read or written without a token. Parameters are real codes and a made-up reservation id.
+ * A refused call of every business endpoint: no Authorization header (401), the refusals 7.1.2 and 7.3.1 judge too
+ * (endpointRefusals, sent once). Safe on any target: nothing is read or written without a token. Parameters are real
+ * codes and a made-up reservation id.
  */
 async function unauthenticatedCalls(t: CheckContext, level: EndpointProfile): Promise<Answer[]> {
-  const values: PathValues = { ...(await listedValues(t)), reservationId: 'CERT-NO-SUCH-RESERVATION' };
   const answers: Answer[] = [];
-  for (const endpoint of endpointsOf(level)) {
-    const path = pathOf(endpoint, values);
-    const body = endpoint.method === 'GET' ? undefined : { probe: 'certification' };
-    const res =
-      endpoint.method === 'GET'
-        ? await t.anonymous.get(path)
-        : endpoint.method === 'PATCH'
-          ? await t.anonymous.patch(path, body)
-          : await t.anonymous.post(path, body);
+  for (const { endpoint, res } of await refusalsOf(t, level, 'no token')) {
     // UNAUTHORIZED or INVALID_TOKEN (5.6a): one sent with another status is its 7.3 row's deviation, filed there.
     // Another answer breaks 5.6a ("missing … token gives 401"), and for PATCH 4.10.1, which puts authentication
     // before its 501: filed there. The checks judge the answer's headers whatever its status.
@@ -321,7 +329,7 @@ describe('4 Endpoints', () => {
   check('4.0.4')(
     { needs: [partnerA], name: 'POST /oauth/token with client credentials and no bearer token: 200' },
     async (t) => {
-      const res = await requestToken(t, partnerA);
+      const res = await plainTokenAnswer(t, partnerA);
       expect(res.status, res.excerpt).toBe(200);
       expectSchema(res, 'TokenResponse');
     },
@@ -452,7 +460,11 @@ describe('4 Endpoints', () => {
           const { code: value, listed } = kind === 'fleet' ? v : l;
           // An operator-named code answers as its probe says (409 or 404), judged under 4.2: not this case.
           if (kind === 'fleet' && withheld.has(value)) return SKIP;
-          const res = await t.client(partnerA).get(`/${kind}/${encodeURIComponent(value)}`);
+          // A listed code's read is the one every check of a listed member judges (sharedCodeRead): the same request,
+          // answered once for the run; a code nobody holds is a new request each case.
+          const res = listed
+            ? await sharedCodeRead(t, kind, value, partnerA)
+            : await t.client(partnerA).get(`/${kind}/${encodeURIComponent(value)}`);
           if (listed) {
             expectRow(t, res, 200, kind === 'fleet' ? 'FleetVehicle' : 'Location');
           } else if (kind === 'fleet') {

@@ -16,6 +16,7 @@ import {
   expectTokenRequestRefused,
   grantedScopes,
   jsonTokenRequest,
+  plainTokenAnswer,
   requestToken,
   scopeSet,
 } from './support/auth.ts';
@@ -24,7 +25,7 @@ import { otherGrantTypes, unknownScopes, wrongSecrets } from './support/draws.ts
 describe('4.1 POST /oauth/token', () => {
   // Spec 4.1.1: "Request `application/x-www-form-urlencoded`"
   check('4.1.1')({ name: 'A form-encoded token request is accepted', needs: ['partnerA'] }, async (t) => {
-    const res = await requestToken(t, 'partnerA');
+    const res = await plainTokenAnswer(t, 'partnerA');
     expect(res.status, res.excerpt).toBe(200);
     expectSchema(res, 'TokenResponse');
   });
@@ -117,7 +118,7 @@ describe('4.1 POST /oauth/token', () => {
 
   // Spec 4.1.4: "scope (optional, space-delimited subset of the grant; omitted means everything held)"
   check('4.1.4')({ name: 'scope omitted: the token carries every scope held', needs: ['partnerA'] }, async (t) => {
-    const all = await requestToken(t, 'partnerA');
+    const all = await plainTokenAnswer(t, 'partnerA');
     expect(all.status, all.excerpt).toBe(200);
     const held = grantedScopes(bodyOf<{ scope?: unknown }>(all, 'the token response').scope);
     expect(held.length, 'scopes of a token requested without scope').toBeGreaterThan(0);
@@ -137,7 +138,7 @@ describe('4.1 POST /oauth/token', () => {
   check('4.1.4')(
     { name: 'scope: a space-delimited subset of the grant gives exactly that subset', needs: ['partnerA'] },
     async (t) => {
-      const all = await requestToken(t, 'partnerA');
+      const all = await plainTokenAnswer(t, 'partnerA');
       expect(all.status, all.excerpt).toBe(200);
       const held = grantedScopes(bodyOf<{ scope?: unknown }>(all, 'the token response').scope);
       if (held.length === 0) return t.notApplicable('the client holds no scope');
@@ -163,7 +164,7 @@ describe('4.1 POST /oauth/token', () => {
       needs: ['partnerA'],
     },
     async (t) => {
-      const res = await requestToken(t, 'partnerA');
+      const res = await plainTokenAnswer(t, 'partnerA');
       expect(res.status, res.excerpt).toBe(200);
       expectMediaType(res, 'json');
       expectSchema(res, 'TokenResponse');
@@ -184,7 +185,7 @@ describe('4.1 POST /oauth/token', () => {
 
   // Spec 4.1.6: "header `Cache-Control: no-store`"
   check('4.1.6')({ name: 'The token response carries Cache-Control: no-store', needs: ['partnerA'] }, async (t) => {
-    const res = await requestToken(t, 'partnerA');
+    const res = await plainTokenAnswer(t, 'partnerA');
     expect(res.status, res.excerpt).toBe(200);
     const directives = (res.headers['cache-control'] ?? '').split(',').map((d) => d.trim().toLowerCase());
     expect(directives, 'Cache-Control directives').toContain('no-store');

@@ -7,6 +7,7 @@ import { check } from '../harness/check/check.ts';
 import { casesFor } from '../harness/check/cost.ts';
 import { expectError, expectMediaType, expectSchema, listItems } from '../harness/check/expect-api.ts';
 import { listedVehicle, otherScope, unknownCodes } from './support/draws.ts';
+import { unauthenticated } from './support/endpoint-refusals.ts';
 import { fleetOf, listingReadInFull, locationsOf } from './support/listings.ts';
 import { business } from './support/presets.ts';
 import { availabilityRequest } from './support/shopping.ts';
@@ -89,7 +90,8 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
 
   // Spec 4.2.2: "Errors: 401, 403, 429, 503 (list)"
   check('4.2.2')({ ...business, name: 'GET /fleet without a token: 401' }, async (t) => {
-    expectError(await t.anonymous.get('/fleet'), ['INVALID_TOKEN', 'UNAUTHORIZED']);
+    // The refusal 7.1.2 and 4.0.2 judge too (endpointRefusals): sent once for the run.
+    expectError(await unauthenticated(t, 'catalog', 'listFleet'), ['INVALID_TOKEN', 'UNAUTHORIZED']);
   });
 
   // Spec 4.0.5 (quoted above)

@@ -8,6 +8,7 @@ import { casesFor } from '../harness/check/cost.ts';
 import { bodyOf, expectError, expectMediaType, expectSchema, listItems } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
 import { listedLocation, otherScope, unknownCodes } from './support/draws.ts';
+import { unauthenticated } from './support/endpoint-refusals.ts';
 import { listedCodes, listingReadInFull, locationsOf } from './support/listings.ts';
 import { business } from './support/presets.ts';
 
@@ -72,7 +73,8 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
 
   // Spec 4.3.1: "Errors: 401, 403, 404 (single), 429."
   check('4.3.1')({ ...business, name: 'GET /locations without a token: 401' }, async (t) => {
-    expectError(await t.anonymous.get('/locations'), ['INVALID_TOKEN', 'UNAUTHORIZED']);
+    // The refusal 7.1.2 and 4.0.2 judge too (endpointRefusals): sent once for the run.
+    expectError(await unauthenticated(t, 'catalog', 'listLocations'), ['INVALID_TOKEN', 'UNAUTHORIZED']);
   });
 
   // Spec 4.0.7 (quoted above)

@@ -10,6 +10,7 @@ import { check } from '../harness/check/check.ts';
 import { casesFor } from '../harness/check/cost.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { otherScope } from './support/draws.ts';
+import { unauthenticated } from './support/endpoint-refusals.ts';
 import { ratesOf, sharedListingRead } from './support/listings.ts';
 import { business } from './support/presets.ts';
 import { answerForItem, notJudgedReason, PLAN_REFUSALS } from './support/refused-for.ts';
@@ -105,7 +106,8 @@ describe('4.4 GET /rates', () => {
 
   // Spec 4.4.2: "Errors: 401, 403, 429."
   check('4.4.2')({ ...business, name: 'GET /rates without a token: 401' }, async (t) => {
-    expectError(await t.anonymous.get('/rates'), ['INVALID_TOKEN', 'UNAUTHORIZED']);
+    // The refusal 7.1.2 and 4.0.2 judge too (endpointRefusals): sent once for the run.
+    expectError(await unauthenticated(t, 'catalog', 'listRates'), ['INVALID_TOKEN', 'UNAUTHORIZED']);
   });
 
   // Spec 4.0.9 (quoted above)

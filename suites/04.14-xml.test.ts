@@ -51,10 +51,10 @@ import {
   postBytes,
   xmlRequest,
 } from './support/limits.ts';
-import { runUnknownCode, someCodes, targetListings } from './support/listings.ts';
+import { targetListings } from './support/listings.ts';
 import { requireFaultRefused, requireUnknownKeysRefused } from './support/request-faults.ts';
 import { freshKey, plainRequest } from './support/reservation-requests.ts';
-import { sharedStep } from './support/shared-steps.ts';
+import { type ResponsePair, xmlResponsePairs } from './support/response-pairs.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // An independent reading of a typed XML response: the document as a tree of namespaced elements, then each rule
@@ -530,45 +530,6 @@ const named =
 // ---------------------------------------------------------------------------------------------------------------
 // Responses: the same GETs in XML and in JSON.
 
-interface ResponsePair {
-  call: string;
-  xml: ApiResult;
-  json: ApiResult;
-}
-
-/**
- * Successes and errors of the listing reads, each in both representations: read once for the run's response rules
- * (sharedStep), each of which judges its own clause on them.
- */
-function responsePairs(t: CheckContext): Promise<ResponsePair[]> {
-  return sharedStep(t, 'xml response pairs', () => readResponsePairs(t));
-}
-
-async function readResponsePairs(t: CheckContext): Promise<ResponsePair[]> {
-  const { vehicleCode, locationCode } = await someCodes(t, 'partnerA');
-  const client = t.client('partnerA');
-  const unknown = runUnknownCode(t);
-  const calls: [string, (rep: 'json' | 'xml') => Promise<ApiResult>][] = [
-    ...['/locations', `/locations/${locationCode}`, '/fleet', `/fleet/${vehicleCode}`, '/rates'].map(
-      (path): [string, (rep: 'json' | 'xml') => Promise<ApiResult>] => [
-        `GET ${path}`,
-        (rep) => client.get(path, { representation: rep }),
-      ],
-    ),
-    [`GET /locations/${unknown}`, (rep) => client.get(`/locations/${unknown}`, { representation: rep })],
-    ['GET /fleet without a token', (rep) => t.anonymous.get('/fleet', { representation: rep })],
-    ['GET /rates lacking rates:read', (rep) => client.get('/rates', { representation: rep, scopes: ['fleet:read'] })],
-  ];
-  const pairs: ResponsePair[] = [];
-  for (const [call, send] of calls) {
-    const xml = await send('xml');
-    // A JSON answer to an XML Accept is 4.13.1a's (filed there): no XML to judge, the check is blocked.
-    requireRepresentation(xml, 'xml', call);
-    pairs.push({ call, xml, json: await send('json') });
-  }
-  return pairs;
-}
-
 /**
  * 4.14.18a on one call answered in both representations: the XML document's own rules under their clauses, then its
  * value against the JSON body. `strip` leaves out what differs between two answers by design (a quote's own id).
@@ -685,7 +646,7 @@ function judgeReading(violations: readonly { clause: string; path: string; messa
 function responseRule(declare: DeclareCheck, name: string, kinds: string[] = []): void {
   declare({ ...catalog, name }, async (t) => {
     const seen = new Set<string>();
-    for (const { call, xml } of await responsePairs(t)) {
+    for (const { call, xml } of await xmlResponsePairs(t)) {
       if (!isXmlAnswer(call, xml)) continue;
       const reading = readTypedResponse(xml.text);
       for (const kind of reading.seen) seen.add(kind);
@@ -1264,7 +1225,7 @@ describe('4.14 XML representation', () => {
   // Spec 4.14.18a: "The XML is converted to the same JSON-shaped value and validated by the same schemas as JSON;
   // responses have the same field names and values."
   check('4.14.18a')({ ...catalog, name: 'XML responses carry the same field names and values as JSON' }, async (t) => {
-    for (const { call, xml, json } of await responsePairs(t)) expectSameValues({ call, xml, json });
+    for (const { call, xml, json } of await xmlResponsePairs(t)) expectSameValues({ call, xml, json });
   });
 
   // Spec 4.14.18a (quoted above)
@@ -1293,7 +1254,7 @@ describe('4.14 XML representation', () => {
     async (t) => {
       await requireXmlServed(t);
       let errors = 0;
-      for (const pair of await responsePairs(t)) if (expectSameError(pair)) errors += 1;
+      for (const pair of await xmlResponsePairs(t)) if (expectSameError(pair)) errors += 1;
       expect(errors, 'error responses compared').toBeGreaterThan(0);
     },
   );

@@ -16,6 +16,7 @@ import {
   credentialsOf,
   freshToken,
   grantedScopes,
+  plainTokenAnswer,
   refusedJsonTokenRequest,
   requestToken,
   scopeSet,
@@ -129,7 +130,7 @@ describe('5 Authentication', () => {
 
   // Spec 5.3c: "No refresh token is issued."
   check('5.3c')({ name: 'No refresh token is issued', needs: ['partnerA'] }, async (t) => {
-    const res = await requestToken(t, 'partnerA');
+    const res = await plainTokenAnswer(t, 'partnerA');
     expect(res.status, res.excerpt).toBe(200);
     expect(Object.keys(bodyOf<object>(res, 'the token response'))).not.toContain('refresh_token');
   });

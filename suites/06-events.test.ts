@@ -15,7 +15,7 @@ import { API_PREFIX } from '../contract/constants.ts';
 import { ENDPOINTS } from '../contract/endpoints.ts';
 import type { Reservation } from '../contract/types.ts';
 import { availabilityRequest } from '../generators/index.ts';
-import { type CheckContext, check } from '../harness/check/check.ts';
+import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
 import { casesFor } from '../harness/check/cost.ts';
 import { expectError, expectSchema } from '../harness/check/expect-api.ts';
 import type { Role } from '../harness/config/target-config.ts';
@@ -23,6 +23,7 @@ import { currentStatus, listedWhen, requireCancel, requireGeneratedBooking } fro
 import { targetListings } from './support/listings.ts';
 import { book, business } from './support/presets.ts';
 import { requireUnknownKeysRefused } from './support/request-faults.ts';
+import { sharedStep } from './support/shared-steps.ts';
 import { expectEnvelopeOnUnknownPath, expectNotServed } from './support/unknown-path.ts';
 
 const onlyPartnerA: Role[] = ['partnerA'];
@@ -62,6 +63,15 @@ async function reservationAt(t: CheckContext, path: string): Promise<Reservation
   return res.body as Reservation;
 }
 
+/** GET of every webhook-like path, sent once for the run's checks of them (sharedStep), each judging its own rule. */
+function eventPathReads(t: CheckContext): Promise<{ path: string; res: ApiResult }[]> {
+  return sharedStep(t, `event path reads ${t.representation}`, async () => {
+    const out: { path: string; res: ApiResult }[] = [];
+    for (const path of EVENT_PATHS) out.push({ path, res: await t.client('partnerA').get(path) });
+    return out;
+  });
+}
+
 describe('6 Events', () => {
   // Spec 6.1: "The service emits no events. Webhooks are not available"
   check('6.1')({ needs: onlyPartnerA, name: 'The published contract has no webhooks and no callbacks' }, async () => {
@@ -71,18 +81,15 @@ describe('6 Events', () => {
 
   // Spec 6.1 (quoted above)
   check('6.1')({ ...business, name: 'No webhook or subscription resource is served (GET)' }, async (t) => {
-    for (const path of EVENT_PATHS) {
-      expectNotServed(await t.client('partnerA').get(path), `GET ${API_PREFIX}${path}`);
-    }
+    for (const { path, res } of await eventPathReads(t)) expectNotServed(res, `GET ${API_PREFIX}${path}`);
   });
 
   // Spec 6.1 (quoted above)
   check('6.1')(
     { ...business, level: 'SHOULD', name: 'Webhook-like paths are refused in the 7.2 envelope (GET)' },
     async (t) => {
-      for (const path of EVENT_PATHS) {
-        const what = `GET ${API_PREFIX}${path}`;
-        expectEnvelopeOnUnknownPath(await t.client('partnerA').get(path), t.representation, what);
+      for (const { path, res } of await eventPathReads(t)) {
+        expectEnvelopeOnUnknownPath(res, t.representation, `GET ${API_PREFIX}${path}`);
       }
     },
   );

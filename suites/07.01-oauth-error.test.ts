@@ -6,16 +6,17 @@
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { ENDPOINT_CLAUSE, type OperationId } from '../contract/clause-refs.ts';
-import { API_PREFIX, MEDIA_TYPES } from '../contract/constants.ts';
+import { MEDIA_TYPES } from '../contract/constants.ts';
 import { SCOPES } from '../contract/scopes.ts';
 import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import { expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { credentialsOf, jsonTokenRequest, requestToken, type TokenCall } from './support/auth.ts';
-import { ENDPOINT_PROFILES, endpointsOf } from './support/endpoints.ts';
-import { fleetOf, locationsOf } from './support/listings.ts';
+import { endpointRefusals } from './support/endpoint-refusals.ts';
+import { ENDPOINT_PROFILES } from './support/endpoints.ts';
 
 const partnerA: Role = 'partnerA';
 
@@ -104,27 +105,31 @@ describe('7.1 Token endpoint error shape', () => {
       const { clientSecret } = credentialsOf(t, partnerA);
       const basic = (await t.client(partnerA).clientAuthentication()) === 'basic';
       const accept = fc.constantFrom<string | null>(null, MEDIA_TYPES.json, MEDIA_TYPES.xml);
-      await t.forAll(fc.tuple(tokenFault(clientSecret, basic), accept), async ([fault, acceptHeader]) => {
-        const res = await send(t, fault, acceptHeader);
-        // This clause judges the refusal's shape; that there is a refusal, and its status, are 5.4's (or 4.1.2's,
-        // 4.13.5b's): filed there, and a case served or refused otherwise than with a 4xx shows no OAuthError to judge.
-        const where = `${fault.kind}: HTTP ${res.status} ${res.excerpt}`;
-        if (res.status < 400) {
-          claim(servedClauseOf(fault), false, `${where}: served, not refused`);
-          return SKIP;
-        }
-        claim(statusClauseOf(fault), res.status === statusOf(fault), `${where}: HTTP status ${statusOf(fault)}`, {
-          expected: statusOf(fault),
-          actual: res.status,
-        });
-        if (res.status >= 500) return SKIP;
-        expectMediaType(res, 'json');
-        expectSchema(res, 'OAuthError');
-        const body = res.body as Record<string, unknown>;
-        expect(Object.keys(body).sort(), 'exactly the two fields').toEqual(['error', 'error_description']);
-        expect(typeof body.error, 'error is a string').toBe('string');
-        expect(typeof body.error_description, 'error_description is a string').toBe('string');
-      });
+      await t.forAll(
+        fc.tuple(tokenFault(clientSecret, basic), accept),
+        async ([fault, acceptHeader]) => {
+          const res = await send(t, fault, acceptHeader);
+          // This clause judges the refusal's shape; that there is a refusal, and its status, are 5.4's (or 4.1.2's,
+          // 4.13.5b's): filed there, and a case served or refused otherwise than with a 4xx shows no OAuthError to judge.
+          const where = `${fault.kind}: HTTP ${res.status} ${res.excerpt}`;
+          if (res.status < 400) {
+            claim(servedClauseOf(fault), false, `${where}: served, not refused`);
+            return SKIP;
+          }
+          claim(statusClauseOf(fault), res.status === statusOf(fault), `${where}: HTTP status ${statusOf(fault)}`, {
+            expected: statusOf(fault),
+            actual: res.status,
+          });
+          if (res.status >= 500) return SKIP;
+          expectMediaType(res, 'json');
+          expectSchema(res, 'OAuthError');
+          const body = res.body as Record<string, unknown>;
+          expect(Object.keys(body).sort(), 'exactly the two fields').toEqual(['error', 'error_description']);
+          expect(typeof body.error, 'error is a string').toBe('string');
+          expect(typeof body.error_description, 'error_description is a string').toBe('string');
+        },
+        { numRuns: casesFor(t, 'tokenRefusal') },
+      );
     },
   );
 
@@ -138,47 +143,18 @@ describe('7.1 Token endpoint error shape', () => {
         name: `Refusals of every ${level}-profile endpoint (no, malformed or wrong-scope token) use the envelope, never OAuthError`,
       },
       async (t) => {
-        const vehicleCode = (await fleetOf(t, partnerA)).vehicles[0]?.vehicleCode ?? 'ZZ-CERT-VEHICLE';
-        const locationCode = (await locationsOf(t, partnerA)).locations[0]?.locationCode ?? 'ZZ-CERT-LOCATION';
-        const values: Record<string, string> = { vehicleCode, locationCode, reservationId: 'CERT-NO-SUCH-RESERVATION' };
-        for (const endpoint of endpointsOf(level)) {
-          const path = endpoint.path
-            .slice(API_PREFIX.length)
-            .replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? ''));
-          // An empty object: a refused call never books, whatever the target checks first.
-          const body = endpoint.method === 'GET' ? undefined : {};
-          // A token of another scope than the endpoint's (spec 5.6: 403).
-          const otherScope = endpoint.scope === 'fleet:read' ? 'locations:read' : 'fleet:read';
-          const answers: [string, ApiResult][] = [
-            ['no token', await call(t, endpoint.method, path, body, { token: null })],
-            ['malformed token', await call(t, endpoint.method, path, body, { token: 'certification-not-a-token' })],
-            [`a ${otherScope} token`, await call(t, endpoint.method, path, body, { scopes: [otherScope] })],
-          ];
-          for (const [what, res] of answers) {
-            const where = `${endpoint.method} ${endpoint.path} with ${what}: HTTP ${res.status} ${res.excerpt}`;
-            // A call served anyway is its endpoint's scope or token rule broken (4.0.x, 5.6), not the refusal shape.
-            if (res.status < 400) {
-              claim(ENDPOINT_CLAUSE[endpoint.operationId as OperationId], false, `${where}: served, not refused`);
-              continue;
-            }
-            expect(isOAuthShaped(res.body), `${where}: OAuthError shape outside the token endpoint`).toBe(false);
-            expectSchema(res, 'ErrorEnvelope');
+        // The refusals 4.0.2 and 7.3.1 judge too (endpointRefusals): sent once for the run.
+        for (const { endpoint, what, res } of await endpointRefusals(t, level)) {
+          const where = `${what}: HTTP ${res.status} ${res.excerpt}`;
+          // A call served anyway is its endpoint's scope or token rule broken (4.0.x, 5.6), not the refusal shape.
+          if (res.status < 400) {
+            claim(ENDPOINT_CLAUSE[endpoint.operationId as OperationId], false, `${where}: served, not refused`);
+            continue;
           }
+          expect(isOAuthShaped(res.body), `${where}: OAuthError shape outside the token endpoint`).toBe(false);
+          expectSchema(res, 'ErrorEnvelope');
         }
       },
     );
   }
 });
-
-function call(
-  t: CheckContext,
-  method: string,
-  path: string,
-  body: unknown,
-  opts: { token?: string | null; scopes?: string[] },
-): Promise<ApiResult> {
-  const client = t.client(partnerA);
-  if (method === 'GET') return client.get(path, opts);
-  if (method === 'PATCH') return client.patch(path, body, opts);
-  return client.post(path, body, opts);
-}

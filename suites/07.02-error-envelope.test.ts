@@ -5,9 +5,7 @@
 
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
-import { MEDIA_TYPES } from '../contract/constants.ts';
 import { ERROR_CODES, isErrorCode } from '../contract/errors.ts';
-import type { AvailabilityRequest } from '../contract/types.ts';
 import { type CheckContext, check, SKIP } from '../harness/check/check.ts';
 import { casesFor } from '../harness/check/cost.ts';
 import {
@@ -21,104 +19,19 @@ import {
 import { claim, requireStep } from '../harness/check/scope.ts';
 import { REPRESENTATIONS, type Representation } from '../harness/http/representation.ts';
 import { requireQuoteToBook, sendReservationBody } from './support/booking.ts';
-import { otherScope, shoppingWindow, unknownCodes } from './support/draws.ts';
 import { unknownCode } from './support/listings.ts';
 import { type Provoked, refusedOnly } from './support/provoked.ts';
+import {
+  bodyErrors,
+  errorInputs,
+  LISTING_READ_ERRORS,
+  type ProvokedSource,
+  provokedCase,
+  REQUEST_BODY_ERRORS,
+} from './support/provoked-cases.ts';
 import { plainRequest } from './support/reservation-requests.ts';
-import { sharedDraw, sharedStep } from './support/shared-steps.ts';
+import { listingPairCalls, provokedOf, responsePairs } from './support/response-pairs.ts';
 import { availabilityRequest } from './support/shopping.ts';
-
-/** What the provoked errors are drawn from: codes nobody holds, a forged token, a scope, a valid window. */
-interface ErrorInputs {
-  location: string;
-  vehicle: string;
-  token: string;
-  scopes: string[];
-  accept: string;
-  window?: AvailabilityRequest;
-}
-
-/** The inputs of one case; a window only for the request-body errors (shop profile). */
-async function errorInputs(t: CheckContext, withWindow: boolean): Promise<fc.Arbitrary<ErrorInputs>> {
-  return fc.record(
-    {
-      location: unknownCodes,
-      vehicle: unknownCodes,
-      token: fc.stringMatching(/^[A-Za-z0-9._~-]{8,80}$/),
-      scopes: otherScope(t, 'rates:read'),
-      // Media types the API never serves (4.13): 406 whatever the parameters.
-      accept: fc.constantFrom('text/html', 'text/plain', 'image/png', 'application/pdf', 'text/csv;charset=utf-8'),
-      window: withWindow ? await shoppingWindow(t, 'partnerA') : fc.constant(undefined),
-    },
-    { requiredKeys: ['location', 'vehicle', 'token', 'scopes', 'accept'] },
-  );
-}
-
-/** Errors of listing reads: authentication, scope, not found, not acceptable. */
-async function listingReadErrors(t: CheckContext, input: ErrorInputs): Promise<Provoked[]> {
-  const client = t.client('partnerA');
-  return [
-    { name: 'no token', clauseId: '5.6a', res: await t.anonymous.get('/locations') },
-    { name: 'malformed token', clauseId: '5.6a', res: await t.anonymous.get('/fleet', { token: input.token }) },
-    { name: 'scope lacking', clauseId: '4.0.9', res: await client.get('/rates', { scopes: input.scopes }) },
-    { name: 'unknown location', clauseId: '4.3.1', res: await client.get(`/locations/${input.location}`) },
-    { name: 'unknown vehicle', clauseId: '4.2.5', res: await client.get(`/fleet/${input.vehicle}`) },
-    {
-      name: 'not acceptable',
-      clauseId: '4.13.1c',
-      res: await client.get('/locations', { headers: { accept: input.accept } }),
-    },
-  ];
-}
-
-/** Errors of request bodies: validation, malformed JSON and XML, unsupported media type. */
-async function bodyErrors(t: CheckContext, input: ErrorInputs): Promise<Provoked[]> {
-  const client = t.client('partnerA');
-  const valid = input.window ?? (await availabilityRequest(t, 'partnerA'));
-  const bytes = (text: string) => new TextEncoder().encode(text);
-  const { pickupLocation: _, ...withoutPickupLocation } = valid;
-  return [
-    {
-      name: 'invalid pickupTime',
-      clauseId: '2.4.4',
-      res: await client.post('/availability', { ...valid, pickupTime: '25:00' }),
-    },
-    {
-      name: 'missing pickupLocation',
-      clauseId: '2.4.1',
-      res: await client.post('/availability', withoutPickupLocation),
-    },
-    {
-      name: 'unknown field',
-      clauseId: '2.0.2',
-      res: await client.post('/availability', { ...valid, certificationProbe: 1 }),
-    },
-    {
-      name: 'malformed JSON',
-      clauseId: '4.13.3',
-      res: await client.post('/availability', bytes('{"pickupLocation":'), {
-        headers: { 'content-type': MEDIA_TYPES.json },
-      }),
-    },
-    {
-      name: 'malformed XML',
-      clauseId: '4.14.14i',
-      res: await client.post('/availability', bytes('<request version="1"><object>'), {
-        headers: { 'content-type': MEDIA_TYPES.xml },
-      }),
-    },
-    {
-      name: 'unsupported media type',
-      clauseId: '4.13.2',
-      res: await client.post('/availability', valid, { headers: { 'content-type': 'text/plain' } }),
-    },
-  ];
-}
-
-const SOURCES = [
-  { profile: 'catalog' as const, label: 'listing-read errors', provoke: listingReadErrors, withWindow: false },
-  { profile: 'shop' as const, label: 'request-body errors', provoke: bodyErrors, withWindow: true },
-];
 
 /**
  * Every provoked error of a case, judged by `judge`. The cases are the run's draws (sharedDraw), provoked once for
@@ -127,20 +40,15 @@ const SOURCES = [
  */
 async function eachCase(
   t: CheckContext,
-  source: (typeof SOURCES)[number],
+  source: ProvokedSource,
   judge: (provoked: Provoked[]) => void,
   options: { envelopesOnly?: boolean } = {},
 ): Promise<void> {
-  const inputs = await errorInputs(t, source.withWindow);
   const runs = casesFor(t, 'severalRequests');
   await t.forAll(
     fc.integer({ min: 0, max: runs - 1 }),
     async (index) => {
-      const key = `7.2 ${source.label} ${t.representation} ${index}`;
-      const provoked = await sharedStep(t, key, async () => {
-        const [input] = fc.sample(inputs, { seed: sharedDraw(t, index), numRuns: 1 });
-        return source.provoke(t, input as ErrorInputs);
-      });
+      const provoked = await provokedCase(t, source, index);
       const refused = refusedOnly(provoked, t.representation);
       const judged = options.envelopesOnly ? envelopesOnly(refused) : refused;
       if (judged.length === 0) return SKIP;
@@ -182,7 +90,7 @@ const MEANING_SOURCES = [
 ];
 
 describe('7.2 Error envelope', () => {
-  for (const source of SOURCES) {
+  for (const source of [LISTING_READ_ERRORS, REQUEST_BODY_ERRORS]) {
     const { profile, label } = source;
     const options = { needs: ['partnerA' as const], representations: REPRESENTATIONS, profile };
 
@@ -322,7 +230,7 @@ describe('7.2 Error envelope', () => {
         const seen = new Map<string, string[]>();
         for (const round of [1, 2]) {
           for (const representation of REPRESENTATIONS) {
-            for (const { name, res } of refusedOnly(await provoke(t, representation), representation)) {
+            for (const { name, res } of refusedOnly(await provoke(t, representation, round), representation)) {
               // An error.code that is not a string is 7.2.2's (filed there): no code to compare.
               const known = stringErrorCode(res);
               if (known === undefined) continue;
@@ -376,29 +284,34 @@ describe('7.2 Error envelope', () => {
   );
 });
 
-/** Listing-read errors in a given representation (7.2.7 compares them across representations). */
-async function listingReadErrorsIn(t: CheckContext, representation: Representation): Promise<Provoked[]> {
-  const client = t.client('partnerA');
-  const opts = { representation };
-  return [
-    { name: 'no token', clauseId: '5.6a', res: await t.anonymous.get('/locations', opts) },
-    {
-      name: 'malformed token',
-      clauseId: '5.6a',
-      res: await t.anonymous.get('/fleet', { ...opts, token: 'not-a-valid-access-token' }),
-    },
-    { name: 'scope lacking', clauseId: '4.0.9', res: await client.get('/rates', { ...opts, scopes: ['fleet:read'] }) },
-    { name: 'unknown location', clauseId: '4.3.1', res: await client.get(`/locations/${unknownCode(t)}`, opts) },
-    {
-      name: 'not acceptable',
-      clauseId: '4.13.1c',
-      res: await client.get('/locations', { ...opts, headers: { accept: 'text/html' } }),
-    },
-  ];
+/**
+ * Listing-read errors in a given representation (7.2.7 compares them across representations and rounds). The first
+ * round's refusals are the pairs 4.14's response rules and 4.13.5a judge too (responsePairs, sent once); the second
+ * sends the same requests again.
+ */
+async function listingReadErrorsIn(
+  t: CheckContext,
+  representation: Representation,
+  round: number,
+): Promise<Provoked[]> {
+  const refusals = round === 1 ? provokedOf(await responsePairs(t), representation) : await resent(t, representation);
+  const notAcceptable = await t
+    .client('partnerA')
+    .get('/locations', { representation, headers: { accept: 'text/html' } });
+  return [...refusals, { name: 'not acceptable', clauseId: '4.13.1c', res: notAcceptable }];
+}
+
+/** The refusals of the response pairs sent again in `representation`. */
+async function resent(t: CheckContext, representation: Representation): Promise<Provoked[]> {
+  const out: Provoked[] = [];
+  for (const { call, send, refusedBy } of await listingPairCalls(t)) {
+    if (refusedBy !== undefined) out.push({ name: call, clauseId: refusedBy, res: await send(representation) });
+  }
+  return out;
 }
 
 /** Request-body errors in a given representation. */
-async function bodyErrorsIn(t: CheckContext, representation: Representation): Promise<Provoked[]> {
+async function bodyErrorsIn(t: CheckContext, representation: Representation, _round: number): Promise<Provoked[]> {
   const client = t.client('partnerA');
   const valid = await availabilityRequest(t, 'partnerA');
   const opts = { representation };

@@ -24,6 +24,7 @@ import { REPRESENTATIONS } from '../harness/http/representation.ts';
 import { credentialsOf, requestToken } from './support/auth.ts';
 import { requireBooking, requireQuote, sendBooking, sendCancel, withBookingsHeld } from './support/booking.ts';
 import { otherScope, patchBodies, quoteFor, quoteWindow, unknownIds, wrongSecrets } from './support/draws.ts';
+import { unauthenticated } from './support/endpoint-refusals.ts';
 import { observeReplayHeader, retryPastInFlight } from './support/idempotency.ts';
 import { unissuedId } from './support/ids.ts';
 import { businessFill } from './support/limit-fills.ts';
@@ -75,11 +76,16 @@ describe('7.3 Error code table', () => {
 
   // Spec 7.3.1: "UNAUTHORIZED | 401 | no | authentication required"
   check('7.3.1')(
-    { representations: REPRESENTATIONS, name: `${row('UNAUTHORIZED')}: no Authorization header (#29)` },
+    {
+      needs: [partnerA],
+      representations: REPRESENTATIONS,
+      name: `${row('UNAUTHORIZED')}: no Authorization header (#29)`,
+    },
     async (t) => {
       // Spec 5.6 and 7.3 name both codes for a missing token (docs/ambiguities.md #29): each is judged by its row.
-      for (const path of ['/fleet', '/locations', '/rates']) {
-        expectError(await t.anonymous.get(path), ['UNAUTHORIZED', 'INVALID_TOKEN']);
+      // The listing reads' refusals 7.1.2 and 4.0.2 judge too (endpointRefusals): sent once for the run.
+      for (const operationId of ['listFleet', 'listLocations', 'listRates']) {
+        expectError(await unauthenticated(t, 'catalog', operationId), ['UNAUTHORIZED', 'INVALID_TOKEN']);
       }
     },
   );

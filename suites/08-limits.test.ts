@@ -32,7 +32,7 @@ import {
 } from '../harness/check/expect-api.ts';
 import { claim, requireStep } from '../harness/check/scope.ts';
 import { provokingLimits } from '../harness/http/rate-limits.ts';
-import { credentialsOf, freshToken, requestToken } from './support/auth.ts';
+import { credentialsOf, freshToken, plainTokenAnswer, requestToken } from './support/auth.ts';
 import {
   appliedLimit,
   cancelPath,
@@ -844,7 +844,7 @@ describe('8 Limits', () => {
     // [what, the answer, the clause stating its status]: a status other than the one sent for is that clause's
     // (filed there); the headers are judged on whatever came back.
     const answers: [string, ApiResult, string][] = [
-      ['200', await requestToken(t, 'partnerA'), '4.0.4'],
+      ['200', await plainTokenAnswer(t, 'partnerA'), '4.0.4'],
       ['400 unsupported_grant_type', await requestToken(t, 'partnerA', { grantType: 'password' }), '5.4a'],
       ['401 invalid_client', await requestToken(t, 'partnerA', { secret: 'not-the-secret' }), '5.4b'],
     ];

@@ -15,6 +15,12 @@ export const CASE_CAPS = {
   bothShoppingEndpoints: 12,
   /** One read or one shopping request, whose every offer or answer is judged. */
   oneRequest: 10,
+  /**
+   * A token request the endpoint refuses: the fault kinds are five and the Accept values three, so ten cases reach
+   * every kind with room to spare; the endpoint has limits of its own, per client and per address (8.16), and may
+   * answer a failed client authentication slowly on purpose.
+   */
+  tokenRefusal: 10,
   /** A field's bounds on both shopping endpoints: the value inside accepted, the one outside refused (four requests). */
   fieldBounds: 10,
   /**

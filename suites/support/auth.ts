@@ -6,6 +6,7 @@ import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
 import { expectMediaType, expectSchema, requireSuccess } from '../../harness/check/expect-api.ts';
 import { claim, currentClauseId, requireStep } from '../../harness/check/scope.ts';
 import type { ClientCredentials, Role } from '../../harness/config/target-config.ts';
+import { sharedStep } from './shared-steps.ts';
 
 export const TOKEN_PATH = '/oauth/token';
 
@@ -76,9 +77,25 @@ export function scopeSet(scope: unknown): string[] {
     : [];
 }
 
-/** A token of the role from a fresh raw request; blocked by 4.0.4 (or 4.1.5) when the endpoint refuses. */
+/** How long a plain token answer is shared: well inside a token's 600 seconds (spec 5.3b). */
+const PLAIN_TOKEN_MAX_AGE_MS = 60_000;
+
+/**
+ * The role's plain token request answered (client_credentials with its client authentication, no scope): the answer
+ * every check of the token response judges (4.0.4, 4.1.1, 4.1.4 to 4.1.6, 5.3b, 5.3c, 5.5a, 8.16b) and the token the
+ * checks of a bearer send, sent once for them (sharedStep) and again once a minute old or after a test hook that
+ * changes state (a token the hook expired): the token endpoint has limits of its own (spec 8.16).
+ */
+export function plainTokenAnswer(t: CheckContext, role: Role): Promise<ApiResult> {
+  return sharedStep(t, `plain token answer ${role}`, () => requestToken(t, role), { maxAgeMs: PLAIN_TOKEN_MAX_AGE_MS });
+}
+
+/**
+ * A token of the role from a raw request (not the client's cache; without `scope` the plain answer the token checks
+ * share, plainTokenAnswer); blocked by 4.0.4 (or 4.1.5) when the endpoint refuses.
+ */
 export async function freshToken(t: CheckContext, role: Role, scope?: string): Promise<IssuedToken> {
-  const res = await requestToken(t, role, scope === undefined ? {} : { scope });
+  const res = scope === undefined ? await plainTokenAnswer(t, role) : await requestToken(t, role, { scope });
   const token = requireSuccess(res, 200, '4.0.4', `the token request for ${role}`) as IssuedToken;
   requireStep('4.1.5', typeof token?.access_token === 'string', 'the token response carries access_token', {
     actual: token?.access_token,

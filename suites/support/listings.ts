@@ -13,6 +13,7 @@ import { claim, requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
 import { hookChanges } from '../../harness/hooks/adapter.ts';
 import { type CapturedExchanges, capturing, recordAgain } from '../../harness/http/recorder.ts';
+import type { Representation } from '../../harness/http/representation.ts';
 import { profileRank, type RunSettings } from '../../harness/run-settings.ts';
 import { sharedStep } from './shared-steps.ts';
 
@@ -369,7 +370,6 @@ export interface ListingReadInFull {
  */
 export function listingReadInFull(t: CheckContext, resource: 'fleet' | 'locations'): Promise<ListingReadInFull> {
   return sharedStep(t, `${resource} read in full ${t.representation}`, async () => {
-    const client = t.client('partnerA');
     const list = await sharedListingRead(t, `/${resource}`);
     const key = resource === 'fleet' ? 'vehicles' : 'locations';
     const codeKey = resource === 'fleet' ? 'vehicleCode' : 'locationCode';
@@ -379,7 +379,7 @@ export function listingReadInFull(t: CheckContext, resource: 'fleet' | 'location
       : [];
     const byCode: ReadByCode[] = [];
     for (const code of codes as string[]) {
-      byCode.push({ code, res: await client.get(`/${resource}/${encodeURIComponent(code)}`) });
+      byCode.push({ code, res: await sharedCodeRead(t, resource, code) });
     }
     return { list, byCode };
   });
@@ -469,19 +469,38 @@ export async function forListedLocations(
   for (const { label, value } of [...listed, ...byCode]) rule(value, label);
 }
 
+/** A listing read's path: a list, or one member by its code (URI-encoded). */
+export type ListingPath = '/fleet' | '/locations' | '/rates' | `/fleet/${string}` | `/locations/${string}`;
+
 /**
- * GET /fleet, /locations or /rates as `role` in the check's representation, as the target answered it: read once for
- * every check that judges the plain answer (sharedStep), and again once LISTING_MAX_AGE_MS old or after a test hook
- * that changes state. Not judged here: each check judges its own rule on it, and fails on it as on a read of its own.
+ * GET /fleet, /locations or /rates, or one listed member by its code, as `role` with its own token in
+ * `representation` (the check's by default), as the target answered it: read once for every check that judges the
+ * plain answer (sharedStep), and again once LISTING_MAX_AGE_MS old or after a test hook that changes state. Not
+ * judged here: each check judges its own rule on it, and fails on it as on a read of its own.
  */
 export function sharedListingRead(
   t: CheckContext,
-  path: '/fleet' | '/locations' | '/rates',
+  path: ListingPath,
   role: Role = 'partnerA',
+  representation: Representation = t.representation,
 ): Promise<ApiResult> {
-  return sharedStep(t, `listing read ${role} ${path} ${t.representation}`, () => t.client(role).get(path), {
-    maxAgeMs: LISTING_MAX_AGE_MS,
-  });
+  return sharedStep(
+    t,
+    `listing read ${role} ${path} ${representation}`,
+    () => t.client(role).get(path, { representation }),
+    { maxAgeMs: LISTING_MAX_AGE_MS },
+  );
+}
+
+/** GET /fleet/{vehicleCode} or /locations/{locationCode} of `code` (sharedListingRead). */
+export function sharedCodeRead(
+  t: CheckContext,
+  resource: 'fleet' | 'locations',
+  code: string,
+  role: Role = 'partnerA',
+  representation: Representation = t.representation,
+): Promise<ApiResult> {
+  return sharedListingRead(t, `/${resource}/${encodeURIComponent(code)}`, role, representation);
 }
 
 /** The role's rate plans in the check's representation (sharedListingRead). */

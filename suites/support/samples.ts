@@ -17,7 +17,7 @@ import type { Role } from '../../harness/config/target-config.ts';
 import { requireGeneratedBooking, requireGeneratedQuote } from './booking.ts';
 import { succeeded } from './endpoint-success.ts';
 import { sampleOf } from './generated.ts';
-import { sharedListingRead, targetListings } from './listings.ts';
+import { type ListingPath, sharedListingRead, targetListings } from './listings.ts';
 import { sharedDraw, sharedStep } from './shared-steps.ts';
 
 /** One response and what it must be: its status and the contract's schema of its body. */
@@ -69,12 +69,14 @@ function codesOf(list: unknown, key: 'vehicleCode' | 'locationCode'): string[] {
  * is filed there and blocks the check.
  */
 async function byCodeSample(
-  client: ReturnType<CheckContext['client']>,
-  path: string,
+  t: CheckContext,
+  role: Role,
+  path: ListingPath,
   schema: SchemaName,
   clauses: { row: string; unknown: string },
 ): Promise<Sample> {
-  const res = await client.get(path);
+  // The read every check of a listed member shares (sharedListingRead): the same request, answered once.
+  const res = await sharedListingRead(t, path, role);
   requireSuccess(res, 200, res.status === 404 ? clauses.unknown : clauses.row, `GET ${path} of a listed code`);
   return { label: `GET ${path}`, res, status: 200, schema, rowClause: clauses.row };
 }
@@ -82,18 +84,17 @@ async function byCodeSample(
 /** GET /fleet, a vehicle by code, GET /locations, a location by code, GET /rates. */
 export async function listingSamples(t: CheckContext, role: Role = 'partnerA', salt = 0): Promise<Sample[]> {
   // The lists are the same whatever the draw: read once for every draw and check (sharedListingRead).
-  const client = t.client(role);
   const fleet = await sharedListingRead(t, '/fleet', role);
   const out: Sample[] = [{ label: 'GET /fleet', res: fleet, status: 200, schema: 'FleetList', rowClause: '4.0.5' }];
   for (const code of oneOf(codesOf((fleet.body as FleetList | undefined)?.vehicles, 'vehicleCode'), salt)) {
-    const path = `/fleet/${encodeURIComponent(code)}`;
-    out.push(await byCodeSample(client, path, 'FleetVehicle', { row: '4.0.6', unknown: '4.0.6' }));
+    const path: ListingPath = `/fleet/${encodeURIComponent(code)}`;
+    out.push(await byCodeSample(t, role, path, 'FleetVehicle', { row: '4.0.6', unknown: '4.0.6' }));
   }
   const locations = await sharedListingRead(t, '/locations', role);
   out.push({ label: 'GET /locations', res: locations, status: 200, schema: 'LocationList', rowClause: '4.0.7' });
   for (const code of oneOf(codesOf((locations.body as LocationList | undefined)?.locations, 'locationCode'), salt)) {
-    const path = `/locations/${encodeURIComponent(code)}`;
-    out.push(await byCodeSample(client, path, 'Location', { row: '4.0.8', unknown: '2.6.16' }));
+    const path: ListingPath = `/locations/${encodeURIComponent(code)}`;
+    out.push(await byCodeSample(t, role, path, 'Location', { row: '4.0.8', unknown: '2.6.16' }));
   }
   out.push({
     label: 'GET /rates',
