@@ -10,9 +10,26 @@ import type { HookName } from './hooks/adapter.ts';
  */
 export const RUN_SETTINGS_KEY = 'partnerCertRun';
 
+/**
+ * The key the runner hands pre-flight's tokens to the workers under: a worker's first call of a role uses the token
+ * pre-flight was issued for it, as a client reuses its token until it expires (spec 5.3), instead of asking again.
+ */
+export const RUN_TOKENS_KEY = 'partnerCertTokens';
+
+/** A token pre-flight was issued for a role: without a scope (all the role holds), by the role's client authentication. */
+export interface IssuedToken {
+  accessToken: string;
+  method: 'basic' | 'post';
+  /** Epoch ms after which it is not handed out again (its lifetime less the token cache's margin). */
+  reuseUntil: number;
+}
+
+export type PreflightTokens = Partial<Record<Role, IssuedToken>>;
+
 declare module 'vitest' {
   export interface ProvidedContext {
     partnerCertRun: RunSettings;
+    partnerCertTokens: PreflightTokens;
   }
 }
 

@@ -421,7 +421,8 @@ describe('1 What the service does', () => {
     },
     async (t) => {
       const codes = async (role: Role) => {
-        const res = await t.client(role).get('/rates');
+        // The read every check of the rate list shares (sharedListingRead): the same request, answered once.
+        const res = await sharedListingRead(t, '/rates', role);
         expect(res.status, `GET /rates as ${role}`).toBe(200);
         return listItems(res, 'RateList', 'GET /rates');
       };

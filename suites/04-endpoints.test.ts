@@ -12,7 +12,8 @@ import type { Endpoint } from '../contract/endpoints.ts';
 import type { Scope } from '../contract/scopes.ts';
 import type { Reservation, ReservationList } from '../contract/types.ts';
 import { malformedCodes, quoteRequest } from '../generators/index.ts';
-import { type ApiResult, type CheckContext, check, SKIP } from '../harness/check/check.ts';
+import { type ApiResult, type CheckContext, check } from '../harness/check/check.ts';
+import { casesFor } from '../harness/check/cost.ts';
 import {
   bodyOf,
   errorCodeOf,
@@ -24,6 +25,7 @@ import {
 import { claim } from '../harness/check/scope.ts';
 import { expectedGot } from '../harness/check/wording.ts';
 import type { Role } from '../harness/config/target-config.ts';
+import { locationsWithAccept } from './support/accept-reads.ts';
 import { plainTokenAnswer } from './support/auth.ts';
 import {
   cancelPath,
@@ -47,8 +49,11 @@ import {
 } from './support/listings.ts';
 import { booking, business } from './support/presets.ts';
 import { freshKey, plainRequest } from './support/reservation-requests.ts';
+import { judgeSharedCases } from './support/shared-cases.ts';
+import { sharedRead } from './support/shared-reads.ts';
 import { sharedStep } from './support/shared-steps.ts';
 import { plainQuoteRequest } from './support/shopping.ts';
+import { unknownCodeReads } from './support/unknown-code-reads.ts';
 
 const partnerA: Role = 'partnerA';
 
@@ -94,13 +99,15 @@ async function walkValidCalls(t: CheckContext, level: EndpointProfile): Promise<
   for (const endpoint of endpointsOf(level)) {
     let res: ApiResult;
     switch (endpoint.operationId) {
+      // A shopping request for a window where nothing is offerable is answered 409 NO_AVAILABILITY (4.5, 4.6): other
+      // windows are tried, and if none is offerable that answer is the one judged, a business response as any other.
       case 'searchAvailability': {
         const { vehicleCode: _, ...window } = await plainQuoteRequest(t, partnerA);
-        res = await client.post('/availability', window);
+        res = await shoppingAnswer(t, '/availability', window);
         break;
       }
       case 'createQuote':
-        res = await client.post('/quotes', await plainQuoteRequest(t, partnerA));
+        res = await shoppingAnswer(t, '/quotes', await plainQuoteRequest(t, partnerA));
         break;
       case 'createReservation': {
         const booked = await requireBooking(t, partnerA, (await requireQuote(t, partnerA)).quoteId);
@@ -125,15 +132,7 @@ async function walkValidCalls(t: CheckContext, level: EndpointProfile): Promise<
       default:
         res = await client.get(pathOf(endpoint, values));
     }
-    // PATCH's answer is an error (501 MODIFICATION_NOT_SUPPORTED): that code with another status is 7.3.32's.
-    // Another 2xx is the endpoint row's (filed there): these walks judge what every answer carries.
-    const row = (ENDPOINT_CLAUSE as Record<string, string>)[endpoint.operationId];
-    const answered =
-      endpoint.successStatus >= 400
-        ? errorStatusAmong(res, [endpoint.successStatus])
-        : row === undefined
-          ? res.status === endpoint.successStatus
-          : succeeded(res, endpoint.successStatus, row, `${endpoint.method} ${endpoint.path}`);
+    const answered = walkAnswered(endpoint, res);
     expect(
       answered,
       `${endpoint.method} ${endpoint.path}: HTTP ${endpoint.successStatus} (${res.status} ${res.excerpt})`,
@@ -141,6 +140,21 @@ async function walkValidCalls(t: CheckContext, level: EndpointProfile): Promise<
     answers.push({ endpoint, res });
   }
   return answers;
+}
+
+/**
+ * Whether a walk's call got its endpoint's answer. PATCH's answer is an error (501 MODIFICATION_NOT_SUPPORTED): that
+ * code with another status is 7.3.32's. Another 2xx is the endpoint row's (filed there): these walks judge what every
+ * answer carries. A shopping request no window of which was offerable (409 NO_AVAILABILITY) is answered as 4.5 and 4.6
+ * allow: a business response like any other.
+ */
+function walkAnswered(endpoint: Endpoint, res: ApiResult): boolean {
+  const shopping = endpoint.operationId === 'searchAvailability' || endpoint.operationId === 'createQuote';
+  if (shopping && noOffer(res)) return true;
+  if (endpoint.successStatus >= 400) return errorStatusAmong(res, [endpoint.successStatus]);
+  const row = (ENDPOINT_CLAUSE as Record<string, string>)[endpoint.operationId];
+  if (row === undefined) return res.status === endpoint.successStatus;
+  return succeeded(res, endpoint.successStatus, row, `${endpoint.method} ${endpoint.path}`);
 }
 
 /**
@@ -189,24 +203,38 @@ function expectRow(t: CheckContext, res: ApiResult, status: number, schema: Para
   expectSchema(res, schema);
 }
 
+/** 409 NO_AVAILABILITY: a valid shopping request for a window where nothing is offerable (4.5, 4.6 allow it). */
+const noOffer = (res: ApiResult) => res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY';
+
 /**
- * The answer to a shopping request with a token of `scopes`. 409 NO_AVAILABILITY answers a valid request (4.5, 4.6:
- * nothing may be offerable for a window, audit 2026-11-29 finding 15): other generated windows are tried, and the
- * check is not judged when none is offerable.
+ * The answer to a shopping request (with a token of `scopes` when given). 409 NO_AVAILABILITY answers a valid request
+ * (4.5, 4.6: nothing may be offerable for a window, audit 2026-11-29 finding 15): other generated windows are tried,
+ * and the last answer is returned, which may still be that 409.
  */
+async function shoppingAnswer(
+  t: CheckContext,
+  path: '/availability' | '/quotes',
+  plain: object,
+  scopes?: Scope[],
+): Promise<ApiResult> {
+  const options = scopes ? { scopes } : {};
+  let res = await t.client(partnerA).post(path, plain, options);
+  const cat = noOffer(res) ? await targetListings(t, partnerA) : undefined;
+  for (let attempt = 1; cat && attempt < 5 && noOffer(res); attempt++) {
+    const { vehicleCode, ...window } = sampleOf(t, quoteRequest(cat, { rate: 'public' }), attempt * 7919);
+    res = await t.client(partnerA).post(path, path === '/quotes' ? { ...window, vehicleCode } : window, options);
+  }
+  return res;
+}
+
+/** As shoppingAnswer, for a check of the success row: not judged when no window is offerable. */
 async function offerableAnswer(
   t: CheckContext,
   path: '/availability' | '/quotes',
   plain: object,
   scopes: Scope[],
 ): Promise<ApiResult> {
-  const noOffer = (res: ApiResult) => res.status === 409 && errorCodeOf(res) === 'NO_AVAILABILITY';
-  let res = await t.client(partnerA).post(path, plain, { scopes });
-  const cat = noOffer(res) ? await targetListings(t, partnerA) : undefined;
-  for (let attempt = 1; cat && attempt < 5 && noOffer(res); attempt++) {
-    const { vehicleCode, ...window } = sampleOf(t, quoteRequest(cat, { rate: 'public' }), attempt * 7919);
-    res = await t.client(partnerA).post(path, path === '/quotes' ? { ...window, vehicleCode } : window, { scopes });
-  }
+  const res = await shoppingAnswer(t, path, plain, scopes);
   if (noOffer(res)) t.notApplicable(`POST ${path}: 409 NO_AVAILABILITY for five windows`);
   return res;
 }
@@ -214,12 +242,8 @@ async function offerableAnswer(
 describe('4 Endpoints', () => {
   // Spec 4.0.1: "Business endpoints send and receive JSON by default (XML: see 4.14)."
   check('4.0.1')({ needs: [partnerA], name: 'A business GET without Accept answers JSON' }, async (t) => {
-    const token = await t.client(partnerA).token();
-    const res = await t.client(partnerA).raw({
-      method: 'GET',
-      path: '/locations',
-      headers: { authorization: `Bearer ${token}` },
-    });
+    // The read 4.13.1a judges too (accept-reads.ts): sent once for the run.
+    const res = await locationsWithAccept(t, null);
     expect(res.status, res.excerpt).toBe(200);
     expectMediaType(res, MEDIA_TYPES.json);
     expectSchema(res, 'LocationList');
@@ -236,9 +260,12 @@ describe('4 Endpoints', () => {
         headers: { authorization: `Bearer ${token}`, 'content-type': MEDIA_TYPES.json },
         body: JSON.stringify(await plainQuoteRequest(t, partnerA)),
       });
-      expect(quoteAnswered(res), `POST /quotes: HTTP ${res.status} ${res.excerpt}`).toBe(true);
+      // 409 NO_AVAILABILITY answers a valid request (4.6): the body was read as JSON and the answer is JSON, which is
+      // this clause's point (the error envelope's shape is 7.2's); no other window is asked for.
+      const offered = noOffer(res) || quoteAnswered(res);
+      expect(offered, `POST /quotes: HTTP ${res.status} ${res.excerpt}`).toBe(true);
       expectMediaType(res, MEDIA_TYPES.json);
-      expectSchema(res, 'Quote');
+      if (!noOffer(res)) expectSchema(res, 'Quote');
     },
   );
 
@@ -295,8 +322,12 @@ describe('4 Endpoints', () => {
   check('4.0.2')(
     { ...business, name: 'X-Request-Id names the request: three responses do not share one' },
     async (t) => {
-      const client = t.client(partnerA);
-      const answers = [await client.get('/locations'), await client.get('/fleet'), await t.anonymous.get('/locations')];
+      // Three answers the run has (the listing reads and a refusal every check of them shares): any three requests.
+      const answers = [
+        await sharedListingRead(t, '/locations', partnerA),
+        await sharedListingRead(t, '/fleet', partnerA),
+        await sharedRead(t, '/locations', { token: null }),
+      ];
       const ids = answers.map((res) => res.requestId);
       ids.forEach((id, i) => {
         expectHeader(id, `call ${i + 1} (HTTP ${answers[i]?.status}): X-Request-Id`);
@@ -445,36 +476,31 @@ describe('4 Endpoints', () => {
       const locations = (await locationsOf(t, partnerA)).locations.map((l) => l.locationCode);
       if (vehicles.length === 0 || locations.length === 0) return t.notApplicable('nothing listed to read by code');
       const probes = t.settings.target.probes;
-      // Codes only the operator knows: published-but-incomplete answers 409 (4.2), not 404.
+      // Codes only the operator knows: published-but-incomplete answers 409 (4.2), not 404: judged under 4.2.
       const withheld = new Set([probes?.incompleteVehicleCode, probes?.unpublishedVehicleCode].filter(Boolean));
-      // Unknown codes of the VehicleCode / LocationCode pattern (spec 2.2), marked so no target holds them.
-      const unknown = fc.stringMatching(/^[A-Z0-9-]{0,24}$/).map((s) => `ZZ${s}`.slice(0, 32));
-      const code = (listed: string[]) =>
-        fc.oneof(
-          fc.constantFrom(...listed).map((c) => ({ code: c, listed: true })),
-          unknown.filter((c) => !listed.includes(c)).map((c) => ({ code: c, listed: false })),
-        );
-      await t.forAll(
-        fc.tuple(fc.constantFrom('fleet', 'locations'), code(vehicles), code(locations)),
-        async ([kind, v, l]) => {
-          const { code: value, listed } = kind === 'fleet' ? v : l;
-          // An operator-named code answers as its probe says (409 or 404), judged under 4.2: not this case.
-          if (kind === 'fleet' && withheld.has(value)) return SKIP;
-          // A listed code's read is the one every check of a listed member judges (sharedCodeRead): the same request,
-          // answered once for the run; a code nobody holds is a new request each case.
-          const res = listed
-            ? await sharedCodeRead(t, kind, value, partnerA)
-            : await t.client(partnerA).get(`/${kind}/${encodeURIComponent(value)}`);
-          if (listed) {
-            expectRow(t, res, 200, kind === 'fleet' ? 'FleetVehicle' : 'Location');
-          } else if (kind === 'fleet') {
-            // 4.2 "404 INVALID_VEHICLE-type" (docs/ambiguities.md #8).
-            expectError(res, ['NOT_FOUND', 'INVALID_VEHICLE'], { status: 404 });
-          } else {
-            expectError(res, 'NOT_FOUND');
-          }
-          return undefined;
-        },
+      // Every listed code: the read every check of a listed member judges (sharedCodeRead), answered once for the run.
+      for (const [kind, listed] of [
+        ['fleet', vehicles],
+        ['locations', locations],
+      ] as const) {
+        for (const code of listed) {
+          if (kind === 'fleet' && withheld.has(code)) continue;
+          expectRow(
+            t,
+            await sharedCodeRead(t, kind, code, partnerA),
+            200,
+            kind === 'fleet' ? 'FleetVehicle' : 'Location',
+          );
+        }
+      }
+      // Codes of the pattern nobody lists, drawn for the run: the reads 4.2.5, 4.3.1 and 7.3.20 judge too
+      // (unknown-code-reads.ts), sent once. 4.2 "404 INVALID_VEHICLE-type" (docs/ambiguities.md #8).
+      const perResource = Math.ceil(casesFor(t, 'oneRequest') / 2);
+      await judgeSharedCases(t, unknownCodeReads('fleet'), perResource, ({ answer }) =>
+        expectError(answer, ['NOT_FOUND', 'INVALID_VEHICLE'], { status: 404 }),
+      );
+      await judgeSharedCases(t, unknownCodeReads('locations'), perResource, ({ answer }) =>
+        expectError(answer, 'NOT_FOUND'),
       );
     },
   );

@@ -6,11 +6,15 @@ import type { FleetVehicle } from '../contract/types.ts';
 import { check } from '../harness/check/check.ts';
 import { casesFor } from '../harness/check/cost.ts';
 import { expectError, expectMediaType, expectSchema, listItems } from '../harness/check/expect-api.ts';
-import { listedVehicle, otherScope, unknownCodes } from './support/draws.ts';
+import { listedVehicle, unknownCodes } from './support/draws.ts';
 import { unauthenticated } from './support/endpoint-refusals.ts';
 import { fleetOf, listingReadInFull, locationsOf } from './support/listings.ts';
 import { business } from './support/presets.ts';
+import { scopeRefusals } from './support/scope-refusals.ts';
+import { judgeSharedCases } from './support/shared-cases.ts';
+import { sharedRead } from './support/shared-reads.ts';
 import { availabilityRequest } from './support/shopping.ts';
+import { unknownCodeReads } from './support/unknown-code-reads.ts';
 
 describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
   // Spec 4.0.5: "GET | /api/partner/v1/fleet | fleet:read | 200 FleetList"
@@ -98,13 +102,9 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
   check('4.0.5')(
     { ...business, name: 'GET /fleet with a token lacking fleet:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
-      await t.forAll(
-        otherScope(t, 'fleet:read'),
-        async (scopes) => {
-          const res = await t.client('partnerA').get('/fleet', { scopes });
-          expectError(res, 'INSUFFICIENT_SCOPE');
-        },
-        { numRuns: casesFor(t, 'request') },
+      // The reads 5.6b and 7.3.4 judge too (scope-refusals.ts): sent once for the run, a distinct scope each case.
+      await judgeSharedCases(t, scopeRefusals('fleet'), casesFor(t, 'request'), ({ answer }) =>
+        expectError(answer, 'INSUFFICIENT_SCOPE'),
       );
     },
   );
@@ -117,7 +117,8 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
     await t.forAll(
       codes,
       async (code) => {
-        const res = await t.anonymous.get(`/fleet/${encodeURIComponent(code)}`);
+        // A listed code's refusal is the walks' too (sharedRead): asked once.
+        const res = await sharedRead(t, `/fleet/${encodeURIComponent(code)}`, { token: null });
         expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED']);
       },
       { numRuns: casesFor(t, 'request') },
@@ -128,27 +129,19 @@ describe('4.2 GET /fleet and /fleet/{vehicleCode}', () => {
   check('4.0.6')(
     { ...business, name: 'GET /fleet/{vehicleCode} with a token lacking fleet:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
-      await t.forAll(
-        fc.tuple(await listedVehicle(t, 'partnerA'), otherScope(t, 'fleet:read')),
-        async ([vehicle, scopes]) => {
-          const res = await t.client('partnerA').get(`/fleet/${encodeURIComponent(vehicle.vehicleCode)}`, { scopes });
-          expectError(res, 'INSUFFICIENT_SCOPE');
-        },
-        { numRuns: casesFor(t, 'request') },
+      // The reads 5.6b and 7.3.4 judge too (scope-refusals.ts): sent once for the run, a distinct scope each case.
+      await judgeSharedCases(t, scopeRefusals('vehicle'), casesFor(t, 'request'), ({ answer }) =>
+        expectError(answer, 'INSUFFICIENT_SCOPE'),
       );
     },
   );
 
   // Spec 4.2.5: "404 INVALID_VEHICLE-type unknown or unpublished code is reported per section 7"
   check('4.2.5')({ ...business, name: 'Unknown vehicle code: 404 (NOT_FOUND or INVALID_VEHICLE)' }, async (t) => {
-    // 4.2 says "404 INVALID_VEHICLE-type … reported per section 7", where 404 is NOT_FOUND: both are accepted.
-    await t.forAll(
-      unknownCodes,
-      async (code) => {
-        const res = await t.client('partnerA').get(`/fleet/${code}`);
-        expectError(res, ['NOT_FOUND', 'INVALID_VEHICLE'], { status: 404 });
-      },
-      { numRuns: casesFor(t, 'request') },
+    // 4.2 says "404 INVALID_VEHICLE-type … reported per section 7", where 404 is NOT_FOUND: both are accepted. The
+    // reads 4.0.17 judges too (unknown-code-reads.ts): sent once for the run.
+    await judgeSharedCases(t, unknownCodeReads('fleet'), casesFor(t, 'request'), ({ answer }) =>
+      expectError(answer, ['NOT_FOUND', 'INVALID_VEHICLE'], { status: 404 }),
     );
   });
 

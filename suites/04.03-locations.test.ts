@@ -7,15 +7,20 @@ import { check } from '../harness/check/check.ts';
 import { casesFor } from '../harness/check/cost.ts';
 import { bodyOf, expectError, expectMediaType, expectSchema, listItems } from '../harness/check/expect-api.ts';
 import { claim } from '../harness/check/scope.ts';
-import { listedLocation, otherScope, unknownCodes } from './support/draws.ts';
+import { unknownCodes } from './support/draws.ts';
 import { unauthenticated } from './support/endpoint-refusals.ts';
 import { listedCodes, listingReadInFull, locationsOf } from './support/listings.ts';
 import { business } from './support/presets.ts';
+import { scopeRefusals } from './support/scope-refusals.ts';
+import { judgeSharedCases } from './support/shared-cases.ts';
+import { sharedRead } from './support/shared-reads.ts';
+import { unknownCodeReads } from './support/unknown-code-reads.ts';
 
 describe('4.3 GET /locations and /locations/{locationCode}', () => {
   // Spec 4.0.7: "GET | /api/partner/v1/locations | locations:read | 200 LocationList"
   check('4.0.7')({ ...business, name: 'GET /locations with a locations:read token: 200 LocationList' }, async (t) => {
-    const res = await t.client('partnerA').get('/locations', { scopes: ['locations:read'] });
+    // The list 4.0.8 reads its codes from (sharedRead): asked once.
+    const res = await sharedRead(t, '/locations', { scopes: ['locations:read'] });
     expect(res.status, res.excerpt).toBe(200);
     expectMediaType(res, t.representation);
     expectSchema(res, 'LocationList');
@@ -25,7 +30,7 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
   check('4.0.8')(
     { ...business, name: 'Every listed location is readable by its code with a locations:read token' },
     async (t) => {
-      const list = await t.client('partnerA').get('/locations', { scopes: ['locations:read'] });
+      const list = await sharedRead(t, '/locations', { scopes: ['locations:read'] });
       expect(list.status, list.excerpt).toBe(200);
       expectSchema(list, 'LocationList');
       listItems(list, 'LocationList', 'GET /locations');
@@ -81,13 +86,9 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
   check('4.0.7')(
     { ...business, name: 'GET /locations with a token lacking locations:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
-      await t.forAll(
-        otherScope(t, 'locations:read'),
-        async (scopes) => {
-          const res = await t.client('partnerA').get('/locations', { scopes });
-          expectError(res, 'INSUFFICIENT_SCOPE');
-        },
-        { numRuns: casesFor(t, 'request') },
+      // The reads 5.6b and 7.3.4 judge too (scope-refusals.ts): sent once for the run, a distinct scope each case.
+      await judgeSharedCases(t, scopeRefusals('locations'), casesFor(t, 'request'), ({ answer }) =>
+        expectError(answer, 'INSUFFICIENT_SCOPE'),
       );
     },
   );
@@ -100,7 +101,8 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
     await t.forAll(
       codes,
       async (code) => {
-        const res = await t.anonymous.get(`/locations/${encodeURIComponent(code)}`);
+        // A listed code's refusal is the walks' too (sharedRead): asked once.
+        const res = await sharedRead(t, `/locations/${encodeURIComponent(code)}`, { token: null });
         expectError(res, ['INVALID_TOKEN', 'UNAUTHORIZED']);
       },
       { numRuns: casesFor(t, 'request') },
@@ -111,29 +113,18 @@ describe('4.3 GET /locations and /locations/{locationCode}', () => {
   check('4.0.8')(
     { ...business, name: 'GET /locations/{locationCode} with a token lacking locations:read: 403' },
     async (t) => {
-      const locations = await listedLocation(t, 'partnerA');
-      await t.forAll(
-        fc.tuple(locations, otherScope(t, 'locations:read')),
-        async ([location, scopes]) => {
-          const res = await t
-            .client('partnerA')
-            .get(`/locations/${encodeURIComponent(location.locationCode)}`, { scopes });
-          expectError(res, 'INSUFFICIENT_SCOPE');
-        },
-        { numRuns: casesFor(t, 'request') },
+      // The reads 5.6b and 7.3.4 judge too (scope-refusals.ts): sent once for the run, a distinct scope each case.
+      await judgeSharedCases(t, scopeRefusals('location'), casesFor(t, 'request'), ({ answer }) =>
+        expectError(answer, 'INSUFFICIENT_SCOPE'),
       );
     },
   );
 
   // Spec 4.3.1 (quoted above)
   check('4.3.1')({ ...business, name: 'Unknown location code: 404 NOT_FOUND' }, async (t) => {
-    await t.forAll(
-      unknownCodes,
-      async (code) => {
-        const res = await t.client('partnerA').get(`/locations/${code}`);
-        expectError(res, 'NOT_FOUND');
-      },
-      { numRuns: casesFor(t, 'request') },
+    // The reads 4.0.17 and 7.3.20 judge too (unknown-code-reads.ts): sent once for the run.
+    await judgeSharedCases(t, unknownCodeReads('locations'), casesFor(t, 'request'), ({ answer }) =>
+      expectError(answer, 'NOT_FOUND'),
     );
   });
 });

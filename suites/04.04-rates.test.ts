@@ -9,11 +9,12 @@ import { addDays } from '../generators/index.ts';
 import { check } from '../harness/check/check.ts';
 import { casesFor } from '../harness/check/cost.ts';
 import { errorCodeOf, expectError, expectMediaType, expectSchema } from '../harness/check/expect-api.ts';
-import { otherScope } from './support/draws.ts';
 import { unauthenticated } from './support/endpoint-refusals.ts';
 import { ratesOf, sharedListingRead } from './support/listings.ts';
 import { business } from './support/presets.ts';
 import { answerForItem, notJudgedReason, PLAN_REFUSALS } from './support/refused-for.ts';
+import { scopeRefusals } from './support/scope-refusals.ts';
+import { judgeSharedCases } from './support/shared-cases.ts';
 import { availabilityRequest, shoppingDate } from './support/shopping.ts';
 
 /** A one-day window inside the plan's validity, from `anchor` on; undefined when there is none. */
@@ -114,13 +115,9 @@ describe('4.4 GET /rates', () => {
   check('4.0.9')(
     { ...business, name: 'GET /rates with a token lacking rates:read: 403 INSUFFICIENT_SCOPE' },
     async (t) => {
-      await t.forAll(
-        otherScope(t, 'rates:read'),
-        async (scopes) => {
-          const res = await t.client('partnerA').get('/rates', { scopes });
-          expectError(res, 'INSUFFICIENT_SCOPE');
-        },
-        { numRuns: casesFor(t, 'request') },
+      // The reads 5.6b and 7.3.4 judge too (scope-refusals.ts): sent once for the run, a distinct scope each case.
+      await judgeSharedCases(t, scopeRefusals('rates'), casesFor(t, 'request'), ({ answer }) =>
+        expectError(answer, 'INSUFFICIENT_SCOPE'),
       );
     },
   );

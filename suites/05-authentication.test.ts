@@ -5,7 +5,7 @@
 
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
-import { BOOKING_SCOPES, SCOPES, type Scope } from '../contract/scopes.ts';
+import { BOOKING_SCOPES, SCOPES } from '../contract/scopes.ts';
 import { bearerAttacks, foreignKey, type HeaderCase, isRejection } from '../generators/index.ts';
 import { type CheckContext, check } from '../harness/check/check.ts';
 import { casesFor } from '../harness/check/cost.ts';
@@ -20,10 +20,16 @@ import {
   refusedJsonTokenRequest,
   requestToken,
   scopeSet,
+  sharedTokenRequest,
 } from './support/auth.ts';
-import { otherGrantTypes, otherScope, unknownScopes, wrongSecrets } from './support/draws.ts';
+import { malformedBearers } from './support/bearer-refusals.ts';
+import { otherGrantTypes, unknownScopes, wrongSecrets } from './support/draws.ts';
+import { unauthenticated } from './support/endpoint-refusals.ts';
 import { tokenFill } from './support/limit-fills.ts';
-import { someCodes } from './support/listings.ts';
+import { sharedListingRead } from './support/listings.ts';
+import { SCOPED_READS, scopeRefusals } from './support/scope-refusals.ts';
+import { judgeSharedCases } from './support/shared-cases.ts';
+import { sharedRead } from './support/shared-reads.ts';
 import { canOffer, handshake, legacyOffer, plainHttpStatus, tlsEndpoint } from './support/transport.ts';
 
 describe('5 Authentication', () => {
@@ -36,8 +42,9 @@ describe('5 Authentication', () => {
       representations: REPRESENTATIONS,
     },
     async (t) => {
+      // The token and the read 5.3a's check shares (sharedTokenRequest, sharedRead): asked once.
       const token = await freshToken(t, 'partnerA');
-      const res = await t.client('partnerA').get('/locations', { token: token.access_token });
+      const res = await sharedRead(t, '/locations', { token: token.access_token });
       expect(res.status, res.excerpt).toBe(200);
       expectSchema(res, 'LocationList');
     },
@@ -47,7 +54,7 @@ describe('5 Authentication', () => {
   check('5.2a')(
     { name: 'HTTP Basic client authentication (client_secret_basic) is accepted', needs: ['partnerA'] },
     async (t) => {
-      const res = await requestToken(t, 'partnerA', { auth: 'basic' });
+      const res = await sharedTokenRequest(t, 'partnerA', { auth: 'basic' });
       expect(res.status, res.excerpt).toBe(200);
       expectSchema(res, 'TokenResponse');
     },
@@ -57,7 +64,7 @@ describe('5 Authentication', () => {
   check('5.2b')(
     { name: 'Form client authentication (client_secret_post) is accepted', needs: ['partnerA'] },
     async (t) => {
-      const res = await requestToken(t, 'partnerA', { auth: 'post' });
+      const res = await sharedTokenRequest(t, 'partnerA', { auth: 'post' });
       expect(res.status, res.excerpt).toBe(200);
       expectSchema(res, 'TokenResponse');
     },
@@ -73,7 +80,7 @@ describe('5 Authentication', () => {
     async (t) => {
       const token = await freshToken(t, 'partnerA');
       for (const path of ['/fleet', '/locations', '/rates']) {
-        const res = await t.client('partnerA').get(path, { token: token.access_token });
+        const res = await sharedRead(t, path, { token: token.access_token });
         expect(res.status, `GET ${path}: ${res.excerpt}`).toBe(200);
       }
     },
@@ -372,24 +379,20 @@ describe('5 Authentication', () => {
   check('5.6a')(
     { name: 'No Authorization header: 401 (INVALID_TOKEN or UNAUTHORIZED)', representations: REPRESENTATIONS },
     async (t) => {
-      // 5.6 and 7.3 name both codes for a missing token: either is accepted.
-      for (const path of ['/fleet', '/locations', '/rates']) {
-        expectError(await t.anonymous.get(path), ['INVALID_TOKEN', 'UNAUTHORIZED']);
+      // 5.6 and 7.3 name both codes for a missing token: either is accepted. The refusals 7.1.2, 7.3.1 and 4.0.2
+      // judge too (endpointRefusals): sent once for the run.
+      for (const operationId of ['listFleet', 'listLocations', 'listRates']) {
+        expectError(await unauthenticated(t, 'catalog', operationId), ['INVALID_TOKEN', 'UNAUTHORIZED']);
       }
     },
   );
 
   // Spec 5.6a (quoted above)
   check('5.6a')({ name: 'Malformed bearer token: 401 INVALID_TOKEN', representations: REPRESENTATIONS }, async (t) => {
-    // Strings of the bearer token alphabet (RFC 6750 b64token) that no server issued.
-    const tokens = fc.oneof(
-      fc.constant('not-a-valid-access-token'),
-      fc.stringMatching(/^[A-Za-z0-9._~+/-]{1,120}$/),
-      fc
-        .tuple(fc.base64String({ minLength: 4, maxLength: 40 }), fc.base64String({ minLength: 4, maxLength: 40 }))
-        .map(([a, b]) => `${a.replace(/=/g, '')}.${b.replace(/=/g, '')}.sig`),
+    // Strings of the bearer token alphabet that no server issued: the reads 7.3.3 judges too (bearer-refusals.ts).
+    await judgeSharedCases(t, malformedBearers('in the alphabet'), casesFor(t, 'request'), ({ answer }) =>
+      expectError(answer, 'INVALID_TOKEN'),
     );
-    await expectTokensRefused(t, tokens);
   });
 
   // Spec 5.6a (quoted above)
@@ -399,16 +402,11 @@ describe('5 Authentication', () => {
       representations: REPRESENTATIONS,
     },
     async (t) => {
-      // Every case holds at least one visible ASCII character that RFC 6750's b64token does not allow, between
-      // token characters (a hostile or broken client's header); the target must refuse it, not fail on it.
-      const tokenChars = fc.stringMatching(/^[A-Za-z0-9._~+/-]{0,40}$/);
-      const hostile = fc.string({
-        unit: fc.constantFrom(...'!"#$%&\'()*,:;<>?@[\\]^`{|}'),
-        minLength: 1,
-        maxLength: 4,
-      });
-      const tokens = fc.tuple(tokenChars, hostile, tokenChars).map(([before, bad, after]) => `${before}${bad}${after}`);
-      await expectTokensRefused(t, tokens);
+      // Visible ASCII that RFC 6750's b64token does not allow, between token characters (bearer-refusals.ts): the
+      // target must refuse it, not fail on it. The reads 7.3.3 judges too.
+      await judgeSharedCases(t, malformedBearers('outside the alphabet'), casesFor(t, 'request'), ({ answer }) =>
+        expectError(answer, 'INVALID_TOKEN'),
+      );
     },
   );
 
@@ -431,7 +429,10 @@ describe('5 Authentication', () => {
           const c = cases[n % cases.length] as HeaderCase;
           const headers: Record<string, string> = { accept: ACCEPT_OF[t.representation] };
           if (c.headers.authorization) headers.authorization = c.headers.authorization;
-          const res = await t.anonymous.raw({ method: 'GET', path: '/locations', headers });
+          // No Authorization header at all is the walks' refusal too (sharedRead): asked once.
+          const res = c.headers.authorization
+            ? await t.anonymous.raw({ method: 'GET', path: '/locations', headers })
+            : await sharedRead(t, '/locations', { token: null });
           if (!isRejection(c.expect)) throw new Error(`${c.name}: bearerAttacks cases are refusals`);
           // Client credentials as Basic may also get INVALID_CLIENT (7.3.2; the INVALID_CLIENT row of
           // docs/ambiguities.md), as 5.3a and 7.3.2 accept it.
@@ -500,24 +501,14 @@ describe('5 Authentication', () => {
       representations: REPRESENTATIONS,
     },
     async (t) => {
-      // Codes that exist, so the only thing wrong with each request is the scope.
-      const { vehicleCode, locationCode } = await someCodes(t, 'partnerA');
-      const reads = fc.constantFrom<[path: string, needed: Scope]>(
-        ['/fleet', 'fleet:read'],
-        [`/fleet/${vehicleCode}`, 'fleet:read'],
-        ['/locations', 'locations:read'],
-        [`/locations/${locationCode}`, 'locations:read'],
-        ['/rates', 'rates:read'],
-      );
-      const cases = reads.chain(([path, needed]) => otherScope(t, needed).map((scopes) => ({ path, scopes })));
-      await t.forAll(
-        cases,
-        async ({ path, scopes }) => {
-          const res = await t.client('partnerA').get(path, { scopes });
-          expectError(res, 'INSUFFICIENT_SCOPE');
-        },
-        { numRuns: casesFor(t, 'oneRequest') },
-      );
+      // Every listing read, with tokens of other scopes: the reads the endpoint rows (4.0.5 to 4.0.9) and 7.3.4 judge
+      // too (scope-refusals.ts), sent once for the run. Codes that exist, so the only thing wrong is the scope.
+      const perRead = Math.ceil(casesFor(t, 'oneRequest') / SCOPED_READS.length);
+      for (const read of SCOPED_READS) {
+        await judgeSharedCases(t, scopeRefusals(read), perRead, ({ answer }) =>
+          expectError(answer, 'INSUFFICIENT_SCOPE'),
+        );
+      }
     },
   );
 
@@ -591,8 +582,9 @@ describe('5 Authentication', () => {
       representations: REPRESENTATIONS,
     },
     async (t) => {
-      for (const path of ['/rates', '/fleet', '/locations']) {
-        const res = await t.client('partnerA').get(path);
+      for (const path of ['/rates', '/fleet', '/locations'] as const) {
+        // The reads every check of a plain listing answer shares (sharedListingRead): the same requests, sent once.
+        const res = await sharedListingRead(t, path, 'partnerA');
         expect(res.status, res.excerpt).toBe(200);
         // RFC 9111 3.5: a shared cache may store a response to an authenticated request only with one of these.
         const directives = (res.headers['cache-control'] ?? '')
@@ -647,16 +639,4 @@ describe('5 Authentication', () => {
 function basicOf(t: CheckContext): string {
   const { clientId, clientSecret } = credentialsOf(t, 'partnerA');
   return `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
-}
-
-/** 5.6a: each drawn bearer token, none of them issued by the target, gets 401 INVALID_TOKEN on GET /locations. */
-async function expectTokensRefused(t: CheckContext, tokens: fc.Arbitrary<string>): Promise<void> {
-  await t.forAll(
-    tokens,
-    async (token) => {
-      const res = await t.anonymous.get('/locations', { token });
-      expectError(res, 'INVALID_TOKEN');
-    },
-    { numRuns: casesFor(t, 'request') },
-  );
 }

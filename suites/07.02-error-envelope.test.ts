@@ -31,6 +31,7 @@ import {
 } from './support/provoked-cases.ts';
 import { plainRequest } from './support/reservation-requests.ts';
 import { listingPairCalls, provokedOf, responsePairs } from './support/response-pairs.ts';
+import { freshRead, sharedRead } from './support/shared-reads.ts';
 import { availabilityRequest } from './support/shopping.ts';
 
 /**
@@ -295,17 +296,17 @@ async function listingReadErrorsIn(
   round: number,
 ): Promise<Provoked[]> {
   const refusals = round === 1 ? provokedOf(await responsePairs(t), representation) : await resent(t, representation);
-  const notAcceptable = await t
-    .client('partnerA')
-    .get('/locations', { representation, headers: { accept: 'text/html' } });
+  // The first round's 406 is the one 4.13.1c and 7.3.9 judge (sharedRead); the second asks again.
+  const as = { representation, accept: 'text/html' };
+  const notAcceptable = round === 1 ? await sharedRead(t, '/locations', as) : await freshRead(t, '/locations', as);
   return [...refusals, { name: 'not acceptable', clauseId: '4.13.1c', res: notAcceptable }];
 }
 
 /** The refusals of the response pairs sent again in `representation`. */
 async function resent(t: CheckContext, representation: Representation): Promise<Provoked[]> {
   const out: Provoked[] = [];
-  for (const { call, send, refusedBy } of await listingPairCalls(t)) {
-    if (refusedBy !== undefined) out.push({ name: call, clauseId: refusedBy, res: await send(representation) });
+  for (const { call, sendAgain, refusedBy } of await listingPairCalls(t)) {
+    if (refusedBy !== undefined) out.push({ name: call, clauseId: refusedBy, res: await sendAgain(representation) });
   }
   return out;
 }

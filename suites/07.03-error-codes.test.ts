@@ -10,7 +10,6 @@ import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { MEDIA_TYPES } from '../contract/constants.ts';
 import { ERROR_CODES, type ErrorCode } from '../contract/errors.ts';
-import type { Scope } from '../contract/scopes.ts';
 import type { AvailabilityRequest, Location, QuoteRequest, RentalWindow } from '../contract/types.ts';
 import { serializeTypedXml } from '../contract/xml/index.ts';
 import { addDays, quoteRequest, schemaFault } from '../generators/index.ts';
@@ -21,7 +20,9 @@ import { claim } from '../harness/check/scope.ts';
 import type { Role } from '../harness/config/target-config.ts';
 import type { HookName, TestHooks } from '../harness/hooks/adapter.ts';
 import { REPRESENTATIONS } from '../harness/http/representation.ts';
+import { locationsWithAccept, UNACCEPTABLE } from './support/accept-reads.ts';
 import { credentialsOf, requestToken } from './support/auth.ts';
+import { malformedBearers } from './support/bearer-refusals.ts';
 import { requireBooking, requireQuote, sendBooking, sendCancel, withBookingsHeld } from './support/booking.ts';
 import { otherScope, patchBodies, quoteFor, quoteWindow, unknownIds, wrongSecrets } from './support/draws.ts';
 import { unauthenticated } from './support/endpoint-refusals.ts';
@@ -33,7 +34,10 @@ import { targetListings } from './support/listings.ts';
 import { booking, business } from './support/presets.ts';
 import { requireFaultRefused } from './support/request-faults.ts';
 import { freshKey, plainRequest } from './support/reservation-requests.ts';
+import { type ScopedRead, scopeRefusals } from './support/scope-refusals.ts';
+import { judgeSharedCases } from './support/shared-cases.ts';
 import { plainQuoteRequest, shoppingDate } from './support/shopping.ts';
+import { unknownCodeReads } from './support/unknown-code-reads.ts';
 
 const partnerA: Role = 'partnerA';
 /** Business checks that set an operator-side condition through the named hooks. */
@@ -143,14 +147,11 @@ describe('7.3 Error code table', () => {
   check('7.3.3')(
     { representations: REPRESENTATIONS, name: `${row('INVALID_TOKEN')}: malformed bearer tokens` },
     async (t) => {
-      // Without dots no token is a JWS or any other structured token: malformed whatever the target issues.
-      const malformed = fc.stringMatching(/^[A-Za-z0-9_~+/-]{8,120}$/);
-      await t.forAll(
-        malformed,
-        async (token) => {
-          expectError(await t.anonymous.get('/locations', { token }), 'INVALID_TOKEN');
-        },
-        { numRuns: casesFor(t, 'errorRow') },
+      // The malformed tokens of the bearer alphabet 5.6a sends (bearer-refusals.ts), judged for the row: sent once
+      // for the run. The row is the same for every malformed token; the kinds are 5.6a's to explore, and a header with
+      // characters outside the alphabet (a 5xx for it is 5.6a's "never a 5xx") is not a token the row needs.
+      await judgeSharedCases(t, malformedBearers('in the alphabet'), casesFor(t, 'request'), ({ answer }) =>
+        expectError(answer, 'INVALID_TOKEN'),
       );
     },
   );
@@ -169,22 +170,18 @@ describe('7.3 Error code table', () => {
   check('7.3.4')(
     { ...business, name: `${row('INSUFFICIENT_SCOPE')}: listing reads with another scope's token` },
     async (t) => {
+      // The refusals the endpoint rows and 5.6b judge too (scope-refusals.ts): the lists' first cases, sent once.
       // A read served without its scope breaks the endpoint's row of the table (4.0.5, 4.0.7, 4.0.9): filed there.
-      const reads = fc.constantFrom<[path: string, needed: Scope, row: string]>(
-        ['/fleet', 'fleet:read', '4.0.5'],
-        ['/locations', 'locations:read', '4.0.7'],
-        ['/rates', 'rates:read', '4.0.9'],
-      );
-      await t.forAll(
-        reads.chain(([path, needed, endpointRow]) =>
-          otherScope(t, needed).map((scopes) => ({ path, scopes, endpointRow })),
-        ),
-        async ({ path, scopes, endpointRow }) => {
-          const res = await t.client(partnerA).get(path, { scopes });
-          expectError(res, 'INSUFFICIENT_SCOPE', { servedBreaks: endpointRow });
-        },
-        { numRuns: casesFor(t, 'request') },
-      );
+      const reads: [read: ScopedRead, endpointRow: string][] = [
+        ['fleet', '4.0.5'],
+        ['locations', '4.0.7'],
+        ['rates', '4.0.9'],
+      ];
+      for (const [read, endpointRow] of reads) {
+        await judgeSharedCases(t, scopeRefusals(read), 1, ({ answer }) =>
+          expectError(answer, 'INSUFFICIENT_SCOPE', { servedBreaks: endpointRow }),
+        );
+      }
     },
   );
 
@@ -302,23 +299,13 @@ describe('7.3 Error code table', () => {
   check('7.3.9')(
     { needs: [partnerA], name: `${row('NOT_ACCEPTABLE')}: Accept allowing none of the three types (JSON error body)` },
     async (t) => {
-      const unacceptable = fc.constantFrom(
-        'text/html',
-        'text/plain',
-        'image/png',
-        'application/pdf',
-        'application/yaml',
-        'text/csv;q=0.9, image/*',
-      );
-      await t.forAll(
-        unacceptable,
-        async (accept) => {
-          const res = await t.client(partnerA).get('/locations', { headers: { accept } });
-          // 4.13: the 406 body is JSON whatever was asked for. Served anyway: 4.13.1c's (filed there).
-          expectError(res, 'NOT_ACCEPTABLE', { representation: 'json', servedBreaks: '4.13.1c' });
-        },
-        { numRuns: casesFor(t, 'errorRow', 6) },
-      );
+      // 4.13.1c's refusals (accept-reads.ts, sent once for the run) and one Accept whose wildcard allows none of the
+      // three types either: the row is the same for every Accept the API cannot serve.
+      for (const accept of [...UNACCEPTABLE, 'text/csv;q=0.9, image/*']) {
+        const res = await locationsWithAccept(t, accept);
+        // 4.13: the 406 body is JSON whatever was asked for. Served anyway: 4.13.1c's (filed there).
+        expectError(res, 'NOT_ACCEPTABLE', { representation: 'json', servedBreaks: '4.13.1c' });
+      }
     },
   );
 
@@ -580,12 +567,9 @@ describe('7.3 Error code table', () => {
 
   // Spec 7.3.20: "NOT_FOUND | 404 | no | resource does not exist for this partner"
   check('7.3.20')({ ...business, name: `${row('NOT_FOUND')}: an unknown location by code` }, async (t) => {
-    await t.forAll(
-      unknownCodeArb,
-      async (code) => {
-        expectError(await t.client(partnerA).get(`/locations/${code}`), 'NOT_FOUND');
-      },
-      { numRuns: casesFor(t, 'largeOrBookingRequest') },
+    // The reads 4.0.17 and 4.3.1 judge too (unknown-code-reads.ts), judged for the row: sent once for the run.
+    await judgeSharedCases(t, unknownCodeReads('locations'), casesFor(t, 'largeOrBookingRequest'), ({ answer }) =>
+      expectError(answer, 'NOT_FOUND'),
     );
   });
 

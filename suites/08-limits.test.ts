@@ -66,10 +66,11 @@ import {
   windowReset,
   xmlRequest,
 } from './support/limits.ts';
-import { targetListings } from './support/listings.ts';
+import { runUnknownCode, sharedListingRead, targetListings } from './support/listings.ts';
 import { book, business } from './support/presets.ts';
 import { requireUnknownKeysRefused } from './support/request-faults.ts';
 import { freshKey, freshReference, plainRequest } from './support/reservation-requests.ts';
+import { sharedRead } from './support/shared-reads.ts';
 import { sharedStep } from './support/shared-steps.ts';
 import { availabilityRequest as plainAvailabilityRequest, plainQuoteRequest } from './support/shopping.ts';
 
@@ -120,6 +121,9 @@ function ownBurstLimit(res: ApiResult): boolean {
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** What a shared answer's exchange is allowed in 8.14's Reset check, its own duration being unknown. */
+const SHARED_EXCHANGE_ALLOWANCE_MS = 2_000;
 
 describe('8 Limits', () => {
   // --- Access token lifetime ---
@@ -637,18 +641,37 @@ describe('8 Limits', () => {
     { ...business, name: 'Listing reads, successes and errors, carry X-RateLimit-* with an ISO 8601 Reset' },
     async (t) => {
       const client = t.client('partnerA');
-      const calls: [string, () => Promise<ApiResult>][] = [
-        ['GET /fleet', () => client.get('/fleet')],
-        ['GET /locations', () => client.get('/locations')],
-        ['GET /rates', () => client.get('/rates')],
-        ['GET /locations/{unknown} (404)', () => client.get('/locations/ZZ-CERT-UNKNOWN')],
-        ['GET /fleet/{unknown} (404)', () => client.get('/fleet/ZZ-CERT-UNKNOWN')],
-        ['GET /rates lacking rates:read (403)', () => client.get('/rates', { scopes: ['fleet:read'] })],
+      const unknown = runUnknownCode(t);
+      // The answers other checks asked for (the listing reads, the pairs' unknown location, the walks' scope refusal),
+      // judged when they carry the server's Date, which the Reset is compared with; one without is asked again now
+      // and compared with our clock.
+      const calls: [string, () => Promise<ApiResult>, () => Promise<ApiResult>][] = [
+        ['GET /fleet', () => sharedListingRead(t, '/fleet', 'partnerA'), () => client.get('/fleet')],
+        ['GET /locations', () => sharedListingRead(t, '/locations', 'partnerA'), () => client.get('/locations')],
+        ['GET /rates', () => sharedListingRead(t, '/rates', 'partnerA'), () => client.get('/rates')],
+        [
+          'GET /locations/{unknown} (404)',
+          () => sharedRead(t, `/locations/${unknown}`),
+          () => client.get(`/locations/${unknown}`),
+        ],
+        ['GET /fleet/{unknown} (404)', () => sharedRead(t, `/fleet/${unknown}`), () => client.get(`/fleet/${unknown}`)],
+        [
+          'GET /rates lacking rates:read (403)',
+          () => sharedRead(t, '/rates', { scopes: ['fleet:read'] }),
+          () => client.get('/rates', { scopes: ['fleet:read'] }),
+        ],
       ];
-      for (const [what, call] of calls) {
-        const sentAt = Date.now();
-        const res = await call();
-        const exchangeMs = Date.now() - sentAt;
+      for (const [what, shared, again] of calls) {
+        let res = await shared();
+        // A shared answer's exchange took an unknown time: the Date and the Reset of one answer are a second apart
+        // at most each, and the exchange is allowed two seconds more.
+        let exchangeMs = SHARED_EXCHANGE_ALLOWANCE_MS;
+        let sentAt = Date.now();
+        if (serverDateOf(res) === undefined) {
+          sentAt = Date.now();
+          res = await again();
+          exchangeMs = Date.now() - sentAt;
+        }
         const reset = expectRateLimitHeaders(res, what);
         // Remaining counts "the current one-minute window": the window ends within a minute of the answer. Date is
         // rounded down to the second and may be stamped at another moment of the exchange than Reset, or lag it when

@@ -27,13 +27,14 @@ import { expectError, requireRepresentation, stringErrorCode } from '../harness/
 import type { Role } from '../harness/config/target-config.ts';
 import { expectNewState, requireGeneratedBooking } from './support/booking.ts';
 import { unknownCodes } from './support/draws.ts';
-import { targetListings, unknownCode } from './support/listings.ts';
+import { sharedListingRead, targetListings, unknownCode } from './support/listings.ts';
 import { business } from './support/presets.ts';
 import { type Provoked, refusedOnly } from './support/provoked.ts';
 import { LISTING_READ_ERRORS, provokedCase } from './support/provoked-cases.ts';
 import { provokedOf, responsePairs } from './support/response-pairs.ts';
 import { forSamples, levelOptions, SAMPLE_LEVELS } from './support/samples.ts';
 import { unknownKeys } from './support/schema-walk.ts';
+import { sharedRead } from './support/shared-reads.ts';
 import { expectEnvelopeOnUnknownPath } from './support/unknown-path.ts';
 import { xmlRootOf } from './support/xml-root.ts';
 
@@ -48,7 +49,8 @@ interface OpenApiDocument {
 
 /** The target's published OpenAPI document at the conventional path; without one, 9.2 is not judged. */
 async function publishedContract(t: CheckContext): Promise<{ source: string; doc: OpenApiDocument }> {
-  const res = await t.client('partnerA').get('/openapi.json', { representation: 'json' });
+  // One read for 9.2a and 9.2b (sharedRead).
+  const res = await sharedRead(t, '/openapi.json', { representation: 'json' });
   const served = res.status === 200 ? (res.body as OpenApiDocument | undefined) : undefined;
   if (served && typeof served === 'object' && 'openapi' in served) {
     return { source: `${API_PREFIX}/openapi.json`, doc: served };
@@ -123,7 +125,8 @@ function expectTableCodes(errors: Provoked[], t: CheckContext): void {
 describe('9 Versioning', () => {
   // Spec 9.1: "The major version is in the path prefix `/api/partner/v1`."
   check('9.1')({ ...business, name: 'The v1 resources answer under /api/partner/v1' }, async (t) => {
-    const res = await t.client('partnerA').get('/fleet');
+    // The read every check of a plain listing answer shares (sharedListingRead).
+    const res = await sharedListingRead(t, '/fleet', 'partnerA');
     expect(res.status, `GET ${API_PREFIX}/fleet: ${res.excerpt}`).toBe(200);
     expect(API_PREFIX.endsWith('/v1'), 'the prefix carries the major version').toBe(true);
   });

@@ -253,4 +253,22 @@ describe('basicAuthorization', () => {
     const header = basicAuthorization('id with space', 'p:ss/word');
     expect(Buffer.from(header.slice(6), 'base64').toString()).toBe('id+with+space:p%3Ass%2Fword');
   });
+
+  it("adopts a token issued before it existed (pre-flight's) until its reuse time, with its client authentication", async () => {
+    const endpoint = tokenEndpoint();
+    let now = 1_000;
+    const cache = cacheWith(endpoint, () => now);
+    cache.adopt('partnerA', { accessToken: 'preflight-token', method: 'post', reuseUntil: 571_000 });
+    cache.adopt('partnerB', { accessToken: 'stale-token', method: 'basic', reuseUntil: 500 });
+    expect(await cache.token('partnerA')).toBe('preflight-token');
+    expect(cache.isUnlimited('preflight-token')).toBe(true);
+    expect(await cache.clientAuthentication('partnerA')).toBe('post');
+    expect(endpoint.requests).toHaveLength(0);
+    expect(await cache.token('partnerB')).toBe('token-1');
+    now = 571_000;
+    expect(await cache.token('partnerA')).toBe('token-2');
+    // The adopted method is the one the next request uses: the secret in the form, no Basic header.
+    expect(endpoint.requests[1]?.headers?.authorization).toBeUndefined();
+    expect(String(endpoint.requests[1]?.body)).toContain('client_secret=');
+  });
 });

@@ -104,6 +104,17 @@ export class TokenCache {
   }
 
   /**
+   * Takes a token the role was issued without a scope before this cache existed (pre-flight, in the runner process):
+   * handed out as if this cache had fetched it, until `reuseUntil`, with the client authentication it was issued by.
+   */
+  adopt(role: Role, issued: { accessToken: string; method: ClientAuthentication; reuseUntil: number }): void {
+    if (this.now() >= issued.reuseUntil) return;
+    this.entries.set(cacheKey(role, undefined), { token: issued.accessToken, reuseUntil: issued.reuseUntil });
+    this.methods.set(role, issued.method);
+    this.unlimited.add(issued.accessToken);
+  }
+
+  /**
    * Whether `token` came from this cache for a request without `scope`, i.e. carries everything its role holds: a
    * call made with it means to be served, not to be refused for a scope (harness/check/scope-guard.ts).
    */

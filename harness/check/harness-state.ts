@@ -1,11 +1,18 @@
 import { inject } from 'vitest';
 import { TokenCache } from '../auth/token-cache.ts';
+import type { Role } from '../config/target-config.ts';
 import { type TestHooks, testHooks } from '../hooks/adapter.ts';
 import { configureHttp, send } from '../http/client.ts';
 import { Pacer } from '../http/pacing.ts';
 import { RateLimitModel } from '../http/rate-limits.ts';
-import { registerTargetSecrets } from '../http/secrets.ts';
-import { RUN_SETTINGS_KEY, type RunSettings } from '../run-settings.ts';
+import { registerTargetSecrets, rolePlaceholder, secrets } from '../http/secrets.ts';
+import {
+  type IssuedToken,
+  type PreflightTokens,
+  RUN_SETTINGS_KEY,
+  RUN_TOKENS_KEY,
+  type RunSettings,
+} from '../run-settings.ts';
 
 /** What every check of one worker process shares: the token cache, the pacing, the test hooks. */
 export interface HarnessState {
@@ -63,5 +70,17 @@ export function harnessState(settings: RunSettings): HarnessState {
     send,
     hooks: target.hooks && settings.hooks.length > 0 ? testHooks(target.hooks, settings.hooks, send) : undefined,
   };
+  adoptPreflightTokens(state.tokens, inject(RUN_TOKENS_KEY));
   return state;
+}
+
+/**
+ * Pre-flight's tokens (the runner's process) handed to this worker's cache, each registered as a secret here as the
+ * token endpoint's answers are (harness/http/client.ts), so no log, report or evidence shows it.
+ */
+export function adoptPreflightTokens(cache: TokenCache, tokens: PreflightTokens | undefined): void {
+  for (const [role, issued] of Object.entries(tokens ?? {}) as [Role, IssuedToken][]) {
+    secrets.add(issued.accessToken, rolePlaceholder('TOKEN', role));
+    cache.adopt(role, issued);
+  }
 }

@@ -7,6 +7,7 @@ import type { CheckRecord } from './check-record.ts';
 import type { ReportModel } from './model.ts';
 import { OUTCOMES_WORST_FIRST, worstOutcome } from './outcome.ts';
 import { failureEvidence, record, sampleInput } from './test-support/sample.ts';
+import { trafficText } from './text.ts';
 
 function clause(model: ReportModel, id: string) {
   const found = model.sections.flatMap((section) => section.clauses).find((item) => item.id === id);
@@ -306,5 +307,29 @@ describe('xmlOnlyToRepresentation', () => {
   it('a clause broken in JSON too stays where it is', () => {
     const out = xmlOnlyToRepresentation([xmlRecord('4.0.9', 'json', 'fail'), xmlRecord('4.0.9', 'xml', 'fail')]);
     expect(out.map((r) => r.outcome)).toEqual(['fail', 'fail']);
+  });
+});
+
+describe('buildReport: traffic', () => {
+  const traffic = (requests: Record<string, number>) => ({
+    requests,
+    provoked429: 0,
+    unprovoked429: 0,
+    waitedMs: 0,
+  });
+
+  it("sums the checks' requests by role and keeps pre-flight's apart, as the Traffic line says", () => {
+    const input = sampleInput();
+    const checks = input.checks.map((check, i) => ({ ...check, traffic: traffic({ partnerA: i + 1, anonymous: 1 }) }));
+    const n = checks.length;
+    const model = buildReport({ ...input, checks, preflightRequests: 6 });
+    expect(model.traffic?.requests).toBe((n * (n + 1)) / 2 + n);
+    expect(model.traffic?.preflight).toBe(6);
+    expect(trafficText(model)).toMatch(
+      new RegExp(`^${model.traffic?.requests} requests \\(anonymous ${n}, .*\\), and 6 at pre-flight; 429: 0 provoked`),
+    );
+    const without = buildReport({ ...input, checks });
+    expect(without.traffic?.preflight).toBeUndefined();
+    expect(trafficText(without)).not.toContain('pre-flight');
   });
 });

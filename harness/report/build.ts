@@ -31,6 +31,8 @@ export interface BuildReportInput {
   /** YYYY-MM-DD the waivers' expiry is judged against; default: the day of `timing.startedAt`. */
   today?: string;
   leftovers?: readonly string[];
+  /** Requests pre-flight sent before the checks (ReportTraffic.preflight). */
+  preflightRequests?: number;
   harnessErrors?: readonly HarnessError[];
   /** --baseline: an earlier report of the same target, compared clause by clause. */
   baseline?: ReportModel;
@@ -82,7 +84,7 @@ export function buildReport(input: BuildReportInput): ReportModel {
     leftovers: [...(input.leftovers ?? [])],
   };
   const traffic = trafficOf(input.checks);
-  if (traffic) model.traffic = traffic;
+  if (traffic) model.traffic = input.preflightRequests ? { ...traffic, preflight: input.preflightRequests } : traffic;
   if (harnessErrors.length > 0) model.harnessErrors = harnessErrors;
   if (baseline) model.baseline = baseline;
   return model;

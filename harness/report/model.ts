@@ -99,6 +99,8 @@ export interface ReportTraffic {
   byRole: Record<string, number>;
   limited: { provoked: number; unprovoked: number };
   waitedMs: number;
+  /** Requests pre-flight sent before any check (a token per role, a read, the hooks' listing): not in `requests`. */
+  preflight?: number;
 }
 
 /** Clause ids by how they moved since the baseline report (each list in clause-catalogue order). */

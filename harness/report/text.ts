@@ -131,8 +131,8 @@ export function coverageText(model: ReportModel): string {
 }
 
 /**
- * "4,210 requests (partnerA 3,900, rateLimit 310); 429: 60 provoked, 2 waited out; 41 s waiting for the target's
- * rate limits", or undefined when the report counted none.
+ * "4,210 requests (partnerA 3,900, rateLimit 310), and 6 at pre-flight; 429: 60 provoked, 2 waited out; 41 s waiting
+ * for the target's rate limits", or undefined when the report counted none.
  */
 export function trafficText(model: ReportModel): string | undefined {
   const traffic = model.traffic;
@@ -141,7 +141,8 @@ export function trafficText(model: ReportModel): string | undefined {
   const roles = Object.entries(traffic.byRole).map(([role, count]) => `${role} ${n(count)}`);
   const { provoked, unprovoked } = traffic.limited;
   return (
-    `${n(traffic.requests)} requests${roles.length > 0 ? ` (${roles.join(', ')})` : ''}; ` +
+    `${n(traffic.requests)} requests${roles.length > 0 ? ` (${roles.join(', ')})` : ''}` +
+    `${traffic.preflight ? `, and ${n(traffic.preflight)} at pre-flight` : ''}; ` +
     `429: ${n(provoked)} provoked, ${n(unprovoked)} not provoked (waited out, never judged); ` +
     `${Math.round(traffic.waitedMs / 1000)} s waiting for the target's rate limits`
   );

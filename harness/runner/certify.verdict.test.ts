@@ -150,9 +150,9 @@ describe('profiles: the test hooks are called in profile full only', () => {
 
 describe('a target that stops answering mid-run', () => {
   test('nothing failed before: the remaining checks error with one note, exit 2', async () => {
-    // Requests: pre-flight's token and its GET /locations (the limit it states), the checks' token, two lists; the
-    // sixth finds nobody.
-    const stub = await startStubTarget({ clients, answerRequests: 6 });
+    // Requests: pre-flight's token and its GET /locations (the limit it states), two lists with that token (the checks
+    // reuse it); the fifth finds nobody.
+    const stub = await startStubTarget({ clients, answerRequests: 5 });
     let output = '';
     try {
       const result = await runCertification({
@@ -165,6 +165,8 @@ describe('a target that stops answering mid-run', () => {
         },
       });
       expect(result.exitCode).toBe(2);
+      // The checks used the token pre-flight was issued: one token request in all.
+      expect(stub.log.filter((request) => request.url.endsWith('/oauth/token'))).toHaveLength(1);
       expect(result.report.verdict.notes).toHaveLength(1);
       expect(output).toMatch(/^Note: the target stopped answering during the run: 3 check\(s\) could not run/m);
       expect(output).toContain('nothing had failed before, so there is no verdict (exit 2)');

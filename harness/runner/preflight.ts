@@ -3,13 +3,14 @@ import { connect as tlsConnect } from 'node:tls';
 import { CLAUSES } from '../../contract/clauses/index.ts';
 import { API_PREFIX, MEDIA_TYPES } from '../../contract/constants.ts';
 import { BOOKING_SCOPES, SCOPES, type Scope } from '../../contract/scopes.ts';
-import { basicAuthorization } from '../auth/token-cache.ts';
+import { basicAuthorization, REFRESH_MARGIN_SECONDS } from '../auth/token-cache.ts';
 import { isSelected, scopesOfCheck, WORKING_ROLES } from '../check/applicability.ts';
 import type { Profile } from '../check/outcome-and-evidence.ts';
 import type { Role, TargetConfig } from '../config/target-config.ts';
 import { CaFileError, trustedCertificates } from '../config/trusted-ca.ts';
 import { discoverHooks, HookError, type HookName } from '../hooks/adapter.ts';
 import { send } from '../http/client.ts';
+import type { IssuedToken, PreflightTokens } from '../run-settings.ts';
 import { profileRank } from '../run-settings.ts';
 import { CertifyError } from './errors.ts';
 
@@ -49,6 +50,8 @@ export interface PreflightResult {
   granted: Partial<Record<Role, Scope[]>>;
   /** What the roles' grants leave unjudged, one line each: the scopes a working role lacks and the clauses they take. */
   notes: string[];
+  /** The tokens pre-flight was issued, for the workers' token cache (a client reuses its token, spec 5.3). */
+  tokens: PreflightTokens;
   /** partnerA's business calls a minute as the target states them (X-RateLimit-Limit of GET /locations), if it does. */
   partnerLimitPerMinute?: number;
   durationMs: number;
@@ -268,6 +271,8 @@ interface TokenAnswer {
   error?: string;
   scope?: string;
   accessToken?: string;
+  /** What the workers' token cache needs to reuse the token (issued only). */
+  issued?: IssuedToken;
   ok: boolean;
 }
 
@@ -286,6 +291,7 @@ async function tokenRequest(
     form.set('client_id', credentials.clientId);
     form.set('client_secret', credentials.clientSecret);
   }
+  const requestedAt = Date.now();
   const res = await withTimeout(
     send(
       { method: 'POST', url: `${target.baseUrl}${API_PREFIX}/oauth/token`, headers, body: form.toString() },
@@ -303,7 +309,15 @@ async function tokenRequest(
   const answer: TokenAnswer = { status: res.status, ok: res.status === 200 && typeof body.access_token === 'string' };
   if (typeof body.error === 'string') answer.error = body.error;
   if (typeof body.scope === 'string') answer.scope = body.scope;
-  if (answer.ok) answer.accessToken = body.access_token as string;
+  if (answer.ok) {
+    answer.accessToken = body.access_token as string;
+    // Reused by the run's workers as their cache reuses its own (token-cache.ts): until the margin before expiry.
+    const expiresIn = body.expires_in;
+    if (typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > REFRESH_MARGIN_SECONDS) {
+      const reuseUntil = requestedAt + (expiresIn - REFRESH_MARGIN_SECONDS) * 1000;
+      answer.issued = { accessToken: answer.accessToken, method: style, reuseUntil };
+    }
+  }
   return answer;
 }
 
@@ -337,7 +351,7 @@ async function token(
   target: TargetConfig,
   role: Role,
   timeoutMs: number,
-): Promise<{ problem?: string; scope?: string; accessToken?: string }> {
+): Promise<{ problem?: string; scope?: string; accessToken?: string; issued?: IssuedToken }> {
   const basic = await tokenRequest(target, role, 'basic', timeoutMs);
   if (basic.ok) return basic;
   if (basic.status === 404 || basic.status === 405) {
@@ -369,6 +383,18 @@ async function token(
   };
 }
 
+/** What a working role's token lacks and the checks that leave unjudged, one line; none when it lacks nothing. */
+function lackingNote(role: Role, scopes: Scope[] | undefined, input: PreflightInput): string | undefined {
+  const lacking = SCOPES.filter((scope) => scopes !== undefined && !scopes.includes(scope));
+  if (!WORKING_ROLES.includes(role) || lacking.length === 0) return undefined;
+  const used = scopesNeeded(input.profile, input.allowBookings).filter((scope) => lacking.includes(scope));
+  const uses = used.length > 0 ? ` (profile ${input.profile} uses ${used.join(', ')})` : '';
+  const why = lacking.every((scope) => BOOKING_SCOPES.includes(scope))
+    ? '; booking scopes follow a joint certification (spec 5.5)'
+    : '';
+  return `${role}'s token lacks ${lacking.join(', ')}${uses}: the checks that need ${lacking.length > 1 ? 'them' : 'it'} are not judged ("${role} does not hold …")${why}`;
+}
+
 export async function preflight(input: PreflightInput): Promise<PreflightResult> {
   const started = Date.now();
   const timeoutMs = input.timeoutMs ?? 5_000;
@@ -376,6 +402,7 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
   const passed: string[] = [];
   const granted: Partial<Record<Role, Scope[]>> = {};
   const notes: string[] = [];
+  const issued: PreflightTokens = {};
   let partnerLimitPerMinute: number | undefined;
   const done = (hooks: HookName[] = []): PreflightResult => ({
     problems,
@@ -383,6 +410,7 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
     hooks,
     granted,
     notes,
+    tokens: issued,
     ...(partnerLimitPerMinute !== undefined ? { partnerLimitPerMinute } : {}),
     durationMs: Date.now() - started,
   });
@@ -411,7 +439,7 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
   const roles = (Object.keys(target.clients) as Role[]).filter((role) => role !== 'disabledPartner');
   const tokens: string[] = [];
   for (const role of roles) {
-    let answer: { problem?: string; scope?: string; accessToken?: string };
+    let answer: { problem?: string; scope?: string; accessToken?: string; issued?: IssuedToken };
     try {
       answer = await token(target, role, timeoutMs);
     } catch (error) {
@@ -424,21 +452,14 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
       continue;
     }
     tokens.push(role);
+    if (answer.issued) issued[role] = answer.issued;
     if (role === 'partnerA' && answer.accessToken !== undefined) {
       partnerLimitPerMinute = await statedLimit(target, answer.accessToken, timeoutMs);
     }
     const scopes = grantedScopes(answer.scope);
     if (scopes) granted[role] = scopes;
-    const lacking = SCOPES.filter((scope) => scopes !== undefined && !scopes.includes(scope));
-    if (!WORKING_ROLES.includes(role) || lacking.length === 0) continue;
-    const used = scopesNeeded(input.profile, input.allowBookings).filter((scope) => lacking.includes(scope));
-    const uses = used.length > 0 ? ` (profile ${input.profile} uses ${used.join(', ')})` : '';
-    const why = lacking.every((scope) => BOOKING_SCOPES.includes(scope))
-      ? '; booking scopes follow a joint certification (spec 5.5)'
-      : '';
-    notes.push(
-      `${role}'s token lacks ${lacking.join(', ')}${uses}: the checks that need ${lacking.length > 1 ? 'them' : 'it'} are not judged ("${role} does not hold …")${why}`,
-    );
+    const note = lackingNote(role, scopes, input);
+    if (note) notes.push(note);
   }
   if (tokens.length > 0) passed.push(`tokens for ${tokens.join(', ')}`);
   const shortfall = scopeShortfall(granted.partnerA, input.only, input.profile, await input.declared);

@@ -11,8 +11,10 @@ import { DEFAULT_XML_COVERAGE, type XmlCoverage } from '../check/representations
 import { testHooks } from '../hooks/adapter.ts';
 import { configureHttp, resetReachability } from '../http/client.ts';
 import { isLoopback } from '../http/pacing.ts';
+import { withTraffic } from '../http/rate-limits.ts';
 import { redactText } from '../http/redact.ts';
 import { registerTargetSecrets, SecretRegistry } from '../http/secrets.ts';
+import { emptyTraffic } from '../http/traffic.ts';
 import { buildReport } from '../report/build.ts';
 import type { ReportModel } from '../report/model.ts';
 import { ProgressReporter } from '../report/progress.ts';
@@ -214,6 +216,8 @@ interface Prepared {
   scrub: (text: string) => string;
   scanned: Map<string, CheckDeclaration[]>;
   checked: PreflightResult;
+  /** Requests pre-flight sent (ReportTraffic.preflight). */
+  preflightRequests: number;
 }
 
 /**
@@ -256,14 +260,19 @@ async function prepare(options: CertifyOptions, output: (text: string) => void, 
     );
     // A pre-flight that ends early leaves it to finish unheard.
     collecting.catch(() => {});
-    const checked = await preflight({
-      target: target.config,
-      embedded: target.embedded,
-      profile,
-      allowBookings,
-      only: p.only,
-      declared: collecting.then(byClause),
-    });
+    // Pre-flight's own requests, counted apart from the checks' (the report's Traffic line shows both).
+    const preflightTraffic = emptyTraffic();
+    const checked = await withTraffic(preflightTraffic, () =>
+      preflight({
+        target: target.config,
+        embedded: target.embedded,
+        profile,
+        allowBookings,
+        only: p.only,
+        declared: collecting.then(byClause),
+      }),
+    );
+    const preflightRequests = Object.values(preflightTraffic.requests).reduce((sum, n) => sum + n, 0);
     if (checked.problems.length > 0) {
       clearReports(p.reportDir);
       throw new PreflightError(checked.problems.map(scrub));
@@ -276,7 +285,7 @@ async function prepare(options: CertifyOptions, output: (text: string) => void, 
       hooks: checked.hooks,
       granted: checked.granted,
     };
-    const prepared: Prepared = { p, target, settings, registry, scrub, scanned, checked };
+    const prepared: Prepared = { p, target, settings, registry, scrub, scanned, checked, preflightRequests };
     return prepared;
   } catch (error) {
     if (error instanceof Error) error.message = scrub(error.message);
@@ -439,6 +448,7 @@ async function runChecks(
       root: PROJECT_ROOT,
       include: options.fuzz ? [FUZZ_CAMPAIGN] : [...(options.suites ?? DEFAULT_SUITES)],
       settings,
+      tokens: prepared.checked.tokens,
       reporters: [collector, progress],
       ...(p.replay ? { testNamePattern: p.replay.testNamePattern } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
@@ -562,7 +572,7 @@ async function reportRun(
 
 function buildRunReport(
   options: CertifyOptions,
-  { p, target, settings }: Prepared,
+  { p, target, settings, preflightRequests }: Prepared,
   { collected, cleanup, startedAt }: RunOutcome,
   finishedAt: Date,
 ): ReportModel {
@@ -590,6 +600,7 @@ function buildRunReport(
     today: options.today ?? todayUtc(),
     leftovers: (cleanup?.leftovers ?? []).map(describeLeftover),
     harnessErrors: collected.harnessErrors,
+    preflightRequests,
     ...(p.baseline ? { baseline: p.baseline.report } : {}),
   });
 }

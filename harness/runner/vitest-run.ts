@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import type { Reporter, TestSpecification } from 'vitest/node';
 import { BaseSequencer, createVitest, startVitest, type Vitest } from 'vitest/node';
 import type { CheckDeclaration } from '../check/outcome-and-evidence.ts';
-import { RUN_SETTINGS_KEY, type RunSettings } from '../run-settings.ts';
+import { type PreflightTokens, RUN_SETTINGS_KEY, RUN_TOKENS_KEY, type RunSettings } from '../run-settings.ts';
 
 export interface SuiteRunInput {
   /** The project root (vite resolves modules from here). */
@@ -11,6 +11,8 @@ export interface SuiteRunInput {
   include: string[];
   /** The run's settings, handed to the workers with vitest's provide (they read them with inject). */
   settings: RunSettings;
+  /** Pre-flight's tokens, handed over the same way (harness/check/harness-state.ts adopts them). */
+  tokens?: PreflightTokens;
   reporters: Reporter[];
   /** Only tests whose full name matches (--replay). */
   testNamePattern?: string;
@@ -91,7 +93,7 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
 }
 
 /** What runSuites and collectChecks configure alike: our config only, one worker, one module graph. */
-function suiteConfig(input: Pick<SuiteRunInput, 'root' | 'include' | 'settings' | 'testNamePattern'>) {
+function suiteConfig(input: Pick<SuiteRunInput, 'root' | 'include' | 'settings' | 'testNamePattern' | 'tokens'>) {
   return {
     config: false as const,
     root: input.root,
@@ -103,7 +105,7 @@ function suiteConfig(input: Pick<SuiteRunInput, 'root' | 'include' | 'settings' 
     isolate: false,
     fileParallelism: false,
     maxWorkers: 1,
-    provide: { [RUN_SETTINGS_KEY]: input.settings },
+    provide: { [RUN_SETTINGS_KEY]: input.settings, [RUN_TOKENS_KEY]: input.tokens ?? {} },
     testNamePattern: input.testNamePattern,
     passWithNoTests: true,
     cache: false as const,

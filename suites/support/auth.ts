@@ -87,15 +87,36 @@ const PLAIN_TOKEN_MAX_AGE_MS = 60_000;
  * changes state (a token the hook expired): the token endpoint has limits of its own (spec 8.16).
  */
 export function plainTokenAnswer(t: CheckContext, role: Role): Promise<ApiResult> {
-  return sharedStep(t, `plain token answer ${role}`, () => requestToken(t, role), { maxAgeMs: PLAIN_TOKEN_MAX_AGE_MS });
+  return sharedTokenRequest(t, role);
 }
 
 /**
- * A token of the role from a raw request (not the client's cache; without `scope` the plain answer the token checks
- * share, plainTokenAnswer); blocked by 4.0.4 (or 4.1.5) when the endpoint refuses.
+ * A token request that is the same whatever the check (no drawn value: the plain one, one client authentication, no
+ * grant_type), answered once for every check that judges it (sharedStep) and again once a minute old or after a test
+ * hook that changes state: each check judges its own rule on the answer, and the token endpoint has limits of its own
+ * (spec 8.16). The client authentication is resolved first, so a call naming the role's own way is the plain one.
+ */
+export async function sharedTokenRequest(
+  t: CheckContext,
+  role: Role,
+  call: Omit<TokenCall, 'headers'> = {},
+): Promise<ApiResult> {
+  const resolved: TokenCall = { ...call, auth: call.auth ?? (await t.client(role).clientAuthentication()) };
+  const key = Object.entries(resolved)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, value]) => `${name}=${String(value)}`)
+    .join(' ');
+  return sharedStep(t, `token answer ${role} ${key}`, () => requestToken(t, role, resolved), {
+    maxAgeMs: PLAIN_TOKEN_MAX_AGE_MS,
+  });
+}
+
+/**
+ * A token of the role from a raw request (not the client's cache), the answer the token checks share
+ * (sharedTokenRequest); blocked by 4.0.4 (or 4.1.5) when the endpoint refuses.
  */
 export async function freshToken(t: CheckContext, role: Role, scope?: string): Promise<IssuedToken> {
-  const res = scope === undefined ? await plainTokenAnswer(t, role) : await requestToken(t, role, { scope });
+  const res = scope === undefined ? await plainTokenAnswer(t, role) : await sharedTokenRequest(t, role, { scope });
   const token = requireSuccess(res, 200, '4.0.4', `the token request for ${role}`) as IssuedToken;
   requireStep('4.1.5', typeof token?.access_token === 'string', 'the token response carries access_token', {
     actual: token?.access_token,
@@ -122,12 +143,20 @@ export async function basicCredentials(t: CheckContext, role: Role): Promise<str
  * in" (4.13.5b, restated by 4.1.1's "Request application/x-www-form-urlencoded"), so no token may be issued.
  */
 export async function jsonTokenRequest(t: CheckContext): Promise<ApiResult> {
-  return t.client('partnerA').raw({
-    method: 'POST',
-    path: TOKEN_PATH,
-    headers: { authorization: await basicCredentials(t, 'partnerA'), 'content-type': MEDIA_TYPES.json },
-    body: JSON.stringify({ grant_type: 'client_credentials' }),
-  });
+  const authorization = await basicCredentials(t, 'partnerA');
+  // The same request for every check that judges it (4.1.1, 4.13.5b, 5.4a, 7.1.1): sent once (sharedTokenRequest).
+  return sharedStep(
+    t,
+    'token answer partnerA json body',
+    () =>
+      t.client('partnerA').raw({
+        method: 'POST',
+        path: TOKEN_PATH,
+        headers: { authorization, 'content-type': MEDIA_TYPES.json },
+        body: JSON.stringify({ grant_type: 'client_credentials' }),
+      }),
+    { maxAgeMs: PLAIN_TOKEN_MAX_AGE_MS },
+  );
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { SCOPES, type Scope } from '../../contract/scopes.ts';
-import type { AvailabilityRequest, FleetVehicle, Location, Quote, QuoteRequest } from '../../contract/types.ts';
+import type { AvailabilityRequest, FleetVehicle, Quote, QuoteRequest } from '../../contract/types.ts';
 import {
   availabilityRequest as availabilityArbitrary,
   quoteRequest as quoteArbitrary,
@@ -17,24 +17,13 @@ import { requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
 import { requireQuoteParts } from './endpoint-success.ts';
 import { raisedPositions, unissuedId } from './ids.ts';
-import { fleetOf, locationsOf, targetListings } from './listings.ts';
+import { fleetOf, targetListings } from './listings.ts';
 
 /** A vehicle the role's fleet list holds (not applicable on an empty fleet). */
 export async function listedVehicle(t: CheckContext, role: Role = 'partnerA'): Promise<fc.Arbitrary<FleetVehicle>> {
   const vehicles = (await fleetOf(t, role)).vehicles;
   if (vehicles.length === 0) return t.notApplicable('the fleet list is empty');
   return fc.constantFrom(...vehicles);
-}
-
-/** A location the role's location list holds, optionally only those `keep` accepts. */
-export async function listedLocation(
-  t: CheckContext,
-  role: Role = 'partnerA',
-  keep: (location: Location) => boolean = () => true,
-): Promise<fc.Arbitrary<Location>> {
-  const locations = (await locationsOf(t, role)).locations.filter(keep);
-  if (locations.length === 0) return t.notApplicable('the location list has no location to draw');
-  return fc.constantFrom(...locations);
 }
 
 /** A valid AvailabilityRequest built from the role's listings (windows across months, years and timezones). */

@@ -10,6 +10,7 @@ import type { Scope } from '../../contract/scopes.ts';
 import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
 import { type EndpointProfile, endpointsOf } from './endpoints.ts';
 import { fleetOf, locationsOf } from './listings.ts';
+import { MALFORMED_TOKEN, sharedRead } from './shared-reads.ts';
 import { sharedStep } from './shared-steps.ts';
 
 /** How the call is refused: no Authorization header, a token no server issued, a genuine token of another scope. */
@@ -49,7 +50,7 @@ export function endpointRefusals(t: CheckContext, level: EndpointProfile): Promi
       const scope = anotherScope(endpoint);
       const ways: [RefusalKind, string, { token?: string | null; scopes?: string[] }][] = [
         ['no token', 'no token', { token: null }],
-        ['malformed token', 'a malformed token', { token: 'certification-not-a-token' }],
+        ['malformed token', 'a malformed token', { token: MALFORMED_TOKEN }],
         ['another scope', `a ${scope} token`, { scopes: [scope] }],
       ];
       for (const [kind, how, opts] of ways) {
@@ -70,14 +71,23 @@ export async function refusalsOf(
   return (await endpointRefusals(t, level)).filter((r) => r.kind === kind);
 }
 
-/** The answer to `operationId` called without a token (a catalog, shop or book endpoint). */
+/**
+ * The answer to `operationId` called without a token (a catalog, shop or book endpoint). A path without parameters is
+ * asked on its own (sharedRead, the same request the set holds), so a check of it does not wait on the lists the set
+ * reads its codes from: a target whose lists cannot be read still has its refusals judged.
+ */
 export async function unauthenticated(
   t: CheckContext,
   level: EndpointProfile,
   operationId: string,
 ): Promise<ApiResult> {
-  const found = (await refusalsOf(t, level, 'no token')).find((r) => r.endpoint.operationId === operationId);
+  const endpoint = endpointsOf(level).find((e) => e.operationId === operationId);
   // A suite fault (an operation of another level), never the target's.
+  if (!endpoint) throw new Error(`no ${operationId} among the ${level} endpoints`);
+  if (endpoint.method === 'GET' && !endpoint.path.includes('{')) {
+    return sharedRead(t, endpoint.path.slice(API_PREFIX.length), { token: null });
+  }
+  const found = (await refusalsOf(t, level, 'no token')).find((r) => r.endpoint.operationId === operationId);
   if (!found) throw new Error(`no ${operationId} among the ${level} endpoints`);
   return found.res;
 }
@@ -89,7 +99,8 @@ function call(
   opts: { token?: string | null; scopes?: string[] },
 ): Promise<ApiResult> {
   const client = t.client('partnerA');
-  if (method === 'GET') return client.get(path, opts);
+  // A read is the question other shared sets ask too (the pairs, the provoked errors): asked once (sharedRead).
+  if (method === 'GET') return sharedRead(t, path, opts);
   if (method === 'PATCH') return client.patch(path, {}, opts);
   return client.post(path, {}, opts);
 }

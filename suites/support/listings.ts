@@ -11,93 +11,53 @@ import type { ApiResult, CheckContext } from '../../harness/check/check.ts';
 import { errorCodeOf, expectSchema, requireKeys, requireSuccess } from '../../harness/check/expect-api.ts';
 import { claim, requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
-import { hookChanges } from '../../harness/hooks/adapter.ts';
-import { type CapturedExchanges, capturing, recordAgain } from '../../harness/http/recorder.ts';
 import type { Representation } from '../../harness/http/representation.ts';
-import { profileRank, type RunSettings } from '../../harness/run-settings.ts';
+import { profileRank } from '../../harness/run-settings.ts';
 import { sharedStep } from './shared-steps.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // The run's step reads, reused while fresh
 
 /**
- * How long a listing read as a step is reused. The spec lets what is listed change at any time, so a step re-reads
- * it at least this often; a test hook that changes state drops it at once (generation).
+ * How long a listing read is reused. The spec lets what is listed change at any time, so a read is sent again at least
+ * this often; a test hook that changes state drops it at once (sharedStep).
  */
 export const LISTING_MAX_AGE_MS = 60_000;
 
-/**
- * The clauses whose checks judge the listings themselves (2.5 to 2.7 the resources, 4.2 to 4.4 the endpoints, 4.0.5
- * to 4.0.9 their rows, which a failed step read is filed under): their checks send every read of their own, never
- * take one from the cache (they still leave a fresh one in it).
- */
-const LISTING_CLAUSES = /^(?:2\.[5-7]|4\.[2-4])\.|^4\.0\.[5-9](?![0-9])/;
-
-/** Whether the check judges the listings itself, so reads them afresh (LISTING_CLAUSES). */
-export function judgesListings(clauseId: string): boolean {
-  return LISTING_CLAUSES.test(clauseId);
-}
-
-/** A step read that succeeded: its body (never handed out itself, only copies), when it was sent, in which state. */
-interface StepRead {
-  body: unknown;
-  sentAt: number;
-  generation: string;
-  /** The read's exchanges, shown in the evidence of each check that reuses it. */
-  captured: CapturedExchanges;
-  /** The check that sent it: a check of a listing clause reuses only its own reads (judgesListings). */
-  sentBy: CheckContext;
-}
-
-/** Per run (its settings object, as the harness's own state), per role and path. */
-const stepReads = new WeakMap<RunSettings, Map<string, StepRead>>();
-
-/** Step reads sent again from now on, whatever their age (a test, or a check that knows the listings changed). */
+/** Listing reads sent again from now on, whatever their age (a test, or a check that knows the listings changed). */
 let forgotten = 0;
 
 export function forgetListings(): void {
   forgotten += 1;
 }
 
-/**
- * What may have changed the target's listings since a read: a test hook that changes state called since (the
- * adapter counts them, before and after each), or forgetListings. A read is reused only in the generation it was
- * sent in.
- */
-function generation(): string {
-  return `${hookChanges()}/${forgotten}`;
+const jsonRead = { representation: 'json' } as const;
+
+/** A read another check may go on from: a 200 whose body was read without a deviation. */
+function cleanRead(value: unknown): boolean {
+  const res = value as ApiResult;
+  return res.status === 200 && res.body !== undefined && res.readDespite === undefined;
+}
+
+/** The key of a listing read shared by the run's checks (sharedStep): forgetListings starts new ones. */
+function listingReadKey(role: Role, path: string, representation: Representation): string {
+  return `listing read ${role} ${path} ${representation} ${forgotten}`;
 }
 
 /**
  * GET `path` as `role`, in JSON, as a step (a failure filed under `stepClause`, blocking the check, see
- * requireSuccess). A read that succeeded cleanly (200, a body read without a deviation) is kept for the run and
- * handed to the next checks that need it, as a copy, while it is fresh: younger than LISTING_MAX_AGE_MS, and no hook
- * that may change the listings called since it was sent. A failed read is never kept (the next check sends its own,
- * with the exchange in its evidence); a check of a listing clause (judgesListings) sends its own, once: its later
- * steps (each case of a property) reuse it while it is fresh.
+ * requireSuccess): the listing read every check shares (sharedListingRead), reused while fresh (younger than
+ * LISTING_MAX_AGE_MS, no hook that may change the listings called since) and only when it was a clean success (200, a
+ * body read without a deviation). A failed read is not handed on: the next check sends its own, with the exchange in
+ * its evidence. A check that judges the listings themselves judges the shared reads (listingReadInFull), so one that
+ * needs a list only for its codes takes the same read as any other.
  */
 async function stepRead(t: CheckContext, role: Role, path: string, stepClause: string, what: string): Promise<unknown> {
-  let reads = stepReads.get(t.settings);
-  if (!reads) {
-    reads = new Map();
-    stepReads.set(t.settings, reads);
-  }
-  const key = `${role} ${path}`;
-  const kept = reads.get(key);
-  const fresh = kept !== undefined && kept.generation === generation() && Date.now() - kept.sentAt < LISTING_MAX_AGE_MS;
-  if (fresh && (kept.sentBy === t || !judgesListings(t.clause.id))) {
-    recordAgain(kept.captured);
-    return structuredClone(kept.body);
-  }
-  reads.delete(key);
-  const sentIn = generation();
-  const sentAt = Date.now();
-  const { result: res, captured } = await capturing(() => t.client(role).get(path, { representation: 'json' }));
-  const body = requireSuccess(res, 200, stepClause, what);
-  if (body !== undefined && res.readDespite === undefined && generation() === sentIn) {
-    reads.set(key, { body: structuredClone(body), sentAt, generation: sentIn, captured, sentBy: t });
-  }
-  return body;
+  const res = await sharedStep(t, listingReadKey(role, path, 'json'), () => t.client(role).get(path, jsonRead), {
+    maxAgeMs: LISTING_MAX_AGE_MS,
+    reusable: cleanRead,
+  });
+  return requireSuccess(res, 200, stepClause, what);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -484,12 +444,9 @@ export function sharedListingRead(
   role: Role = 'partnerA',
   representation: Representation = t.representation,
 ): Promise<ApiResult> {
-  return sharedStep(
-    t,
-    `listing read ${role} ${path} ${representation}`,
-    () => t.client(role).get(path, { representation }),
-    { maxAgeMs: LISTING_MAX_AGE_MS },
-  );
+  return sharedStep(t, listingReadKey(role, path, representation), () => t.client(role).get(path, { representation }), {
+    maxAgeMs: LISTING_MAX_AGE_MS,
+  });
 }
 
 /** GET /fleet/{vehicleCode} or /locations/{locationCode} of `code` (sharedListingRead). */

@@ -10,6 +10,7 @@ import type { AvailabilityRequest } from '../../contract/types.ts';
 import type { CheckContext } from '../../harness/check/check.ts';
 import { otherScope, shoppingWindow, unknownCodes } from './draws.ts';
 import type { Provoked } from './provoked.ts';
+import { sharedRead } from './shared-reads.ts';
 import { sharedDraw, sharedStep } from './shared-steps.ts';
 import { availabilityRequest } from './shopping.ts';
 
@@ -41,18 +42,14 @@ export async function errorInputs(t: CheckContext, withWindow: boolean): Promise
 
 /** Errors of listing reads: authentication, scope, not found, not acceptable. */
 async function listingReadErrors(t: CheckContext, input: ErrorInputs): Promise<Provoked[]> {
-  const client = t.client('partnerA');
+  // Each read is a question other shared sets may ask too (the walks' refusals, the pairs): asked once (sharedRead).
   return [
-    { name: 'no token', clauseId: '5.6a', res: await t.anonymous.get('/locations') },
-    { name: 'malformed token', clauseId: '5.6a', res: await t.anonymous.get('/fleet', { token: input.token }) },
-    { name: 'scope lacking', clauseId: '4.0.9', res: await client.get('/rates', { scopes: input.scopes }) },
-    { name: 'unknown location', clauseId: '4.3.1', res: await client.get(`/locations/${input.location}`) },
-    { name: 'unknown vehicle', clauseId: '4.2.5', res: await client.get(`/fleet/${input.vehicle}`) },
-    {
-      name: 'not acceptable',
-      clauseId: '4.13.1c',
-      res: await client.get('/locations', { headers: { accept: input.accept } }),
-    },
+    { name: 'no token', clauseId: '5.6a', res: await sharedRead(t, '/locations', { token: null }) },
+    { name: 'malformed token', clauseId: '5.6a', res: await sharedRead(t, '/fleet', { token: input.token }) },
+    { name: 'scope lacking', clauseId: '4.0.9', res: await sharedRead(t, '/rates', { scopes: input.scopes }) },
+    { name: 'unknown location', clauseId: '4.3.1', res: await sharedRead(t, `/locations/${input.location}`) },
+    { name: 'unknown vehicle', clauseId: '4.2.5', res: await sharedRead(t, `/fleet/${input.vehicle}`) },
+    { name: 'not acceptable', clauseId: '4.13.1c', res: await sharedRead(t, '/locations', { accept: input.accept }) },
   ];
 }
 

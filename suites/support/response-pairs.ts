@@ -9,12 +9,16 @@ import { requireRepresentation } from '../../harness/check/expect-api.ts';
 import type { Representation } from '../../harness/http/representation.ts';
 import { type ListingPath, runUnknownCode, sharedListingRead, someCodes } from './listings.ts';
 import type { Provoked } from './provoked.ts';
+import { freshRead, MALFORMED_TOKEN, type ReadAs, sharedRead } from './shared-reads.ts';
 import { sharedStep } from './shared-steps.ts';
 
 /** One call of the pairs: its label, how it is sent in a representation, and for a refusal the clause stating it. */
 export interface PairCall {
   call: string;
+  /** The call in a representation, answered once for the run (the reads other shared sets ask too: sharedRead). */
   send: (representation: Representation) => Promise<ApiResult>;
+  /** The same call sent again now (a check that judges a repeat). */
+  sendAgain: (representation: Representation) => Promise<ApiResult>;
   /** A call the target must refuse: the clause that says so (a provocation served is filed there, provoked.ts). */
   refusedBy?: string;
 }
@@ -33,8 +37,11 @@ export interface ResponsePair {
  */
 export async function listingPairCalls(t: CheckContext): Promise<PairCall[]> {
   const { vehicleCode, locationCode } = await someCodes(t, 'partnerA');
-  const client = t.client('partnerA');
   const unknown = runUnknownCode(t);
+  const ask = (path: string, as: ReadAs) => ({
+    send: (representation: Representation) => sharedRead(t, path, { ...as, representation }),
+    sendAgain: (representation: Representation) => freshRead(t, path, { ...as, representation }),
+  });
   const reads: ListingPath[] = [
     '/locations',
     `/locations/${locationCode}`,
@@ -46,27 +53,12 @@ export async function listingPairCalls(t: CheckContext): Promise<PairCall[]> {
     ...reads.map((path) => ({
       call: `GET ${path}`,
       send: (rep: Representation) => sharedListingRead(t, path, 'partnerA', rep),
+      sendAgain: (rep: Representation) => freshRead(t, path, { representation: rep }),
     })),
-    {
-      call: `GET /locations/${unknown}`,
-      refusedBy: '4.3.1',
-      send: (rep) => client.get(`/locations/${unknown}`, { representation: rep }),
-    },
-    {
-      call: 'GET /fleet without a token',
-      refusedBy: '5.6a',
-      send: (rep) => t.anonymous.get('/fleet', { representation: rep }),
-    },
-    {
-      call: 'GET /fleet with a malformed token',
-      refusedBy: '5.6a',
-      send: (rep) => t.anonymous.get('/fleet', { representation: rep, token: 'not-a-valid-access-token' }),
-    },
-    {
-      call: 'GET /rates lacking rates:read',
-      refusedBy: '4.0.9',
-      send: (rep) => client.get('/rates', { representation: rep, scopes: ['fleet:read'] }),
-    },
+    { call: `GET /locations/${unknown}`, refusedBy: '4.3.1', ...ask(`/locations/${unknown}`, {}) },
+    { call: 'GET /fleet without a token', refusedBy: '5.6a', ...ask('/fleet', { token: null }) },
+    { call: 'GET /fleet with a malformed token', refusedBy: '5.6a', ...ask('/fleet', { token: MALFORMED_TOKEN }) },
+    { call: 'GET /rates lacking rates:read', refusedBy: '4.0.9', ...ask('/rates', { scopes: ['fleet:read'] }) },
   ];
 }
 

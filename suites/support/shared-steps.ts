@@ -30,6 +30,11 @@ export interface SharedStepOptions {
    * of it is reused only while fresh (listings.ts LISTING_MAX_AGE_MS).
    */
   maxAgeMs?: number;
+  /**
+   * Only results this accepts are kept or handed on (a step that needs a clean success: a failed read is sent again
+   * by the next check, with the exchange in its evidence, rather than blocking it on another check's answer).
+   */
+  reusable?: (value: unknown) => boolean;
 }
 
 /** Per run (its settings object), per key. */
@@ -55,14 +60,16 @@ export async function sharedStep<T>(
   const kept = entries.get(key);
   const young =
     kept !== undefined && (options.maxAgeMs === undefined || Date.now() - kept.fetchedAt < options.maxAgeMs);
-  if (kept && young && (options.acrossHooks || kept.hooks === hookChanges())) {
+  const usable = kept !== undefined && (options.reusable === undefined || options.reusable(kept.value));
+  if (kept && young && usable && (options.acrossHooks || kept.hooks === hookChanges())) {
     recordAgain(kept.captured);
     return structuredClone(kept.value) as T;
   }
   const before = hookChanges();
   const fetchedAt = Date.now();
   const { result, captured } = await capturing(fetch);
-  if (options.acrossHooks || hookChanges() === before) {
+  const keep = options.reusable === undefined || options.reusable(result);
+  if (keep && (options.acrossHooks || hookChanges() === before)) {
     entries.set(key, { value: structuredClone(result), captured, hooks: before, fetchedAt });
   }
   return result;
