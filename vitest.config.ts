@@ -6,31 +6,31 @@ import { LONG_TESTS } from './vitest.long.config.ts';
 
 /**
  * The files that run a whole certification or start servers, longest first (measured with `npx vitest run
- * --reporter=json` on the 2-core machine, 2026-11-28: 85 s down to 7 s). A clean clone (CI, the bench's npm-test
- * row) has no duration cache, and vitest then starts the largest files first: the 85-s full certification, a
+ * --reporter=json` on the 2-core machine, 2026-11-30: 49 s down to 7 s). A clean clone (CI, the bench's npm-test
+ * row) has no duration cache, and vitest then starts the largest files first: the full certification (36 s), a
  * small file, could start last and run alone while the other worker sat idle. Any file not listed keeps vitest's
  * own order after these.
  */
 export const LONGEST_FIRST = [
-  'harness/runner/certify.embedded.test.ts',
-  'harness/runner/certify.postgres.test.ts',
+  'harness/runner/certify.verdict.test.ts',
   'harness/runner/certify.broken.test.ts',
+  'harness/runner/certify.embedded.test.ts',
   'harness/runner/certify.patient.test.ts',
-  'load/scenarios/scenarios.embedded.test.ts',
-  'harness/runner/certify.reference.test.ts',
-  'harness/runner/certify.fuzz.test.ts',
-  'harness/runner/certify.unreadable.test.ts',
-  'harness/report/fault-reports.test.ts',
-  'reference-impl/testing/crash.test.ts',
-  'reference-impl/testing/disk-fault.test.ts',
-  'reference-impl/testing/outage.test.ts',
-  'reference-impl/testing/memory.test.ts',
+  'harness/runner/certify.postgres.test.ts',
   'harness/client-certify/limits.test.ts',
-  'harness/client-certify/run.test.ts',
+  'load/scenarios/scenarios.embedded.test.ts',
+  'harness/runner/certify.fuzz.test.ts',
+  'reference-impl/testing/crash.test.ts',
   'harness/client-certify/resilience.test.ts',
-  'harness/client-certify/sandbox-program.test.ts',
-  'harness/client-certify/client-faults.test.ts',
+  'harness/client-certify/run.test.ts',
+  'harness/runner/certify.reference.test.ts',
+  'harness/runner/certify.scopes.test.ts',
   'harness/target/embedded.test.ts',
+  'reference-impl/testing/outage.test.ts',
+  'reference-impl/testing/disk-fault.test.ts',
+  'harness/client-certify/client-faults.test.ts',
+  'harness/client-certify/sandbox-program.test.ts',
+  'reference-impl/testing/memory.test.ts',
   'load/cli.test.ts',
 ];
 

@@ -9,6 +9,7 @@
 import { describe, expect } from 'vitest';
 import { API_PREFIX } from '../contract/constants.ts';
 import { check } from '../harness/check/check.ts';
+import { requireSuccess } from '../harness/check/expect-api.ts';
 import { plainTokenAnswer } from './support/auth.ts';
 import { sharedListingRead } from './support/listings.ts';
 import { book, business, shop } from './support/presets.ts';
@@ -61,6 +62,19 @@ describe('2 Conventions', () => {
         }),
     );
   }
+
+  // TokenResponse is one of the objects (2.12 names it, 4.1 lists its members) and nothing states it open
+  // (docs/ambiguities.md). The token endpoint answers JSON whatever the representation, so the samples above (one set
+  // per representation) leave it out: judged here, on the plain token answer every check shares.
+  // Spec 2.0.2 (quoted above)
+  check('2.0.2')({ needs: ['partnerA'], name: 'The token response carries no member 4.1 does not list' }, async (t) => {
+    const res = await plainTokenAnswer(t, 'partnerA');
+    // The answer itself is 4.1.1's (filed there, blocking): this clause judges the members of a token it issued.
+    requireSuccess(res, 200, '4.1.1', 'POST /oauth/token');
+    expect(unknownKeys('TokenResponse', res.body), 'members of the token response its schema does not declare').toEqual(
+      [],
+    );
+  });
 
   // Spec 2.0.2 (quoted above)
   check('2.0.2')(

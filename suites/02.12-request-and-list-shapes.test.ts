@@ -54,6 +54,17 @@ describe('2.12 Request and list shapes', () => {
     },
   );
 
+  // partnerReference, remarks and flightNumber are optional: a request of the two required fields alone books.
+  // Spec 2.12.1 (quoted above)
+  check('2.12.1')({ ...book, name: 'quoteId and driver alone (no optional field) are accepted' }, async (t) => {
+    const { quote } = await requireQuoteToBook(t);
+    const body = { quoteId: quote.quoteId, driver: driverFor(t, quote.vehicle) };
+    expectBooked(
+      await sendReservationBody(t, 'partnerA', body),
+      'a booking without partnerReference, remarks or flightNumber',
+    );
+  });
+
   // Spec 2.12.1 (quoted above)
   check('2.12.1')(
     { ...book, name: 'quoteId or driver missing, a field too long or of another type, an unknown property: 400' },

@@ -1,5 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { caughtUpList, forgetListLag, listKey, listLagMs, noteWrite, unseenWrites } from './list-lag.ts';
+import {
+  caughtUpList,
+  forgetListLag,
+  hasRecentWrites,
+  LIST_LAG_MS,
+  listKey,
+  listLagMs,
+  noteWrite,
+  unseenWrites,
+} from './list-lag.ts';
 import type { ApiResult } from './partner-client.ts';
 
 const KEY = listKey('http://127.0.0.1:1', 'partnerA');
@@ -52,7 +61,8 @@ describe('the list read until it shows the role’s own writes (spec 6)', () => 
   });
 
   it('re-reads a list that lags until it catches up, and remembers how long that took', async () => {
-    noteWrite(KEY, 'POST', '/reservations', answer(201, reservation('R1')));
+    const written = Date.now();
+    noteWrite(KEY, 'POST', '/reservations', answer(201, reservation('R1')), written);
     const answers = [list(25), list(25, reservation('R1'))];
     let reads = 0;
     const result = await caughtUpList(KEY, '/reservations?limit=25', list(25), async () => {
@@ -61,7 +71,9 @@ describe('the list read until it shows the role’s own writes (spec 6)', () => 
     });
     expect(result.body).toMatchObject({ reservations: [reservation('R1')] });
     expect(reads).toBe(1);
-    expect(listLagMs(KEY)).toBeGreaterThan(0);
+    // The first re-read waits 250 ms: the list showed the booking no sooner than that after its answer.
+    expect(listLagMs(KEY)).toBeGreaterThanOrEqual(250);
+    expect(listLagMs(KEY)).toBeLessThanOrEqual(Date.now() - written);
   });
 
   it('a list that is current is read once', async () => {
@@ -75,6 +87,33 @@ describe('the list read until it shows the role’s own writes (spec 6)', () => 
       }),
     ).toBe(current);
     expect(reads).toBe(0);
-    expect(listLagMs(KEY)).toBe(0);
+    // Shown on the first read: at most as far behind as the time since the booking's answer.
+    expect(listLagMs(KEY)).toBeLessThan(LIST_LAG_MS);
+  });
+
+  it('how far behind a list is stays unknown until a list shows one of the role’s writes', async () => {
+    expect(listLagMs(KEY)).toBeUndefined();
+    expect(hasRecentWrites(KEY)).toBe(false);
+    // A list read with no write to show measures nothing.
+    await caughtUpList(KEY, '/reservations', list(25, reservation('OLD')), async () => list(25));
+    expect(listLagMs(KEY)).toBeUndefined();
+    noteWrite(KEY, 'POST', '/reservations', answer(201, reservation('R1')));
+    expect(hasRecentWrites(KEY)).toBe(true);
+    // Another path (a reservation by id) is not the list.
+    await caughtUpList(KEY, '/reservations/R1', answer(200, reservation('R1')), async () => list(25));
+    expect(listLagMs(KEY)).toBeUndefined();
+  });
+
+  it('the shortest time a list took to show a write is kept; a cancel counts once listed in its new status', async () => {
+    noteWrite(KEY, 'POST', '/reservations/R1/cancel', answer(200, reservation('R1', 'cancelled')), Date.now() - 2_000);
+    await caughtUpList(KEY, '/reservations', list(25, reservation('R1', 'cancelled')), async () => list(25));
+    const first = listLagMs(KEY) ?? Number.NaN;
+    expect(first).toBeGreaterThanOrEqual(2_000);
+    noteWrite(KEY, 'POST', '/reservations', answer(201, reservation('R2')), Date.now() - 1_000);
+    await caughtUpList(KEY, '/reservations', list(25, reservation('R2'), reservation('R1', 'cancelled')), async () =>
+      list(25),
+    );
+    expect(listLagMs(KEY)).toBeLessThan(first);
+    expect(listLagMs(KEY)).toBeGreaterThanOrEqual(1_000);
   });
 });

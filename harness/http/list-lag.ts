@@ -22,8 +22,11 @@ interface ListState {
   writes: Write[];
   /** A list that stayed behind for LIST_LAG_MS: not a lag but something for the checks to judge; no more waiting. */
   gaveUp: boolean;
-  /** The longest a re-read list took to catch up (0: never behind). */
-  lagMs: number;
+  /**
+   * The shortest time seen from a write's answer to a list answer that showed it: at most this far behind, as far as
+   * the run has seen (undefined: no list has shown one of the role's writes yet, so how far behind it is is unknown).
+   */
+  shownWithinMs: number | undefined;
 }
 
 /** Per target and role (one list each); a process certifies one target at a time, a test may use several. */
@@ -36,7 +39,7 @@ export function listKey(baseUrl: string, role: string): string {
 function stateOf(key: string): ListState {
   let state = states.get(key);
   if (!state) {
-    state = { writes: [], gaveUp: false, lagMs: 0 };
+    state = { writes: [], gaveUp: false, shownWithinMs: undefined };
     states.set(key, state);
   }
   return state;
@@ -62,14 +65,20 @@ export function noteWrite(key: string, method: string, path: string, result: Api
   }
 }
 
+/** The reservations of a list answer; undefined when the answer is not a list. */
+function listedItems(result: ApiResult): Obj[] | undefined {
+  if (result.status !== 200 || !isObj(result.body) || !Array.isArray(result.body.reservations)) return undefined;
+  return result.body.reservations.filter(isObj);
+}
+
 /**
  * Which of the role's recent writes a list answer does not show yet: a booking missing from a page that, newest
  * first, has room for it (fewer of the role's recent bookings came after it than the page holds), or a cancelled
  * reservation listed in another status. Empty when the answer is not a list.
  */
 export function unseenWrites(key: string, result: ApiResult, now = Date.now()): string[] {
-  if (result.status !== 200 || !isObj(result.body) || !Array.isArray(result.body.reservations)) return [];
-  const items = result.body.reservations.filter(isObj);
+  const items = listedItems(result);
+  if (!items || !isObj(result.body)) return [];
   const room = Math.max(items.length, typeof result.body.limit === 'number' ? result.body.limit : 0);
   const recent = stateOf(key).writes.filter((w) => now - w.at < LIST_LAG_MS);
   const bookings = recent.filter((w) => w.status === undefined);
@@ -83,9 +92,26 @@ export function unseenWrites(key: string, result: ApiResult, now = Date.now()): 
   return unseen;
 }
 
+/** Notes how soon after its answer each recent write the list shows was shown (the list's ListState.shownWithinMs). */
+function noteShown(state: ListState, result: ApiResult, now: number): void {
+  const items = listedItems(result);
+  if (!items) return;
+  for (const write of state.writes) {
+    if (now - write.at >= LIST_LAG_MS) continue;
+    const listed = items.find((r) => r.reservationId === write.id);
+    if (!listed || (write.status !== undefined && listed.status !== write.status)) continue;
+    state.shownWithinMs = Math.min(state.shownWithinMs ?? Number.POSITIVE_INFINITY, now - write.at);
+  }
+}
+
+/** Whether the role has a write recent enough for a list read to show it (and so to measure how far behind it is). */
+export function hasRecentWrites(key: string, now = Date.now()): boolean {
+  return (states.get(key)?.writes ?? []).some((w) => now - w.at < LIST_LAG_MS);
+}
+
 /**
  * `result` of `GET path`, or when it does not show the role's recent writes yet, the first re-read that does (or the
- * last, after LIST_LAG_MS).
+ * last, after LIST_LAG_MS). What it shows of them measures how far behind the list is (listLagMs).
  */
 export async function caughtUpList(
   key: string,
@@ -93,8 +119,20 @@ export async function caughtUpList(
   result: ApiResult,
   reread: () => Promise<ApiResult>,
 ): Promise<ApiResult> {
+  if (!LIST_PATH.test(path)) return result;
   const state = stateOf(key);
-  if (state.gaveUp || !LIST_PATH.test(path) || unseenWrites(key, result).length === 0) return result;
+  const last = state.gaveUp ? result : await readUntilShown(state, key, result, reread);
+  noteShown(state, last, Date.now());
+  return last;
+}
+
+async function readUntilShown(
+  state: ListState,
+  key: string,
+  result: ApiResult,
+  reread: () => Promise<ApiResult>,
+): Promise<ApiResult> {
+  if (unseenWrites(key, result).length === 0) return result;
   const started = Date.now();
   let last = result;
   for (let wait = 250; ; wait = Math.min(wait * 2, 1_000)) {
@@ -104,19 +142,18 @@ export async function caughtUpList(
     }
     await new Promise((resolve) => setTimeout(resolve, wait));
     last = await reread();
-    if (unseenWrites(key, last).length === 0) {
-      state.lagMs = Math.max(state.lagMs, Date.now() - started);
-      return last;
-    }
+    if (unseenWrites(key, last).length === 0) return last;
   }
 }
 
 /**
- * How long the role's list has been seen to lag (0: never): a check that reads the list for what must not be there
- * (a refused booking created nothing) waits this long first, so a lagging list cannot hide it.
+ * How far behind the role's list may be, as far as the run has seen: the shortest time from one of the role's writes
+ * to a list that showed it (0 for a list that is current), or undefined while no list has shown one. A check that
+ * reads the list for what must not be there (a refused booking created nothing) reads it no sooner than this after
+ * the refusal, and LIST_LAG_MS after it when undefined, so a lagging list cannot hide what is there.
  */
-export function listLagMs(key: string): number {
-  return states.get(key)?.lagMs ?? 0;
+export function listLagMs(key: string): number | undefined {
+  return states.get(key)?.shownWithinMs;
 }
 
 /** Between tests of the harness: every role's list is taken as current again. */

@@ -13,10 +13,10 @@ import type { ReportModel } from './model.ts';
  * words (no assertion-library phrasing, no status quoted other than the printed exchange's), and the fault's own
  * clause the first root cause its report lists.
  *
- * npm test certifies a handful of faults, each with the clauses its cascade reaches (a run each, some seconds). The
- * whole registry is the mutation matrix's (about two hours on the 2-core machine): it keeps every run's report.json
- * (`<report-dir>/reports/<fault>.json`), and `FAULT_REPORTS=<report-dir> npx vitest run
- * harness/report/fault-reports.test.ts` judges them all.
+ * `npm run test:long` (.ci/run) certifies a handful of faults, each with the clauses its cascade reaches (a run each,
+ * some seconds). The whole registry is the mutation matrix's (about two hours on the 2-core machine): it keeps every
+ * run's report.json (`<report-dir>/reports/<fault>.json`), and `FAULT_REPORTS=<report-dir> npx vitest run --config
+ * vitest.long.config.ts harness/report/fault-reports.test.ts` judges them all.
  */
 
 const SEED = 20261129;

@@ -21,7 +21,7 @@ import { casesFor } from '../../harness/check/cost.ts';
 import { errorCodeOf, expectSchema, readableBody, requireSuccess } from '../../harness/check/expect-api.ts';
 import { claim, currentClauseId, requireStep } from '../../harness/check/scope.ts';
 import type { Role } from '../../harness/config/target-config.ts';
-import { LIST_LAG_MS, listKey, listLagMs } from '../../harness/http/list-lag.ts';
+import { hasRecentWrites, LIST_LAG_MS, listKey, listLagMs } from '../../harness/http/list-lag.ts';
 import { freshToken, scopeSet } from './auth.ts';
 import { quoteAnswered, requireQuoteParts } from './endpoint-success.ts';
 import { sampleOf } from './generated.ts';
@@ -399,17 +399,23 @@ export async function requireReservationList(t: CheckContext, role: Role, limit 
 
 /**
  * The role's reservations carrying this partnerReference (among its newest 100). Checks read it for what must not be
- * there too (a refused booking created nothing), which a list lagging its writes would hide: it is read only after
- * as long as the role's list has been seen to lag (harness/http/list-lag.ts; no wait on a list that is current).
+ * there too (a refused booking created nothing), which a list lagging its writes would hide: it is read no sooner
+ * after the call than the role's list has been seen to show a write (harness/http/list-lag.ts: at once for a list
+ * that is current), and LIST_LAG_MS after it while that is unknown. A read that shows the role's recent writes
+ * measures it, so with such writes the list is read first and again only if it came too soon.
  */
 export async function requireReservationsByReference(
   t: CheckContext,
   role: Role,
   reference: string,
 ): Promise<Reservation[]> {
-  const lag = listLagMs(listKey(t.settings.target.baseUrl, role));
-  if (lag > 0) await new Promise((resolve) => setTimeout(resolve, lag));
-  return (await requireReservationList(t, role)).filter((r) => r.partnerReference === reference);
+  const key = listKey(t.settings.target.baseUrl, role);
+  const since = Date.now();
+  let list = listLagMs(key) === undefined && hasRecentWrites(key) ? await requireReservationList(t, role) : undefined;
+  const early = since + (listLagMs(key) ?? LIST_LAG_MS) - Date.now();
+  if (early > 0) await new Promise((resolve) => setTimeout(resolve, early));
+  if (list === undefined || early > 0) list = await requireReservationList(t, role);
+  return list.filter((r) => r.partnerReference === reference);
 }
 
 /** GET /reservations/{id} in JSON; blocked by 4.0.14 unless 200. */
